@@ -1,0 +1,1 @@
+"""Embedders turn text into unit vectors (local ONNX MiniLM by default)."""

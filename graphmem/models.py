@@ -1,0 +1,240 @@
+"""The data model: scopes, episodes, entities, facts.
+
+Times are always timezone-aware UTC. A naive timestamp from a client is read as
+UTC; there is one vocabulary for time everywhere: ``valid_from`` /
+``valid_until`` (world time: when a fact is true) and ``recorded_at`` /
+``expired_at`` (system time: when graphmem learned it and when it learned that
+it stopped holding).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+#: Ids of tenants, users and groups: short, printable, no separators we use in keys.
+ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,127}$")
+
+MAX_MESSAGE_CHARS = 20_000
+MAX_MESSAGES_PER_EPISODE = 500
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_utc(value: datetime) -> datetime:
+    """Naive datetimes are taken as UTC; aware ones are converted to UTC."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex}"
+
+
+def _check_id(value: str, what: str) -> str:
+    if not ID_PATTERN.match(value):
+        raise ValueError(
+            f"{what} {value!r} is not a valid id: use 1-128 letters, digits or _.@+- "
+            "and start with a letter or digit"
+        )
+    return value
+
+
+class Category(StrEnum):
+    PREFERENCE = "preference"
+    FACT = "fact"
+    LESSON = "lesson"
+    GOAL = "goal"
+    CONTEXT = "context"
+    EVENT = "event"
+    PERSON = "person"
+    TODO = "todo"
+    SKILL = "skill"
+
+
+class Cardinality(StrEnum):
+    """``one``: one value per subject at a time (works at). ``many``: several (likes)."""
+
+    ONE = "one"
+    MANY = "many"
+
+
+class FactStatus(StrEnum):
+    ACTIVE = "active"
+    FORGOTTEN = "forgotten"
+    ARCHIVED = "archived"
+
+
+class Scope(BaseModel):
+    """Who a memory belongs to: a user, a group, or a user inside a group.
+
+    Writes go to the most specific key. Reads for a member of a group see the
+    user's global memory, the group's memory and the member-in-group memory.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: str | None = None
+    group_id: str | None = None
+
+    @field_validator("user_id", "group_id")
+    @classmethod
+    def _valid(cls, value: str | None, info: Any) -> str | None:
+        return None if value is None else _check_id(value, info.field_name)
+
+    @model_validator(mode="after")
+    def _one_of(self) -> Scope:
+        if self.user_id is None and self.group_id is None:
+            raise ValueError("a scope needs a user_id, a group_id, or both")
+        return self
+
+    @property
+    def key(self) -> str:
+        if self.user_id and self.group_id:
+            return f"member:{self.group_id}:{self.user_id}"
+        if self.user_id:
+            return f"user:{self.user_id}"
+        return f"group:{self.group_id}"
+
+    @property
+    def visible_keys(self) -> list[str]:
+        """The scope keys a read in this scope may see, most specific first."""
+        keys = [self.key]
+        if self.user_id and self.group_id:
+            keys += [f"user:{self.user_id}", f"group:{self.group_id}"]
+        return keys
+
+    @classmethod
+    def from_key(cls, key: str) -> Scope:
+        kind, _, rest = key.partition(":")
+        if kind == "user":
+            return cls(user_id=rest)
+        if kind == "group":
+            return cls(group_id=rest)
+        if kind == "member":
+            group, _, user = rest.partition(":")
+            return cls(user_id=user, group_id=group)
+        raise ValueError(f"not a scope key: {key!r}")
+
+
+class Message(BaseModel):
+    """One turn of a conversation as the client sent it."""
+
+    id: str | None = Field(default=None, max_length=256)
+    role: Literal["user", "assistant", "system", "tool"] = "user"
+    speaker: str | None = Field(default=None, max_length=256)
+    content: str
+    timestamp: datetime | None = None
+
+    @field_validator("content")
+    @classmethod
+    def _content(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("message content is empty")
+        if len(value) > MAX_MESSAGE_CHARS:
+            raise ValueError(f"message content is longer than {MAX_MESSAGE_CHARS} characters")
+        if "\ufffd" in value or "\x00" in value:
+            raise ValueError("message content has broken encoding (U+FFFD or NUL)")
+        return value
+
+    @field_validator("timestamp")
+    @classmethod
+    def _ts(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+class Episode(BaseModel):
+    """Raw input as received, kept for provenance and for raw-turn recall."""
+
+    id: str = Field(default_factory=lambda: new_id("ep"))
+    tenant: str
+    scope_key: str
+    source: Literal["messages", "text", "json"] = "messages"
+    messages: list[Message] = Field(default_factory=list)
+    content: str = ""
+    reference_time: datetime
+    recorded_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime | None = None
+    client_id: str | None = None
+    pinned: bool = False
+    session_id: str | None = None
+
+    @field_validator("reference_time", "recorded_at", "expires_at")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+class Entity(BaseModel):
+    id: str = Field(default_factory=lambda: new_id("ent"))
+    tenant: str
+    scope_key: str
+    name: str
+    type: str = "concept"
+    aliases: list[str] = Field(default_factory=list)
+    summary: str = ""
+    embedding: list[float] | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Retraction(BaseModel):
+    """A statement that a fact stopped holding, with no replacement ("I quit Acme")."""
+
+    at: datetime
+    episode_id: str | None = None
+    message_ids: list[str] = Field(default_factory=list)
+
+
+class Fact(BaseModel):
+    """A subject-predicate-object statement with its validity interval.
+
+    ``valid_until`` is derived from the fact's timeline (see
+    :mod:`graphmem.temporal`): the start of the next value of a functional
+    predicate, a retraction, or an end the source stated (``stated_until``).
+    """
+
+    id: str = Field(default_factory=lambda: new_id("fact"))
+    tenant: str
+    scope_key: str
+    subject_id: str
+    subject_name: str
+    predicate: str
+    object_id: str
+    object_name: str
+    text: str
+    category: Category = Category.FACT
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    confidence: float = Field(default=0.7, ge=0.0, le=1.0)
+    cardinality: Cardinality = Cardinality.MANY
+    timeline_key: str = ""
+    valid_from: datetime
+    valid_until: datetime | None = None
+    stated_until: datetime | None = None
+    recorded_at: datetime = Field(default_factory=utcnow)
+    expired_at: datetime | None = None
+    retraction: Retraction | None = None
+    supersedes: list[str] = Field(default_factory=list)
+    superseded_by: str | None = None
+    episode_ids: list[str] = Field(default_factory=list)
+    message_ids: list[str] = Field(default_factory=list)
+    access_count: int = 0
+    last_accessed: datetime | None = None
+    status: FactStatus = FactStatus.ACTIVE
+    embedding: list[float] | None = None
+
+    @field_validator("valid_from", "valid_until", "stated_until", "recorded_at", "expired_at",
+                     "last_accessed")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+    def valid_at(self, when: datetime) -> bool:
+        return self.valid_from <= when and (self.valid_until is None or when < self.valid_until)
