@@ -1,0 +1,1 @@
+"""Ingestion: episode -> extract -> resolve -> apply timeline rules -> one store batch."""

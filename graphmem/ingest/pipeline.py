@@ -1,0 +1,324 @@
+"""The ingestion pipeline: episode -> extract -> resolve -> timeline rules -> one store batch.
+
+:class:`Ingestor` owns no state between calls except a lock: reads, decisions
+and the batch write of one call happen under it, so two concurrent ingestions
+into one store cannot interleave their read-decide-write steps. Each call
+writes exactly one batch, so a failure anywhere leaves the store unchanged.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from pydantic import BaseModel, Field
+
+from graphmem.embed.base import Embedder
+from graphmem.errors import ExtractionError, NotFoundError
+from graphmem.extract.base import SELF, CandidateFact, ExtractedFact, Extraction, Extractor
+from graphmem.ingest.apply import Outcome, Statement, TimelineEditor
+from graphmem.ingest.inputs import EpisodeInput, FactInput
+from graphmem.ingest.resolve import EntityResolver, NameRequest, Resolution
+from graphmem.models import Entity, Episode, Fact, Message, Scope, utcnow
+from graphmem.predicates import PredicateRegistry
+from graphmem.store.base import GraphStore, Mention, WriteBatch
+from graphmem.store.names import normalize_name
+from graphmem.temporal import TimeFilter
+
+#: How many stored facts an extractor that compares (the LLM) is shown per episode.
+MAX_CANDIDATES = 20
+
+
+class IngestResult(BaseModel):
+    """What one ingestion did to memory."""
+
+    episode_id: str | None = None
+    duplicate: bool = False
+    created: list[Fact] = Field(default_factory=list)
+    confirmed: list[Fact] = Field(default_factory=list)
+    superseded: list[Fact] = Field(default_factory=list)
+    retracted: list[Fact] = Field(default_factory=list)
+    deleted: list[Fact] = Field(default_factory=list)
+    reopened: list[Fact] = Field(default_factory=list)
+    entities: list[Entity] = Field(default_factory=list)
+    language: str = "en"
+    warnings: list[str] = Field(default_factory=list)
+
+
+class Ingestor:
+    def __init__(self, store: GraphStore, extractor: Extractor, embedder: Embedder,
+                 registry: PredicateRegistry | None = None, *,
+                 episode_retention: timedelta | None = None,
+                 clock: Callable[[], datetime] = utcnow,
+                 lock: threading.RLock | None = None) -> None:
+        self.store = store
+        self.extractor = extractor
+        self.embedder = embedder
+        self.registry = registry or PredicateRegistry()
+        self.episode_retention = episode_retention
+        self.clock = clock
+        self.lock = lock or threading.RLock()
+        self.resolver = EntityResolver(store, embedder)
+
+    # -- episodes -------------------------------------------------------------
+    def ingest(self, tenant: str, data: EpisodeInput) -> IngestResult:
+        return self.ingest_many(tenant, [data])[0]
+
+    def ingest_many(self, tenant: str, inputs: list[EpisodeInput]) -> list[IngestResult]:
+        """Ingest several episodes (in order) with one store transaction."""
+        with self.lock:
+            now = self.clock()
+            editor = TimelineEditor(self.store, tenant, self.registry, now)
+            batch = WriteBatch()
+            pending: dict[tuple[str, str], Entity] = {}
+            results: list[tuple[IngestResult, list[Statement]]] = []
+            seen_clients: set[tuple[str, str]] = set()
+            for data in inputs:
+                client = (data.scope.key, data.episode_id) if data.episode_id else None
+                existing = (self.store.find_episode(tenant, data.scope.key, data.episode_id)
+                            if data.episode_id else None)
+                if existing is not None or (client is not None and client in seen_clients):
+                    results.append((IngestResult(episode_id=existing.id if existing else None,
+                                                 duplicate=True), []))
+                    continue
+                if client is not None:
+                    seen_clients.add(client)
+                episode = self._episode(tenant, data, now)
+                extraction = self._extract(tenant, data.scope, episode)
+                resolution = self._resolve(tenant, data.scope, episode, extraction, pending)
+                statements = self._statements(data.scope, episode, extraction, resolution)
+                for st in statements:
+                    editor.apply(st)
+                self._apply_decisions(editor, extraction, episode)
+                batch.episodes.append(episode)
+                batch.mentions += [Mention(episode_id=episode.id, entity_id=e.id)
+                                   for e in {e.id: e for e in resolution.by_name.values()}.values()]
+                result = IngestResult(episode_id=episode.id, language=extraction.language,
+                                      warnings=list(extraction.warnings),
+                                      entities=list(resolution.created))
+                results.append((result, statements))
+            outcome = editor.finish()
+            self._finish_batch(batch, outcome, pending)
+            self.store.write(tenant, batch)
+        return [self._result(r, outcome) for r, _ in results]
+
+    def _episode(self, tenant: str, data: EpisodeInput, now: datetime) -> Episode:
+        episode = Episode(tenant=tenant, scope_key=data.scope.key, source=data.source(),
+                          content=data.rendered(), reference_time=now, recorded_at=now,
+                          client_id=data.episode_id, session_id=data.session_id)
+        messages = [m if m.id else m.model_copy(update={"id": f"{episode.id}:{i}"})
+                    for i, m in enumerate(data.messages)]
+        stamps = [m.timestamp for m in messages if m.timestamp is not None]
+        reference = data.reference_time or (max(stamps) if stamps else now)
+        expires = now + self.episode_retention if self.episode_retention else None
+        return episode.model_copy(update={"messages": messages, "reference_time": reference,
+                                          "expires_at": expires})
+
+    def _extract(self, tenant: str, scope: Scope, episode: Episode) -> Extraction:
+        candidates: list[CandidateFact] = []
+        if getattr(self.extractor, "uses_candidates", False):
+            candidates = self._candidates(tenant, scope, episode)
+        try:
+            return self.extractor.extract(episode, candidates)
+        except ExtractionError as err:
+            return Extraction(warnings=[f"extraction failed, episode stored without facts: {err}"])
+
+    def _candidates(self, tenant: str, scope: Scope, episode: Episode) -> list[CandidateFact]:
+        hits = self.store.fulltext_facts(tenant, scope.visible_keys, episode.content[:2000],
+                                         TimeFilter(), MAX_CANDIDATES)
+        facts = self.store.get_facts(tenant, [h.id for h in hits])
+        return [CandidateFact(id=f.id, text=f.text, subject=f.subject_name, predicate=f.predicate,
+                              object=f.object_name, valid_from=f.valid_from) for f in facts]
+
+    def _speaker(self, scope: Scope, name: str | None) -> str:
+        if name and name != SELF:
+            return name
+        return scope.user_id or scope.group_id or "user"
+
+    def _resolve(self, tenant: str, scope: Scope, episode: Episode, extraction: Extraction,
+                 pending: dict[tuple[str, str], Entity]) -> Resolution:
+        types = {normalize_name(e.name): e.type for e in extraction.entities}
+        requests: list[NameRequest] = [NameRequest(e.name, e.type, e.aliases)
+                                       for e in extraction.entities]
+        for f in extraction.facts:
+            subject = self._speaker(scope, f.subject) if f.subject == SELF else f.subject
+            requests.append(NameRequest(subject, types.get(normalize_name(subject), "person")))
+            if f.object and f.action == "assert":
+                requests.append(NameRequest(f.object, types.get(normalize_name(f.object),
+                                                                 f.object_type)))
+        known = [r for r in requests if (scope.key, normalize_name(r.name)) in pending]
+        fresh = [r for r in requests if (scope.key, normalize_name(r.name)) not in pending]
+        resolution = self.resolver.resolve(tenant, scope, fresh)
+        retract_objects = [NameRequest(f.object) for f in extraction.facts
+                           if f.action == "retract" and f.object]
+        if retract_objects:
+            found = self.resolver.resolve(tenant, scope, retract_objects, create=False)
+            for name, ent in found.by_name.items():
+                resolution.by_name.setdefault(name, ent)
+        for req in known:
+            resolution.by_name[normalize_name(req.name)] = pending[(scope.key, normalize_name(req.name))]
+        for ent in [*resolution.created, *resolution.updated]:
+            for alias in [ent.name, *ent.aliases]:
+                pending[(scope.key, normalize_name(alias))] = ent
+        return resolution
+
+    def _statements(self, scope: Scope, episode: Episode, extraction: Extraction,
+                    resolution: Resolution) -> list[Statement]:
+        stamps = {m.id: m.timestamp for m in episode.messages}
+        out: list[Statement] = []
+        for f in extraction.facts:
+            subject = resolution.get(self._speaker(scope, f.subject) if f.subject == SELF
+                                     else f.subject)
+            obj = resolution.get(f.object) if f.object else None
+            if subject is None or (obj is None and f.action == "assert"):
+                continue
+            if obj is None and f.object:  # retraction of something never stored
+                continue
+            if obj is None and self.registry.spec(f.predicate, f.cardinality).cardinality.value == "many":
+                continue  # "stopped liking" with no object names no timeline
+            when = f.valid_from or stamps.get(f.message_id) or episode.reference_time
+            out.append(_statement(scope, subject, obj, f, when, episode))
+        return out
+
+    def _apply_decisions(self, editor: TimelineEditor, extraction: Extraction,
+                         episode: Episode) -> None:
+        """An LLM's verdicts on candidate facts: duplicates confirm, the others retract."""
+        ids = [d.fact_id for d in extraction.decisions if d.decision != "keep"]
+        facts = {f.id: f for f in self.store.get_facts(editor.tenant, ids)}
+        for decision in extraction.decisions:
+            fact = facts.get(decision.fact_id)
+            if fact is None or decision.decision == "keep":
+                continue
+            editor.load_facts([fact])
+            if decision.decision == "duplicate":
+                editor.confirm(fact.id, episode.id)
+            else:
+                editor.retract_fact(fact.id, episode.reference_time, episode.id)
+
+    def _finish_batch(self, batch: WriteBatch, outcome: Outcome,
+                      pending: dict[tuple[str, str], Entity]) -> None:
+        batch.entities = list({e.id: e for e in pending.values()}.values())
+        needs_vectors = [f for f in outcome.changed if f.embedding is None]
+        if needs_vectors:
+            vectors = self.embedder.embed([f.text for f in needs_vectors])
+            embedded = {f.id: f.model_copy(update={"embedding": [float(x) for x in vectors[i]]})
+                        for i, f in enumerate(needs_vectors)}
+            outcome.changed = [embedded.get(f.id, f) for f in outcome.changed]
+        batch.facts = outcome.changed
+
+    def _result(self, result: IngestResult, outcome: Outcome) -> IngestResult:
+        if result.duplicate or result.episode_id is None:
+            return result
+        mine = result.episode_id
+
+        def ours(facts: list[Fact]) -> list[Fact]:
+            return [_public(f) for f in facts
+                    if mine in f.episode_ids or (f.retraction and f.retraction.episode_id == mine)]
+
+        result.created = ours(outcome.created)
+        result.confirmed = ours(outcome.confirmed)
+        superseding = {f.id for f in outcome.created if mine in f.episode_ids}
+        result.superseded = [_public(f) for f in outcome.superseded if f.superseded_by in superseding]
+        result.retracted = ours(outcome.retracted)
+        if outcome.unmatched_retractions:
+            result.warnings.append(
+                f"{len(outcome.unmatched_retractions)} retraction(s) matched no current fact")
+        return result
+
+    # -- structured facts -----------------------------------------------------
+    def add_facts(self, tenant: str, facts: list[FactInput]) -> IngestResult:
+        """Add facts directly, with no extraction; one transaction for all of them."""
+        with self.lock:
+            now = self.clock()
+            editor = TimelineEditor(self.store, tenant, self.registry, now)
+            pending: dict[tuple[str, str], Entity] = {}
+            created_entities: list[Entity] = []
+            for item in facts:
+                requests = [NameRequest(item.subject, item.subject_type),
+                            NameRequest(item.object, item.object_type)]
+                fresh = [r for r in requests if (item.scope.key, normalize_name(r.name)) not in pending]
+                resolution = self.resolver.resolve(tenant, item.scope, fresh)
+                created_entities += resolution.created
+                for ent in [*resolution.created, *resolution.updated, *resolution.by_name.values()]:
+                    for alias in [ent.name, *ent.aliases]:
+                        pending.setdefault((item.scope.key, normalize_name(alias)), ent)
+                subject = pending[(item.scope.key, normalize_name(item.subject))]
+                obj = pending[(item.scope.key, normalize_name(item.object))]
+                editor.apply(Statement(
+                    scope_key=item.scope.key, subject_id=subject.id, subject_name=subject.name,
+                    predicate=item.predicate, object_id=obj.id, object_name=obj.name,
+                    text=item.text or f"{subject.name} {item.predicate.lower().replace('_', ' ')} {obj.name}.",
+                    category=item.category, importance=item.importance,
+                    confidence=item.confidence,
+                    cardinality=item.cardinality.value if item.cardinality else None,
+                    valid_from=item.valid_from or now, stated_until=item.valid_until,
+                    episode_id=None, message_ids=[item.source_id] if item.source_id else []))
+            outcome = editor.finish()
+            batch = WriteBatch()
+            created_ids = {e.id for e in created_entities}
+            self._finish_batch(batch, outcome, {k: v for k, v in pending.items()
+                                                if v.id in created_ids})
+            self.store.write(tenant, batch)
+        return IngestResult(
+            created=[_public(f) for f in outcome.created],
+            confirmed=[_public(f) for f in outcome.confirmed],
+            superseded=[_public(f) for f in outcome.superseded],
+            entities=created_entities,
+        )
+
+    # -- deletion -------------------------------------------------------------
+    def delete_episode(self, tenant: str, episode_id: str) -> IngestResult:
+        """Delete an episode, the facts only it asserted, and its retractions.
+
+        Facts those had closed reopen (their timelines are rebuilt without them),
+        all in one transaction.
+        """
+        with self.lock:
+            episode = self.store.get_episode(tenant, episode_id)
+            if episode is None:
+                raise NotFoundError(f"episode {episode_id!r} not found")
+            editor = TimelineEditor(self.store, tenant, self.registry, self.clock())
+            affected = self.store.facts_of_episode(tenant, episode_id)
+            editor.load_facts(affected)
+            own_messages = {m.id for m in episode.messages}
+            deleted: list[Fact] = []
+            for fact in affected:
+                if fact.episode_ids == [episode_id]:
+                    editor.drop(fact.id)
+                    deleted.append(fact)
+                    continue
+                edits: dict[str, object] = {}
+                if episode_id in fact.episode_ids:
+                    edits["episode_ids"] = [e for e in fact.episode_ids if e != episode_id]
+                    edits["message_ids"] = [m for m in fact.message_ids if m not in own_messages]
+                if fact.retraction and fact.retraction.episode_id == episode_id:
+                    edits["retraction"] = None
+                editor.replace(fact.model_copy(update=edits))
+            outcome = editor.finish()
+            deleted_ids = {f.id for f in deleted}
+            batch = WriteBatch(delete_fact_ids=sorted(deleted_ids), delete_episode_ids=[episode_id],
+                               facts=[f for f in outcome.changed if f.id not in deleted_ids])
+            self.store.write(tenant, batch)
+        return IngestResult(episode_id=episode_id, deleted=[_public(f) for f in deleted],
+                            reopened=[_public(f) for f in outcome.reopened])
+
+
+def _statement(scope: Scope, subject: Entity, obj: Entity | None, f: ExtractedFact,
+               when: datetime, episode: Episode) -> Statement:
+    return Statement(
+        scope_key=scope.key, subject_id=subject.id, subject_name=subject.name,
+        predicate=f.predicate, object_id=obj.id if obj else "", object_name=obj.name if obj else "",
+        text=f.text, category=f.category, importance=f.importance, confidence=f.confidence,
+        cardinality=f.cardinality.value if f.cardinality else None, valid_from=when,
+        stated_until=f.valid_until, episode_id=episode.id,
+        message_ids=[f.message_id] if f.message_id else [], retract=f.action == "retract",
+    )
+
+
+def _public(fact: Fact) -> Fact:
+    """Results carry no embeddings: they are large and of no use to a caller."""
+    return fact.model_copy(update={"embedding": None})
+
+
+__all__ = ["IngestResult", "Ingestor", "Message"]

@@ -1,0 +1,1 @@
+"""Stores: one Protocol (:mod:`graphmem.store.base`), one module per backend."""

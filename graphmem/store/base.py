@@ -1,0 +1,164 @@
+"""The store interface the rest of graphmem uses.
+
+A store is deliberately dumb: it persists what it is given, atomically, and
+answers a handful of typed reads. Every rule about time, supersession and
+resolution lives outside the store (:mod:`graphmem.temporal`,
+:mod:`graphmem.ingest`), so both backends share one behaviour, and the contract
+tests in ``tests/store/`` define it.
+
+Every method takes the tenant first; no read or write may cross tenants.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+from pydantic import BaseModel, Field
+
+from graphmem.models import Category, Entity, Episode, Fact, FactStatus
+from graphmem.temporal import TimeFilter
+
+
+class Mention(BaseModel):
+    """An episode mentions an entity: ``(:Episode)-[:MENTIONS]->(:Entity)``."""
+
+    episode_id: str
+    entity_id: str
+
+
+class WriteBatch(BaseModel):
+    """Everything one ingestion step changes, applied in one transaction.
+
+    Facts and entities are upserted whole (their derived fields included), so
+    a store never has to compute anything. ``delete_*`` removes nodes and every
+    edge and index entry attached to them.
+    """
+
+    episodes: list[Episode] = Field(default_factory=list)
+    entities: list[Entity] = Field(default_factory=list)
+    facts: list[Fact] = Field(default_factory=list)
+    mentions: list[Mention] = Field(default_factory=list)
+    delete_fact_ids: list[str] = Field(default_factory=list)
+    delete_episode_ids: list[str] = Field(default_factory=list)
+    delete_entity_ids: list[str] = Field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not any(
+            (self.episodes, self.entities, self.facts, self.mentions, self.delete_fact_ids,
+             self.delete_episode_ids, self.delete_entity_ids)
+        )
+
+
+class FactQuery(BaseModel):
+    """Filters for listing facts (the browsing side of the API, not ranked search)."""
+
+    scope_keys: list[str]
+    time: TimeFilter = Field(default_factory=TimeFilter)
+    categories: list[Category] | None = None
+    statuses: list[FactStatus] | None = None  # overrides time.include_forgotten when set
+    entity_id: str | None = None
+    text_contains: str | None = None
+    limit: int = Field(default=50, ge=1, le=10_000)
+    offset: int = Field(default=0, ge=0)
+
+
+class Scored(BaseModel):
+    """One candidate from a search channel: an id and the channel's own score."""
+
+    id: str
+    score: float
+
+
+class TurnHit(BaseModel):
+    """A raw conversation turn found by the raw-turn channel."""
+
+    episode_id: str
+    message_index: int
+    message_id: str | None
+    speaker: str | None
+    content: str
+    timestamp: datetime | None
+    score: float
+
+
+class StoreStats(BaseModel):
+    episodes: int = 0
+    entities: int = 0
+    facts_by_status: dict[str, int] = Field(default_factory=dict)
+    facts_by_category: dict[str, int] = Field(default_factory=dict)
+    current_facts: int = 0
+
+
+class GraphStore(Protocol):
+    """What graphmem needs from a backend."""
+
+    def open(self) -> None:
+        """Connect (or open the file) and make sure the schema is in place."""
+
+    def close(self) -> None: ...
+
+    def write(self, tenant: str, batch: WriteBatch) -> None:
+        """Apply the whole batch atomically, or raise and change nothing."""
+
+    # -- episodes -------------------------------------------------------------
+    def get_episode(self, tenant: str, episode_id: str) -> Episode | None: ...
+
+    def find_episode(self, tenant: str, scope_key: str, client_id: str) -> Episode | None:
+        """The episode a client sent with this idempotency id, if any."""
+
+    def list_episodes(self, tenant: str, scope_keys: list[str], *, limit: int = 50,
+                      before: datetime | None = None) -> list[Episode]:
+        """Newest first by reference time."""
+
+    def expired_episode_ids(self, tenant: str, now: datetime) -> list[str]: ...
+
+    # -- entities -------------------------------------------------------------
+    def get_entities(self, tenant: str, ids: list[str]) -> list[Entity]: ...
+
+    def find_entities(self, tenant: str, scope_keys: list[str], names: list[str]) -> list[Entity]:
+        """Entities whose normalised name or alias is one of ``names`` (already normalised)."""
+
+    def vector_entities(self, tenant: str, scope_keys: list[str], embedding: list[float],
+                        limit: int) -> list[Scored]: ...
+
+    def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
+                          limit: int) -> list[Scored]: ...
+
+    # -- facts ----------------------------------------------------------------
+    def get_facts(self, tenant: str, ids: list[str]) -> list[Fact]: ...
+
+    def facts_in_timelines(self, tenant: str, timeline_keys: list[str]) -> list[Fact]:
+        """All facts (any status) of the given timelines."""
+
+    def facts_of_episode(self, tenant: str, episode_id: str) -> list[Fact]:
+        """Facts the episode asserted (``ASSERTS``) or retracted (``RETRACTS``)."""
+
+    def list_facts(self, tenant: str, query: FactQuery) -> list[Fact]:
+        """Newest ``valid_from`` first."""
+
+    def facts_about(self, tenant: str, scope_keys: list[str], entity_ids: list[str],
+                    time: TimeFilter, limit: int) -> list[Fact]:
+        """Facts whose subject or object is one of the entities (one hop)."""
+
+    def record_access(self, tenant: str, fact_ids: list[str], at: datetime) -> None:
+        """Bump access count and last access; not part of any ingestion batch."""
+
+    # -- search channels ------------------------------------------------------
+    def fulltext_facts(self, tenant: str, scope_keys: list[str], text: str, time: TimeFilter,
+                       limit: int) -> list[Scored]:
+        """BM25 over fact text."""
+
+    def vector_facts(self, tenant: str, scope_keys: list[str], embedding: list[float],
+                     time: TimeFilter, limit: int) -> list[Scored]:
+        """Nearest facts by cosine similarity, from an index (never a scan of all facts)."""
+
+    def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
+                       limit: int) -> list[TurnHit]:
+        """BM25 over raw conversation turns."""
+
+    # -- housekeeping ---------------------------------------------------------
+    def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats: ...
+
+    def delete_scope(self, tenant: str, scope_key: str) -> int:
+        """Hard-delete everything in one scope; returns the number of nodes removed."""

@@ -1,0 +1,531 @@
+"""The embedded store: SQLite (WAL) on disk as the durable source, indexes in memory.
+
+Quick start needs no server: one file holds everything. Each
+:meth:`EmbeddedStore.write` is one SQLite transaction, so a killed process
+loses no committed batch and leaves no half-written fact. On open, the
+in-memory parts are rebuilt from the file: a networkx graph of entities and
+fact edges for traversal, and per-tenant vector indexes for facts and
+entities. BM25 is SQLite's FTS5 (real BM25 ranking, kept transactionally in
+step with the rows).
+
+A lock serialises access, so one store can be shared by the threads of a web
+server.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+
+from graphmem.errors import SchemaError, StoreError, StoreUnavailableError
+from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
+from graphmem.store import sql
+from graphmem.store.base import FactQuery, Scored, StoreStats, TurnHit, WriteBatch
+from graphmem.store.names import normalize_name
+from graphmem.store.vectors import VectorIndex
+from graphmem.temporal import TimeFilter
+
+#: How many more candidates than asked for a channel fetches before filtering by scope and time.
+OVERSAMPLE = 4
+
+
+def _blob(vector: list[float] | None) -> bytes | None:
+    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def _vector(blob: bytes | None) -> list[float] | None:
+    return None if blob is None else np.frombuffer(blob, dtype=np.float32).tolist()
+
+
+class EmbeddedStore:
+    """networkx + SQLite store; see the module docstring."""
+
+    def __init__(self, path: str | Path, embedding_dim: int) -> None:
+        self.path = Path(path)
+        self.embedding_dim = embedding_dim
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
+        self._graph: nx.MultiDiGraph = nx.MultiDiGraph()
+        self._fact_vectors: dict[str, VectorIndex] = {}
+        self._entity_vectors: dict[str, VectorIndex] = {}
+        self._fact_edges: dict[str, tuple[str, str]] = {}
+
+    # -- lifecycle ------------------------------------------------------------
+    def open(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.executescript(sql.SCHEMA)
+        except (sqlite3.Error, OSError) as err:
+            raise StoreUnavailableError(f"cannot open the embedded store at {self.path}: {err}") from err
+        self._conn = conn
+        self._check_version()
+        self._load_memory_indexes()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def _check_version(self) -> None:
+        row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if row is None:
+            self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(sql.SCHEMA_VERSION),))
+            self._db.execute("INSERT INTO meta VALUES ('embedding_dim', ?)", (str(self.embedding_dim),))
+            return
+        if int(row[0]) > sql.SCHEMA_VERSION:
+            raise SchemaError(
+                f"{self.path} has schema version {row[0]}, newer than this graphmem "
+                f"({sql.SCHEMA_VERSION}); upgrade graphmem"
+            )
+        dim = self._db.execute("SELECT value FROM meta WHERE key='embedding_dim'").fetchone()
+        if dim is not None and int(dim[0]) != self.embedding_dim:
+            raise SchemaError(
+                f"{self.path} holds {dim[0]}-dimensional embeddings but the configured embedder "
+                f"makes {self.embedding_dim}; use another file or the same embedder"
+            )
+
+    def _load_memory_indexes(self) -> None:
+        for tenant, fid, subject, obj, blob in self._db.execute(
+            "SELECT tenant, id, subject_id, object_id, embedding FROM facts"
+        ):
+            self._add_fact_edge(fid, subject, obj, tenant)
+            if blob is not None:
+                self._vectors(self._fact_vectors, tenant).upsert([fid], [_vector(blob) or []])
+        for tenant, eid, blob in self._db.execute("SELECT tenant, id, embedding FROM entities"):
+            self._graph.add_node(eid, tenant=tenant)
+            if blob is not None:
+                self._vectors(self._entity_vectors, tenant).upsert([eid], [_vector(blob) or []])
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreUnavailableError("the embedded store is not open; call open() first")
+        return self._conn
+
+    def _vectors(self, indexes: dict[str, VectorIndex], tenant: str) -> VectorIndex:
+        if tenant not in indexes:
+            indexes[tenant] = VectorIndex(self.embedding_dim)
+        return indexes[tenant]
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    # -- writes ---------------------------------------------------------------
+    def write(self, tenant: str, batch: WriteBatch) -> None:
+        if batch.is_empty():
+            return
+        for model in (*batch.episodes, *batch.entities, *batch.facts):
+            if model.tenant != tenant:
+                raise StoreError(f"refusing to write {model.id} of another tenant into {tenant!r}")
+        try:
+            with self._lock:
+                with self._transaction() as db:
+                    self._delete_facts(db, tenant, batch.delete_fact_ids)
+                    self._delete_episodes(db, tenant, batch.delete_episode_ids)
+                    self._delete_entities(db, tenant, batch.delete_entity_ids)
+                    self._write_episodes(db, batch.episodes)
+                    entity_rows = self._write_entities(db, batch.entities)
+                    fact_rows = self._write_facts(db, batch.facts)
+                    db.executemany(
+                        "INSERT OR IGNORE INTO mentions VALUES (?, ?)",
+                        [(m.episode_id, m.entity_id) for m in batch.mentions],
+                    )
+                self._apply_to_memory(tenant, batch, entity_rows, fact_rows)
+        except sqlite3.Error as err:
+            raise StoreError(f"embedded store write failed, nothing was written: {err}") from err
+
+    def _write_episodes(self, db: sqlite3.Connection, episodes: list[Episode]) -> None:
+        for ep in episodes:
+            db.execute(sql.UPSERT_EPISODE, (
+                ep.id, ep.tenant, ep.scope_key, ep.client_id, ep.reference_time.isoformat(),
+                ep.expires_at.isoformat() if ep.expires_at else None, int(ep.pinned),
+                ep.model_dump_json(),
+            ))
+            if db.execute("SELECT 1 FROM turns WHERE episode_id=? LIMIT 1", (ep.id,)).fetchone():
+                continue
+            texts = [m.content for m in ep.messages] or ([ep.content] if ep.content else [])
+            for idx, text in enumerate(texts):
+                cur = db.execute(sql.INSERT_TURN, (ep.id, idx, ep.tenant, ep.scope_key))
+                db.execute(sql.INSERT_TURN_FTS, (cur.lastrowid, text))
+
+    def _write_entities(self, db: sqlite3.Connection, entities: list[Entity]) -> dict[str, int]:
+        rows: dict[str, int] = {}
+        for ent in entities:
+            doc = ent.model_dump_json(exclude={"embedding"})
+            rowid = db.execute(sql.UPSERT_ENTITY, (
+                ent.id, ent.tenant, ent.scope_key, doc, _blob(ent.embedding)
+            )).fetchone()[0]
+            rows[ent.id] = rowid
+            db.execute("DELETE FROM entity_names WHERE entity_id=?", (ent.id,))
+            names = {normalize_name(n) for n in [ent.name, *ent.aliases]} - {""}
+            db.executemany("INSERT INTO entity_names VALUES (?,?,?,?)",
+                           [(ent.id, ent.tenant, ent.scope_key, n) for n in names])
+            db.execute("DELETE FROM entities_fts WHERE rowid=?", (rowid,))
+            db.execute("INSERT INTO entities_fts (rowid, text) VALUES (?, ?)",
+                       (rowid, " ".join([ent.name, *ent.aliases, ent.summary])))
+        return rows
+
+    def _write_facts(self, db: sqlite3.Connection, facts: list[Fact]) -> dict[str, int]:
+        rows: dict[str, int] = {}
+        for fact in facts:
+            doc = fact.model_dump_json(exclude={"embedding"})
+            rowid = db.execute(sql.UPSERT_FACT, (
+                fact.id, fact.tenant, fact.scope_key, fact.timeline_key, fact.subject_id,
+                fact.object_id, fact.valid_from.isoformat(), fact.status.value,
+                fact.category.value, doc, _blob(fact.embedding),
+            )).fetchone()[0]
+            rows[fact.id] = rowid
+            db.execute("DELETE FROM facts_fts WHERE rowid=?", (rowid,))
+            db.execute("INSERT INTO facts_fts (rowid, text) VALUES (?, ?)", (rowid, fact.text))
+            db.execute("DELETE FROM fact_episodes WHERE fact_id=?", (fact.id,))
+            sources = [*fact.episode_ids]
+            if fact.retraction and fact.retraction.episode_id:
+                sources.append(fact.retraction.episode_id)
+            db.executemany("INSERT OR IGNORE INTO fact_episodes VALUES (?, ?)",
+                           [(fact.id, e) for e in sources])
+        return rows
+
+    def _delete_facts(self, db: sqlite3.Connection, tenant: str, ids: list[str]) -> None:
+        for fid in ids:
+            row = db.execute("SELECT rowid FROM facts WHERE id=? AND tenant=?", (fid, tenant)).fetchone()
+            if row is None:
+                continue
+            db.execute("DELETE FROM facts_fts WHERE rowid=?", (row[0],))
+            db.execute("DELETE FROM facts WHERE rowid=?", (row[0],))
+            db.execute("DELETE FROM fact_episodes WHERE fact_id=?", (fid,))
+
+    def _delete_episodes(self, db: sqlite3.Connection, tenant: str, ids: list[str]) -> None:
+        for eid in ids:
+            if not db.execute("DELETE FROM episodes WHERE id=? AND tenant=? RETURNING id",
+                              (eid, tenant)).fetchall():
+                continue
+            turn_rows = [r[0] for r in db.execute("SELECT rowid FROM turns WHERE episode_id=?", (eid,))]
+            db.executemany("DELETE FROM turns_fts WHERE rowid=?", [(r,) for r in turn_rows])
+            db.execute("DELETE FROM turns WHERE episode_id=?", (eid,))
+            db.execute("DELETE FROM mentions WHERE episode_id=?", (eid,))
+            db.execute("DELETE FROM fact_episodes WHERE episode_id=?", (eid,))
+
+    def _delete_entities(self, db: sqlite3.Connection, tenant: str, ids: list[str]) -> None:
+        for eid in ids:
+            row = db.execute("SELECT rowid FROM entities WHERE id=? AND tenant=?", (eid, tenant)).fetchone()
+            if row is None:
+                continue
+            db.execute("DELETE FROM entities_fts WHERE rowid=?", (row[0],))
+            db.execute("DELETE FROM entities WHERE rowid=?", (row[0],))
+            db.execute("DELETE FROM entity_names WHERE entity_id=?", (eid,))
+            db.execute("DELETE FROM mentions WHERE entity_id=?", (eid,))
+
+    def _apply_to_memory(self, tenant: str, batch: WriteBatch, entity_rows: dict[str, int],
+                         fact_rows: dict[str, int]) -> None:
+        """Mirror a committed batch into the in-memory graph and vector indexes."""
+        fact_index = self._vectors(self._fact_vectors, tenant)
+        entity_index = self._vectors(self._entity_vectors, tenant)
+        fact_index.remove(batch.delete_fact_ids)
+        entity_index.remove(batch.delete_entity_ids)
+        for fid in batch.delete_fact_ids:
+            self._remove_fact_edge(fid)
+        for eid in batch.delete_entity_ids:
+            if self._graph.has_node(eid):
+                self._graph.remove_node(eid)
+        for ent in batch.entities:
+            self._graph.add_node(ent.id, tenant=tenant)
+        with_vectors = [e for e in batch.entities if e.embedding is not None]
+        entity_index.upsert([e.id for e in with_vectors], [e.embedding or [] for e in with_vectors])
+        for fact in batch.facts:
+            self._remove_fact_edge(fact.id)
+            self._add_fact_edge(fact.id, fact.subject_id, fact.object_id, tenant)
+        with_vectors_f = [f for f in batch.facts if f.embedding is not None]
+        fact_index.upsert([f.id for f in with_vectors_f], [f.embedding or [] for f in with_vectors_f])
+
+    def _add_fact_edge(self, fact_id: str, subject: str, obj: str, tenant: str) -> None:
+        self._graph.add_edge(subject, obj, key=fact_id, tenant=tenant)
+        self._fact_edges[fact_id] = (subject, obj)
+
+    def _remove_fact_edge(self, fact_id: str) -> None:
+        ends = self._fact_edges.pop(fact_id, None)
+        if ends is not None and self._graph.has_edge(*ends, key=fact_id):
+            self._graph.remove_edge(*ends, key=fact_id)
+
+    # -- reads: episodes ------------------------------------------------------
+    def _query(self, statement: str, params: Iterable[object] = ()) -> list[tuple[object, ...]]:
+        with self._lock:
+            try:
+                return self._db.execute(statement, tuple(params)).fetchall()
+            except sqlite3.Error as err:
+                raise StoreError(f"embedded store read failed: {err}") from err
+
+    def get_episode(self, tenant: str, episode_id: str) -> Episode | None:
+        rows = self._query("SELECT doc FROM episodes WHERE id=? AND tenant=?", (episode_id, tenant))
+        return Episode.model_validate_json(str(rows[0][0])) if rows else None
+
+    def find_episode(self, tenant: str, scope_key: str, client_id: str) -> Episode | None:
+        rows = self._query(
+            "SELECT doc FROM episodes WHERE tenant=? AND scope_key=? AND client_id=?",
+            (tenant, scope_key, client_id),
+        )
+        return Episode.model_validate_json(str(rows[0][0])) if rows else None
+
+    def list_episodes(self, tenant: str, scope_keys: list[str], *, limit: int = 50,
+                      before: datetime | None = None) -> list[Episode]:
+        params: list[object] = [tenant, *scope_keys]
+        where = f"tenant=? AND scope_key IN ({sql.placeholders(len(scope_keys))})"
+        if before is not None:
+            where += " AND reference_time < ?"
+            params.append(before.isoformat())
+        rows = self._query(
+            f"SELECT doc FROM episodes WHERE {where} ORDER BY reference_time DESC LIMIT ?",
+            [*params, limit],
+        )
+        return [Episode.model_validate_json(str(r[0])) for r in rows]
+
+    def expired_episode_ids(self, tenant: str, now: datetime) -> list[str]:
+        rows = self._query(
+            "SELECT id FROM episodes WHERE tenant=? AND pinned=0 AND expires_at IS NOT NULL"
+            " AND expires_at <= ?", (tenant, now.isoformat()),
+        )
+        return [str(r[0]) for r in rows]
+
+    # -- reads: entities ------------------------------------------------------
+    def _entities_where(self, where: str, params: list[object]) -> list[Entity]:
+        rows = self._query(f"SELECT doc, embedding FROM entities WHERE {where}", params)
+        return [Entity.model_validate_json(str(doc)).model_copy(
+            update={"embedding": _vector(blob if isinstance(blob, bytes) else None)})
+            for doc, blob in rows]
+
+    def get_entities(self, tenant: str, ids: list[str]) -> list[Entity]:
+        if not ids:
+            return []
+        return self._entities_where(f"tenant=? AND id IN ({sql.placeholders(len(ids))})",
+                                    [tenant, *ids])
+
+    def find_entities(self, tenant: str, scope_keys: list[str], names: list[str]) -> list[Entity]:
+        if not names or not scope_keys:
+            return []
+        rows = self._query(
+            f"SELECT DISTINCT entity_id FROM entity_names WHERE tenant=? AND name IN "
+            f"({sql.placeholders(len(names))}) AND scope_key IN ({sql.placeholders(len(scope_keys))})",
+            [tenant, *names, *scope_keys],
+        )
+        return self.get_entities(tenant, [str(r[0]) for r in rows])
+
+    def vector_entities(self, tenant: str, scope_keys: list[str], embedding: list[float],
+                        limit: int) -> list[Scored]:
+        index = self._entity_vectors.get(tenant)
+        if index is None:
+            return []
+        hits = index.search(embedding, limit * OVERSAMPLE)
+        keep = {e.id for e in self.get_entities(tenant, [i for i, _ in hits])
+                if e.scope_key in scope_keys}
+        return [Scored(id=i, score=s) for i, s in hits if i in keep][:limit]
+
+    def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
+                          limit: int) -> list[Scored]:
+        match = sql.fts_query(text)
+        if match is None or not scope_keys:
+            return []
+        rows = self._query(
+            "SELECT e.id, -bm25(entities_fts) FROM entities_fts JOIN entities e ON e.rowid ="
+            " entities_fts.rowid WHERE entities_fts MATCH ? AND e.tenant=? AND e.scope_key IN"
+            f" ({sql.placeholders(len(scope_keys))}) ORDER BY bm25(entities_fts) LIMIT ?",
+            [match, tenant, *scope_keys, limit],
+        )
+        return [Scored(id=str(i), score=float(str(s))) for i, s in rows]
+
+    # -- reads: facts ---------------------------------------------------------
+    def _facts_where(self, where: str, params: list[object]) -> list[Fact]:
+        rows = self._query(f"SELECT doc, embedding FROM facts WHERE {where}", params)
+        return [Fact.model_validate_json(str(doc)).model_copy(
+            update={"embedding": _vector(blob if isinstance(blob, bytes) else None)})
+            for doc, blob in rows]
+
+    def get_facts(self, tenant: str, ids: list[str]) -> list[Fact]:
+        if not ids:
+            return []
+        by_id = {f.id: f for f in self._facts_where(
+            f"tenant=? AND id IN ({sql.placeholders(len(ids))})", [tenant, *ids])}
+        return [by_id[i] for i in ids if i in by_id]
+
+    def facts_in_timelines(self, tenant: str, timeline_keys: list[str]) -> list[Fact]:
+        if not timeline_keys:
+            return []
+        return self._facts_where(
+            f"tenant=? AND timeline_key IN ({sql.placeholders(len(timeline_keys))})",
+            [tenant, *timeline_keys],
+        )
+
+    def facts_of_episode(self, tenant: str, episode_id: str) -> list[Fact]:
+        return self._facts_where(
+            "tenant=? AND id IN (SELECT fact_id FROM fact_episodes WHERE episode_id=?)",
+            [tenant, episode_id],
+        )
+
+    def list_facts(self, tenant: str, query: FactQuery) -> list[Fact]:
+        where = f"tenant=? AND scope_key IN ({sql.placeholders(len(query.scope_keys))})"
+        params: list[object] = [tenant, *query.scope_keys]
+        if query.categories:
+            where += f" AND category IN ({sql.placeholders(len(query.categories))})"
+            params += [c.value for c in query.categories]
+        if query.entity_id:
+            where += " AND (subject_id=? OR object_id=?)"
+            params += [query.entity_id, query.entity_id]
+        time = query.time
+        if query.statuses:
+            where += f" AND status IN ({sql.placeholders(len(query.statuses))})"
+            params += [s.value for s in query.statuses]
+            time = time.model_copy(update={"include_forgotten": True})
+        now = utcnow()
+        needle = query.text_contains.casefold() if query.text_contains else None
+        facts = [
+            f for f in self._facts_where(where + " ORDER BY valid_from DESC, rowid DESC", params)
+            if time.matches(f, now) and (needle is None or needle in f.text.casefold())
+        ]
+        return facts[query.offset: query.offset + query.limit]
+
+    def facts_about(self, tenant: str, scope_keys: list[str], entity_ids: list[str],
+                    time: TimeFilter, limit: int) -> list[Fact]:
+        fact_ids: list[str] = []
+        with self._lock:
+            for eid in entity_ids:
+                if not self._graph.has_node(eid):
+                    continue
+                for _, _, key in self._graph.out_edges(eid, keys=True):
+                    fact_ids.append(key)
+                for _, _, key in self._graph.in_edges(eid, keys=True):
+                    fact_ids.append(key)
+        now = utcnow()
+        facts = [f for f in self.get_facts(tenant, list(dict.fromkeys(fact_ids)))
+                 if f.scope_key in scope_keys and time.matches(f, now)]
+        facts.sort(key=lambda f: (f.importance, f.valid_from), reverse=True)
+        return facts[:limit]
+
+    def record_access(self, tenant: str, fact_ids: list[str], at: datetime) -> None:
+        facts = self.get_facts(tenant, fact_ids)
+        if not facts:
+            return
+        updated = [f.model_copy(update={"access_count": f.access_count + 1, "last_accessed": at})
+                   for f in facts]
+        with self._transaction() as db:
+            db.executemany("UPDATE facts SET doc=? WHERE id=? AND tenant=?",
+                           [(f.model_dump_json(exclude={"embedding"}), f.id, tenant) for f in updated])
+
+    # -- search channels ------------------------------------------------------
+    def _filter_scored(self, tenant: str, scope_keys: list[str], ranked: list[tuple[str, float]],
+                       time: TimeFilter, limit: int) -> list[Scored]:
+        facts = {f.id: f for f in self.get_facts(tenant, [i for i, _ in ranked])}
+        now = utcnow()
+        out = [Scored(id=i, score=s) for i, s in ranked
+               if (f := facts.get(i)) is not None and f.scope_key in scope_keys
+               and time.matches(f, now)]
+        return out[:limit]
+
+    def fulltext_facts(self, tenant: str, scope_keys: list[str], text: str, time: TimeFilter,
+                       limit: int) -> list[Scored]:
+        match = sql.fts_query(text)
+        if match is None or not scope_keys:
+            return []
+        rows = self._query(
+            "SELECT f.id, -bm25(facts_fts) FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid"
+            f" WHERE facts_fts MATCH ? AND f.tenant=? AND f.scope_key IN"
+            f" ({sql.placeholders(len(scope_keys))}) ORDER BY bm25(facts_fts) LIMIT ?",
+            [match, tenant, *scope_keys, limit * OVERSAMPLE],
+        )
+        return self._filter_scored(tenant, scope_keys, [(str(i), float(str(s))) for i, s in rows],
+                                   time, limit)
+
+    def vector_facts(self, tenant: str, scope_keys: list[str], embedding: list[float],
+                     time: TimeFilter, limit: int) -> list[Scored]:
+        index = self._fact_vectors.get(tenant)
+        if index is None:
+            return []
+        return self._filter_scored(tenant, scope_keys, index.search(embedding, limit * OVERSAMPLE),
+                                   time, limit)
+
+    def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
+                       limit: int) -> list[TurnHit]:
+        match = sql.fts_query(text)
+        if match is None or not scope_keys:
+            return []
+        rows = self._query(
+            "SELECT t.episode_id, t.idx, -bm25(turns_fts) FROM turns_fts JOIN turns t ON"
+            " t.rowid = turns_fts.rowid WHERE turns_fts MATCH ? AND t.tenant=? AND t.scope_key IN"
+            f" ({sql.placeholders(len(scope_keys))}) ORDER BY bm25(turns_fts) LIMIT ?",
+            [match, tenant, *scope_keys, limit],
+        )
+        episodes: dict[str, Episode | None] = {}
+        hits: list[TurnHit] = []
+        for episode_id, idx, score in rows:
+            eid = str(episode_id)
+            if eid not in episodes:
+                episodes[eid] = self.get_episode(tenant, eid)
+            hits.extend(_turn_hit(episodes[eid], int(str(idx)), float(str(score))))
+        return hits
+
+    # -- housekeeping ---------------------------------------------------------
+    def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:
+        marks = sql.placeholders(len(scope_keys))
+        params = [tenant, *scope_keys]
+        stats = StoreStats(
+            episodes=int(str(self._query(
+                f"SELECT count(*) FROM episodes WHERE tenant=? AND scope_key IN ({marks})", params)[0][0])),
+            entities=int(str(self._query(
+                f"SELECT count(*) FROM entities WHERE tenant=? AND scope_key IN ({marks})", params)[0][0])),
+        )
+        for status, count in self._query(
+            f"SELECT status, count(*) FROM facts WHERE tenant=? AND scope_key IN ({marks})"
+            " GROUP BY status", params):
+            stats.facts_by_status[str(status)] = int(str(count))
+        for category, count in self._query(
+            f"SELECT category, count(*) FROM facts WHERE tenant=? AND scope_key IN ({marks})"
+            " AND status=? GROUP BY category", [*params, FactStatus.ACTIVE.value]):
+            stats.facts_by_category[str(category)] = int(str(count))
+        current = TimeFilter()
+        stats.current_facts = sum(
+            1 for f in self._facts_where(f"tenant=? AND scope_key IN ({marks})", params)
+            if current.matches(f, now))
+        return stats
+
+    def delete_scope(self, tenant: str, scope_key: str) -> int:
+        ids = {
+            kind: [str(r[0]) for r in self._query(
+                f"SELECT id FROM {kind} WHERE tenant=? AND scope_key=?", (tenant, scope_key))]
+            for kind in ("facts", "episodes", "entities")
+        }
+        self.write(tenant, WriteBatch(delete_fact_ids=ids["facts"],
+                                      delete_episode_ids=ids["episodes"],
+                                      delete_entity_ids=ids["entities"]))
+        return sum(len(v) for v in ids.values())
+
+
+def _turn_hit(episode: Episode | None, idx: int, score: float) -> list[TurnHit]:
+    if episode is None:
+        return []
+    if episode.messages:
+        if idx >= len(episode.messages):
+            return []
+        m = episode.messages[idx]
+        return [TurnHit(episode_id=episode.id, message_index=idx, message_id=m.id,
+                        speaker=m.speaker, content=m.content,
+                        timestamp=m.timestamp or episode.reference_time, score=score)]
+    return [TurnHit(episode_id=episode.id, message_index=0, message_id=None, speaker=None,
+                    content=episode.content, timestamp=episode.reference_time, score=score)]

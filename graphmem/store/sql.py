@@ -1,0 +1,100 @@
+"""SQL for the embedded store: the schema and the statements, kept apart from the logic.
+
+SQLite is the embedded store's durable source of truth. Each model is kept as
+its JSON document plus the columns that reads filter on; FTS5 tables give real
+BM25 ranking over fact text, entity names and raw turns.
+"""
+
+from __future__ import annotations
+
+import re
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE IF NOT EXISTS episodes (
+    id TEXT PRIMARY KEY, tenant TEXT NOT NULL, scope_key TEXT NOT NULL,
+    client_id TEXT, reference_time TEXT NOT NULL, expires_at TEXT, pinned INTEGER NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS episodes_client ON episodes (tenant, scope_key, client_id)
+    WHERE client_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS episodes_scope ON episodes (tenant, scope_key, reference_time);
+
+CREATE TABLE IF NOT EXISTS turns (
+    rowid INTEGER PRIMARY KEY, episode_id TEXT NOT NULL, idx INTEGER NOT NULL,
+    tenant TEXT NOT NULL, scope_key TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS turns_episode ON turns (episode_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5 (content);
+
+CREATE TABLE IF NOT EXISTS entities (
+    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tenant TEXT NOT NULL,
+    scope_key TEXT NOT NULL, doc TEXT NOT NULL, embedding BLOB
+);
+CREATE INDEX IF NOT EXISTS entities_scope ON entities (tenant, scope_key);
+CREATE TABLE IF NOT EXISTS entity_names (
+    entity_id TEXT NOT NULL, tenant TEXT NOT NULL, scope_key TEXT NOT NULL, name TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS entity_names_name ON entity_names (tenant, name);
+CREATE INDEX IF NOT EXISTS entity_names_entity ON entity_names (entity_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5 (text);
+
+CREATE TABLE IF NOT EXISTS facts (
+    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tenant TEXT NOT NULL,
+    scope_key TEXT NOT NULL, timeline_key TEXT NOT NULL, subject_id TEXT NOT NULL,
+    object_id TEXT NOT NULL, valid_from TEXT NOT NULL, status TEXT NOT NULL, category TEXT NOT NULL,
+    doc TEXT NOT NULL, embedding BLOB
+);
+CREATE INDEX IF NOT EXISTS facts_timeline ON facts (tenant, timeline_key);
+CREATE INDEX IF NOT EXISTS facts_scope ON facts (tenant, scope_key, valid_from);
+CREATE INDEX IF NOT EXISTS facts_subject ON facts (tenant, subject_id);
+CREATE INDEX IF NOT EXISTS facts_object ON facts (tenant, object_id);
+CREATE TABLE IF NOT EXISTS fact_episodes (fact_id TEXT NOT NULL, episode_id TEXT NOT NULL,
+    PRIMARY KEY (fact_id, episode_id));
+CREATE INDEX IF NOT EXISTS fact_episodes_episode ON fact_episodes (episode_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text);
+
+CREATE TABLE IF NOT EXISTS mentions (episode_id TEXT NOT NULL, entity_id TEXT NOT NULL,
+    PRIMARY KEY (episode_id, entity_id));
+"""
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def fts_query(text: str, max_terms: int = 32) -> str | None:
+    """Turn free text into a safe FTS5 OR-query of quoted terms (no FTS syntax leaks in)."""
+    terms = list(dict.fromkeys(w.lower() for w in _WORD.findall(text)))[:max_terms]
+    if not terms:
+        return None
+    return " OR ".join(f'"{t}"' for t in terms)
+
+
+def placeholders(n: int) -> str:
+    return ",".join("?" * n)
+
+
+UPSERT_EPISODE = (
+    "INSERT INTO episodes (id, tenant, scope_key, client_id, reference_time, expires_at, pinned,"
+    " doc) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET client_id=excluded.client_id,"
+    " reference_time=excluded.reference_time, expires_at=excluded.expires_at,"
+    " pinned=excluded.pinned, doc=excluded.doc"
+)
+INSERT_TURN = "INSERT INTO turns (episode_id, idx, tenant, scope_key) VALUES (?,?,?,?)"
+INSERT_TURN_FTS = "INSERT INTO turns_fts (rowid, content) VALUES (?, ?)"
+
+UPSERT_ENTITY = (
+    "INSERT INTO entities (id, tenant, scope_key, doc, embedding) VALUES (?,?,?,?,?)"
+    " ON CONFLICT(id) DO UPDATE SET doc=excluded.doc, embedding=excluded.embedding"
+    " RETURNING rowid"
+)
+UPSERT_FACT = (
+    "INSERT INTO facts (id, tenant, scope_key, timeline_key, subject_id, object_id, valid_from,"
+    " status, category, doc, embedding) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+    " ON CONFLICT(id) DO UPDATE SET timeline_key=excluded.timeline_key,"
+    " subject_id=excluded.subject_id, object_id=excluded.object_id,"
+    " valid_from=excluded.valid_from, status=excluded.status, category=excluded.category,"
+    " doc=excluded.doc, embedding=excluded.embedding RETURNING rowid"
+)

@@ -1,0 +1,115 @@
+"""Timeline rules: which fact holds when, and what superseded what.
+
+Every fact belongs to one *timeline*: the facts of the same scope and subject
+whose predicate family is functional (one value at a time), or, for
+multi-valued predicates, the facts about the same object. Within a timeline,
+facts are ordered by ``valid_from``; each one ends where the next one starts,
+where it was retracted, or where its source said it ended. That makes a
+timeline a pure function of its facts: out-of-order arrivals, deletions and
+re-insertions all come down to calling :func:`rebuild_timeline` again, and
+nothing outside the timeline is ever touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+
+from graphmem.models import Cardinality, Fact, FactStatus, utcnow
+
+
+def timeline_key(scope_key: str, subject_id: str, family: str, cardinality: Cardinality,
+                 object_id: str) -> str:
+    """The key that groups facts which can supersede each other."""
+    per_object = object_id if cardinality is Cardinality.MANY else "*"
+    return f"{scope_key}|{subject_id}|{family}|{per_object}"
+
+
+def _end_from_source(fact: Fact) -> datetime | None:
+    ends = [t for t in (fact.stated_until, fact.retraction.at if fact.retraction else None) if t]
+    return min(ends) if ends else None
+
+
+def _order(fact: Fact) -> tuple[datetime, datetime, str]:
+    return (fact.valid_from, fact.recorded_at, fact.id)
+
+
+def rebuild_timeline(facts: Iterable[Fact], now: datetime | None = None) -> list[Fact]:
+    """Recompute ``valid_until``, ``expired_at`` and the supersedes links of one timeline.
+
+    Returns the facts whose derived fields changed, as updated copies; the
+    input is not modified. Archived facts (merged or compressed away) take no
+    part in the timeline.
+    """
+    now = now or utcnow()
+    ordered = sorted((f for f in facts if f.status is not FactStatus.ARCHIVED), key=_order)
+    until: dict[str, datetime | None] = {}
+    superseded_by: dict[str, str | None] = {f.id: None for f in ordered}
+    supersedes: dict[str, list[str]] = {f.id: [] for f in ordered}
+    for current, nxt in zip(ordered, [*ordered[1:], None], strict=True):
+        end = _end_from_source(current)
+        if nxt is not None and (end is None or nxt.valid_from < end):
+            end = max(nxt.valid_from, current.valid_from)
+            if (nxt.predicate, nxt.object_id) != (current.predicate, current.object_id):
+                superseded_by[current.id] = nxt.id
+                supersedes[nxt.id].append(current.id)
+        until[current.id] = end
+
+    changed: list[Fact] = []
+    for fact in ordered:
+        expired_at = fact.expired_at
+        if until[fact.id] is None:
+            expired_at = None
+        elif fact.valid_until is None or expired_at is None:
+            expired_at = now
+        update = {
+            "valid_until": until[fact.id],
+            "superseded_by": superseded_by[fact.id],
+            "supersedes": supersedes[fact.id],
+            "expired_at": expired_at,
+        }
+        if any(getattr(fact, k) != v for k, v in update.items()):
+            changed.append(fact.model_copy(update=update))
+    return changed
+
+
+class TimeFilter(BaseModel):
+    """Which facts a read sees, in world time and in system time.
+
+    * default: facts valid now;
+    * ``as_of``: facts valid at that world time;
+    * ``as_known_at``: what graphmem believed at that system time (facts
+      recorded by then; an end learned later is ignored), valid at ``as_of``
+      or, if not given, at ``as_known_at``;
+    * ``include_history``: superseded and retracted facts too (those that had
+      started by ``as_of``), still subject to ``as_known_at``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    as_of: datetime | None = None
+    as_known_at: datetime | None = None
+    include_history: bool = False
+    include_forgotten: bool = False
+
+    def at(self, now: datetime) -> datetime:
+        return self.as_of or self.as_known_at or now
+
+    def matches(self, fact: Fact, now: datetime) -> bool:
+        """The reference semantics; the stores translate them to queries."""
+        if fact.status is FactStatus.ARCHIVED:
+            return False
+        if fact.status is FactStatus.FORGOTTEN and not self.include_forgotten:
+            return False
+        until = fact.valid_until
+        if self.as_known_at is not None:
+            if fact.recorded_at > self.as_known_at:
+                return False
+            if fact.expired_at is None or fact.expired_at > self.as_known_at:
+                until = None
+        at = self.at(now)
+        if fact.valid_from > at:
+            return False
+        return self.include_history or until is None or at < until
