@@ -17,9 +17,10 @@ def day(month: int, d: int = 1, year: int = 2024) -> datetime:
 
 def fact(predicate: str, obj: str, month: int, *, subject: str = "Alice",
          scope: Scope = ALICE, until: int | None = None, **kw: object) -> FactInput:
+    fields: dict[str, object] = {"text": f"{subject} {predicate.lower()} {obj}.", **kw}
     return FactInput(scope=scope, subject=subject, predicate=predicate, object=obj,
                      valid_from=day(month), valid_until=day(until) if until else None,
-                     text=f"{subject} {predicate.lower()} {obj}.", **kw)  # type: ignore[arg-type]
+                     **fields)  # type: ignore[arg-type]
 
 
 class ScriptedExtractor:

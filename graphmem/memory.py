@@ -1,0 +1,135 @@
+"""The library's front door: one object that ingests, recalls and forgets.
+
+>>> memory = Memory.from_settings(Settings())            # doctest: +SKIP
+>>> memory.open()                                         # doctest: +SKIP
+>>> memory.add_episode("default", EpisodeInput(scope=Scope(user_id="alice"),
+...     messages=[Message(speaker="Alice", content="I switched from Vue to React")]))
+>>> memory.search("default", SearchRequest(scope=Scope(user_id="alice"),
+...     query="which framework does Alice use?"))
+
+Every method takes the tenant first, like the store: the REST API passes the
+tenant its API key maps to, and nothing can cross it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from types import TracebackType
+
+from graphmem.embed.base import Embedder
+from graphmem.errors import NotFoundError
+from graphmem.extract.base import Extractor
+from graphmem.ingest.inputs import EpisodeInput, FactInput
+from graphmem.ingest.pipeline import IngestResult, Ingestor
+from graphmem.models import Entity, Episode, Fact, Scope, utcnow
+from graphmem.predicates import PredicateRegistry
+from graphmem.embed.tokens import TokenCounter
+from graphmem.search.context import Context, ContextRequest, assemble_context
+from graphmem.search.engine import SearchEngine
+from graphmem.search.models import SearchRequest, SearchResponse
+from graphmem.settings import Settings
+from graphmem.store.base import FactQuery, GraphStore, StoreStats
+from graphmem.store.names import normalize_name
+from graphmem.temporal import TimeFilter
+
+
+class Memory:
+    def __init__(self, store: GraphStore, extractor: Extractor, embedder: Embedder, *,
+                 registry: PredicateRegistry | None = None,
+                 episode_retention: timedelta | None = None,
+                 clock: Callable[[], datetime] = utcnow) -> None:
+        self.store = store
+        self.extractor = extractor
+        self.embedder = embedder
+        self.clock = clock
+        self.ingestor = Ingestor(store, extractor, embedder, registry,
+                                 episode_retention=episode_retention, clock=clock,
+                                 lock=threading.RLock())
+        self.engine = SearchEngine(store, embedder, clock=clock)
+        self.tokens = TokenCounter()
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Memory:
+        from graphmem.factory import build_embedder, build_extractor
+        from graphmem.store.factory import build_store
+
+        retention = (timedelta(days=settings.episode_retention_days)
+                     if settings.episode_retention_days else None)
+        return cls(build_store(settings), build_extractor(settings), build_embedder(settings),
+                   episode_retention=retention)
+
+    def open(self) -> Memory:
+        self.store.open()
+        return self
+
+    def close(self) -> None:
+        self.engine.close()
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self.open()
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    # -- ingestion ------------------------------------------------------------
+    def add_episode(self, tenant: str, episode: EpisodeInput) -> IngestResult:
+        return self.ingestor.ingest(tenant, episode)
+
+    def add_episodes(self, tenant: str, episodes: list[EpisodeInput]) -> list[IngestResult]:
+        """Bulk ingestion: one transaction for the whole list."""
+        return self.ingestor.ingest_many(tenant, episodes)
+
+    def add_facts(self, tenant: str, facts: list[FactInput]) -> IngestResult:
+        return self.ingestor.add_facts(tenant, facts)
+
+    def delete_episode(self, tenant: str, episode_id: str) -> IngestResult:
+        return self.ingestor.delete_episode(tenant, episode_id)
+
+    # -- reading --------------------------------------------------------------
+    def search(self, tenant: str, request: SearchRequest) -> SearchResponse:
+        return self.engine.search(tenant, request)
+
+    def context(self, tenant: str, request: ContextRequest) -> Context:
+        """The memory section of a system prompt for one chat turn, within a token budget."""
+        return assemble_context(self.engine, self.tokens.count, tenant, request)
+
+    def get_episode(self, tenant: str, episode_id: str) -> Episode:
+        episode = self.store.get_episode(tenant, episode_id)
+        if episode is None:
+            raise NotFoundError(f"episode {episode_id!r} not found")
+        return episode
+
+    def get_fact(self, tenant: str, fact_id: str) -> Fact:
+        facts = self.store.get_facts(tenant, [fact_id])
+        if not facts:
+            raise NotFoundError(f"memory {fact_id!r} not found")
+        return facts[0].model_copy(update={"embedding": None})
+
+    def list_facts(self, tenant: str, query: FactQuery) -> list[Fact]:
+        return [f.model_copy(update={"embedding": None})
+                for f in self.store.list_facts(tenant, query)]
+
+    def history(self, tenant: str, scope: Scope, subject: str, predicate: str) -> list[Fact]:
+        """The whole chain of a subject's predicate, oldest first, with what superseded what."""
+        entities = self.store.find_entities(tenant, scope.visible_keys, [normalize_name(subject)])
+        facts: list[Fact] = []
+        for entity in entities:
+            facts += [f for f in self.store.list_facts(tenant, FactQuery(
+                scope_keys=scope.visible_keys, entity_id=entity.id, limit=10_000,
+                time=TimeFilter(include_history=True, include_forgotten=True)))
+                if f.subject_id == entity.id and f.predicate == predicate]
+        return sorted((f.model_copy(update={"embedding": None}) for f in facts),
+                      key=lambda f: (f.valid_from, f.recorded_at))
+
+    def get_entity(self, tenant: str, entity_id: str) -> Entity:
+        found = self.store.get_entities(tenant, [entity_id])
+        if not found:
+            raise NotFoundError(f"entity {entity_id!r} not found")
+        return found[0].model_copy(update={"embedding": None})
+
+    def stats(self, tenant: str, scope: Scope) -> StoreStats:
+        return self.store.stats(tenant, scope.visible_keys, self.clock())

@@ -1,0 +1,111 @@
+"""Context assembly: what an assistant puts into its system prompt before replying.
+
+The profile narrative (always carried, if there is one), the latest session
+summaries, then the relevant memories grouped by category, most relevant
+first, until the token budget is spent. Token counts come from
+:class:`~graphmem.embed.tokens.TokenCounter`, which works offline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pydantic import BaseModel, Field
+
+from graphmem.models import Category, Scope
+from graphmem.search.engine import SearchEngine
+from graphmem.search.models import SearchHit, SearchRequest
+
+#: Section order in the prompt; raw turns go last under "Conversation excerpts".
+CATEGORY_TITLES: dict[Category | None, str] = {
+    Category.PREFERENCE: "Preferences",
+    Category.PERSON: "People",
+    Category.FACT: "Facts",
+    Category.SKILL: "Skills",
+    Category.LESSON: "Lessons learned",
+    Category.GOAL: "Goals",
+    Category.TODO: "Todos",
+    Category.EVENT: "Events",
+    Category.CONTEXT: "Context",
+    None: "Conversation excerpts",
+}
+
+
+class ContextRequest(BaseModel):
+    scope: Scope
+    message: str = Field(min_length=1, max_length=4000)
+    recent_messages: list[str] = Field(default_factory=list, max_length=20)
+    token_budget: int = Field(default=2000, ge=50, le=100_000)
+    include_turns: bool = True
+
+
+class ContextSection(BaseModel):
+    title: str
+    items: list[SearchHit]
+
+
+class Context(BaseModel):
+    profile: str | None = None
+    summaries: list[str] = Field(default_factory=list)
+    sections: list[ContextSection] = Field(default_factory=list)
+    prompt: str = ""
+    tokens: int = 0
+    token_budget: int = 0
+
+    @property
+    def items(self) -> list[SearchHit]:
+        return [hit for section in self.sections for hit in section.items]
+
+
+def _line(hit: SearchHit) -> str:
+    when = hit.valid_from.date().isoformat() if hit.valid_from else None
+    if hit.kind == "turn":
+        who = f"{hit.speaker}: " if hit.speaker else ""
+        return f"- [{when}] {who}{hit.text}" if when else f"- {who}{hit.text}"
+    suffix = f" (since {when})" if when else ""
+    if hit.superseded and hit.valid_until:
+        suffix = f" (from {when} until {hit.valid_until.date().isoformat()}, no longer true)"
+    return f"- {hit.text}{suffix}"
+
+
+def assemble_context(engine: SearchEngine, count_tokens: Callable[[str], int], tenant: str,
+                     request: ContextRequest, *, profile: str | None = None,
+                     summaries: list[str] | None = None) -> Context:
+    """Fill the budget: profile first, then summaries, then memories by relevance."""
+    header = "## What you remember about this user\n"
+    used = count_tokens(header)
+    ctx = Context(token_budget=request.token_budget)
+    parts: list[str] = [header]
+    for label, text in [("Profile", profile), *[("Recent session", s) for s in summaries or []]]:
+        if not text:
+            continue
+        block = f"### {label}\n{text}\n"
+        cost = count_tokens(block)
+        if used + cost > request.token_budget:
+            break
+        used += cost
+        parts.append(block)
+        if label == "Profile":
+            ctx.profile = text
+        else:
+            ctx.summaries.append(text)
+
+    hits = engine.search(tenant, SearchRequest(
+        scope=request.scope, query=request.message, recent_messages=request.recent_messages,
+        limit=50, include_turns=request.include_turns)).results
+    chosen: dict[Category | None, list[SearchHit]] = {}
+    for hit in hits:
+        cost = count_tokens(_line(hit) + "\n")
+        title_cost = 0 if hit.category in chosen else count_tokens(
+            f"### {CATEGORY_TITLES[hit.category]}\n")
+        if used + cost + title_cost > request.token_budget:
+            continue
+        used += cost + title_cost
+        chosen.setdefault(hit.category, []).append(hit)
+    for category, title in CATEGORY_TITLES.items():
+        if category in chosen:
+            ctx.sections.append(ContextSection(title=title, items=chosen[category]))
+            parts.append(f"### {title}\n" + "\n".join(_line(h) for h in chosen[category]) + "\n")
+    ctx.prompt = "\n".join(parts).strip() + "\n"
+    ctx.tokens = used
+    return ctx

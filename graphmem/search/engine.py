@@ -1,0 +1,146 @@
+"""Hybrid, time-aware search: channels -> fuse -> (rerank, MMR) -> explained results.
+
+The template is fixed and backend-free: the store supplies candidates for
+each channel (BM25, vector, graph walk, raw turns); fusion is reciprocal rank
+fusion; time is a :class:`~graphmem.temporal.TimeFilter` applied inside every
+channel, optionally narrowed by a time expression found in the query.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+
+from graphmem.embed.base import Embedder
+from graphmem.models import Fact, utcnow
+from graphmem.search import fuse
+from graphmem.search.models import SearchHit, SearchRequest, SearchResponse
+from graphmem.search.timeq import overlaps, query_window
+from graphmem.search.traverse import expand, seed_entities
+from graphmem.store.base import GraphStore, TurnHit
+from graphmem.temporal import TimeFilter
+
+#: Candidates each channel contributes before fusion.
+CHANNEL_DEPTH = 40
+#: Channel weights in RRF; raw turns are evidence but not memory, facts lead.
+WEIGHTS = {"bm25": 1.0, "vector": 1.0, "graph": 0.8, "turns": 1.0}
+
+
+class SearchEngine:
+    def __init__(self, store: GraphStore, embedder: Embedder, *,
+                 clock: Callable[[], datetime] = utcnow, channel_depth: int = CHANNEL_DEPTH) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.clock = clock
+        self.channel_depth = channel_depth
+        self._access_pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
+
+    def close(self) -> None:
+        if self._access_pool is not None:
+            self._access_pool.shutdown(wait=True)
+            self._access_pool = None
+
+    def search(self, tenant: str, request: SearchRequest) -> SearchResponse:
+        now = self.clock()
+        keys = request.scope.visible_keys
+        text = " ".join([request.query, *request.recent_messages[-3:]])
+        window = query_window(request.query, now)
+        time = TimeFilter(as_of=request.as_of, as_known_at=request.as_known_at,
+                          include_history=request.include_history or window is not None)
+        depth = max(self.channel_depth, request.limit * 3)
+        vector = [float(x) for x in self.embedder.embed([text])[0]]
+
+        ranked: dict[str, list[str]] = {
+            "bm25": ["f:" + s.id for s in self.store.fulltext_facts(tenant, keys, text, time, depth)],
+            "vector": ["f:" + s.id for s in self.store.vector_facts(tenant, keys, vector, time, depth)],
+        }
+        seeds = seed_entities(self.store, tenant, keys, request.query)
+        walked = expand(self.store, tenant, keys, seeds, time=time) if seeds else []
+        ranked["graph"] = ["f:" + f.id for f, _ in walked[:depth]]
+        turns: dict[str, TurnHit] = {}
+        if request.include_turns:
+            for hit in self.store.fulltext_turns(tenant, keys, text, depth):
+                turns[f"t:{hit.episode_id}:{hit.message_index}"] = hit
+            ranked["turns"] = list(turns)
+
+        scores, ranks = fuse.reciprocal_rank_fusion(ranked, weights=WEIGHTS)
+        fact_ids = [i[2:] for i in scores if i.startswith("f:")]
+        facts = {f.id: f for f in [*self.store.get_facts(tenant, fact_ids), *(f for f, _ in walked)]}
+        hits: dict[str, SearchHit] = {}
+        for item, score in scores.items():
+            if item.startswith("f:"):
+                fact = facts.get(item[2:])
+                if fact is None or not self._keep(fact, request, window, time, now):
+                    continue
+                hits[item] = _fact_hit(fact, score, ranks[item], now, time)
+            elif item in turns and not request.categories:
+                hits[item] = _turn_hit(turns[item], score, ranks[item])
+        ordered = self._order(hits, request, facts, now)
+        if request.min_score is not None:
+            ordered = [h for h in ordered if h.score >= request.min_score]
+        results = ordered[: request.limit]
+        self._record_access(tenant, [h.id for h in results if h.kind == "fact"], now)
+        return SearchResponse(results=results, as_of=request.as_of, window=window)
+
+    def _keep(self, fact: Fact, request: SearchRequest, window: tuple[datetime | None,
+              datetime | None] | None, time: TimeFilter, now: datetime) -> bool:
+        if request.categories and fact.category not in request.categories:
+            return False
+        if not time.matches(fact, now):
+            return False
+        if window is not None and not request.include_history:
+            return overlaps(fact.valid_from, fact.valid_until, window)
+        return True
+
+    def _order(self, hits: dict[str, SearchHit], request: SearchRequest, facts: dict[str, Fact],
+               now: datetime) -> list[SearchHit]:
+        ordered = sorted(hits.values(), key=lambda h: h.score, reverse=True)
+        if request.rerank and ordered:
+            top = ordered[0].score or 1.0
+            for hit in ordered:
+                when = hit.valid_from or now
+                hit.score = fuse.rerank_score(hit.score / top, fuse.recency_factor(when, now),
+                                              hit.importance if hit.importance is not None else 0.5)
+            ordered.sort(key=lambda h: h.score, reverse=True)
+        if request.mmr:
+            relevance = {h.id: h.score for h in ordered}
+            by_id = {h.id: h for h in ordered}
+            chosen = fuse.mmr([h.id for h in ordered], relevance,
+                              lambda i: facts[i].embedding if i in facts else None,
+                              limit=request.limit)
+            ordered = [by_id[i] for i in chosen]
+        return ordered
+
+    def _record_access(self, tenant: str, fact_ids: list[str], now: datetime) -> None:
+        """Access statistics are written off the hot path, on one background thread."""
+        if not fact_ids:
+            return
+        with self._pool_lock:
+            if self._access_pool is None:
+                self._access_pool = ThreadPoolExecutor(max_workers=1,
+                                                       thread_name_prefix="graphmem-access")
+            self._access_pool.submit(self.store.record_access, tenant, fact_ids, now)
+
+
+def _fact_hit(fact: Fact, score: float, ranks: dict[str, int], now: datetime,
+              time: TimeFilter) -> SearchHit:
+    at = time.at(now)
+    return SearchHit(
+        kind="fact", id=fact.id, text=fact.text, score=score, channels=ranks,
+        subject=fact.subject_name, predicate=fact.predicate, object=fact.object_name,
+        category=fact.category, valid_from=fact.valid_from, valid_until=fact.valid_until,
+        superseded=fact.valid_until is not None and fact.valid_until <= at,
+        superseded_by=fact.superseded_by, sources=fact.message_ids, episode_ids=fact.episode_ids,
+        importance=fact.importance,
+    )
+
+
+def _turn_hit(turn: TurnHit, score: float, ranks: dict[str, int]) -> SearchHit:
+    return SearchHit(
+        kind="turn", id=f"{turn.episode_id}:{turn.message_index}", text=turn.content, score=score,
+        channels=ranks, valid_from=turn.timestamp, sources=[turn.message_id] if turn.message_id else [],
+        episode_ids=[turn.episode_id], speaker=turn.speaker,
+    )

@@ -1,0 +1,66 @@
+"""Fusion of ranked candidate lists; pure functions, no store in sight."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+import numpy as np
+
+RRF_K = 60
+
+
+def reciprocal_rank_fusion(
+    ranked: dict[str, Sequence[str]], *, k: int = RRF_K, weights: dict[str, float] | None = None,
+) -> tuple[dict[str, float], dict[str, dict[str, int]]]:
+    """Fuse ``channel -> ids best first`` lists by RRF: sum of w / (k + rank).
+
+    Returns the fused score of each id and, per id, the 1-based rank each
+    channel gave it (so every result can explain itself).
+    """
+    scores: dict[str, float] = {}
+    ranks: dict[str, dict[str, int]] = {}
+    for channel, ids in ranked.items():
+        weight = (weights or {}).get(channel, 1.0)
+        for rank, item in enumerate(dict.fromkeys(ids), start=1):
+            scores[item] = scores.get(item, 0.0) + weight / (k + rank)
+            ranks.setdefault(item, {})[channel] = rank
+    return scores, ranks
+
+
+def recency_factor(when: datetime, now: datetime, half_days: float = 30.0) -> float:
+    """exp(-days / 30): the product's recency decay."""
+    days = max(0.0, (now - when).total_seconds() / 86400.0)
+    return math.exp(-days / half_days)
+
+
+def rerank_score(similarity: float, recency: float, importance: float) -> float:
+    """The product's re-rank formula: similarity, recency and importance, equally weighted."""
+    return (similarity + recency + importance) / 3.0
+
+
+def mmr(ids: list[str], relevance: dict[str, float], vector: Callable[[str], list[float] | None],
+        *, limit: int, diversity: float = 0.3) -> list[str]:
+    """Maximal marginal relevance: trade relevance against similarity to what is already picked."""
+    picked: list[str] = []
+    picked_vectors: list[np.ndarray] = []
+    pool = list(ids)
+    top = max(relevance.values(), default=1.0) or 1.0
+    while pool and len(picked) < limit:
+        best, best_score = pool[0], -math.inf
+        for item in pool:
+            vec = vector(item)
+            redundancy = 0.0
+            if vec is not None and picked_vectors:
+                v = np.asarray(vec, dtype=np.float32)
+                redundancy = max(float(p @ v) for p in picked_vectors)
+            score = (1 - diversity) * relevance[item] / top - diversity * redundancy
+            if score > best_score:
+                best, best_score = item, score
+        pool.remove(best)
+        picked.append(best)
+        vec = vector(best)
+        if vec is not None:
+            picked_vectors.append(np.asarray(vec, dtype=np.float32))
+    return picked

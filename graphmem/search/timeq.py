@@ -1,0 +1,76 @@
+"""Time expressions inside a query narrow the search window ("in 2022", "last summer").
+
+LongMemEval reports better recall from time-aware query expansion; here a
+recognised expression becomes a ``[start, end)`` window, and only facts whose
+validity overlaps it (history included) are returned.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+Window = tuple[datetime | None, datetime | None]
+
+_MONTHS = {m: i for i, m in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+     "october", "november", "december"], start=1)}
+_SEASONS = {"spring": (3, 6), "summer": (6, 9), "autumn": (9, 12), "fall": (9, 12),
+            "winter": (12, 15)}
+_YEAR = r"(19\d\d|20\d\d)"
+_MONTH = r"(" + "|".join(_MONTHS) + r")"
+
+
+def _year(y: int) -> Window:
+    return datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC)
+
+
+def _month(y: int, m: int) -> Window:
+    start = datetime(y, m, 1, tzinfo=UTC)
+    end = datetime(y + (m == 12), m % 12 + 1, 1, tzinfo=UTC)
+    return start, end
+
+
+def _season(y: int, name: str) -> Window:
+    first, last = _SEASONS[name]
+    start = datetime(y, first, 1, tzinfo=UTC)
+    end = datetime(y + (last > 12), (last - 1) % 12 + 1, 1, tzinfo=UTC)
+    return start, end
+
+
+def query_window(query: str, now: datetime) -> Window | None:
+    """The window a query's time expression names, or None when it names none."""
+    q = query.lower()
+    if m := re.search(rf"\b(?:before|until|prior to)\s+{_YEAR}\b", q):
+        return None, _year(int(m.group(1)))[0]
+    if m := re.search(rf"\b(?:after|since)\s+{_YEAR}\b", q):
+        return _year(int(m.group(1)))[1] if "after" in m.group(0) else _year(int(m.group(1)))[0], None
+    if m := re.search(rf"\b{_MONTH}\s+(?:of\s+)?{_YEAR}\b", q):
+        return _month(int(m.group(2)), _MONTHS[m.group(1)])
+    if m := re.search(rf"\b(?:in|during|of)\s+{_YEAR}\b", q):
+        return _year(int(m.group(1)))
+    if m := re.search(r"\b(last|this)\s+(spring|summer|autumn|fall|winter)\b", q):
+        year = now.year - 1 if m.group(1) == "last" else now.year
+        return _season(year, m.group(2))
+    if re.search(r"\blast\s+year\b", q):
+        return _year(now.year - 1)
+    if re.search(r"\bthis\s+year\b", q):
+        return _year(now.year)
+    if re.search(r"\blast\s+month\b", q):
+        first = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+        prev = first - timedelta(days=1)
+        return _month(prev.year, prev.month)
+    if re.search(r"\blast\s+week\b", q):
+        start = (now - timedelta(days=now.weekday() + 7)).replace(hour=0, minute=0, second=0,
+                                                                  microsecond=0)
+        return start, start + timedelta(days=7)
+    if re.search(r"\byesterday\b", q):
+        start = (now - timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+        return start, start + timedelta(days=1)
+    return None
+
+
+def overlaps(valid_from: datetime, valid_until: datetime | None, window: Window) -> bool:
+    start, end = window
+    return (end is None or valid_from < end) and (start is None or valid_until is None
+                                                  or valid_until > start)

@@ -1,0 +1,57 @@
+"""The graph channel: walk from the entities a query names, over relations valid at query time."""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.models import Fact
+from graphmem.store.base import GraphStore
+from graphmem.store.names import normalize_name
+from graphmem.temporal import TimeFilter
+
+_WORD = re.compile(r"[\w'-]+", re.UNICODE)
+
+
+def query_ngrams(text: str, max_n: int = 3) -> list[str]:
+    """Normalised 1..3-word n-grams of a query: the names it might mention."""
+    words = _WORD.findall(text)
+    grams = {normalize_name(" ".join(words[i:i + n]))
+             for n in range(1, max_n + 1) for i in range(len(words) - n + 1)}
+    return sorted(g for g in grams if len(g) > 1)
+
+
+def seed_entities(store: GraphStore, tenant: str, scope_keys: list[str], text: str,
+                  limit: int = 8) -> list[str]:
+    """Entities named in the query: exact name or alias matches first, then BM25 on names."""
+    exact = [e.id for e in store.find_entities(tenant, scope_keys, query_ngrams(text))]
+    fuzzy = [s.id for s in store.fulltext_entities(tenant, scope_keys, text, limit)]
+    return list(dict.fromkeys([*exact, *fuzzy]))[:limit]
+
+
+def expand(store: GraphStore, tenant: str, scope_keys: list[str], seeds: list[str], *,
+           time: TimeFilter, depth: int = 2, decay: float = 0.5,
+           per_hop: int = 60) -> list[tuple[Fact, float]]:
+    """Facts within ``depth`` hops of the seeds, scored 1, decay, decay^2... by hop.
+
+    Within a hop, more important facts come first. A fact reached twice keeps
+    its best score.
+    """
+    found: dict[str, tuple[Fact, float]] = {}
+    frontier = list(dict.fromkeys(seeds))
+    visited = set(frontier)
+    weight = 1.0
+    for _ in range(depth):
+        if not frontier:
+            break
+        facts = store.facts_about(tenant, scope_keys, frontier, time, per_hop)
+        nxt: list[str] = []
+        for fact in facts:
+            if fact.id not in found:
+                found[fact.id] = (fact, weight * (0.5 + 0.5 * fact.importance))
+            for end in (fact.subject_id, fact.object_id):
+                if end not in visited:
+                    visited.add(end)
+                    nxt.append(end)
+        frontier = nxt
+        weight *= decay
+    return sorted(found.values(), key=lambda pair: pair[1], reverse=True)

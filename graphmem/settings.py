@@ -1,0 +1,59 @@
+"""Configuration: one pydantic-settings object, built at the edge and passed down.
+
+Values come from arguments, environment variables prefixed ``GRAPHMEM_`` and
+an optional ``.env`` file. Library modules never read the environment; the
+CLI and the API build a :class:`Settings` and hand it to
+:meth:`graphmem.memory.Memory.from_settings`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_", env_file=".env", extra="ignore")
+
+    # store
+    store: Literal["embedded", "neo4j"] = "embedded"
+    db_path: Path = Path("graphmem.db")
+    neo4j_uri: str = "bolt://127.0.0.1:7687"
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr = SecretStr("")
+    neo4j_database: str = "neo4j"
+
+    # extraction
+    extractor: Literal["rules", "llm"] = "rules"
+    llm_base_url: str = "https://api.openai.com/v1"
+    llm_model: str = "gpt-4o-mini"
+    llm_api_key: SecretStr = SecretStr("")
+    llm_timeout: float = 30.0
+    llm_max_concurrency: int = 4
+    llm_fallback_to_rules: bool = True
+    llm_queue_path: Path | None = None
+
+    # embeddings
+    embedder: Literal["onnx", "openai"] = "onnx"
+    embed_base_url: str = "https://api.openai.com/v1"
+    embed_model: str = "text-embedding-3-small"
+    embed_api_key: SecretStr = SecretStr("")
+    embed_dimension: int = 384
+
+    # memory policy
+    episode_retention_days: int | None = Field(default=None, ge=1)
+    default_tenant: str = "default"
+
+    # api
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    api_keys: dict[str, str] = Field(
+        default_factory=dict,
+        description="sha256 hex digest of an API key -> tenant id; empty means no auth (loopback only)",
+    )
+    rate_limit_per_minute: int = 600
+    max_request_bytes: int = 1_000_000
+    store_timeout_seconds: float = 10.0
