@@ -71,6 +71,10 @@ class FactStatus(StrEnum):
     ACTIVE = "active"
     FORGOTTEN = "forgotten"
     ARCHIVED = "archived"
+    #: A retraction marker: "X stopped holding at t". Never returned by reads; it
+    #: takes part in its timeline so that a retraction survives re-ordering and
+    #: deletion of the facts it closes.
+    RETRACTION = "retraction"
 
 
 class Scope(BaseModel):
@@ -193,6 +197,19 @@ class Retraction(BaseModel):
     message_ids: list[str] = Field(default_factory=list)
 
 
+class Evidence(BaseModel):
+    """One statement of a fact: when it said the fact held, and where it was said."""
+
+    at: datetime
+    episode_id: str | None = None
+    message_ids: list[str] = Field(default_factory=list)
+
+    @field_validator("at")
+    @classmethod
+    def _utc(cls, value: datetime) -> datetime:
+        return as_utc(value)
+
+
 class Fact(BaseModel):
     """A subject-predicate-object statement with its validity interval.
 
@@ -225,6 +242,7 @@ class Fact(BaseModel):
     superseded_by: str | None = None
     episode_ids: list[str] = Field(default_factory=list)
     message_ids: list[str] = Field(default_factory=list)
+    evidence: list[Evidence] = Field(default_factory=list)
     access_count: int = 0
     last_accessed: datetime | None = None
     status: FactStatus = FactStatus.ACTIVE

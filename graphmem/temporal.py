@@ -17,7 +17,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from graphmem.models import Cardinality, Fact, FactStatus, utcnow
+from graphmem.models import Cardinality, Fact, FactStatus, Retraction, utcnow
 
 
 def timeline_key(scope_key: str, subject_id: str, family: str, cardinality: Cardinality,
@@ -27,51 +27,64 @@ def timeline_key(scope_key: str, subject_id: str, family: str, cardinality: Card
     return f"{scope_key}|{subject_id}|{family}|{per_object}"
 
 
-def _end_from_source(fact: Fact) -> datetime | None:
-    ends = [t for t in (fact.stated_until, fact.retraction.at if fact.retraction else None) if t]
-    return min(ends) if ends else None
-
-
 def _order(fact: Fact) -> tuple[datetime, datetime, str]:
     return (fact.valid_from, fact.recorded_at, fact.id)
 
 
-def rebuild_timeline(facts: Iterable[Fact], now: datetime | None = None) -> list[Fact]:
-    """Recompute ``valid_until``, ``expired_at`` and the supersedes links of one timeline.
+def _closing_marker(fact: Fact, markers: list[Fact], before: datetime | None) -> Fact | None:
+    """The first retraction of this fact's value after it starts (and before ``before``)."""
+    for marker in markers:
+        if marker.valid_from <= fact.valid_from:
+            continue
+        if before is not None and marker.valid_from >= before:
+            return None
+        if not marker.object_id or marker.object_id == fact.object_id:
+            return marker
+    return None
 
-    Returns the facts whose derived fields changed, as updated copies; the
-    input is not modified. Archived facts (merged or compressed away) take no
-    part in the timeline.
+
+def rebuild_timeline(facts: Iterable[Fact], now: datetime | None = None) -> list[Fact]:
+    """Recompute the derived fields of one timeline's facts.
+
+    ``valid_until``, ``expired_at``, ``retraction`` and the supersedes links
+    follow from the facts and retraction markers alone, so the result does not
+    depend on the order they arrived in. Returns the facts whose derived fields
+    changed, as updated copies. Archived facts take no part.
     """
     now = now or utcnow()
-    ordered = sorted((f for f in facts if f.status is not FactStatus.ARCHIVED), key=_order)
-    until: dict[str, datetime | None] = {}
-    superseded_by: dict[str, str | None] = {f.id: None for f in ordered}
-    supersedes: dict[str, list[str]] = {f.id: [] for f in ordered}
-    for current, nxt in zip(ordered, [*ordered[1:], None], strict=True):
-        end = _end_from_source(current)
-        if nxt is not None and (end is None or nxt.valid_from < end):
+    live = sorted((f for f in facts if f.status is not FactStatus.ARCHIVED), key=_order)
+    markers = [f for f in live if f.status is FactStatus.RETRACTION]
+    ordered = [f for f in live if f.status is not FactStatus.RETRACTION]
+    update: dict[str, dict[str, object]] = {
+        f.id: {"valid_until": None, "superseded_by": None, "supersedes": [], "retraction": None}
+        for f in ordered
+    }
+    for current, nxt in zip(ordered, [*ordered[1:], None][: len(ordered)], strict=True):
+        end = current.stated_until
+        marker = _closing_marker(current, markers, nxt.valid_from if nxt else None)
+        if marker is not None and (end is None or marker.valid_from < end):
+            end = marker.valid_from
+            update[current.id]["retraction"] = Retraction(
+                at=marker.valid_from, episode_id=(marker.episode_ids or [None])[0],
+                message_ids=marker.message_ids)
+        elif nxt is not None and (end is None or nxt.valid_from < end):
             end = max(nxt.valid_from, current.valid_from)
             if (nxt.predicate, nxt.object_id) != (current.predicate, current.object_id):
-                superseded_by[current.id] = nxt.id
-                supersedes[nxt.id].append(current.id)
-        until[current.id] = end
+                update[current.id]["superseded_by"] = nxt.id
+                update[nxt.id]["supersedes"] = [current.id]
+        update[current.id]["valid_until"] = end
 
     changed: list[Fact] = []
     for fact in ordered:
+        new = update[fact.id]
         expired_at = fact.expired_at
-        if until[fact.id] is None:
+        if new["valid_until"] is None:
             expired_at = None
         elif fact.valid_until is None or expired_at is None:
             expired_at = now
-        update = {
-            "valid_until": until[fact.id],
-            "superseded_by": superseded_by[fact.id],
-            "supersedes": supersedes[fact.id],
-            "expired_at": expired_at,
-        }
-        if any(getattr(fact, k) != v for k, v in update.items()):
-            changed.append(fact.model_copy(update=update))
+        new["expired_at"] = expired_at
+        if any(getattr(fact, k) != v for k, v in new.items()):
+            changed.append(fact.model_copy(update=new))
     return changed
 
 
@@ -99,7 +112,7 @@ class TimeFilter(BaseModel):
 
     def matches(self, fact: Fact, now: datetime) -> bool:
         """The reference semantics; the stores translate them to queries."""
-        if fact.status is FactStatus.ARCHIVED:
+        if fact.status in (FactStatus.ARCHIVED, FactStatus.RETRACTION):
             return False
         if fact.status is FactStatus.FORGOTTEN and not self.include_forgotten:
             return False

@@ -1,9 +1,17 @@
 """Turn resolved statements into timeline changes.
 
 A :class:`TimelineEditor` holds the timelines an episode touches, loaded from
-the store once. Statements are applied one by one (assert: confirm an equal
-fact or add a new one; retract: close the matching fact), then every touched
-timeline is rebuilt by :func:`graphmem.temporal.rebuild_timeline`. Only those
+the store once. Statements are applied one by one:
+
+* an assertion adds :class:`~graphmem.models.Evidence` to the fact with the
+  same value that holds at that time (a restatement: no duplicate, higher
+  confidence), or starts a new fact;
+* a retraction becomes a *marker* in the timeline ("X stopped at t").
+
+Then each touched timeline is normalised (a fact whose evidence straddles a
+different value is split in two; adjacent runs of one value are merged) and
+rebuilt by :func:`graphmem.temporal.rebuild_timeline`. The result depends on
+the statements only, not on the order they arrived in, and only the touched
 timelines can change, so nothing unrelated is ever invalidated.
 """
 
@@ -13,7 +21,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from graphmem.models import Cardinality, Category, Fact, FactStatus, Retraction
+from graphmem.models import (
+    Cardinality,
+    Category,
+    Evidence,
+    Fact,
+    FactStatus,
+    new_id,
+)
 from graphmem.predicates import PredicateRegistry
 from graphmem.store.base import GraphStore
 from graphmem.temporal import rebuild_timeline, timeline_key
@@ -40,6 +55,11 @@ class Statement:
     message_ids: list[str]
     retract: bool = False
 
+    @property
+    def evidence(self) -> Evidence:
+        return Evidence(at=self.valid_from, episode_id=self.episode_id,
+                        message_ids=list(self.message_ids))
+
 
 @dataclass
 class Outcome:
@@ -49,12 +69,25 @@ class Outcome:
     retracted: list[Fact] = field(default_factory=list)
     reopened: list[Fact] = field(default_factory=list)
     changed: list[Fact] = field(default_factory=list)  # everything to write
-    unmatched_retractions: list[str] = field(default_factory=list)
+    deleted_ids: list[str] = field(default_factory=list)  # facts merged away or emptied
 
 
 def merge_confidence(a: float, b: float) -> float:
     """Independent confirmations raise confidence: 1 - (1-a)(1-b), capped below certainty."""
     return round(min(0.99, 1 - (1 - a) * (1 - b)), 4)
+
+
+def with_evidence(fact: Fact, evidence: list[Evidence]) -> Fact:
+    """A copy whose provenance and start follow from ``evidence``."""
+    episode_ids = list(dict.fromkeys(e.episode_id for e in evidence if e.episode_id))
+    message_ids = list(dict.fromkeys(m for e in evidence for m in e.message_ids))
+    start = min((e.at for e in evidence), default=fact.valid_from)
+    return fact.model_copy(update={"evidence": evidence, "episode_ids": episode_ids,
+                                   "message_ids": message_ids, "valid_from": start})
+
+
+def _value(fact: Fact) -> tuple[str, str]:
+    return (fact.predicate, fact.object_id)
 
 
 class TimelineEditor:
@@ -66,42 +99,31 @@ class TimelineEditor:
         self.now = now
         self._timelines: dict[str, dict[str, Fact]] = {}
         self._before: dict[str, Fact] = {}
-        self._created: list[Fact] = []
-        self._confirmed: dict[str, Fact] = {}
-        self._retracted: dict[str, Fact] = {}
-        self._unmatched: list[str] = []
+        self._created: set[str] = set()
+        self._confirmed: set[str] = set()
 
     def key_of(self, st: Statement) -> str:
         spec = self.registry.spec(st.predicate, _cardinality(st.cardinality))
         return timeline_key(st.scope_key, st.subject_id, spec.family, spec.cardinality,
                             st.object_id)
 
-    def load(self, statements: list[Statement]) -> None:
-        keys = [k for k in dict.fromkeys(self.key_of(s) for s in statements)
-                if k not in self._timelines]
-        for key in keys:
+    def _load_keys(self, keys: Iterable[str]) -> None:
+        missing = [k for k in dict.fromkeys(keys) if k not in self._timelines]
+        for key in missing:
             self._timelines[key] = {}
-        for fact in self.store.facts_in_timelines(self.tenant, keys):
+        for fact in self.store.facts_in_timelines(self.tenant, missing):
             self._timelines[fact.timeline_key][fact.id] = fact
             self._before[fact.id] = fact
 
     def load_facts(self, facts: list[Fact]) -> None:
         """Load the whole timelines of these facts (used by deletions and edits)."""
-        keys = [k for k in dict.fromkeys(f.timeline_key for f in facts) if k not in self._timelines]
-        for key in keys:
-            self._timelines[key] = {}
-        for fact in self.store.facts_in_timelines(self.tenant, keys):
-            self._timelines[fact.timeline_key][fact.id] = fact
-            self._before[fact.id] = fact
+        self._load_keys(f.timeline_key for f in facts)
 
-    def apply(self, st: Statement) -> None:
-        key = self.key_of(st)
-        if key not in self._timelines:
-            self.load([st])
-        if st.retract:
-            self._retract(key, st)
-        else:
-            self._assert(key, st)
+    def find(self, fact_id: str) -> Fact | None:
+        for timeline in self._timelines.values():
+            if fact_id in timeline:
+                return timeline[fact_id]
+        return None
 
     def replace(self, fact: Fact) -> None:
         """Put an edited copy of a loaded fact back into its timeline."""
@@ -111,44 +133,37 @@ class TimelineEditor:
         for timeline in self._timelines.values():
             timeline.pop(fact_id, None)
 
-    def confirm(self, fact_id: str, episode_id: str) -> None:
-        """Record that an episode restated a loaded fact."""
-        fact = self._find(fact_id)
-        if fact is not None:
-            merged = fact.model_copy(update={"episode_ids": _union(fact.episode_ids, [episode_id])})
-            self.replace(merged)
-            self._confirmed[fact_id] = merged
-
-    def retract_fact(self, fact_id: str, at: datetime, episode_id: str) -> None:
-        """Close a loaded fact at ``at`` with no replacement."""
-        fact = self._find(fact_id)
-        if fact is not None and fact.retraction is None and fact.valid_from <= at:
-            closed = fact.model_copy(update={"retraction": Retraction(at=at, episode_id=episode_id)})
-            self.replace(closed)
-            self._retracted[fact_id] = closed
-
-    def _find(self, fact_id: str) -> Fact | None:
-        for timeline in self._timelines.values():
-            if fact_id in timeline:
-                return timeline[fact_id]
-        return None
+    # -- statements -----------------------------------------------------------
+    def apply(self, st: Statement) -> None:
+        key = self.key_of(st)
+        self._load_keys([key])
+        if st.retract:
+            self._add_marker(key, st)
+        else:
+            self._assert(key, st)
 
     def _assert(self, key: str, st: Statement) -> None:
         timeline = self._timelines[key]
         same = _same_value_at(timeline.values(), st)
         if same is not None:
-            merged = same.model_copy(update={
-                "episode_ids": _union(same.episode_ids, [st.episode_id] if st.episode_id else []),
-                "message_ids": _union(same.message_ids, st.message_ids),
+            merged = with_evidence(same, [*same.evidence, st.evidence]).model_copy(update={
                 "confidence": merge_confidence(same.confidence, st.confidence),
                 "importance": max(same.importance, st.importance),
-                "valid_from": min(same.valid_from, st.valid_from),
                 "status": FactStatus.ACTIVE if same.status is FactStatus.FORGOTTEN else same.status,
             })
             timeline[same.id] = merged
-            if same.id not in {f.id for f in self._created}:
-                self._confirmed[same.id] = merged
+            if same.id not in self._created:
+                self._confirmed.add(same.id)
             return
+        fact = self._new_fact(key, st, FactStatus.ACTIVE)
+        timeline[fact.id] = fact
+        self._created.add(fact.id)
+
+    def _add_marker(self, key: str, st: Statement) -> None:
+        marker = self._new_fact(key, st, FactStatus.RETRACTION)
+        self._timelines[key][marker.id] = marker
+
+    def _new_fact(self, key: str, st: Statement, status: FactStatus) -> Fact:
         spec = self.registry.spec(st.predicate, _cardinality(st.cardinality))
         fact = Fact(
             tenant=self.tenant, scope_key=st.scope_key, subject_id=st.subject_id,
@@ -156,55 +171,121 @@ class TimelineEditor:
             object_name=st.object_name, text=st.text, category=st.category,
             importance=st.importance, confidence=st.confidence, cardinality=spec.cardinality,
             timeline_key=key, valid_from=st.valid_from, stated_until=st.stated_until,
-            recorded_at=self.now, episode_ids=[st.episode_id] if st.episode_id else [],
-            message_ids=list(st.message_ids),
+            recorded_at=self.now, status=status,
         )
-        timeline[fact.id] = fact
-        self._created.append(fact)
+        return with_evidence(fact, [st.evidence])
 
-    def _retract(self, key: str, st: Statement) -> None:
-        timeline = self._timelines[key]
-        targets = [f for f in timeline.values()
-                   if f.status is not FactStatus.ARCHIVED and f.retraction is None
-                   and f.valid_from <= st.valid_from
-                   and (f.valid_until is None or st.valid_from < f.valid_until)
-                   and (not st.object_id or f.object_id == st.object_id)]
-        if not targets:
-            self._unmatched.append(st.text)
+    def confirm(self, fact_id: str, episode_id: str, at: datetime) -> None:
+        """Record that an episode restated a loaded fact (an LLM's "duplicate" verdict)."""
+        fact = self.find(fact_id)
+        if fact is not None and fact.status is not FactStatus.RETRACTION:
+            self.replace(with_evidence(fact, [*fact.evidence,
+                                              Evidence(at=max(at, fact.valid_from),
+                                                       episode_id=episode_id)]))
+            self._confirmed.add(fact_id)
+
+    def retract_fact(self, fact_id: str, at: datetime, episode_id: str) -> None:
+        """Close a loaded fact at ``at`` with no replacement."""
+        fact = self.find(fact_id)
+        if fact is None or fact.valid_from >= at:
             return
-        for fact in targets:
-            closed = fact.model_copy(update={"retraction": Retraction(
-                at=st.valid_from, episode_id=st.episode_id, message_ids=list(st.message_ids))})
-            timeline[fact.id] = closed
-            self._retracted[fact.id] = closed
+        marker = fact.model_copy(update={
+            "id": new_id("fact"), "status": FactStatus.RETRACTION, "valid_from": at,
+            "recorded_at": self.now, "embedding": None, "valid_until": None,
+            "superseded_by": None, "supersedes": [], "retraction": None, "expired_at": None})
+        self.replace(with_evidence(marker, [Evidence(at=at, episode_id=episode_id)]))
 
+    # -- finishing ------------------------------------------------------------
     def finish(self) -> Outcome:
-        """Rebuild every touched timeline and say what changed."""
+        """Normalise and rebuild every touched timeline and say what changed."""
         out = Outcome()
         latest: dict[str, Fact] = {}
         for timeline in self._timelines.values():
+            out.deleted_ids += _normalise(timeline)
             for fact in timeline.values():
                 latest[fact.id] = fact
             for fact in rebuild_timeline(timeline.values(), self.now):
                 latest[fact.id] = fact
                 timeline[fact.id] = fact
-        created_ids = {f.id for f in self._created}
+        out.deleted_ids = [i for i in out.deleted_ids if i in self._before]
         for fid, fact in latest.items():
             before = self._before.get(fid)
             if before is None or before != fact:
                 out.changed.append(fact)
-            if fid in created_ids:
+            if fact.status is FactStatus.RETRACTION:
+                continue
+            if fid in self._created:
                 out.created.append(fact)
             elif fid in self._confirmed:
                 out.confirmed.append(fact)
-            if fid in self._retracted:
+            if fact.retraction and (before is None or before.retraction != fact.retraction):
                 out.retracted.append(fact)
             elif fact.superseded_by and (before is None or before.superseded_by != fact.superseded_by):
                 out.superseded.append(fact)
             if before is not None and before.valid_until is not None and fact.valid_until is None:
                 out.reopened.append(fact)
-        out.unmatched_retractions = list(self._unmatched)
         return out
+
+
+def _live(timeline: dict[str, Fact]) -> list[Fact]:
+    return sorted((f for f in timeline.values()
+                   if f.status in (FactStatus.ACTIVE, FactStatus.FORGOTTEN)),
+                  key=lambda f: (f.valid_from, f.recorded_at, f.id))
+
+
+def _normalise(timeline: dict[str, Fact]) -> list[str]:
+    """Split facts whose evidence straddles another value; merge adjacent equal runs.
+
+    Splitting repeats until nothing changes (each split leaves a fact with
+    fewer evidence items, so it ends). Mutates ``timeline``; returns the ids
+    of facts merged away.
+    """
+    markers = [f for f in timeline.values() if f.status is FactStatus.RETRACTION]
+    while _split_once(timeline, markers):
+        pass
+    return _merge_adjacent(timeline, markers)
+
+
+def _split_once(timeline: dict[str, Fact], markers: list[Fact]) -> bool:
+    facts = _live(timeline)
+    for fact in facts:
+        borders = sorted({o.valid_from for o in facts if _value(o) != _value(fact)}
+                         | {m.valid_from for m in markers
+                            if not m.object_id or m.object_id == fact.object_id})
+        borders = [b for b in borders if b > fact.valid_from]
+        groups: list[list[Evidence]] = [[] for _ in range(len(borders) + 1)]
+        for ev in fact.evidence:
+            groups[sum(1 for b in borders if ev.at >= b)].append(ev)
+        groups = [g for g in groups if g]
+        if len(groups) < 2:
+            continue
+        timeline[fact.id] = with_evidence(fact, groups[0])
+        for group in groups[1:]:
+            part = with_evidence(fact.model_copy(update={"id": new_id("fact"), "embedding": None}),
+                                 group)
+            timeline[part.id] = part
+        return True
+    return False
+
+
+def _merge_adjacent(timeline: dict[str, Fact], markers: list[Fact]) -> list[str]:
+    facts = _live(timeline)
+    merged_away: list[str] = []
+    if not facts:
+        return merged_away
+    keep = facts[0]
+    for fact in facts[1:]:
+        between = any(keep.valid_from < m.valid_from <= fact.valid_from
+                      and (not m.object_id or m.object_id == fact.object_id) for m in markers)
+        if (_value(fact) == _value(keep) and not between and keep.stated_until is None
+                and keep.evidence and fact.evidence):
+            keep = with_evidence(keep, [*keep.evidence, *fact.evidence])
+            timeline[keep.id] = keep
+            del timeline[fact.id]
+            merged_away.append(fact.id)
+        else:
+            keep = fact
+    return merged_away
 
 
 def _cardinality(value: str | None) -> Cardinality | None:
@@ -213,17 +294,13 @@ def _cardinality(value: str | None) -> Cardinality | None:
 
 def _same_value_at(facts: Iterable[Fact], st: Statement) -> Fact | None:
     """The fact with the same value that holds at the statement's time, or starts next."""
-    candidates = [f for f in facts if f.status is not FactStatus.ARCHIVED and f.retraction is None]
-    candidates.sort(key=lambda f: (f.valid_from, f.recorded_at))
+    candidates = sorted((f for f in facts if f.status in (FactStatus.ACTIVE, FactStatus.FORGOTTEN)),
+                        key=lambda f: (f.valid_from, f.recorded_at))
     holding = [f for f in candidates if f.valid_from <= st.valid_from
                and (f.valid_until is None or st.valid_from < f.valid_until)]
-    if holding and (holding[-1].predicate, holding[-1].object_id) == (st.predicate, st.object_id):
+    if holding and _value(holding[-1]) == (st.predicate, st.object_id):
         return holding[-1]
     later = [f for f in candidates if f.valid_from > st.valid_from]
-    if later and (later[0].predicate, later[0].object_id) == (st.predicate, st.object_id):
+    if later and _value(later[0]) == (st.predicate, st.object_id):
         return later[0]
     return None
-
-
-def _union(a: list[str], b: list[str]) -> list[str]:
-    return list(dict.fromkeys([*a, *b]))

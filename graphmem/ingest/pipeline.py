@@ -17,10 +17,10 @@ from pydantic import BaseModel, Field
 from graphmem.embed.base import Embedder
 from graphmem.errors import ExtractionError, NotFoundError
 from graphmem.extract.base import SELF, CandidateFact, ExtractedFact, Extraction, Extractor
-from graphmem.ingest.apply import Outcome, Statement, TimelineEditor
+from graphmem.ingest.apply import Outcome, Statement, TimelineEditor, with_evidence
 from graphmem.ingest.inputs import EpisodeInput, FactInput
 from graphmem.ingest.resolve import EntityResolver, NameRequest, Resolution
-from graphmem.models import Entity, Episode, Fact, Message, Scope, utcnow
+from graphmem.models import Entity, Episode, Fact, FactStatus, Message, Scope, utcnow
 from graphmem.predicates import PredicateRegistry
 from graphmem.store.base import GraphStore, Mention, WriteBatch
 from graphmem.store.names import normalize_name
@@ -144,18 +144,12 @@ class Ingestor:
         for f in extraction.facts:
             subject = self._speaker(scope, f.subject) if f.subject == SELF else f.subject
             requests.append(NameRequest(subject, types.get(normalize_name(subject), "person")))
-            if f.object and f.action == "assert":
+            if f.object:  # retracted objects too: the marker must outlive arrival order
                 requests.append(NameRequest(f.object, types.get(normalize_name(f.object),
                                                                  f.object_type)))
         known = [r for r in requests if (scope.key, normalize_name(r.name)) in pending]
         fresh = [r for r in requests if (scope.key, normalize_name(r.name)) not in pending]
         resolution = self.resolver.resolve(tenant, scope, fresh)
-        retract_objects = [NameRequest(f.object) for f in extraction.facts
-                           if f.action == "retract" and f.object]
-        if retract_objects:
-            found = self.resolver.resolve(tenant, scope, retract_objects, create=False)
-            for name, ent in found.by_name.items():
-                resolution.by_name.setdefault(name, ent)
         for req in known:
             resolution.by_name[normalize_name(req.name)] = pending[(scope.key, normalize_name(req.name))]
         for ent in [*resolution.created, *resolution.updated]:
@@ -172,8 +166,6 @@ class Ingestor:
                                      else f.subject)
             obj = resolution.get(f.object) if f.object else None
             if subject is None or (obj is None and f.action == "assert"):
-                continue
-            if obj is None and f.object:  # retraction of something never stored
                 continue
             if obj is None and self.registry.spec(f.predicate, f.cardinality).cardinality.value == "many":
                 continue  # "stopped liking" with no object names no timeline
@@ -192,20 +184,22 @@ class Ingestor:
                 continue
             editor.load_facts([fact])
             if decision.decision == "duplicate":
-                editor.confirm(fact.id, episode.id)
+                editor.confirm(fact.id, episode.id, episode.reference_time)
             else:
                 editor.retract_fact(fact.id, episode.reference_time, episode.id)
 
     def _finish_batch(self, batch: WriteBatch, outcome: Outcome,
                       pending: dict[tuple[str, str], Entity]) -> None:
         batch.entities = list({e.id: e for e in pending.values()}.values())
-        needs_vectors = [f for f in outcome.changed if f.embedding is None]
+        needs_vectors = [f for f in outcome.changed
+                         if f.embedding is None and f.status is not FactStatus.RETRACTION]
         if needs_vectors:
             vectors = self.embedder.embed([f.text for f in needs_vectors])
             embedded = {f.id: f.model_copy(update={"embedding": [float(x) for x in vectors[i]]})
                         for i, f in enumerate(needs_vectors)}
             outcome.changed = [embedded.get(f.id, f) for f in outcome.changed]
-        batch.facts = outcome.changed
+        batch.facts = [f for f in outcome.changed if f.id not in set(outcome.deleted_ids)]
+        batch.delete_fact_ids = [*batch.delete_fact_ids, *outcome.deleted_ids]
 
     def _result(self, result: IngestResult, outcome: Outcome) -> IngestResult:
         if result.duplicate or result.episode_id is None:
@@ -221,9 +215,6 @@ class Ingestor:
         superseding = {f.id for f in outcome.created if mine in f.episode_ids}
         result.superseded = [_public(f) for f in outcome.superseded if f.superseded_by in superseding]
         result.retracted = ours(outcome.retracted)
-        if outcome.unmatched_retractions:
-            result.warnings.append(
-                f"{len(outcome.unmatched_retractions)} retraction(s) matched no current fact")
         return result
 
     # -- structured facts -----------------------------------------------------
@@ -281,22 +272,18 @@ class Ingestor:
             editor = TimelineEditor(self.store, tenant, self.registry, self.clock())
             affected = self.store.facts_of_episode(tenant, episode_id)
             editor.load_facts(affected)
-            own_messages = {m.id for m in episode.messages}
             deleted: list[Fact] = []
             for fact in affected:
-                if fact.episode_ids == [episode_id]:
+                remaining = [e for e in fact.evidence if e.episode_id != episode_id]
+                if not remaining and (fact.evidence or fact.episode_ids == [episode_id]):
                     editor.drop(fact.id)
-                    deleted.append(fact)
-                    continue
-                edits: dict[str, object] = {}
-                if episode_id in fact.episode_ids:
-                    edits["episode_ids"] = [e for e in fact.episode_ids if e != episode_id]
-                    edits["message_ids"] = [m for m in fact.message_ids if m not in own_messages]
-                if fact.retraction and fact.retraction.episode_id == episode_id:
-                    edits["retraction"] = None
-                editor.replace(fact.model_copy(update=edits))
+                    if fact.status is not FactStatus.RETRACTION:
+                        deleted.append(fact)
+                else:
+                    editor.replace(with_evidence(fact, remaining))
             outcome = editor.finish()
-            deleted_ids = {f.id for f in deleted}
+            deleted_ids = {f.id for f in affected if editor.find(f.id) is None}
+            deleted_ids |= set(outcome.deleted_ids)
             batch = WriteBatch(delete_fact_ids=sorted(deleted_ids), delete_episode_ids=[episode_id],
                                facts=[f for f in outcome.changed if f.id not in deleted_ids])
             self.store.write(tenant, batch)

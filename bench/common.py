@@ -1,0 +1,100 @@
+"""Shared helpers for the benchmarks: machine facts, JSON results, the LoCoMo file."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+#: Read it where it lies: the licence (CC BY-NC 4.0) forbids copying it into this repository.
+LOCOMO = ROOT.parent / "shared" / "data" / "locomo-dev.json"
+
+
+def machine() -> dict[str, Any]:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem_gb = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                mem_gb = round(int(line.split()[1]) / 1024 / 1024, 1)
+    except OSError:
+        pass
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory_gb": mem_gb,
+            "python": platform.python_version(), "os": platform.platform(), "commit": commit,
+            "date": datetime.now(UTC).isoformat(timespec="seconds")}
+
+
+def write_result(name: str, payload: dict[str, Any]) -> Path:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps({"machine": machine(), **payload}, indent=2, default=str) + "\n")
+    return path
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+_DIA = re.compile(r"D(\d+):(\d+)")
+
+
+def normalize_evidence(ids: list[str]) -> set[str]:
+    """Fix malformed ids ("D8:6; D9:17", "D30:05"): pull out D<n>:<n>, strip leading zeros."""
+    found: set[str] = set()
+    for raw in ids:
+        for session, turn in _DIA.findall(str(raw)):
+            found.add(f"D{int(session)}:{int(turn)}")
+    return found
+
+
+def parse_locomo_time(text: str) -> datetime:
+    """"1:56 pm on 8 May, 2023" -> aware UTC datetime."""
+    return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
+
+
+def load_locomo() -> list[dict[str, Any]]:
+    if not LOCOMO.exists():
+        raise SystemExit(f"LoCoMo data not found at {LOCOMO}")
+    data: list[dict[str, Any]] = json.loads(LOCOMO.read_text())
+    return data
+
+
+def sessions(sample: dict[str, Any]) -> list[tuple[int, datetime, list[dict[str, Any]]]]:
+    """(number, date, turns) for each session that has turns, in order."""
+    conv = sample["conversation"]
+    out = []
+    for key, value in conv.items():
+        m = re.fullmatch(r"session_(\d+)", key)
+        if m and isinstance(value, list) and value:
+            n = int(m.group(1))
+            out.append((n, parse_locomo_time(conv[f"session_{n}_date_time"]), value))
+    return sorted(out, key=lambda s: s[0])
+
+
+def questions(sample: dict[str, Any]) -> list[dict[str, Any]]:
+    """Questions of categories 1-4 with valid evidence (5, adversarial, is skipped)."""
+    out = []
+    for qa in sample["qa"]:
+        evidence = normalize_evidence(qa.get("evidence", []))
+        if qa.get("category") in (1, 2, 3, 4) and evidence:
+            out.append({**qa, "evidence_ids": evidence})
+    return out
