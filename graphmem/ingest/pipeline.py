@@ -66,42 +66,52 @@ class Ingestor:
         return self.ingest_many(tenant, [data])[0]
 
     def ingest_many(self, tenant: str, inputs: list[EpisodeInput]) -> list[IngestResult]:
-        """Ingest several episodes (in order) with one store transaction."""
+        """Ingest several episodes (in order) with one store transaction.
+
+        Extraction, the slow part (an LLM call), runs outside the lock, so
+        concurrent ingestions overlap their extractions; resolution, the
+        timeline rules and the write run under it, with the idempotency check
+        repeated there.
+        """
+        now = self.clock()
+        prepared: list[tuple[EpisodeInput, Episode, Extraction] | None] = []
+        for data in inputs:
+            if data.episode_id and self.store.find_episode(tenant, data.scope.key, data.episode_id):
+                prepared.append(None)
+                continue
+            episode = self._episode(tenant, data, now)
+            prepared.append((data, episode, self._extract(tenant, data.scope, episode)))
         with self.lock:
-            now = self.clock()
             editor = TimelineEditor(self.store, tenant, self.registry, now)
             batch = WriteBatch()
             pending: dict[tuple[str, str], Entity] = {}
-            results: list[tuple[IngestResult, list[Statement]]] = []
+            results: list[IngestResult] = []
             seen_clients: set[tuple[str, str]] = set()
-            for data in inputs:
+            for data, item in zip(inputs, prepared, strict=True):
                 client = (data.scope.key, data.episode_id) if data.episode_id else None
                 existing = (self.store.find_episode(tenant, data.scope.key, data.episode_id)
                             if data.episode_id else None)
-                if existing is not None or (client is not None and client in seen_clients):
-                    results.append((IngestResult(episode_id=existing.id if existing else None,
-                                                 duplicate=True), []))
+                if item is None or existing is not None or (client and client in seen_clients):
+                    results.append(IngestResult(episode_id=existing.id if existing else None,
+                                                duplicate=True))
                     continue
                 if client is not None:
                     seen_clients.add(client)
-                episode = self._episode(tenant, data, now)
-                extraction = self._extract(tenant, data.scope, episode)
+                _, episode, extraction = item
                 resolution = self._resolve(tenant, data.scope, episode, extraction, pending)
-                statements = self._statements(data.scope, episode, extraction, resolution)
-                for st in statements:
+                for st in self._statements(data.scope, episode, extraction, resolution):
                     editor.apply(st)
                 self._apply_decisions(editor, extraction, episode)
                 batch.episodes.append(episode)
                 batch.mentions += [Mention(episode_id=episode.id, entity_id=e.id)
                                    for e in {e.id: e for e in resolution.by_name.values()}.values()]
-                result = IngestResult(episode_id=episode.id, language=extraction.language,
-                                      warnings=list(extraction.warnings),
-                                      entities=list(resolution.created))
-                results.append((result, statements))
+                results.append(IngestResult(episode_id=episode.id, language=extraction.language,
+                                            warnings=list(extraction.warnings),
+                                            entities=list(resolution.created)))
             outcome = editor.finish()
             self._finish_batch(batch, outcome, pending)
             self.store.write(tenant, batch)
-        return [self._result(r, outcome) for r, _ in results]
+        return [self._result(r, outcome) for r in results]
 
     def _episode(self, tenant: str, data: EpisodeInput, now: datetime) -> Episode:
         episode = Episode(tenant=tenant, scope_key=data.scope.key, source=data.source(),

@@ -1,0 +1,313 @@
+"""Extraction by one call per episode to any OpenAI-compatible chat endpoint.
+
+OpenAI itself or a local server (vLLM, llama.cpp, Ollama, LM Studio...).
+The model sees the episode and the stored facts it may affect, and answers
+with JSON in the schema of :mod:`graphmem.extract.llm_prompt`, requested as
+strict structured output; a server that rejects structured output is asked
+for plain JSON mode instead, and the extractor remembers that.
+
+The client's own retries are off so every HTTP call is counted here: 429s
+(honouring Retry-After), 5xx, timeouts, dropped connections and unusable
+answers are retried with exponential backoff and jitter, other 4xx are not.
+When every attempt fails the episode is put on the retry queue if there is
+one, and either the fallback extractor answers or :class:`~graphmem.errors.LLMError`
+is raised, which the pipeline turns into "episode stored without facts".
+"""
+
+from __future__ import annotations
+
+import email.utils
+import logging
+import random
+import threading
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Literal, cast
+
+from pydantic import BaseModel
+
+from graphmem.errors import LLMError, StoreError
+from graphmem.extract.base import CandidateFact, Extraction, Extractor
+from graphmem.extract.llm_prompt import (
+    UnusableResponse,
+    read_response,
+    render_user_message,
+    response_format,
+    system_prompt,
+)
+from graphmem.extract.llm_queue import RetryQueue
+from graphmem.models import Episode
+
+if TYPE_CHECKING:
+    import openai
+    from openai.types.chat.completion_create_params import ResponseFormat
+
+logger = logging.getLogger(__name__)
+
+#: Words in a 400's message that mean "this server does not do structured output".
+_SCHEMA_REJECTED = ("response_format", "json_schema", "unsupported", "not supported")
+
+
+class LLMUsage(BaseModel):
+    """What an :class:`LLMExtractor` has spent so far.
+
+    ``calls`` counts HTTP requests, ``retries`` the ones that repeated an
+    earlier attempt, ``failures`` the episodes given up on; tokens are summed
+    from the ``usage`` the server reported (0 if it reports none).
+    """
+
+    calls: int = 0
+    retries: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    failures: int = 0
+    response_format: Literal["json_schema", "json_object"] = "json_schema"
+
+
+class _Transient(Exception):
+    """An attempt failed in a way worth repeating."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class _SchemaRejected(Exception):
+    """The server refused ``response_format: json_schema``."""
+
+
+class LLMExtractor:
+    """Extracts entities, facts and verdicts on stored facts with one LLM call per episode.
+
+    >>> extractor = LLMExtractor("http://localhost:8000/v1", api_key, "qwen2.5-7b-instruct",
+    ...                          queue=RetryQueue(data_dir / "llm-retry.db"))  # doctest: +SKIP
+    >>> Ingestor(store, extractor, OnnxEmbedder()).ingest(tenant, episode)  # doctest: +SKIP
+    >>> extractor.usage().calls  # doctest: +SKIP
+    1
+
+    At most ``max_concurrency`` requests are in flight at once, however many
+    threads call :meth:`extract`. An attempt is retried up to ``max_retries``
+    times, waiting ``backoff * 2**n`` seconds with jitter, or what the
+    server's Retry-After asks, never more than ``max_backoff``. The HTTP
+    client is created on first use; ``base_url`` and ``api_key`` are passed to
+    it explicitly, so ``OPENAI_BASE_URL``/``OPENAI_API_KEY`` have no effect.
+    The key never appears in ``repr()``, logs or error messages.
+    """
+
+    uses_candidates = True
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        model: str,
+        *,
+        timeout: float = 30.0,
+        max_retries: int = 2,
+        max_concurrency: int = 4,
+        temperature: float = 0.0,
+        queue: RetryQueue | None = None,
+        fallback: Extractor | None = None,
+        backoff: float = 0.5,
+        max_backoff: float = 30.0,
+    ) -> None:
+        if timeout <= 0:
+            raise ValueError(f"timeout must be > 0 seconds, got {timeout}")
+        if max_retries < 0:
+            raise ValueError(f"max_retries must be >= 0, got {max_retries}")
+        if max_concurrency < 1:
+            raise ValueError(f"max_concurrency must be >= 1, got {max_concurrency}")
+        if backoff < 0 or max_backoff < 0:
+            raise ValueError("backoff and max_backoff must be >= 0 seconds")
+        self.name = f"llm/{model}"
+        self.base_url = base_url
+        self.model = model
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.max_concurrency = max_concurrency
+        self.temperature = temperature
+        self.queue = queue
+        self.fallback = fallback
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self._slots = threading.BoundedSemaphore(max_concurrency)
+        self._api_key = api_key
+        self._client: openai.OpenAI | None = None
+        self._lock = threading.Lock()
+        self._usage = LLMUsage()
+        self._random = random.Random()
+
+    def __repr__(self) -> str:
+        return (f"LLMExtractor(base_url={self.base_url!r}, model={self.model!r}, "
+                f"response_format={self._usage.response_format!r})")
+
+    def usage(self) -> LLMUsage:
+        """A snapshot of the counters."""
+        with self._lock:
+            return self._usage.model_copy()
+
+    def close(self) -> None:
+        """Close the HTTP connection pool; the next call opens a new one."""
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            client.close()
+
+    def extract(self, episode: Episode, candidates: list[CandidateFact]) -> Extraction:
+        """One LLM call (more only to retry) -> entities, facts and decisions on ``candidates``.
+
+        Raises :class:`LLMError` when every attempt failed and there is no fallback.
+        """
+        try:
+            return self._attempts(episode, candidates)
+        except LLMError as err:
+            self._count(failures=1)
+            logger.warning("LLM extraction of episode %s failed: %s", episode.id, err)
+            queued = self._enqueue(episode, str(err))
+            if self.fallback is None:
+                if not queued:
+                    raise
+                raise LLMError(f"{err} ({queued})") from err
+            logger.warning("using %s for episode %s instead", self.fallback.name, episode.id)
+            extraction = self.fallback.extract(episode, candidates)
+            notes = [f"LLM extraction failed: {err}", *([queued] if queued else []),
+                     f"facts extracted by the fallback extractor {self.fallback.name!r}"]
+            return extraction.model_copy(update={"warnings": [*notes, *extraction.warnings]})
+
+    def _enqueue(self, episode: Episode, reason: str) -> str:
+        """Queue the episode for re-extraction; says what happened ("" with no queue)."""
+        if self.queue is None:
+            return ""
+        try:
+            self.queue.enqueue(episode.tenant, episode.id, reason)
+        except StoreError as err:  # losing the queue entry must not lose the episode too
+            logger.warning("could not queue episode %s for re-extraction: %s", episode.id, err)
+            return f"NOT queued for re-extraction: {err}"
+        return "queued for re-extraction"
+
+    def _attempts(self, episode: Episode, candidates: list[CandidateFact]) -> Extraction:
+        user = render_user_message(episode, candidates)
+        wait: float | None = None
+        failure = ""
+        for attempt in range(self.max_retries + 1):
+            if attempt:
+                self._count(retries=1)
+                time.sleep(self._delay(attempt, wait))
+            try:
+                content = self._complete(user)
+                extraction = read_response(content, episode, candidates)
+            except _Transient as err:
+                failure, wait = str(err), err.retry_after
+            except UnusableResponse as err:
+                failure, wait = str(err), None
+            else:
+                for note in extraction.warnings:
+                    logger.warning("episode %s: %s", episode.id, note)
+                return extraction
+            logger.info("LLM attempt %d/%d for episode %s failed: %s",
+                        attempt + 1, self.max_retries + 1, episode.id, failure)
+        raise LLMError(f"{self.model} at {self.base_url} failed {self.max_retries + 1} "
+                       f"time(s); last: {failure}")
+
+    def _complete(self, user: str) -> str:
+        """One request, or two when the server turns structured output down."""
+        try:
+            return self._request(user, self._usage.response_format == "json_schema")
+        except _SchemaRejected as err:
+            with self._lock:
+                self._usage.response_format = "json_object"
+            logger.warning("%s rejected structured output, using JSON mode from now on: %s",
+                           self.base_url, err)
+            return self._request(user, structured=False)
+
+    def _request(self, user: str, structured: bool) -> str:
+        import openai
+
+        client = self._get_client()
+        self._count(calls=1)
+        try:
+            with self._slots:
+                response = client.chat.completions.create(
+                    model=self.model,
+                    messages=[{"role": "system", "content": system_prompt(structured)},
+                              {"role": "user", "content": user}],
+                    response_format=cast("ResponseFormat", response_format(structured)),
+                    temperature=self.temperature,
+                )
+        except openai.APIStatusError as err:
+            status, message = err.status_code, self._scrub(str(err))
+            if status == 429:
+                raise _Transient(f"rate limited (429): {message}", _retry_after(err)) from None
+            if status >= 500:
+                raise _Transient(f"server error ({status}): {message}", _retry_after(err)) from None
+            if (structured and status in (400, 422)
+                    and any(word in message.lower() for word in _SCHEMA_REJECTED)):
+                raise _SchemaRejected(message) from None
+            raise self._error(f"{self.base_url} refused the request ({status}): {message}", err)
+        except openai.APITimeoutError:
+            raise _Transient(f"no answer within {self.timeout:g}s") from None
+        except openai.APIConnectionError as err:
+            raise _Transient(f"cannot reach {self.base_url}: {self._scrub(str(err))}") from None
+        except openai.OpenAIError as err:
+            raise self._error(f"request to {self.base_url} failed: {self._scrub(str(err))}", err)
+
+        usage = getattr(response, "usage", None)
+        self._count(prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+                    completion_tokens=getattr(usage, "completion_tokens", 0) or 0)
+        choices = getattr(response, "choices", None) or []
+        reply = getattr(choices[0], "message", None) if choices else None
+        content = getattr(reply, "content", None)
+        if not isinstance(content, str) or not content.strip():
+            refusal = getattr(reply, "refusal", None)
+            raise _Transient(f"the model refused: {refusal}" if refusal else "empty answer")
+        return content
+
+    def _get_client(self) -> openai.OpenAI:
+        with self._lock:
+            if self._client is None:
+                from openai import OpenAI
+
+                self._client = OpenAI(base_url=self.base_url, api_key=self._api_key,
+                                      max_retries=0, timeout=self.timeout)
+            return self._client
+
+    def _delay(self, attempt: int, retry_after: float | None) -> float:
+        if retry_after is not None:
+            return min(self.max_backoff, retry_after)
+        ceiling = min(self.max_backoff, self.backoff * 2.0 ** (attempt - 1))
+        return ceiling * (0.5 + self._random.random() / 2)  # jitter: spread retries of many workers
+
+    def _count(self, **deltas: int) -> None:
+        with self._lock:
+            for key, value in deltas.items():
+                setattr(self._usage, key, getattr(self._usage, key) + value)
+
+    def _scrub(self, message: str) -> str:
+        # a misbehaving server may echo the Authorization header back in its error body
+        return message.replace(self._api_key, "***") if self._api_key else message
+
+    def _error(self, message: str, cause: Exception) -> LLMError:
+        error = LLMError(message)
+        if not self._api_key or self._api_key not in str(cause):
+            error.__cause__ = cause  # chained unless the cause would carry the key into a traceback
+        else:
+            error.__suppress_context__ = True
+        return error
+
+
+def _retry_after(err: openai.APIStatusError) -> float | None:
+    """Seconds the server asked us to wait (``retry-after-ms`` or ``Retry-After``), if any."""
+    headers = err.response.headers
+    try:
+        if "retry-after-ms" in headers:
+            return max(0.0, float(headers["retry-after-ms"]) / 1000)
+        if "retry-after" in headers:
+            value = headers["retry-after"]
+            try:
+                return max(0.0, float(value))
+            except ValueError:
+                when = email.utils.parsedate_to_datetime(value)
+                return max(0.0, (when - datetime.now(UTC)).total_seconds())
+    except (TypeError, ValueError):
+        return None
+    return None
