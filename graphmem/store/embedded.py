@@ -26,7 +26,7 @@ import numpy as np
 
 from graphmem.errors import SchemaError, StoreError, StoreUnavailableError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
-from graphmem.store import sql
+from graphmem.store import sql, sql_writes as writes
 from graphmem.store.base import FactQuery, Scored, StoreStats, TurnHit, WriteBatch
 from graphmem.store.names import normalize_name
 from graphmem.store.vectors import VectorIndex
@@ -34,10 +34,6 @@ from graphmem.temporal import TimeFilter
 
 #: How many more candidates than asked for a channel fetches before filtering by scope and time.
 OVERSAMPLE = 4
-
-
-def _blob(vector: list[float] | None) -> bytes | None:
-    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
 
 
 def _vector(blob: bytes | None) -> list[float] | None:
@@ -141,103 +137,21 @@ class EmbeddedStore:
         try:
             with self._lock:
                 with self._transaction() as db:
-                    self._delete_facts(db, tenant, batch.delete_fact_ids)
-                    self._delete_episodes(db, tenant, batch.delete_episode_ids)
-                    self._delete_entities(db, tenant, batch.delete_entity_ids)
-                    self._write_episodes(db, batch.episodes)
-                    entity_rows = self._write_entities(db, batch.entities)
-                    fact_rows = self._write_facts(db, batch.facts)
+                    writes.delete_facts(db, tenant, batch.delete_fact_ids)
+                    writes.delete_episodes(db, tenant, batch.delete_episode_ids)
+                    writes.delete_entities(db, tenant, batch.delete_entity_ids)
+                    writes.write_episodes(db, batch.episodes)
+                    writes.write_entities(db, batch.entities)
+                    writes.write_facts(db, batch.facts)
                     db.executemany(
                         "INSERT OR IGNORE INTO mentions VALUES (?, ?)",
                         [(m.episode_id, m.entity_id) for m in batch.mentions],
                     )
-                self._apply_to_memory(tenant, batch, entity_rows, fact_rows)
+                self._apply_to_memory(tenant, batch)
         except sqlite3.Error as err:
             raise StoreError(f"embedded store write failed, nothing was written: {err}") from err
 
-    def _write_episodes(self, db: sqlite3.Connection, episodes: list[Episode]) -> None:
-        for ep in episodes:
-            db.execute(sql.UPSERT_EPISODE, (
-                ep.id, ep.tenant, ep.scope_key, ep.client_id, ep.reference_time.isoformat(),
-                ep.expires_at.isoformat() if ep.expires_at else None, int(ep.pinned),
-                ep.model_dump_json(),
-            ))
-            if db.execute("SELECT 1 FROM turns WHERE episode_id=? LIMIT 1", (ep.id,)).fetchone():
-                continue
-            texts = [m.content for m in ep.messages] or ([ep.content] if ep.content else [])
-            for idx, text in enumerate(texts):
-                cur = db.execute(sql.INSERT_TURN, (ep.id, idx, ep.tenant, ep.scope_key))
-                db.execute(sql.INSERT_TURN_FTS, (cur.lastrowid, text))
-
-    def _write_entities(self, db: sqlite3.Connection, entities: list[Entity]) -> dict[str, int]:
-        rows: dict[str, int] = {}
-        for ent in entities:
-            doc = ent.model_dump_json(exclude={"embedding"})
-            rowid = db.execute(sql.UPSERT_ENTITY, (
-                ent.id, ent.tenant, ent.scope_key, doc, _blob(ent.embedding)
-            )).fetchone()[0]
-            rows[ent.id] = rowid
-            db.execute("DELETE FROM entity_names WHERE entity_id=?", (ent.id,))
-            names = {normalize_name(n) for n in [ent.name, *ent.aliases]} - {""}
-            db.executemany("INSERT INTO entity_names VALUES (?,?,?,?)",
-                           [(ent.id, ent.tenant, ent.scope_key, n) for n in names])
-            db.execute("DELETE FROM entities_fts WHERE rowid=?", (rowid,))
-            db.execute("INSERT INTO entities_fts (rowid, text) VALUES (?, ?)",
-                       (rowid, " ".join([ent.name, *ent.aliases, ent.summary])))
-        return rows
-
-    def _write_facts(self, db: sqlite3.Connection, facts: list[Fact]) -> dict[str, int]:
-        rows: dict[str, int] = {}
-        for fact in facts:
-            doc = fact.model_dump_json(exclude={"embedding"})
-            rowid = db.execute(sql.UPSERT_FACT, (
-                fact.id, fact.tenant, fact.scope_key, fact.timeline_key, fact.subject_id,
-                fact.object_id, fact.valid_from.isoformat(), fact.status.value,
-                fact.category.value, doc, _blob(fact.embedding),
-            )).fetchone()[0]
-            rows[fact.id] = rowid
-            db.execute("DELETE FROM facts_fts WHERE rowid=?", (rowid,))
-            db.execute("INSERT INTO facts_fts (rowid, text) VALUES (?, ?)", (rowid, fact.text))
-            db.execute("DELETE FROM fact_episodes WHERE fact_id=?", (fact.id,))
-            sources = [*fact.episode_ids]
-            if fact.retraction and fact.retraction.episode_id:
-                sources.append(fact.retraction.episode_id)
-            db.executemany("INSERT OR IGNORE INTO fact_episodes VALUES (?, ?)",
-                           [(fact.id, e) for e in sources])
-        return rows
-
-    def _delete_facts(self, db: sqlite3.Connection, tenant: str, ids: list[str]) -> None:
-        for fid in ids:
-            row = db.execute("SELECT rowid FROM facts WHERE id=? AND tenant=?", (fid, tenant)).fetchone()
-            if row is None:
-                continue
-            db.execute("DELETE FROM facts_fts WHERE rowid=?", (row[0],))
-            db.execute("DELETE FROM facts WHERE rowid=?", (row[0],))
-            db.execute("DELETE FROM fact_episodes WHERE fact_id=?", (fid,))
-
-    def _delete_episodes(self, db: sqlite3.Connection, tenant: str, ids: list[str]) -> None:
-        for eid in ids:
-            if not db.execute("DELETE FROM episodes WHERE id=? AND tenant=? RETURNING id",
-                              (eid, tenant)).fetchall():
-                continue
-            turn_rows = [r[0] for r in db.execute("SELECT rowid FROM turns WHERE episode_id=?", (eid,))]
-            db.executemany("DELETE FROM turns_fts WHERE rowid=?", [(r,) for r in turn_rows])
-            db.execute("DELETE FROM turns WHERE episode_id=?", (eid,))
-            db.execute("DELETE FROM mentions WHERE episode_id=?", (eid,))
-            db.execute("DELETE FROM fact_episodes WHERE episode_id=?", (eid,))
-
-    def _delete_entities(self, db: sqlite3.Connection, tenant: str, ids: list[str]) -> None:
-        for eid in ids:
-            row = db.execute("SELECT rowid FROM entities WHERE id=? AND tenant=?", (eid, tenant)).fetchone()
-            if row is None:
-                continue
-            db.execute("DELETE FROM entities_fts WHERE rowid=?", (row[0],))
-            db.execute("DELETE FROM entities WHERE rowid=?", (row[0],))
-            db.execute("DELETE FROM entity_names WHERE entity_id=?", (eid,))
-            db.execute("DELETE FROM mentions WHERE entity_id=?", (eid,))
-
-    def _apply_to_memory(self, tenant: str, batch: WriteBatch, entity_rows: dict[str, int],
-                         fact_rows: dict[str, int]) -> None:
+    def _apply_to_memory(self, tenant: str, batch: WriteBatch) -> None:
         """Mirror a committed batch into the in-memory graph and vector indexes."""
         fact_index = self._vectors(self._fact_vectors, tenant)
         entity_index = self._vectors(self._entity_vectors, tenant)

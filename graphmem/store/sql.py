@@ -62,11 +62,29 @@ CREATE TABLE IF NOT EXISTS mentions (episode_id TEXT NOT NULL, entity_id TEXT NO
 """
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+#: Han, Hiragana, Katakana and Hangul: scripts written without spaces between words.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+
+
+def _bigrams(run: str) -> str:
+    if len(run) == 1:
+        return run
+    return " ".join(run[i:i + 2] for i in range(len(run) - 1))
+
+
+def analyze(text: str) -> str:
+    """Make CJK runs searchable by FTS5: each run becomes its overlapping bigrams.
+
+    SQLite's unicode61 tokenizer would index "我喜欢喝咖啡" as one token, so no
+    query short of the whole run could match it. Bigrams are what Lucene's CJK
+    analyzer uses too. Other text passes through unchanged.
+    """
+    return _CJK.sub(lambda m: f" {_bigrams(m.group(0))} ", text)
 
 
 def fts_query(text: str, max_terms: int = 32) -> str | None:
     """Turn free text into a safe FTS5 OR-query of quoted terms (no FTS syntax leaks in)."""
-    terms = list(dict.fromkeys(w.lower() for w in _WORD.findall(text)))[:max_terms]
+    terms = list(dict.fromkeys(w.lower() for w in _WORD.findall(analyze(text))))[:max_terms]
     if not terms:
         return None
     return " OR ".join(f'"{t}"' for t in terms)

@@ -135,3 +135,15 @@ def test_scopes_and_tenants_do_not_leak(store: GraphStore, embedder: Embedder,
     assert seen(ALICE) == {"Alice likes sushi."}
     assert seen(bob) == {"Bob likes pizza."}
     assert seen(ALICE, "other-tenant") == {"Alice likes sushi a lot."}
+
+
+def test_chinese_facts_are_found_by_chinese_queries(store: GraphStore, embedder: Embedder,
+                                                     engine: SearchEngine, tenant: str) -> None:
+    ingestor = Ingestor(store, ScriptedExtractor({}), embedder, clock=lambda: NOW)
+    ingestor.add_facts(tenant, [
+        fact("PREFERRED_NAME", "王总", 1, subject="小王", text="用户希望被称为王总，不要叫小王。"),
+        fact("LIKES", "咖啡", 1, subject="小王", text="用户喜欢喝咖啡。"),
+    ])
+    hits = engine.search(tenant, SearchRequest(scope=ALICE, query="咖啡", include_turns=False)).results
+    assert hits[0].text == "用户喜欢喝咖啡。"
+    assert "bm25" in hits[0].channels

@@ -1,0 +1,108 @@
+"""The embedded store's writes: plain functions over an open SQLite transaction.
+
+The caller (:meth:`graphmem.store.embedded.EmbeddedStore.write`) owns the
+transaction; these functions only issue statements, so a failure anywhere
+rolls the whole batch back. Full-text rows are written through
+:func:`graphmem.store.sql.analyze` so CJK text is searchable too.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+
+from graphmem.models import Entity, Episode, Fact
+from graphmem.store import sql
+from graphmem.store.names import normalize_name
+
+
+def _blob(vector: list[float] | None) -> bytes | None:
+    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def write_episodes(db: sqlite3.Connection, episodes: list[Episode]) -> None:
+    for ep in episodes:
+        db.execute(sql.UPSERT_EPISODE, (
+            ep.id, ep.tenant, ep.scope_key, ep.client_id, ep.reference_time.isoformat(),
+            ep.expires_at.isoformat() if ep.expires_at else None, int(ep.pinned),
+            ep.model_dump_json(),
+        ))
+        if db.execute("SELECT 1 FROM turns WHERE episode_id=? LIMIT 1", (ep.id,)).fetchone():
+            continue
+        texts = [m.content for m in ep.messages] or ([ep.content] if ep.content else [])
+        for idx, text in enumerate(texts):
+            cur = db.execute(sql.INSERT_TURN, (ep.id, idx, ep.tenant, ep.scope_key))
+            db.execute(sql.INSERT_TURN_FTS, (cur.lastrowid, sql.analyze(text)))
+
+
+def write_entities(db: sqlite3.Connection, entities: list[Entity]) -> dict[str, int]:
+    rows: dict[str, int] = {}
+    for ent in entities:
+        doc = ent.model_dump_json(exclude={"embedding"})
+        rowid = db.execute(sql.UPSERT_ENTITY, (
+            ent.id, ent.tenant, ent.scope_key, doc, _blob(ent.embedding)
+        )).fetchone()[0]
+        rows[ent.id] = rowid
+        db.execute("DELETE FROM entity_names WHERE entity_id=?", (ent.id,))
+        names = {normalize_name(n) for n in [ent.name, *ent.aliases]} - {""}
+        db.executemany("INSERT INTO entity_names VALUES (?,?,?,?)",
+                       [(ent.id, ent.tenant, ent.scope_key, n) for n in names])
+        db.execute("DELETE FROM entities_fts WHERE rowid=?", (rowid,))
+        db.execute("INSERT INTO entities_fts (rowid, text) VALUES (?, ?)",
+                   (rowid, sql.analyze(" ".join([ent.name, *ent.aliases, ent.summary]))))
+    return rows
+
+
+def write_facts(db: sqlite3.Connection, facts: list[Fact]) -> dict[str, int]:
+    rows: dict[str, int] = {}
+    for fact in facts:
+        doc = fact.model_dump_json(exclude={"embedding"})
+        rowid = db.execute(sql.UPSERT_FACT, (
+            fact.id, fact.tenant, fact.scope_key, fact.timeline_key, fact.subject_id,
+            fact.object_id, fact.valid_from.isoformat(), fact.status.value,
+            fact.category.value, doc, _blob(fact.embedding),
+        )).fetchone()[0]
+        rows[fact.id] = rowid
+        db.execute("DELETE FROM facts_fts WHERE rowid=?", (rowid,))
+        db.execute("INSERT INTO facts_fts (rowid, text) VALUES (?, ?)", (rowid, sql.analyze(fact.text)))
+        db.execute("DELETE FROM fact_episodes WHERE fact_id=?", (fact.id,))
+        sources = [*fact.episode_ids]
+        if fact.retraction and fact.retraction.episode_id:
+            sources.append(fact.retraction.episode_id)
+        db.executemany("INSERT OR IGNORE INTO fact_episodes VALUES (?, ?)",
+                       [(fact.id, e) for e in sources])
+    return rows
+
+
+def delete_facts(db: sqlite3.Connection, tenant: str, ids: list[str]) -> None:
+    for fid in ids:
+        row = db.execute("SELECT rowid FROM facts WHERE id=? AND tenant=?", (fid, tenant)).fetchone()
+        if row is None:
+            continue
+        db.execute("DELETE FROM facts_fts WHERE rowid=?", (row[0],))
+        db.execute("DELETE FROM facts WHERE rowid=?", (row[0],))
+        db.execute("DELETE FROM fact_episodes WHERE fact_id=?", (fid,))
+
+
+def delete_episodes(db: sqlite3.Connection, tenant: str, ids: list[str]) -> None:
+    for eid in ids:
+        if not db.execute("DELETE FROM episodes WHERE id=? AND tenant=? RETURNING id",
+                          (eid, tenant)).fetchall():
+            continue
+        turn_rows = [r[0] for r in db.execute("SELECT rowid FROM turns WHERE episode_id=?", (eid,))]
+        db.executemany("DELETE FROM turns_fts WHERE rowid=?", [(r,) for r in turn_rows])
+        db.execute("DELETE FROM turns WHERE episode_id=?", (eid,))
+        db.execute("DELETE FROM mentions WHERE episode_id=?", (eid,))
+        db.execute("DELETE FROM fact_episodes WHERE episode_id=?", (eid,))
+
+
+def delete_entities(db: sqlite3.Connection, tenant: str, ids: list[str]) -> None:
+    for eid in ids:
+        row = db.execute("SELECT rowid FROM entities WHERE id=? AND tenant=?", (eid, tenant)).fetchone()
+        if row is None:
+            continue
+        db.execute("DELETE FROM entities_fts WHERE rowid=?", (row[0],))
+        db.execute("DELETE FROM entities WHERE rowid=?", (row[0],))
+        db.execute("DELETE FROM entity_names WHERE entity_id=?", (eid,))
+        db.execute("DELETE FROM mentions WHERE entity_id=?", (eid,))
