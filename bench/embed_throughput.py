@@ -1,0 +1,147 @@
+"""Sentences per second of the local ONNX embedder, by batch size.
+
+Embeds LoCoMo dialogue turns (real chat sentences, read from the shared data
+directory and never copied into the repository) with ``OnnxEmbedder`` on a
+fixed number of cores, and writes the figures with the machine they were
+measured on to ``bench/results/embed_throughput.json``. Each setting runs
+``--repeats`` times; the best run is the headline because on a shared
+machine the other runs mostly measure the neighbours (the load average
+before and after is recorded so the reader can judge).
+
+    python bench/embed_throughput.py                       # 1000 turns, 2 threads
+    python bench/embed_throughput.py --batch-sizes 16,64 --repeats 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from graphmem.embed.onnx import OnnxEmbedder
+from graphmem.embed.tokens import TokenCounter
+
+DEFAULT_DATA = Path("/work/shared/data/locomo-dev.json")
+DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "embed_throughput.json"
+
+
+def load_turns(path: Path, count: int, seed: int) -> list[str]:
+    """``count`` dialogue turns sampled (reproducibly) across every conversation."""
+    samples = json.loads(path.read_text(encoding="utf-8"))
+    turns = [
+        turn["text"]
+        for sample in samples
+        for key, session in sample["conversation"].items()
+        if key.startswith("session_") and isinstance(session, list)
+        for turn in session
+        if turn.get("text")
+    ]
+    if count > len(turns):
+        raise SystemExit(f"{path} has only {len(turns)} turns, asked for {count}")
+    return random.Random(seed).sample(turns, count)
+
+
+def machine() -> dict[str, Any]:
+    import numpy
+    import onnxruntime
+    import tokenizers
+
+    cpu = platform.processor() or "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return {
+        "cpu_model": cpu,
+        "logical_cpus": os.cpu_count(),
+        "usable_cpus": usable,
+        "platform": platform.platform(),
+        "python": sys.version.split()[0],
+        "onnxruntime": onnxruntime.__version__,
+        "tokenizers": tokenizers.__version__,
+        "numpy": numpy.__version__,
+    }
+
+
+def measure(texts: list[str], batch_size: int, threads: int, spin_wait: bool, repeats: int) -> dict[str, Any]:
+    embedder = OnnxEmbedder(batch_size=batch_size, intra_op_threads=threads, spin_wait=spin_wait)
+    embedder.load()
+    embedder.embed(texts[:64])  # warm-up: first runs allocate and tune kernels
+    seconds = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        embedder.embed(texts)
+        seconds.append(time.perf_counter() - start)
+    median = statistics.median(seconds)
+    return {
+        "batch_size": batch_size,
+        "seconds_median": round(median, 4),
+        "seconds_all": [round(s, 4) for s in seconds],
+        "sentences_per_second_best": round(len(texts) / min(seconds), 1),
+        "sentences_per_second_median": round(len(texts) / median, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--sentences", type=int, default=1000)
+    parser.add_argument("--batch-sizes", default="1,8,16,32,64,128")
+    parser.add_argument("--threads", type=int, default=2, help="onnxruntime intra-op threads")
+    parser.add_argument("--spin-wait", action="store_true", help="let onnxruntime threads busy-wait")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args()
+
+    texts = load_turns(args.data, args.sentences, args.seed)
+    counter = TokenCounter(multiplier=1.0)
+    lengths = sorted(counter.count(t) + 2 for t in texts)  # + [CLS] and [SEP], as the model sees them
+    load_before = os.getloadavg()
+    results = []
+    for batch_size in (int(b) for b in args.batch_sizes.split(",")):
+        result = measure(texts, batch_size, args.threads, args.spin_wait, args.repeats)
+        print(
+            f"batch {batch_size:>4}: {result['sentences_per_second_best']:>7.1f} sentences/s best, "
+            f"{result['sentences_per_second_median']:>7.1f} median",
+            flush=True,
+        )
+        results.append(result)
+
+    report = {
+        "benchmark": "embed_throughput",
+        "measured_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "model": OnnxEmbedder.name,
+        "data": f"{args.data.name}: {len(texts)} dialogue turns sampled with seed {args.seed}",
+        "tokens_per_sentence": {
+            "mean": round(statistics.mean(lengths), 1),
+            "median": statistics.median(lengths),
+            "p95": lengths[int(0.95 * (len(lengths) - 1))],
+            "max": lengths[-1],
+        },
+        "intra_op_threads": args.threads,
+        "spin_wait": args.spin_wait,
+        "repeats": args.repeats,
+        "machine": machine(),
+        "load_average_1_5_15": {"before": load_before, "after": os.getloadavg()},
+        "results": results,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

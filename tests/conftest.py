@@ -1,0 +1,19 @@
+"""Shared fixtures for the whole suite.
+
+Fixture families live in their own modules and are loaded here as plugins, so this
+file stays a short table of contents that everyone can extend:
+
+- ``tests.neo4j_fixtures``: ``neo4j_uri`` (a real Neo4j for the session: NEO4J_URI,
+  testcontainers or graphmem's local launcher), ``neo4j_driver`` and ``clean_neo4j``.
+  Tests that need the server are marked ``@pytest.mark.neo4j``.
+- ``tests.store_fixtures``: ``store`` (the contract suite's one fixture, parametrized
+  over the embedded store and Neo4j), ``embedder`` (the real ONNX MiniLM) and ``tenant``
+  (a fresh tenant id per test, which is what isolates tests on the shared Neo4j).
+"""
+
+from __future__ import annotations
+
+pytest_plugins = [
+    "tests.neo4j_fixtures",
+    "tests.store_fixtures",
+]
