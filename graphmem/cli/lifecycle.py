@@ -1,0 +1,211 @@
+"""Lifecycle commands: ``maintain``, ``export-md``, ``import-md``, ``export-user``,
+``todos list|complete``, ``profile show|refresh`` and ``forget``.
+
+Each command builds :class:`~graphmem.settings.Settings` (``GRAPHMEM_*``
+variables, ``.env``) and a :class:`~graphmem.memory.Memory` from it, runs one
+library function of :mod:`graphmem.lifecycle` and prints its report as JSON
+(or a table). Scopes are given by key: ``--scope user:alice``,
+``--scope group:team``, ``--scope member:team:alice``. Errors become one red
+line through the root app (:mod:`graphmem.cli`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from graphmem import manage
+from graphmem.errors import ValidationError
+from graphmem.lifecycle import markdown, todos
+from graphmem.lifecycle.audit import AuditEntry, AuditLog, note
+from graphmem.lifecycle.llm_writer import build_writer
+from graphmem.lifecycle.maintenance import maintain as run_maintenance
+from graphmem.lifecycle.policy import DecayPolicy, LifecyclePolicy
+from graphmem.lifecycle.portability import export_scope
+from graphmem.lifecycle.profile import current_profile, profile_history, refresh_profile
+from graphmem.memory import Memory
+from graphmem.models import Scope
+from graphmem.settings import Settings
+
+ScopeKey = Annotated[str, typer.Option("--scope", help="user:<id>, group:<id> or member:<group>:<user>")]
+Tenant = Annotated[str | None, typer.Option(help="Tenant \\[default: GRAPHMEM_DEFAULT_TENANT]")]
+AuditPath = Annotated[Path | None, typer.Option("--audit-log", help="Append audit entries to this JSONL file")]
+DryRun = Annotated[bool, typer.Option("--dry-run", help="Report what would change; change nothing")]
+Learnings = Annotated[bool, typer.Option("--learnings", help="learnings.md: lessons and skills only")]
+
+todos_app = typer.Typer(help="List and complete todos.", no_args_is_help=True)
+profile_app = typer.Typer(help="Show or rewrite the profile narrative.", no_args_is_help=True)
+
+
+def _scope(key: str) -> Scope:
+    try:
+        return Scope.from_key(key)
+    except ValueError as err:
+        raise ValidationError(f"--scope {key!r}: {err}") from err
+
+
+@contextmanager
+def _opened() -> Iterator[tuple[Settings, Memory]]:
+    settings = Settings()
+    memory = Memory.from_settings(settings).open()
+    try:
+        yield settings, memory
+    finally:
+        memory.close()
+
+
+def _tenant(settings: Settings, tenant: str | None) -> str:
+    return tenant or settings.default_tenant
+
+
+def maintain(scope: Annotated[list[str], typer.Option("--scope", help="A scope key; repeat for several")],
+             tenant: Tenant = None, dry_run: DryRun = False, audit_log: AuditPath = None,
+             purge_after_days: Annotated[int | None, typer.Option(
+                 help="Hard-delete memories forgotten by decay for longer than this")] = None
+             ) -> None:
+    """Run summaries, episode expiry, todos, decay, consolidation and profile refresh."""
+    scopes = [_scope(s) for s in scope]
+    policy = LifecyclePolicy(decay=DecayPolicy(purge_after_days=purge_after_days))
+    with _opened() as (settings, memory):
+        report = run_maintenance(memory, _tenant(settings, tenant), scopes, policy=policy,
+                                 writer=build_writer(settings), dry_run=dry_run,
+                                 audit=AuditLog(audit_log) if audit_log else None)
+    typer.echo(report.model_dump_json(indent=2))
+
+
+def export_md(scope: ScopeKey, tenant: Tenant = None, learnings: Learnings = False,
+              output: Annotated[Path | None, typer.Option("--output", "-o")] = None) -> None:
+    """Write a scope's current memory (or learnings) as editable Markdown."""
+    with _opened() as (settings, memory):
+        text = (markdown.export_learnings if learnings else markdown.export_markdown)(
+            memory, _tenant(settings, tenant), _scope(scope))
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+        Console(stderr=True).print(f"wrote {output}")
+
+
+def import_md(path: Annotated[Path, typer.Argument(exists=True, dir_okay=False)], scope: ScopeKey,
+              tenant: Tenant = None, learnings: Learnings = False, dry_run: DryRun = False,
+              audit_log: AuditPath = None) -> None:
+    """Apply an edited memory.md: edits supersede, deleted lines retract, new lines add."""
+    categories = markdown.LEARNINGS if learnings else tuple(markdown.TITLES)
+    with _opened() as (settings, memory):
+        report = markdown.import_markdown(
+            memory, _tenant(settings, tenant), _scope(scope), path.read_text(encoding="utf-8"),
+            categories=categories, dry_run=dry_run,
+            audit=AuditLog(audit_log) if audit_log else None)
+    typer.echo(report.model_dump_json(indent=2))
+
+
+def export_user(scope: ScopeKey, tenant: Tenant = None, audit_log: AuditPath = None,
+                output: Annotated[Path | None, typer.Option("--output", "-o")] = None) -> None:
+    """Export everything stored under a scope as JSON (data portability)."""
+    with _opened() as (settings, memory):
+        export = export_scope(memory, _tenant(settings, tenant), _scope(scope),
+                              audit=AuditLog(audit_log) if audit_log else None)
+    text = export.model_dump_json(indent=2)
+    if output is None:
+        typer.echo(text)
+    else:
+        output.write_text(text + "\n", encoding="utf-8")
+        Console(stderr=True).print(f"wrote {output}: {len(export.episodes)} episodes, "
+                                   f"{len(export.facts)} facts, {len(export.entities)} entities")
+
+
+def forget(scope: ScopeKey, tenant: Tenant = None,
+           fact: Annotated[str | None, typer.Option(help="Soft-forget one memory (restorable)")] = None,
+           entity: Annotated[str | None, typer.Option(help="Erase an entity and its facts")] = None,
+           topic: Annotated[str | None, typer.Option(help="Erase what a search for this finds")] = None,
+           dry_run: DryRun = False, audit_log: AuditPath = None,
+           yes: Annotated[bool, typer.Option("--yes", help="Confirm erasing the whole scope")] = False
+           ) -> None:
+    """Forget: one memory softly (--fact), or erase an entity, a topic or the whole scope."""
+    target = _scope(scope)
+    audit = AuditLog(audit_log) if audit_log else None
+    with _opened() as (settings, memory):
+        name = _tenant(settings, tenant)
+        now = memory.clock()
+        if fact is not None:
+            forgotten = manage.forget_fact(memory, name, fact, target)
+            note(audit, [AuditEntry(at=now, tenant=name, action="forget", scope_key=target.key,
+                                    targets=[fact], actor="cli")])
+            typer.echo(forgotten.model_dump_json(indent=2))
+            return
+        if entity is not None:
+            erased = manage.erase_entity(memory, name, target, entity, dry_run=dry_run)
+            what = f"entity {entity}"
+        elif topic is not None:
+            erased = manage.erase_topic(memory, name, target, topic, dry_run=dry_run)
+            what = "topic"  # the topic itself may be the private thing
+        else:
+            if not (yes or dry_run):
+                raise ValidationError(f"erasing all of {target.key} cannot be undone: "
+                                      "add --yes (or try --dry-run)")
+            erased = manage.erase_scope(memory, name, target, dry_run=dry_run)
+            what = "whole scope"
+        if not dry_run:
+            note(audit, [AuditEntry(at=now, tenant=name, action="erase", scope_key=target.key,
+                                    targets=[*erased.fact_ids, *erased.episode_ids,
+                                             *erased.entity_ids], actor="cli", detail=what)])
+    typer.echo(erased.model_dump_json(indent=2))
+
+
+@todos_app.command("list")
+def todos_list(scope: ScopeKey, tenant: Tenant = None,
+               status: Annotated[todos.TodoStatus | None, typer.Option()] = None) -> None:
+    """Todos, soonest due first; overdue ones are marked."""
+    with _opened() as (settings, memory):
+        found = todos.list_todos(memory, _tenant(settings, tenant), _scope(scope), status=status)
+    table = Table("id", "todo", "due", "status", "assignee", "creator")
+    for t in found:
+        due = t.due.strftime("%Y-%m-%d %H:%M") if t.due else ""
+        state = f"{t.status.value} (overdue)" if t.overdue else t.status.value
+        table.add_row(t.id, t.description, due, state, t.assignee, t.creator or "")
+    Console(width=200).print(table)
+
+
+@todos_app.command("complete")
+def todos_complete(todo_id: str, scope: ScopeKey, tenant: Tenant = None,
+                   cancel: Annotated[bool, typer.Option(help="Cancel instead of completing")] = False,
+                   audit_log: AuditPath = None) -> None:
+    """Mark a pending todo completed (or cancelled)."""
+    status = todos.TodoStatus.CANCELLED if cancel else todos.TodoStatus.COMPLETED
+    with _opened() as (settings, memory):
+        todo = todos.close_todo(memory, _tenant(settings, tenant), todo_id, status=status,
+                                scope=_scope(scope),
+                                audit=AuditLog(audit_log) if audit_log else None)
+    typer.echo(todo.model_dump_json(indent=2))
+
+
+@profile_app.command("show")
+def profile_show(scope: ScopeKey, tenant: Tenant = None,
+                 history: Annotated[bool, typer.Option(help="Every version, oldest first")] = False
+                 ) -> None:
+    """Print the current profile narrative (or all its versions)."""
+    with _opened() as (settings, memory):
+        name, target = _tenant(settings, tenant), _scope(scope)
+        versions = profile_history(memory, name, target) if history else [
+            current_profile(memory, name, target)]
+    for version in versions:
+        when = version.generated_at.date().isoformat() if version.generated_at else "never"
+        typer.echo(f"# {version.owner}: version {version.version} ({when})\n")
+        typer.echo((version.text or "(empty: nothing known yet)") + "\n")
+
+
+@profile_app.command("refresh")
+def profile_refresh(scope: ScopeKey, tenant: Tenant = None,
+                    force: Annotated[bool, typer.Option(help="Rewrite even if not due")] = False
+                    ) -> None:
+    """Rewrite the profile if it is due (5 new summaries, 7 days) or with --force."""
+    with _opened() as (settings, memory):
+        result = refresh_profile(memory, _tenant(settings, tenant), _scope(scope),
+                                 writer=build_writer(settings), force=force)
+    typer.echo(result.model_dump_json(indent=2))

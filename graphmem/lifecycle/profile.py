@@ -1,0 +1,187 @@
+"""The profile narrative: a few paragraphs about the user, always carried in the context.
+
+Built from the current facts per category; where a fact superseded an older
+one the narrative keeps the trace ("Alice used to work at Acme, moved to
+Globex in March 2024"): new information wins, history stays visible.
+
+Versions are ``PROFILE`` facts (category ``context``) about the user, in one
+timeline: each version ends where the next one starts, so
+:func:`profile_history` is the timeline and the current version is the one
+that holds now. Versions carry no evidence, which keeps the timeline rules
+from ever merging two of them. A new user has no version: an empty profile.
+
+:func:`refresh_profile` writes a new version after ``after_summaries`` new
+session summaries, when the current one is older than ``after``, or on
+demand; a version identical to the current one is never written.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel
+
+from graphmem.errors import GraphMemError
+from graphmem.lifecycle import records
+from graphmem.lifecycle.policy import ProfilePolicy
+from graphmem.lifecycle.summaries import latest_summaries
+from graphmem.lifecycle.writer import ProfileDigest, ProfileSection, TemplateWriter, Writer
+from graphmem.memory import Memory
+from graphmem.models import Cardinality, Category, Entity, Fact, FactStatus, Scope
+from graphmem.store.base import WriteBatch
+from graphmem.temporal import TimeFilter, rebuild_timeline, timeline_key
+
+#: Paragraphs, in order, and the categories each one is written from.
+SECTIONS: tuple[tuple[str, tuple[Category, ...]], ...] = (
+    ("About {owner}", (Category.PERSON, Category.FACT)),
+    ("Preferences", (Category.PREFERENCE,)),
+    ("Skills and lessons", (Category.SKILL, Category.LESSON)),
+    ("Goals and plans", (Category.GOAL,)),
+    ("Recently", (Category.EVENT, Category.CONTEXT)),
+)
+#: How a trace reads: predicate -> (verb for "used to ...", how the change is said).
+_TRACE = {
+    "WORKS_AT": ("work at", "moved to"), "LIVES_IN": ("live in", "moved to"),
+    "STUDIES_AT": ("study at", "moved to"), "JOB_TITLE": ("work as", "became"),
+    "USES_FRAMEWORK": ("use", "switched to"), "DRIVES": ("drive", "switched to"),
+    "MARRIED_TO": ("be married to", "married"),
+    "RELATIONSHIP_STATUS": ("be", "became"), "FAVORITE": ("favour", "switched to"),
+}
+
+
+class Profile(BaseModel):
+    scope_key: str
+    owner: str
+    text: str = ""
+    version: int = 0
+    generated_at: datetime | None = None
+    fact_id: str | None = None
+
+
+class ProfileRefresh(BaseModel):
+    profile: Profile
+    changed: bool
+    reason: str
+
+
+def _key(scope: Scope, owner_id: str) -> str:
+    return timeline_key(scope.key, owner_id, records.PROFILE, Cardinality.ONE, owner_id)
+
+
+def _versions(memory: Memory, tenant: str, scope: Scope, owner: Entity) -> list[Fact]:
+    found = memory.store.facts_in_timelines(tenant, [_key(scope, owner.id)])
+    return sorted((f for f in found if f.status is FactStatus.ACTIVE),
+                  key=lambda f: (f.valid_from, f.recorded_at, f.id))
+
+
+def _as_profile(scope: Scope, owner: Entity, fact: Fact, version: int) -> Profile:
+    return Profile(scope_key=scope.key, owner=owner.name, text=fact.text, version=version,
+                   generated_at=fact.valid_from, fact_id=fact.id)
+
+
+def profile_history(memory: Memory, tenant: str, scope: Scope, *,
+                    owner: str | None = None) -> list[Profile]:
+    """Every version, oldest first (version 1 first)."""
+    entity = records.find_owner(memory, tenant, scope, owner)
+    if entity is None:
+        return []
+    return [_as_profile(scope, entity, f, i + 1)
+            for i, f in enumerate(_versions(memory, tenant, scope, entity))]
+
+
+def current_profile(memory: Memory, tenant: str, scope: Scope, *,
+                    owner: str | None = None) -> Profile:
+    """The latest version, or an empty profile (version 0) for a user with none yet."""
+    history = profile_history(memory, tenant, scope, owner=owner)
+    if history:
+        return history[-1]
+    return Profile(scope_key=scope.key, owner=owner or scope.user_id or scope.group_id or "")
+
+
+def _trace(fact: Fact, old: Fact) -> str:
+    verb, change = _TRACE.get(fact.predicate, (None, None))
+    when = f"{fact.valid_from:%B %Y}"
+    if verb is None or change is None:
+        return f"{fact.text.rstrip('.')} (before {when}: {old.object_name})."
+    return (f"{fact.subject_name} used to {verb} {old.object_name}, {change} "
+            f"{fact.object_name} in {when}.")
+
+
+def profile_digest(memory: Memory, tenant: str, scope: Scope, owner: Entity, *,
+                   now: datetime, policy: ProfilePolicy = ProfilePolicy(),
+                   previous: str | None = None) -> ProfileDigest:
+    """The current facts of ``scope`` as profile sentences, grouped into sections."""
+    facts = [f for f in records.all_facts(memory, tenant, [scope.key], time=TimeFilter(as_of=now))
+             if f.status is FactStatus.ACTIVE and f.category is not Category.TODO
+             and f.predicate not in records.LIFECYCLE_PREDICATES]
+    olds = {f.id: f for f in memory.store.get_facts(
+        tenant, sorted({i for f in facts for i in f.supersedes}))}
+    sections: list[ProfileSection] = []
+    for title, categories in SECTIONS:
+        chosen = sorted((f for f in facts if f.category in categories),
+                        key=lambda f: (-f.importance, -f.valid_from.timestamp(), f.id))
+        lines: list[str] = []
+        for fact in chosen[: policy.max_sentences_per_paragraph]:
+            old = next((olds[i] for i in fact.supersedes if i in olds), None)
+            lines.append(_trace(fact, old) if old else fact.text)
+        sections.append(ProfileSection(title=title.format(owner=owner.name), sentences=lines))
+    return ProfileDigest(owner=owner.name, sections=sections, previous=previous)
+
+
+def profile_due(memory: Memory, tenant: str, scope: Scope, *, now: datetime | None = None,
+                policy: ProfilePolicy = ProfilePolicy(), owner: str | None = None) -> str | None:
+    """Why the profile should be rewritten now ("first profile", "5 new summaries", ...), or None."""
+    now = now or memory.clock()
+    current = current_profile(memory, tenant, scope, owner=owner)
+    if current.generated_at is None:
+        return "first profile"
+    newer = [s for s in latest_summaries(memory, tenant, scope, policy.after_summaries, now=now)
+             if s.ended_at > current.generated_at]
+    if len(newer) >= policy.after_summaries:
+        return f"{len(newer)} new session summaries"
+    if now - current.generated_at >= policy.after:
+        return f"older than {policy.after.days} days"
+    return None
+
+
+def refresh_profile(memory: Memory, tenant: str, scope: Scope, *, writer: Writer | None = None,
+                    policy: ProfilePolicy = ProfilePolicy(), now: datetime | None = None,
+                    force: bool = False, owner: str | None = None,
+                    dry_run: bool = False) -> ProfileRefresh:
+    """Write a new profile version when one is due (or ``force``) and it says something new."""
+    now = now or memory.clock()
+    reason = "on demand" if force else profile_due(memory, tenant, scope, now=now, policy=policy,
+                                                   owner=owner)
+    current = current_profile(memory, tenant, scope, owner=owner)
+    if reason is None:
+        return ProfileRefresh(profile=current, changed=False, reason="not due")
+    writer = writer or TemplateWriter()
+    with memory.ingestor.lock:
+        entity, new_entities = records.owner_entity(memory, tenant, scope, owner)
+        digest = profile_digest(memory, tenant, scope, entity, now=now, policy=policy,
+                                previous=current.text or None)
+        if not any(s.sentences for s in digest.sections):
+            return ProfileRefresh(profile=current, changed=False, reason="nothing known yet")
+        try:
+            text = writer.write_profile(digest).strip()
+        except GraphMemError:
+            text = TemplateWriter().write_profile(digest)
+        if text == current.text:
+            return ProfileRefresh(profile=current, changed=False, reason=f"{reason}; unchanged")
+        versions = _versions(memory, tenant, scope, entity)
+        if dry_run:
+            draft = Profile(scope_key=scope.key, owner=entity.name, text=text,
+                            version=len(versions) + 1, generated_at=now)
+            return ProfileRefresh(profile=draft, changed=True, reason=reason)
+        fact = Fact(tenant=tenant, scope_key=scope.key, subject_id=entity.id,
+                    subject_name=entity.name, predicate=records.PROFILE, object_id=entity.id,
+                    object_name=entity.name, text=text, category=Category.CONTEXT,
+                    importance=0.3, confidence=0.9, cardinality=Cardinality.ONE,
+                    timeline_key=_key(scope, entity.id), valid_from=now, recorded_at=now)
+        changed = {f.id: f for f in rebuild_timeline([*versions, fact], now)}
+        changed.setdefault(fact.id, fact)
+        records.write(memory, tenant, WriteBatch(entities=new_entities,
+                                                 facts=list(changed.values())))
+        written = changed[fact.id]
+    return ProfileRefresh(profile=_as_profile(scope, entity, written, len(versions) + 1),
+                          changed=True, reason=reason)

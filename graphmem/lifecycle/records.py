@@ -1,0 +1,165 @@
+"""Plumbing shared by the lifecycle modules: scans, the owner entity, graphmem-authored records.
+
+What graphmem writes on its own account (a session summary, a todo added
+through the API, a consolidation log) has a *source episode* like anything a
+user said, so provenance, deletion and export treat it like every other
+memory. Such an episode is authored by graphmem:
+
+* it is pinned (it never expires) and its ``client_id`` is
+  ``graphmem:<kind>:<key>``, so :meth:`GraphStore.find_episode` finds it
+  directly and writing it twice is idempotent;
+* its ``messages`` hold the readable text, which the stores index for the
+  raw-turn channel;
+* its ``content`` holds the structured payload as JSON. Stores index
+  ``content`` only for episodes without messages, so the JSON is kept, never
+  searched.
+
+Every write in this package happens under the ingestion lock
+(``memory.ingestor.lock``) and as one :class:`~graphmem.store.base.WriteBatch`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal, TypeVar
+
+from pydantic import BaseModel
+from pydantic import ValidationError as PydanticValidationError
+
+from graphmem.ingest.resolve import NameRequest
+from graphmem.manage import EVERYTHING
+from graphmem.memory import Memory
+from graphmem.models import Category, Entity, Episode, Fact, FactStatus, Message, Scope
+from graphmem.store.base import FactQuery, WriteBatch
+from graphmem.temporal import TimeFilter
+
+#: Predicates of the facts the lifecycle writes about its own work.
+PROFILE = "PROFILE"
+SESSION_SUMMARY = "SESSION_SUMMARY"
+SUMMARY = "SUMMARY"
+#: Facts no user wrote and no lifecycle step (decay, consolidation, memory.md) may touch.
+LIFECYCLE_PREDICATES = frozenset({PROFILE, SESSION_SUMMARY})
+
+RECORD_PREFIX = "graphmem:"
+_PAGE = 10_000
+
+M = TypeVar("M", bound=BaseModel)
+Role = Literal["user", "assistant", "system", "tool"]
+
+
+def all_facts(memory: Memory, tenant: str, scope_keys: list[str], *,
+              time: TimeFilter = EVERYTHING, categories: list[Category] | None = None,
+              entity_id: str | None = None) -> list[Fact]:
+    """Every fact the filter lets through (archived ones never do), newest first, with vectors."""
+    out: list[Fact] = []
+    while True:
+        page = memory.store.list_facts(tenant, FactQuery(
+            scope_keys=scope_keys, time=time, categories=categories, entity_id=entity_id,
+            limit=_PAGE, offset=len(out)))
+        out += page
+        if len(page) < _PAGE:
+            return out
+
+
+def all_episodes(memory: Memory, tenant: str, scope_keys: list[str]) -> list[Episode]:
+    """Every episode of the scopes, newest first."""
+    out: dict[str, Episode] = {}
+    before: datetime | None = None
+    while True:
+        page = memory.store.list_episodes(tenant, scope_keys, limit=_PAGE, before=before)
+        out.update((e.id, e) for e in page)
+        if len(page) < _PAGE:
+            return list(out.values())
+        before = page[-1].reference_time
+
+
+def _owner_request(scope: Scope, name: str | None) -> NameRequest:
+    return NameRequest(name or scope.user_id or scope.group_id or "user",
+                       "person" if scope.user_id else "group")
+
+
+def owner_entity(memory: Memory, tenant: str, scope: Scope,
+                 name: str | None = None) -> tuple[Entity, list[Entity]]:
+    """The entity a scope's memory is about, and the entities to write if it is new.
+
+    It is the entity named ``name`` or, by default, the scope's user (or group)
+    id; the rule extractor names the speaker's own entity by the speaker, so a
+    user ``alice`` who speaks as "Alice" resolves to the same entity.
+    """
+    request = _owner_request(scope, name)
+    resolution = memory.ingestor.resolver.resolve(tenant, scope, [request])
+    entity = resolution.get(request.name)
+    if entity is None:  # pragma: no cover - resolve() creates what it does not find
+        raise LookupError(request.name)
+    return entity, [*resolution.created, *resolution.updated]
+
+
+def find_owner(memory: Memory, tenant: str, scope: Scope, name: str | None = None) -> Entity | None:
+    """:func:`owner_entity` without creating anything: None for a user graphmem has never met."""
+    request = _owner_request(scope, name)
+    return memory.ingestor.resolver.resolve(tenant, scope, [request], create=False).get(request.name)
+
+
+def record_key(kind: str, key: str) -> str:
+    return f"{RECORD_PREFIX}{kind}:{key}"
+
+
+def is_record(episode: Episode) -> bool:
+    return bool(episode.client_id and episode.client_id.startswith(RECORD_PREFIX))
+
+
+def authored_episode(tenant: str, scope_key: str, *, kind: str, key: str,
+                     lines: list[tuple[str, str]], payload: BaseModel, at: datetime,
+                     role: Role = "system", session_id: str | None = None,
+                     episode_id: str | None = None) -> Episode:
+    """A record episode: ``lines`` are ``(speaker, text)`` messages, ``payload`` its JSON content."""
+    episode = Episode(tenant=tenant, scope_key=scope_key, source="messages",
+                      content=payload.model_dump_json(), reference_time=at, recorded_at=at,
+                      client_id=record_key(kind, key), pinned=True, session_id=session_id)
+    if episode_id is not None:
+        episode = episode.model_copy(update={"id": episode_id})
+    messages = [Message(id=f"{episode.id}:{i}", role=role, speaker=speaker, content=text,
+                        timestamp=at)
+                for i, (speaker, text) in enumerate(lines) if text.strip()]
+    return episode.model_copy(update={"messages": messages})
+
+
+def find_record(memory: Memory, tenant: str, scope_key: str, kind: str,
+                key: str) -> Episode | None:
+    return memory.store.find_episode(tenant, scope_key, record_key(kind, key))
+
+
+def payload_of(episode: Episode, model: type[M]) -> M | None:
+    """The structured payload of a record episode, or None if it holds another kind."""
+    try:
+        return model.model_validate_json(episode.content)
+    except PydanticValidationError:
+        return None
+
+
+def with_vectors(memory: Memory, facts: list[Fact]) -> list[Fact]:
+    """Embed the facts that need a vector (retraction markers never do)."""
+    missing = [f for f in facts if f.embedding is None and f.status is not FactStatus.RETRACTION]
+    if not missing:
+        return facts
+    vectors = memory.embedder.embed([f.text for f in missing])
+    filled = {f.id: f.model_copy(update={"embedding": [float(x) for x in vectors[i]]})
+              for i, f in enumerate(missing)}
+    return [filled.get(f.id, f) for f in facts]
+
+
+def write(memory: Memory, tenant: str, batch: WriteBatch) -> None:
+    """Embed what needs it and write the batch (the caller holds the ingestion lock)."""
+    batch.facts = with_vectors(memory, batch.facts)
+    memory.store.write(tenant, batch)
+
+
+def public(fact: Fact) -> Fact:
+    return fact.model_copy(update={"embedding": None})
+
+
+def last_use(fact: Fact, now: datetime) -> datetime:
+    """When a memory was last recorded, restated or recalled (never later than ``now``)."""
+    said = [e.at for e in fact.evidence if e.at <= now]
+    moments = [fact.recorded_at, *said, *([fact.last_accessed] if fact.last_accessed else [])]
+    return min(max(moments), now)

@@ -1,0 +1,94 @@
+"""The profile narrative: empty for a new user, traced, versioned, regenerated when due."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from graphmem.lifecycle.context import layered_context
+from graphmem.lifecycle.profile import (
+    current_profile,
+    profile_due,
+    profile_history,
+    refresh_profile,
+)
+from graphmem.lifecycle.summaries import summarize_session
+from graphmem.memory import Memory
+from graphmem.models import Category, Scope
+from graphmem.search.context import ContextRequest
+from tests.lifecycle.conftest import ALICE, Clock
+from tests.lifecycle.helpers import add, chat
+
+
+def seed(memory: Memory, tenant: str) -> None:
+    add(memory, tenant, "WORKS_AT", "Acme", text="Alice works at Acme.",
+        valid_from=datetime(2022, 1, 10, tzinfo=UTC))
+    add(memory, tenant, "WORKS_AT", "Globex", text="Alice works at Globex.",
+        valid_from=datetime(2024, 3, 4, tzinfo=UTC))
+    add(memory, tenant, "LIKES", "hiking", text="Alice likes hiking.",
+        category=Category.PREFERENCE)
+    add(memory, tenant, "LESSON", "needs proxy-env", subject="Docker",
+        text="Lesson for Docker: The Docker build needs proxy-env.", category=Category.LESSON)
+
+
+def test_a_new_user_has_an_empty_profile(memory: Memory, tenant: str) -> None:
+    bob = Scope(user_id="bob")
+    profile = current_profile(memory, tenant, bob)
+    assert (profile.text, profile.version, profile.generated_at) == ("", 0, None)
+    refresh = refresh_profile(memory, tenant, bob)
+    assert not refresh.changed and refresh.reason == "nothing known yet"
+    assert profile_history(memory, tenant, bob) == []
+
+
+def test_profile_keeps_the_trace_and_versions(memory: Memory, tenant: str, clock: Clock) -> None:
+    seed(memory, tenant)
+    assert profile_due(memory, tenant, ALICE) == "first profile"
+    first = refresh_profile(memory, tenant, ALICE)
+    assert first.changed and first.profile.version == 1
+    assert first.profile.text == (
+        "About Alice: Alice used to work at Acme, moved to Globex in March 2024.\n\n"
+        "Preferences: Alice likes hiking.\n\n"
+        "Skills and lessons: Lesson for Docker: The Docker build needs proxy-env.")
+    assert refresh_profile(memory, tenant, ALICE).reason == "not due"
+
+    # five new session summaries make it due; new information makes a new version
+    add(memory, tenant, "LIVES_IN", "Berlin", text="Alice lives in Berlin.")
+    for i in range(5):
+        clock.advance(hours=1)
+        chat(memory, tenant, f"I read chapter {i} of the Rust book.", "Nice.",
+             "What comes after ownership and borrowing?", "Lifetimes.", session=f"s{i}")
+        clock.advance(hours=1)
+        assert summarize_session(memory, tenant, ALICE, f"s{i}") is not None
+    assert profile_due(memory, tenant, ALICE) == "5 new session summaries"
+    second = refresh_profile(memory, tenant, ALICE)
+    assert second.changed and second.profile.version == 2
+    assert "Alice lives in Berlin." in second.profile.text
+
+    # seven days later with nothing new: due, but an identical text is not a new version
+    clock.advance(days=7)
+    assert profile_due(memory, tenant, ALICE) == "older than 7 days"
+    same = refresh_profile(memory, tenant, ALICE)
+    assert not same.changed and same.reason == "older than 7 days; unchanged"
+    forced = refresh_profile(memory, tenant, ALICE, force=True)
+    assert not forced.changed
+
+    history = profile_history(memory, tenant, ALICE)
+    assert [p.version for p in history] == [1, 2]
+    assert history[0].text == first.profile.text  # older versions are kept
+    assert current_profile(memory, tenant, ALICE) == history[1]
+
+
+def test_layered_context_carries_profile_and_summaries(memory: Memory, tenant: str,
+                                                        clock: Clock) -> None:
+    seed(memory, tenant)
+    chat(memory, tenant, "I am planning a trip to Lisbon in May.", "Lovely!",
+         "Which neighbourhood should I stay in?", "Alfama is charming.", session="trip")
+    clock.advance(hours=1)
+    summary = summarize_session(memory, tenant, ALICE, "trip")
+    refresh_profile(memory, tenant, ALICE)
+    context = layered_context(memory, tenant, ContextRequest(scope=ALICE,
+                                                             message="Where does Alice work?"))
+    memory.engine.close()
+    assert context.profile is not None and context.profile.startswith("About Alice:")
+    assert summary is not None and context.summaries == [summary.summary]
+    assert context.prompt.index("### Profile") < context.prompt.index("### Recent session")
+    assert "Alice used to work at Acme, moved to Globex in March 2024." in context.prompt
