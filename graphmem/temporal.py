@@ -116,6 +116,10 @@ class TimeFilter(BaseModel):
             return False
         if fact.status is FactStatus.FORGOTTEN and not self.include_forgotten:
             return False
+        return self.matches_time(fact, now)
+
+    def matches_time(self, fact: Fact, now: datetime) -> bool:
+        """The time part alone (for listings that choose statuses explicitly)."""
         until = fact.valid_until
         if self.as_known_at is not None:
             if fact.recorded_at > self.as_known_at:

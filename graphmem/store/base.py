@@ -56,7 +56,8 @@ class FactQuery(BaseModel):
     scope_keys: list[str]
     time: TimeFilter = Field(default_factory=TimeFilter)
     categories: list[Category] | None = None
-    statuses: list[FactStatus] | None = None  # overrides time.include_forgotten when set
+    statuses: list[FactStatus] | None = None  # when set, exactly these statuses (time still applies)
+    predicates: list[str] | None = None
     entity_id: str | None = None
     text_contains: str | None = None
     limit: int = Field(default=50, ge=1, le=10_000)

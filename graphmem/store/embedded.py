@@ -303,16 +303,18 @@ class EmbeddedStore:
         if query.entity_id:
             where += " AND (subject_id=? OR object_id=?)"
             params += [query.entity_id, query.entity_id]
-        time = query.time
         if query.statuses:
             where += f" AND status IN ({sql.placeholders(len(query.statuses))})"
             params += [s.value for s in query.statuses]
-            time = time.model_copy(update={"include_forgotten": True})
+        if query.predicates:
+            where += f" AND predicate IN ({sql.placeholders(len(query.predicates))})"
+            params += list(query.predicates)
         now = utcnow()
         needle = query.text_contains.casefold() if query.text_contains else None
+        keep = query.time.matches_time if query.statuses else query.time.matches
         facts = [
             f for f in self._facts_where(where + " ORDER BY valid_from DESC, rowid DESC", params)
-            if time.matches(f, now) and (needle is None or needle in f.text.casefold())
+            if keep(f, now) and (needle is None or needle in f.text.casefold())
         ]
         return facts[query.offset: query.offset + query.limit]
 
@@ -334,14 +336,21 @@ class EmbeddedStore:
         return facts[:limit]
 
     def record_access(self, tenant: str, fact_ids: list[str], at: datetime) -> None:
-        facts = self.get_facts(tenant, fact_ids)
-        if not facts:
+        if not fact_ids:
             return
-        updated = [f.model_copy(update={"access_count": f.access_count + 1, "last_accessed": at})
-                   for f in facts]
+        # Read and write in one transaction, touching only the access fields, so a
+        # concurrent forget or merge of the same fact is never overwritten.
+        marks = sql.placeholders(len(fact_ids))
         with self._transaction() as db:
-            db.executemany("UPDATE facts SET doc=? WHERE id=? AND tenant=?",
-                           [(f.model_dump_json(exclude={"embedding"}), f.id, tenant) for f in updated])
+            rows = db.execute(f"SELECT id, doc FROM facts WHERE tenant=? AND id IN ({marks})",
+                              [tenant, *fact_ids]).fetchall()
+            updates = []
+            for fid, doc in rows:
+                fact = Fact.model_validate_json(doc)
+                fact = fact.model_copy(update={"access_count": fact.access_count + 1,
+                                               "last_accessed": at})
+                updates.append((fact.model_dump_json(exclude={"embedding"}), fid, tenant))
+            db.executemany("UPDATE facts SET doc=? WHERE id=? AND tenant=?", updates)
 
     # -- search channels ------------------------------------------------------
     def _filter_scored(self, tenant: str, scope_keys: list[str], ranked: list[tuple[str, float]],

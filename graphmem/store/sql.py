@@ -45,8 +45,8 @@ CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5 (text);
 CREATE TABLE IF NOT EXISTS facts (
     rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tenant TEXT NOT NULL,
     scope_key TEXT NOT NULL, timeline_key TEXT NOT NULL, subject_id TEXT NOT NULL,
-    object_id TEXT NOT NULL, valid_from TEXT NOT NULL, status TEXT NOT NULL, category TEXT NOT NULL,
-    doc TEXT NOT NULL, embedding BLOB
+    object_id TEXT NOT NULL, predicate TEXT NOT NULL, valid_from TEXT NOT NULL,
+    status TEXT NOT NULL, category TEXT NOT NULL, doc TEXT NOT NULL, embedding BLOB
 );
 CREATE INDEX IF NOT EXISTS facts_timeline ON facts (tenant, timeline_key);
 CREATE INDEX IF NOT EXISTS facts_scope ON facts (tenant, scope_key, valid_from);
@@ -109,10 +109,10 @@ UPSERT_ENTITY = (
     " RETURNING rowid"
 )
 UPSERT_FACT = (
-    "INSERT INTO facts (id, tenant, scope_key, timeline_key, subject_id, object_id, valid_from,"
-    " status, category, doc, embedding) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+    "INSERT INTO facts (id, tenant, scope_key, timeline_key, subject_id, object_id, predicate,"
+    " valid_from, status, category, doc, embedding) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
     " ON CONFLICT(id) DO UPDATE SET timeline_key=excluded.timeline_key,"
-    " subject_id=excluded.subject_id, object_id=excluded.object_id,"
+    " subject_id=excluded.subject_id, object_id=excluded.object_id, predicate=excluded.predicate,"
     " valid_from=excluded.valid_from, status=excluded.status, category=excluded.category,"
     " doc=excluded.doc, embedding=excluded.embedding RETURNING rowid"
 )

@@ -60,7 +60,7 @@ def write_facts(db: sqlite3.Connection, facts: list[Fact]) -> dict[str, int]:
         doc = fact.model_dump_json(exclude={"embedding"})
         rowid = db.execute(sql.UPSERT_FACT, (
             fact.id, fact.tenant, fact.scope_key, fact.timeline_key, fact.subject_id,
-            fact.object_id, fact.valid_from.isoformat(), fact.status.value,
+            fact.object_id, fact.predicate, fact.valid_from.isoformat(), fact.status.value,
             fact.category.value, doc, _blob(fact.embedding),
         )).fetchone()[0]
         rows[fact.id] = rowid

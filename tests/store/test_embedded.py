@@ -1,0 +1,72 @@
+"""Embedded-store specifics: durability when the process is killed mid-write."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from graphmem.store.base import FactQuery
+from graphmem.store.embedded import EmbeddedStore
+from graphmem.temporal import TimeFilter
+from tests.ingest.helpers import ALICE
+
+BATCH = 50
+
+WRITER = textwrap.dedent(f"""
+    import itertools, sys
+    from datetime import UTC, datetime
+    from graphmem.models import Entity, Episode, Fact
+    from graphmem.store.base import WriteBatch
+    from graphmem.store.embedded import EmbeddedStore
+
+    store = EmbeddedStore(sys.argv[1], embedding_dim=4)
+    store.open()
+    when = datetime(2024, 1, 1, tzinfo=UTC)
+    alice = Entity(tenant="t", scope_key="user:alice", name="Alice")
+    for n in itertools.count():
+        episode = Episode(tenant="t", scope_key="user:alice", reference_time=when,
+                          content=f"batch {{n}}")
+        facts = [Fact(tenant="t", scope_key="user:alice", subject_id=alice.id,
+                      subject_name="Alice", predicate="LIKES", object_id=alice.id,
+                      object_name="x", text=f"fact {{n}} {{i}}", valid_from=when,
+                      timeline_key=f"k{{n}}-{{i}}", episode_ids=[episode.id],
+                      embedding=[1.0, 0.0, 0.0, float(i)])
+                 for i in range({BATCH})]
+        store.write("t", WriteBatch(episodes=[episode], entities=[alice], facts=facts))
+        print(n, flush=True)
+""")
+
+
+def test_a_killed_writer_loses_no_committed_batch_and_leaves_no_half(tmp_path: Path) -> None:
+    db = tmp_path / "memory.db"
+    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(db)], stdout=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": os.getcwd()})
+    assert proc.stdout is not None
+    committed = -1
+    deadline = time.monotonic() + 60
+    while committed < 20 and time.monotonic() < deadline:
+        committed = int(proc.stdout.readline())
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    proc.stdout.close()
+    assert committed >= 20
+
+    store = EmbeddedStore(db, embedding_dim=4)
+    store.open()
+    facts = store.list_facts("t", FactQuery(scope_keys=ALICE.visible_keys, limit=10_000,
+                                            time=TimeFilter(include_history=True)))
+    episodes = store.list_episodes("t", ALICE.visible_keys, limit=10_000)
+    store.close()
+
+    assert len(facts) % BATCH == 0, "a batch was half-written"
+    assert len(facts) >= (committed + 1) * BATCH, "a committed batch was lost"
+    assert len(episodes) == len(facts) // BATCH
+    by_episode: dict[str, int] = {}
+    for f in facts:
+        by_episode[f.episode_ids[0]] = by_episode.get(f.episode_ids[0], 0) + 1
+    assert set(by_episode.values()) == {BATCH}
