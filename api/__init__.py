@@ -1,0 +1,1 @@
+"""graphmem's REST API: build it with :func:`api.app.create_app`."""

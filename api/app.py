@@ -1,0 +1,91 @@
+"""The REST app: ``create_app(settings, memory=None)`` builds everything it needs.
+
+All state lives on ``app.state`` (settings, memory, event bus, jobs, rate
+limit buckets), so two apps in one process share nothing. When no
+``memory`` is given the app builds one from the settings and opens and
+closes it with its lifespan; a memory passed in is the caller's to open and
+close.
+
+>>> app = create_app(Settings(api_keys={sha256_hex("secret"): "acme"}))  # doctest: +SKIP
+>>> uvicorn.run(app, host="127.0.0.1", port=8000)                        # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio.to_thread
+from fastapi import FastAPI
+
+from api import errors
+from api.limits import BodySizeLimit, TokenBuckets
+from api.routes import ROUTERS
+from api.routes.jobs import JobRunner
+from graphmem.embed.tokens import TokenCounter
+from graphmem.errors import SetupError
+from graphmem.events import EventBus
+from graphmem.memory import Memory
+from graphmem.settings import Settings
+
+log = logging.getLogger("graphmem.api")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+DESCRIPTION = """A temporal knowledge-graph memory for AI assistants.
+
+Authenticate with `Authorization: Bearer <key>` or `X-API-Key: <key>`. Every
+error is an `application/problem+json` document."""
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
+    """Build the app; refuses (SetupError) to serve without API keys beyond loopback."""
+    api_keys = {digest.lower(): tenant for digest, tenant in settings.api_keys.items()}
+    if any(not _SHA256.fullmatch(digest) for digest in api_keys):
+        raise SetupError("api_keys must map the sha256 hex digest of each key (64 hex digits) "
+                         "to a tenant, never the key itself")
+    if not api_keys:
+        if not is_loopback(settings.host):
+            raise SetupError(
+                f"no API keys configured and host {settings.host!r} is not loopback: set "
+                "GRAPHMEM_API_KEYS (sha256 hex of each key -> tenant) or bind to 127.0.0.1")
+        log.warning("no API keys configured: local use only")
+    owns_memory = memory is None
+    mem = memory if memory is not None else Memory.from_settings(settings)
+    jobs = JobRunner()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if owns_memory:
+            await anyio.to_thread.run_sync(mem.open)
+        try:
+            yield
+        finally:
+            jobs.shutdown()
+            if owns_memory:
+                mem.close()
+
+    app = FastAPI(title="graphmem", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app.state.settings = settings
+    app.state.api_keys = api_keys
+    app.state.memory = mem
+    app.state.events = EventBus()
+    app.state.jobs = jobs
+    app.state.rate_limits = TokenBuckets(settings.rate_limit_per_minute)
+    app.state.token_counter = TokenCounter()
+    errors.install(app)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
+    for router in ROUTERS:
+        app.include_router(router)
+    return app

@@ -1,0 +1,91 @@
+"""Request dependencies: who is calling (API key -> tenant), the rate limit, the scope.
+
+An API key arrives as ``Authorization: Bearer <key>`` or ``X-API-Key: <key>``;
+only its sha256 is compared (``settings.api_keys`` maps sha256 hex -> tenant),
+so no key is ever stored or logged. With no keys configured every request is
+the default tenant, which :func:`api.app.create_app` allows only on loopback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Annotated
+
+import pydantic
+from fastapi import Depends, Query, Request
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+
+from api.errors import Unauthorized
+from graphmem.errors import ValidationError
+from graphmem.events import EventBus
+from graphmem.memory import Memory
+from graphmem.models import Scope
+
+_bearer = HTTPBearer(auto_error=False, description="an API key as a bearer token")
+_api_key = APIKeyHeader(name="X-API-Key", auto_error=False, description="an API key")
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+async def tenant(
+    request: Request,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    api_key: Annotated[str | None, Depends(_api_key)],
+) -> str:
+    """The caller's tenant; raises 401 without a valid key and 429 past the rate limit."""
+    state = request.app.state
+    if not state.api_keys:
+        name, bucket = state.settings.default_tenant, "local"
+    else:
+        key = api_key or (bearer.credentials if bearer else None)
+        if not key:
+            raise Unauthorized("an API key is required: send 'Authorization: Bearer <key>' "
+                               "or 'X-API-Key: <key>'", headers={"WWW-Authenticate": "Bearer"})
+        digest = hash_key(key)
+        found = state.api_keys.get(digest)
+        if found is None:
+            raise Unauthorized("the API key is not valid", headers={"WWW-Authenticate": "Bearer"})
+        name, bucket = found, digest
+    state.rate_limits.check(bucket)
+    return str(name)
+
+
+def memory(request: Request) -> Memory:
+    mem: Memory = request.app.state.memory
+    return mem
+
+
+def events(request: Request) -> EventBus:
+    bus: EventBus = request.app.state.events
+    return bus
+
+
+def _scope(user_id: str | None, group_id: str | None) -> Scope:
+    try:
+        return Scope(user_id=user_id, group_id=group_id)
+    except pydantic.ValidationError as err:
+        raise ValidationError("; ".join(e["msg"].removeprefix("Value error, ")
+                                        for e in err.errors())) from err
+
+
+UserId = Annotated[str | None, Query(max_length=128, description="the user whose memory this is")]
+GroupId = Annotated[str | None, Query(max_length=128, description="the group whose memory this is")]
+
+
+def scope(user_id: UserId = None, group_id: GroupId = None) -> Scope:
+    """The scope of a GET, from ``user_id`` and/or ``group_id`` (one is required)."""
+    return _scope(user_id, group_id)
+
+
+def optional_scope(user_id: UserId = None, group_id: GroupId = None) -> Scope | None:
+    """An optional scope: when given, an object outside it is reported as not found."""
+    return None if user_id is None and group_id is None else _scope(user_id, group_id)
+
+
+Tenant = Annotated[str, Depends(tenant)]
+MemoryDep = Annotated[Memory, Depends(memory)]
+EventsDep = Annotated[EventBus, Depends(events)]
+ScopeQuery = Annotated[Scope, Depends(scope)]
+OptionalScope = Annotated[Scope | None, Depends(optional_scope)]

@@ -1,0 +1,157 @@
+"""Every error becomes one RFC 9457 problem document, here and nowhere else.
+
+Routes never catch anything: a :class:`~graphmem.errors.GraphMemError` maps
+to one status by its class (the most specific entry of :data:`STATUS` in the
+exception's MRO wins), request validation errors become 422 with one line
+per bad field, the API's own refusals (:class:`APIError`) carry their status,
+and anything else is a 500 whose body says nothing about the cause. Server
+errors keep their messages out of the answer (they can hold file paths or
+hostnames); the log keeps them.
+"""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from graphmem import errors
+
+log = logging.getLogger("graphmem.api")
+
+PROBLEM_JSON = "application/problem+json"
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem document."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+
+
+#: GraphMemError class -> (HTTP status, whether the message may be shown to the client).
+STATUS: dict[type[errors.GraphMemError], tuple[int, bool]] = {
+    errors.ValidationError: (422, True),
+    errors.NotFoundError: (404, True),
+    errors.ConflictError: (409, True),
+    errors.ScopeError: (403, True),
+    errors.StoreUnavailableError: (503, False),
+    errors.StoreError: (500, False),
+    errors.LLMError: (502, False),
+    errors.GraphMemError: (500, False),
+}
+
+GENERIC_DETAIL = {
+    503: "the memory store is unavailable; retry later",
+    502: "the language model endpoint failed; retry later",
+    500: "an internal error occurred",
+}
+
+
+def documented(*codes: int) -> dict[int | str, dict[str, Any]]:
+    schema = Problem.model_json_schema()
+    return {code: {"description": HTTPStatus(code).phrase,
+                   "content": {PROBLEM_JSON: {"schema": schema}}} for code in codes}
+
+
+#: The problem answers any authenticated route can give, for the OpenAPI document.
+PROBLEMS = documented(400, 401, 404, 413, 422, 429, 500, 503, 504)
+
+
+class APIError(Exception):
+    """A refusal by the HTTP layer itself (auth, limits), with its status and headers."""
+
+    status = 400
+
+    def __init__(self, detail: str, *, headers: dict[str, str] | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.headers = headers or {}
+
+
+class Unauthorized(APIError):
+    status = 401
+
+
+class RateLimited(APIError):
+    status = 429
+
+
+class StoreTimeout(APIError):
+    status = 504
+
+
+def problem(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    body = Problem(title=HTTPStatus(status).phrase, status=status, detail=detail)
+    return JSONResponse(body.model_dump(), status_code=status, media_type=PROBLEM_JSON,
+                        headers=headers)
+
+
+def status_of(exc: errors.GraphMemError) -> tuple[int, str]:
+    """The HTTP status and the client-safe detail of a library error."""
+    for cls in type(exc).__mro__:
+        if cls in STATUS:
+            status, expose = STATUS[cls]
+            return status, str(exc) if expose else GENERIC_DETAIL[status]
+    return 500, GENERIC_DETAIL[500]
+
+
+def _field_message(error: dict[str, Any]) -> str:
+    loc = [str(part) for part in error.get("loc", ())]
+    if loc and loc[0] in ("body", "query", "path", "header", "cookie"):
+        loc = loc[1:]
+    where = ".".join(loc) if loc else "request"
+    message = str(error.get("msg", "is invalid")).removeprefix("Value error, ")
+    return f"{where}: {message}"
+
+
+async def _graphmem_error(request: Request, exc: Exception) -> JSONResponse:
+    if not isinstance(exc, errors.GraphMemError):  # pragma: no cover - registered per class
+        return await _unexpected(request, exc)
+    status, detail = status_of(exc)
+    if status >= 500:
+        log.error("%s %s failed: %s: %s", request.method, request.url.path,
+                  type(exc).__name__, exc, exc_info=exc)
+    return problem(status, detail)
+
+
+async def _api_error(request: Request, exc: Exception) -> JSONResponse:
+    if not isinstance(exc, APIError):  # pragma: no cover - registered per class
+        return await _unexpected(request, exc)
+    return problem(exc.status, exc.detail, exc.headers)
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    if not isinstance(exc, RequestValidationError):  # pragma: no cover
+        return await _unexpected(request, exc)
+    lines = [_field_message(e) for e in exc.errors()]
+    return problem(422, "; ".join(lines) or "the request is invalid")
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    if not isinstance(exc, StarletteHTTPException):  # pragma: no cover
+        return await _unexpected(request, exc)
+    detail = exc.detail if isinstance(exc.detail, str) else HTTPStatus(exc.status_code).phrase
+    return problem(exc.status_code, detail, dict(exc.headers or {}))
+
+
+async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    log.error("%s %s failed unexpectedly", request.method, request.url.path, exc_info=exc)
+    return problem(500, GENERIC_DETAIL[500])
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers on ``app``."""
+    app.add_exception_handler(errors.GraphMemError, _graphmem_error)
+    app.add_exception_handler(APIError, _api_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)

@@ -1,0 +1,120 @@
+"""Limits that keep one client from hurting the others.
+
+* :class:`BodySizeLimit` answers 413 to a body over ``max_request_bytes``,
+  from its Content-Length or, for a chunked body, as soon as it grows past it;
+* :class:`TokenBuckets` holds one token bucket per API key (the app keeps it
+  on ``app.state``); an empty bucket answers 429 with ``Retry-After``;
+* :func:`run_sync` runs a blocking library call in a worker thread under
+  ``store_timeout_seconds``; past it the client gets 504. The thread cannot
+  be killed and finishes in the background, so a 504 on a write means "may
+  or may not have happened" (episode ids make retries safe).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+import time
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+import anyio
+import anyio.to_thread
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.errors import RateLimited, StoreTimeout, problem
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class BodySizeLimit:
+    """ASGI middleware refusing request bodies larger than ``max_bytes``."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+            response = problem(413, self._detail())
+            await response(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    # an HTTPException, because FastAPI turns anything else raised while
+                    # it reads a body into "400 error parsing the body"
+                    raise HTTPException(413, self._detail())
+            return message
+
+        await self.app(scope, limited_receive, send)
+
+    def _detail(self) -> str:
+        return f"the request body is larger than {self.max_bytes} bytes"
+
+
+class TokenBuckets:
+    """One token bucket per key: ``per_minute`` requests a minute, bursts up to the same."""
+
+    def __init__(self, per_minute: int, *, max_keys: int = 100_000,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.capacity = float(per_minute)
+        self.rate = per_minute / 60.0
+        self.max_keys = max_keys
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, at)
+        self._lock = threading.Lock()
+
+    def take(self, key: str) -> float:
+        """Take one token; returns 0 if allowed, else the seconds to wait for the next one."""
+        if self.rate <= 0:
+            return 0.0
+        now = self.clock()
+        with self._lock:
+            tokens, at = self._buckets.get(key, (self.capacity, now))
+            tokens = min(self.capacity, tokens + (now - at) * self.rate)
+            if tokens < 1.0:
+                self._buckets[key] = (tokens, now)
+                return (1.0 - tokens) / self.rate
+            if len(self._buckets) >= self.max_keys and key not in self._buckets:
+                self._forget_full(now)
+            self._buckets[key] = (tokens - 1.0, now)
+            return 0.0
+
+    def check(self, key: str) -> None:
+        """Raise :class:`RateLimited` (429) when ``key`` has no token left."""
+        wait = self.take(key)
+        if wait > 0:
+            raise RateLimited("rate limit exceeded; retry later",
+                              headers={"Retry-After": str(max(1, math.ceil(wait)))})
+
+    def _forget_full(self, now: float) -> None:
+        # a bucket that has refilled is the same as no bucket at all
+        full = [k for k, (tokens, at) in self._buckets.items()
+                if tokens + (now - at) * self.rate >= self.capacity]
+        for key in full:
+            del self._buckets[key]
+
+
+async def run_sync(request: Request, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run a blocking library call in a worker thread, bounded by the store timeout (504)."""
+    timeout = request.app.state.settings.store_timeout_seconds
+    call = functools.partial(fn, *args, **kwargs)
+    # move_on_after rather than fail_after: a TimeoutError raised by the call itself
+    # must not be mistaken for ours
+    with anyio.move_on_after(timeout):
+        return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+    raise StoreTimeout(f"the memory store did not answer within {timeout:g} s")

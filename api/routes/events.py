@@ -1,0 +1,51 @@
+"""``GET /v1/events``: a tenant's memory changes as Server-Sent Events."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime
+
+from fastapi import APIRouter
+from pydantic import BaseModel
+from sse_starlette import EventSourceResponse
+
+from api.deps import EventsDep, Tenant
+from api.errors import PROBLEMS
+from api.schemas import MemoryOut
+from graphmem.events import Event, EventBus, EventType
+
+router = APIRouter(tags=["events"], responses=PROBLEMS)
+
+
+class EventOut(BaseModel):
+    id: str
+    type: EventType
+    at: datetime
+    memory_id: str
+    episode_id: str | None = None
+    memory: MemoryOut | None = None
+
+    @classmethod
+    def of(cls, event: Event) -> EventOut:
+        return cls(id=event.id, type=event.type, at=event.at, memory_id=event.memory_id,
+                   episode_id=event.episode_id,
+                   memory=MemoryOut.of(event.memory) if event.memory else None)
+
+
+async def _stream(bus: EventBus, tenant: str) -> AsyncIterator[dict[str, str]]:
+    subscription = bus.subscribe(tenant)
+    try:
+        yield {"event": "ready", "data": "{}"}  # subscribed: nothing published from now is missed
+        async for event in subscription:
+            data = EventOut.of(event).model_dump_json()
+            yield {"event": event.type, "id": event.id, "data": data}
+    finally:
+        subscription.close()
+
+
+@router.get("/v1/events", response_class=EventSourceResponse, responses={
+    200: {"content": {"text/event-stream": {}}, "description": "an endless event stream"}})
+async def events(tenant: Tenant, bus: EventsDep) -> EventSourceResponse:
+    """Memory events of the caller's tenant (``memory.created``, ``.updated``,
+    ``.superseded``, ``.forgotten``, ``.restored``, ``.deleted``), after one ``ready``."""
+    return EventSourceResponse(_stream(bus, tenant), ping=15)

@@ -1,0 +1,26 @@
+"""Probes: ``/health`` (the process answers) and ``/ready`` (so does the store)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from api.deps import MemoryDep
+from api.errors import documented
+from api.limits import run_sync
+from api.schemas import Health
+from graphmem import manage
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/health", response_model=Health)
+async def health() -> Health:
+    """Alive; needs no API key."""
+    return Health(status="ok")
+
+
+@router.get("/ready", response_model=Health, responses=documented(503, 504))
+async def ready(request: Request, memory: MemoryDep) -> Health:
+    """The store answers a read; 503 otherwise. Needs no API key."""
+    await run_sync(request, manage.ping, memory, request.app.state.settings.default_tenant)
+    return Health(status="ready")

@@ -1,0 +1,272 @@
+"""REST API load: search (and some ingestion) against a real uvicorn process on loopback.
+
+1. seeds ``--facts`` structured facts (``Memory.add_facts``) into an embedded store;
+2. starts ``graphmem serve`` on a free 127.0.0.1 port in a subprocess on that file;
+3. runs ``--concurrency`` asyncio clients (httpx) for ``--duration`` seconds (or
+   ``--max-requests``): ``--ingest-ratio`` of the requests are ``POST /v1/episodes``
+   (one user message, run through the rules extractor), the rest
+   ``POST /v1/memories/search``;
+4. reports requests/s, p50/p95/p99 per kind and errors, and writes
+   ``bench/results/api_load.json`` with the machine's facts.
+
+Target on 2 cores: 200 search req/s at p95 <= 100 ms, no errors. The clients share
+the machine with the server, so the figure is a lower bound for the server.
+
+    python bench/api_load.py --facts 10000 --duration 20 --concurrency 8
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import write_result  # noqa: E402
+
+FIRST = ["Ana", "Ben", "Chloe", "Dev", "Elif", "Farid", "Grace", "Hugo", "Ines", "Jon", "Kira",
+         "Liam", "Mia", "Noor", "Omar", "Pia", "Quinn", "Rosa", "Sami", "Tara", "Uma", "Vik",
+         "Wen", "Xena", "Yusuf", "Zoe"]
+LAST = ["Silva", "Meyer", "Kowalski", "Nakamura", "Okafor", "Rossi", "Dubois", "Hansen",
+        "Novak", "Lopez", "Schmidt", "Ivanova", "Haddad", "Kim", "Larsen", "Moreau"]
+THINGS = {
+    "LIKES": ["pizza", "sushi", "jazz", "hiking", "chess", "ramen", "opera", "surfing",
+              "tango", "pottery", "climbing", "poetry", "curry", "tennis", "board games"],
+    "USES": ["React", "Vue", "Django", "Rust", "Kubernetes", "Postgres", "Figma", "Excel",
+             "Neovim", "Terraform", "Kafka", "Svelte", "Go", "Flutter", "Spark"],
+    "VISITED": ["Lisbon", "Kyoto", "Oslo", "Cairo", "Lima", "Hanoi", "Quebec", "Tbilisi",
+                "Seville", "Bergen", "Cusco", "Porto", "Krakow", "Marrakesh", "Tallinn"],
+    "WORKS_AT": ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Stark Industries",
+                 "Wayne Enterprises", "Cyberdyne", "Tyrell", "Soylent"],
+    "KNOWS": [f"{f} {l}" for f in FIRST[:8] for l in LAST[:4]],
+}
+QUERIES = ["What does {p} like?", "Which tools does {p} use?", "Where has {p} been?",
+           "Where does {p} work?", "Who likes {thing}?", "Who has visited {place}?",
+           "{p} and {thing}", "Does anyone use {tool}?"]
+USERS = 10
+
+
+@dataclass
+class Stats:
+    latencies: dict[str, list[float]] = field(default_factory=lambda: {"search": [], "ingest": []})
+    errors: dict[str, int] = field(default_factory=dict)
+
+
+def seed(db_path: Path, count: int, rng: random.Random, baseline: int) -> tuple[float, list[float]]:
+    """Seed the store; then time ``baseline`` searches in-process (no HTTP), one at a time."""
+    from graphmem.embed.cache import CachedEmbedder
+    from graphmem.embed.onnx import OnnxEmbedder
+    from graphmem.extract.rules import RuleExtractor
+    from graphmem.ingest.inputs import FactInput
+    from graphmem.memory import Memory
+    from graphmem.models import Scope
+    from graphmem.store.embedded import EmbeddedStore
+
+    started = time.perf_counter()
+    memory = Memory(EmbeddedStore(db_path, embedding_dim=384), RuleExtractor(),
+                    CachedEmbedder(OnnxEmbedder())).open()
+    try:
+        batch: list[FactInput] = []
+        for i in range(count):
+            predicate = rng.choice(list(THINGS))
+            person = f"{rng.choice(FIRST)} {rng.choice(LAST)}"
+            batch.append(FactInput(
+                scope=Scope(user_id=f"user{i % USERS}"), subject=person, predicate=predicate,
+                object=rng.choice(THINGS[predicate]), object_type="concept",
+                importance=round(rng.random(), 2)))
+            if len(batch) == 1000 or i == count - 1:
+                memory.add_facts("default", batch)
+                batch = []
+                print(f"  seeded {i + 1}/{count} facts", flush=True)
+        seconds = time.perf_counter() - started
+        from graphmem.search.models import SearchRequest
+
+        queries = [SearchRequest.model_validate(search_body(random.Random(i)))
+                   for i in range(baseline + 10)]
+        for request in queries[:10]:  # warm up
+            memory.search("default", request)
+        timings = []
+        for request in queries[10:]:
+            began = time.perf_counter()
+            memory.search("default", request)
+            timings.append(time.perf_counter() - began)
+    finally:
+        memory.close()
+    return seconds, timings
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(db_path: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "GRAPHMEM_API_KEYS": "{}", "GRAPHMEM_RATE_LIMIT_PER_MINUTE": "100000000"}
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "from graphmem.cli import app; app()", "serve",
+             "--store", "embedded", "--host", "127.0.0.1", "--port", str(port),
+             "--db-path", str(db_path),
+             "--log-level", "warning"],
+            cwd=db_path.parent, env=env, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"server exited:\n{log.read_text()}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/ready", timeout=2).status_code == 200:
+                return proc
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    proc.kill()
+    raise SystemExit(f"server not ready:\n{log.read_text()}")
+
+
+def search_body(rng: random.Random) -> dict[str, Any]:
+    query = rng.choice(QUERIES).format(
+        p=f"{rng.choice(FIRST)} {rng.choice(LAST)}", thing=rng.choice(THINGS["LIKES"]),
+        place=rng.choice(THINGS["VISITED"]), tool=rng.choice(THINGS["USES"]))
+    return {"scope": {"user_id": f"user{rng.randrange(USERS)}"}, "query": query, "limit": 10}
+
+
+def ingest_body(rng: random.Random) -> dict[str, Any]:
+    text = f"I {rng.choice(['like', 'love'])} {rng.choice(THINGS['LIKES'])}."
+    return {"scope": {"user_id": f"user{rng.randrange(USERS)}"},
+            "messages": [{"role": "user", "speaker": rng.choice(FIRST), "content": text}]}
+
+
+async def client_loop(client: httpx.AsyncClient, stop_at: float, budget: list[int],
+                      ingest_ratio: float, rng: random.Random, stats: Stats) -> None:
+    while time.perf_counter() < stop_at and budget[0] > 0:
+        budget[0] -= 1
+        kind = "ingest" if rng.random() < ingest_ratio else "search"
+        path, body = (("/v1/episodes", ingest_body(rng)) if kind == "ingest"
+                      else ("/v1/memories/search", search_body(rng)))
+        started = time.perf_counter()
+        try:
+            response = await client.post(path, json=body)
+            ok = response.status_code in (200, 201)
+            reason = f"{kind} {response.status_code}"
+        except httpx.HTTPError as err:
+            ok, reason = False, f"{kind} {type(err).__name__}"
+        if ok:
+            stats.latencies[kind].append(time.perf_counter() - started)
+        else:
+            stats.errors[reason] = stats.errors.get(reason, 0) + 1
+
+
+async def health_rate(client: httpx.AsyncClient, concurrency: int, seconds: float) -> list[float]:
+    """The HTTP layer's own ceiling: GET /health (no auth, no store) for a few seconds."""
+    timings: list[float] = []
+    stop_at = time.perf_counter() + seconds
+
+    async def one() -> None:
+        while time.perf_counter() < stop_at:
+            began = time.perf_counter()
+            if (await client.get("/health")).status_code == 200:
+                timings.append(time.perf_counter() - began)
+
+    await asyncio.gather(*(one() for _ in range(concurrency)))
+    return timings
+
+
+async def load(url: str, args: argparse.Namespace, stats: Stats) -> float:
+    limits = httpx.Limits(max_connections=args.concurrency,
+                          max_keepalive_connections=args.concurrency)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30.0) as client:
+        stats.latencies["health"] = await health_rate(client, args.concurrency, 3.0)
+        for i in range(20):  # warm up: model, caches, connections
+            await client.post("/v1/memories/search", json=search_body(random.Random(i)))
+        started = time.perf_counter()
+        budget = [args.max_requests]
+        await asyncio.gather(*(client_loop(client, started + args.duration, budget,
+                                           args.ingest_ratio, random.Random(1000 + i), stats)
+                               for i in range(args.concurrency)))
+        return time.perf_counter() - started
+
+
+def summary(values: list[float], elapsed: float) -> dict[str, Any]:
+    if not values:
+        return {"requests": 0}
+    ordered = sorted(values)
+
+    def pct(p: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 1)
+
+    return {"requests": len(values), "per_second": round(len(values) / elapsed, 1),
+            "p50_ms": pct(0.50), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
+            "mean_ms": round(statistics.fmean(values) * 1000, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--facts", type=int, default=10_000)
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--max-requests", type=int, default=100_000)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--ingest-ratio", type=float, default=0.05)
+    parser.add_argument("--baseline", type=int, default=50,
+                        help="in-process searches timed before the server starts")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="graphmem-api-load-") as tmp:
+        db_path = Path(tmp) / "bench.db"
+        print(f"seeding {args.facts} facts...", flush=True)
+        seed_seconds, in_process = seed(db_path, args.facts, random.Random(7), args.baseline)
+        load_before = os.getloadavg()
+        port = free_port()
+        proc = start_server(db_path, port, Path(tmp) / "server.log")
+        stats = Stats()
+        try:
+            elapsed = asyncio.run(load(f"http://127.0.0.1:{port}", args, stats))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+
+    total = (len(stats.latencies["search"]) + len(stats.latencies["ingest"])
+             + sum(stats.errors.values()))
+    search = summary(stats.latencies["search"], elapsed)
+    result = {
+        "config": {"facts": args.facts, "users": USERS, "duration_s": args.duration,
+                   "concurrency": args.concurrency, "ingest_ratio": args.ingest_ratio,
+                   "max_requests": args.max_requests, "server": "graphmem serve (1 uvicorn worker)",
+                   "store": "embedded"},
+        "seed_seconds": round(seed_seconds, 1),
+        "load_average_before": [round(x, 2) for x in load_before],
+        "search_in_process": summary(in_process, sum(in_process)),
+        "health": summary(stats.latencies["health"], 3.0),
+        "elapsed_s": round(elapsed, 2),
+        "total_requests_per_second": round(total / elapsed, 1),
+        "search": search,
+        "ingest": summary(stats.latencies["ingest"], elapsed),
+        "errors": stats.errors,
+        "target": {"search_per_second": 200, "search_p95_ms": 100,
+                   "met": bool(search.get("per_second", 0) >= 200
+                               and search.get("p95_ms", 1e9) <= 100 and not stats.errors)},
+    }
+    for key in ("search_in_process", "health", "search", "ingest"):
+        print(key, result[key])
+    print("errors", stats.errors, "target met:", result["target"]["met"])
+    if not args.no_write:
+        print("wrote", write_result("api_load", result))
+
+
+if __name__ == "__main__":
+    main()

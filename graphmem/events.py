@@ -1,0 +1,134 @@
+"""Memory change events, fanned out per tenant to live subscribers (the SSE stream).
+
+An :class:`EventBus` is an ordinary object: the REST app holds one on
+``app.state`` and nothing here is module state. ``publish`` may be called from
+any thread (ingestion runs in worker threads); each subscriber is an asyncio
+queue on its own event loop, fed with ``call_soon_threadsafe``. Subscribers
+are kept per tenant, so a tenant can only ever receive its own events.
+
+>>> bus = EventBus()
+>>> async def listen():                                        # doctest: +SKIP
+...     subscription = bus.subscribe("acme")
+...     async for event in subscription:
+...         print(event.type, event.memory_id)
+>>> bus.publish("acme", Event(type="memory.created", memory_id="fact_1"))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from graphmem.ingest.pipeline import IngestResult
+from graphmem.models import Fact, new_id, utcnow
+
+EventType = Literal[
+    "memory.created", "memory.updated", "memory.superseded", "memory.forgotten",
+    "memory.restored", "memory.deleted",
+]
+
+
+class Event(BaseModel):
+    """One change to one memory (fact)."""
+
+    id: str = Field(default_factory=lambda: new_id("evt"))
+    type: EventType
+    at: datetime = Field(default_factory=utcnow)
+    memory_id: str
+    episode_id: str | None = None
+    memory: Fact | None = None
+
+
+class Subscription:
+    """A live feed of one tenant's events; iterate it with ``async for``, then :meth:`close`."""
+
+    def __init__(self, bus: EventBus, tenant: str, loop: asyncio.AbstractEventLoop,
+                 max_queue: int) -> None:
+        self.bus = bus
+        self.tenant = tenant
+        self.loop = loop
+        self.queue: asyncio.Queue[Event] = asyncio.Queue(maxsize=max_queue)
+        self.dropped = 0
+
+    def put(self, event: Event) -> None:
+        # a slow reader loses its oldest events rather than stalling every publisher
+        if self.queue.full():
+            self.queue.get_nowait()
+            self.dropped += 1
+        self.queue.put_nowait(event)
+
+    def __aiter__(self) -> AsyncIterator[Event]:
+        return self
+
+    async def __anext__(self) -> Event:
+        return await self.queue.get()
+
+    def close(self) -> None:
+        self.bus._remove(self.tenant, self)
+
+
+class EventBus:
+    """Per-tenant publish/subscribe for memory events; see the module docstring."""
+
+    def __init__(self, *, max_queue: int = 1000) -> None:
+        self.max_queue = max_queue
+        self._subscribers: dict[str, set[Subscription]] = {}
+        self._lock = threading.Lock()
+
+    def subscriber_count(self, tenant: str) -> int:
+        with self._lock:
+            return len(self._subscribers.get(tenant, ()))
+
+    def publish(self, tenant: str, event: Event) -> None:
+        """Deliver ``event`` to the current subscribers of ``tenant``; thread-safe, never blocks."""
+        with self._lock:
+            targets = list(self._subscribers.get(tenant, ()))
+        for sub in targets:
+            try:
+                sub.loop.call_soon_threadsafe(sub.put, event)
+            except RuntimeError:  # the subscriber's loop has closed
+                self._remove(tenant, sub)
+
+    def publish_all(self, tenant: str, events: list[Event]) -> None:
+        for event in events:
+            self.publish(tenant, event)
+
+    def subscribe(self, tenant: str) -> Subscription:
+        """Start receiving ``tenant``'s events; call from a running event loop.
+
+        The subscription is registered when this returns, so nothing published
+        afterwards is missed.
+        """
+        sub = Subscription(self, tenant, asyncio.get_running_loop(), self.max_queue)
+        with self._lock:
+            self._subscribers.setdefault(tenant, set()).add(sub)
+        return sub
+
+    def _remove(self, tenant: str, sub: Subscription) -> None:
+        with self._lock:
+            subs = self._subscribers.get(tenant)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._subscribers[tenant]
+
+
+def fact_event(kind: EventType, fact: Fact, episode_id: str | None = None) -> Event:
+    return Event(type=kind, memory_id=fact.id, episode_id=episode_id,
+                 memory=fact.model_copy(update={"embedding": None}))
+
+
+def events_for(result: IngestResult) -> list[Event]:
+    """The events an ingestion (or an episode deletion) caused, in a stable order."""
+    ep = result.episode_id
+    out = [fact_event("memory.created", f, ep) for f in result.created]
+    out += [fact_event("memory.updated", f, ep) for f in [*result.confirmed, *result.retracted,
+                                                          *result.reopened]]
+    out += [fact_event("memory.superseded", f, ep) for f in result.superseded]
+    out += [fact_event("memory.deleted", f, ep) for f in result.deleted]
+    return out

@@ -1,0 +1,105 @@
+"""POST/GET/DELETE /v1/episodes and the background job flow."""
+
+from __future__ import annotations
+
+import time
+
+from fastapi.testclient import TestClient
+
+from tests.api.conftest import ALICE, assert_problem, episode
+
+
+def test_sync_ingestion_answers_201_with_memories(client: TestClient) -> None:
+    response = client.post("/v1/episodes", json=episode("I work at Acme.", episode_id="chat-1"))
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["stored"] is True and body["duplicate"] is False
+    assert body["episode_id"].startswith("ep_")
+    [created] = body["created"]
+    assert (created["predicate"], created["object"]) == ("WORKS_AT", "Acme")
+    assert created["sources"] == ["m1"] and created["user_id"] == "alice"
+    assert "embedding" not in created
+    assert set(body) >= {"confirmed", "superseded", "retracted", "warnings"}
+
+
+def test_a_new_value_supersedes_the_old_one(client: TestClient) -> None:
+    client.post("/v1/episodes", json=episode("I work at Acme."))
+    body = client.post("/v1/episodes", json=episode("I work at Globex now.")).json()
+    assert [m["object"] for m in body["created"]] == ["Globex"]
+    [old] = body["superseded"]
+    assert old["object"] == "Acme" and old["superseded_by"] == body["created"][0]["id"]
+
+
+def test_same_episode_id_twice_is_a_duplicate(client: TestClient) -> None:
+    first = client.post("/v1/episodes", json=episode("I work at Acme.", episode_id="e1")).json()
+    again = client.post("/v1/episodes", json=episode("I work at Acme.", episode_id="e1"))
+    assert again.status_code == 201
+    assert again.json()["duplicate"] is True
+    assert again.json()["episode_id"] == first["episode_id"]
+
+
+def test_text_and_document_episodes(client: TestClient) -> None:
+    text = client.post("/v1/episodes", json={"scope": ALICE, "text": "I live in Berlin."})
+    assert text.status_code == 201, text.text
+    assert [m["predicate"] for m in text.json()["created"]] == ["LIVES_IN"]
+    doc = client.post("/v1/episodes", json={"scope": ALICE, "document": {"note": "hello"}})
+    assert doc.status_code == 201, doc.text
+
+
+def test_temporary_chat_stores_and_extracts_nothing(client: TestClient) -> None:
+    response = client.post("/v1/episodes", json=episode("I work at Acme.", temporary=True))
+    assert response.status_code == 200
+    assert response.json()["stored"] is False and response.json()["created"] == []
+    assert client.get("/v1/memories", params=ALICE).json()["memories"] == []
+    stats = client.get("/v1/memories/stats", params=ALICE).json()["stats"]
+    assert stats["episodes"] == 0 and stats["entities"] == 0
+
+
+def test_async_ingestion_returns_a_job_that_finishes(client: TestClient) -> None:
+    accepted = client.post("/v1/episodes", json=episode("I live in Paris.", **{"async": True}))
+    assert accepted.status_code == 202, accepted.text
+    job_id = accepted.json()["job_id"]
+    assert accepted.headers["location"] == f"/v1/jobs/{job_id}"
+    deadline = time.monotonic() + 30
+    while True:
+        job = client.get(f"/v1/jobs/{job_id}").json()
+        if job["status"] in ("done", "failed") or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert job["status"] == "done", job
+    assert [m["object"] for m in job["result"]["created"]] == ["Paris"]
+    assert job["finished_at"] is not None
+
+
+def test_unknown_job_is_404(client: TestClient) -> None:
+    assert_problem(client.get("/v1/jobs/job_nope"), 404, "job_nope")
+
+
+def test_get_episode_shows_messages_and_memories(client: TestClient) -> None:
+    created = client.post("/v1/episodes", json=episode("I work at Acme.", episode_id="c9")).json()
+    response = client.get(f"/v1/episodes/{created['episode_id']}")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["episode_id"] == "c9" and body["user_id"] == "alice"
+    assert body["messages"][0]["content"] == "I work at Acme."
+    assert [m["object"] for m in body["memories"]] == ["Acme"]
+
+
+def test_get_episode_outside_the_given_scope_is_404(client: TestClient) -> None:
+    created = client.post("/v1/episodes", json=episode("I work at Acme.")).json()
+    response = client.get(f"/v1/episodes/{created['episode_id']}", params={"user_id": "bob"})
+    assert_problem(response, 404)
+
+
+def test_delete_episode_cascades_and_reopens(client: TestClient) -> None:
+    client.post("/v1/episodes", json=episode("I work at Acme."))
+    second = client.post("/v1/episodes", json=episode("I work at Globex now.")).json()
+    response = client.delete(f"/v1/episodes/{second['episode_id']}")
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert [m["object"] for m in body["deleted"]] == ["Globex"]
+    assert [m["object"] for m in body["reopened"]] == ["Acme"]
+    current = client.get("/v1/memories", params=ALICE).json()["memories"]
+    assert [m["object"] for m in current] == ["Acme"]
+    assert_problem(client.get(f"/v1/episodes/{second['episode_id']}"), 404)
+    assert_problem(client.delete(f"/v1/episodes/{second['episode_id']}"), 404)

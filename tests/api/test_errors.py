@@ -1,0 +1,105 @@
+"""Problem documents: every error class maps to one status; no stack trace ever leaks."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from api.errors import STATUS, status_of
+from graphmem import errors
+from graphmem.memory import Memory
+from tests.api.conftest import ALICE, assert_problem, episode
+
+
+@pytest.mark.parametrize(("error", "status", "shown"), [
+    (errors.ValidationError("bad scope"), 422, "bad scope"),
+    (errors.NotFoundError("memory 'x' not found"), 404, "memory 'x' not found"),
+    (errors.ConflictError("reused message id"), 409, "reused message id"),
+    (errors.ScopeError("outside"), 403, "outside"),
+    (errors.StoreUnavailableError("/secret/path.db locked"), 503, "unavailable"),
+    (errors.SchemaError("/secret/path.db newer"), 500, "internal error"),
+    (errors.StoreError("disk I/O at /secret"), 500, "internal error"),
+    (errors.LLMError("https://llm.internal/v1 said 500"), 502, "language model"),
+    (errors.ExtractionError("spaCy broke"), 500, "internal error"),
+    (errors.EmbeddingError("model missing"), 500, "internal error"),
+])
+def test_each_error_class_has_one_status(error: errors.GraphMemError, status: int,
+                                         shown: str) -> None:
+    got_status, detail = status_of(error)
+    assert got_status == status and shown in detail
+    if status >= 500:
+        assert "secret" not in detail and "internal" not in detail.replace("internal error", "")
+
+
+def test_every_listed_class_is_a_graphmem_error() -> None:
+    assert all(issubclass(cls, errors.GraphMemError) for cls in STATUS)
+
+
+def failing_app(app: FastAPI, exc: Exception) -> TestClient:
+    async def boom() -> None:
+        raise exc
+
+    app.add_api_route("/boom", boom)
+    return TestClient(app, raise_server_exceptions=False)
+
+
+def test_unknown_exceptions_are_a_generic_500(app: FastAPI, caplog: pytest.LogCaptureFixture) -> None:
+    client = failing_app(app, RuntimeError("password=hunter2 in /srv/secret"))
+    body = assert_problem(client.get("/boom"), 500, "an internal error occurred")
+    assert "hunter2" not in str(body) and "RuntimeError" not in str(body)
+    assert any("hunter2" in str(r.exc_info) for r in caplog.records if r.exc_info)
+
+
+def test_store_errors_are_a_generic_500_and_logged(app: FastAPI,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    client = failing_app(app, errors.StoreError("sqlite: disk full at /var/lib/x.db"))
+    body = assert_problem(client.get("/boom"), 500)
+    assert "/var/lib" not in body["detail"]
+    assert any("disk full" in r.getMessage() for r in caplog.records)
+
+
+def test_store_unavailable_is_503(app: FastAPI) -> None:
+    client = failing_app(app, errors.StoreUnavailableError("neo4j at bolt://10.0.0.3 down"))
+    body = assert_problem(client.get("/boom"), 503)
+    assert "10.0.0.3" not in body["detail"]
+
+
+def test_bad_inputs_are_clear_422s(client: TestClient) -> None:
+    cases = [
+        ({"scope": ALICE, "messages": [{"content": "   "}]}, "messages.0.content: message content is empty"),
+        ({"scope": ALICE, "messages": [{"content": "hi", "timestamp": "last tuesday"}]},
+         "messages.0.timestamp"),
+        ({"messages": [{"content": "hi"}]}, "scope: Field required"),
+        ({"scope": {}, "text": "hi"}, "a user_id, a group_id, or both"),
+        ({"scope": ALICE}, "exactly one of: messages, text, document"),
+        ({"scope": ALICE, "text": "hi", "messages": [{"content": "x"}]}, "exactly one of"),
+        ({"scope": ALICE, "text": "hi", "colour": "red"}, "colour: Extra inputs are not permitted"),
+        ({"scope": ALICE, "messages": [{"content": "a", "id": "1"}, {"content": "b", "id": "1"}]},
+         "duplicate message ids"),
+        ({"scope": ALICE, "messages": [{"content": "a", "role": "robot"}]}, "messages.0.role"),
+        ({"scope": ALICE, "text": "x" * 100_001}, "text"),
+    ]
+    for body, message in cases:
+        assert_problem(client.post("/v1/episodes", json=body), 422, message)
+
+
+def test_malformed_json_is_422(client: TestClient) -> None:
+    response = client.post("/v1/episodes", content=b'{"scope": ',
+                           headers={"content-type": "application/json"})
+    assert_problem(response, 422, "JSON")
+
+
+def test_unknown_route_and_method_are_problems(client: TestClient) -> None:
+    assert_problem(client.get("/v1/nothing-here"), 404)
+    assert_problem(client.put("/v1/episodes"), 405)
+
+
+def test_no_stack_trace_for_a_broken_store(client: TestClient, memory: Memory) -> None:
+    memory.store.close()  # every read now fails inside the store
+    response = client.post("/v1/memories/search", json={"scope": ALICE, "query": "x"})
+    assert response.status_code in (500, 503)
+    assert_problem(response, response.status_code)
+    response = client.post("/v1/episodes", json=episode("I work at Acme."))
+    assert_problem(response, response.status_code)
+    assert response.status_code >= 500

@@ -1,0 +1,102 @@
+"""POST /v1/forget: hard deletion leaves nothing in the graph or any index."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from graphmem.embed.base import embed_one
+from graphmem.manage import EVERYTHING
+from graphmem.memory import Memory
+from graphmem.models import Scope
+from tests.api.conftest import ALICE, TENANT_A, assert_problem, episode, fact
+
+
+def entity_named(client: TestClient, name: str) -> dict[str, Any]:
+    hits = client.get("/v1/entities", params={**ALICE, "query": name}).json()["results"]
+    return next(h["entity"] for h in hits if h["entity"]["name"] == name)
+
+
+def searched(client: TestClient, query: str) -> list[str]:
+    hits = client.post("/v1/memories/search", json={"scope": ALICE, "query": query,
+                                                    "include_history": True}).json()["results"]
+    return [h["text"] for h in hits]
+
+
+def test_forget_an_entity_everywhere(client: TestClient, memory: Memory,
+                                     caplog: pytest.LogCaptureFixture) -> None:
+    client.post("/v1/episodes", json=episode("My sister Maria loves pizza.", "I work at Acme."))
+    client.post("/v1/memories", json=fact("Alice", "LIVES_IN", "Berlin"))
+    maria = entity_named(client, "Maria")
+    dry = client.post("/v1/forget", json={"scope": ALICE, "entity_id": maria["id"],
+                                          "dry_run": True}).json()
+    assert dry["dry_run"] is True and dry["facts"] == 2 and dry["episodes"] == 1
+    assert any("Maria" in t for t in searched(client, "Maria"))  # nothing deleted yet
+
+    with caplog.at_level(logging.INFO, logger="graphmem.audit"):
+        response = client.post("/v1/forget", json={"scope": ALICE, "entity_id": maria["id"]})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert (body["facts"], body["episodes"]) == (2, 1)
+    assert maria["id"] in body["entity_ids"]
+    assert [r.getMessage() for r in caplog.records if r.name == "graphmem.audit"] == [
+        f"forget tenant={TENANT_A} scope=user:alice target=entity {maria['id']} dry_run=False "
+        "facts=2 entities=2 episodes=1"]
+
+    assert not any("Maria" in t or "pizza" in t for t in searched(client, "Maria pizza"))
+    assert_problem(client.get(f"/v1/entities/{maria['id']}"), 404)
+    left = client.get("/v1/memories", params={**ALICE, "include_history": True}).json()
+    assert sorted(m["object"] for m in left["memories"]) == ["Acme", "Berlin"]
+    acme = next(m for m in left["memories"] if m["object"] == "Acme")
+    assert acme["episode_ids"] == []  # its conversation is gone, the fact stays
+    # and nothing is left in the store's own indexes either
+    keys = Scope(user_id="alice").visible_keys
+    assert memory.store.fulltext_turns(TENANT_A, keys, "Maria pizza", 10) == []
+    assert memory.store.fulltext_facts(TENANT_A, keys, "Maria pizza", EVERYTHING, 10) == []
+    assert memory.store.fulltext_entities(TENANT_A, keys, "Maria", 10) == []
+    assert memory.store.facts_about(TENANT_A, keys, [maria["id"]], EVERYTHING, 10) == []
+    vector = embed_one(memory.embedder, "Maria loves pizza")
+    near = memory.store.vector_facts(TENANT_A, keys, vector, EVERYTHING, 10)
+    assert not any("Maria" in f.text for f in memory.store.get_facts(TENANT_A, [s.id for s in near]))
+    assert maria["id"] not in {s.id for s in memory.store.vector_entities(TENANT_A, keys, vector, 10)}
+
+
+def test_forget_an_entity_keeping_sources(client: TestClient) -> None:
+    client.post("/v1/episodes", json=episode("My sister Maria loves pizza."))
+    maria = entity_named(client, "Maria")
+    body = client.post("/v1/forget", json={"scope": ALICE, "entity_id": maria["id"],
+                                           "delete_sources": False}).json()
+    assert body["episodes"] == 0
+    assert client.get("/v1/memories/stats", params=ALICE).json()["stats"]["episodes"] == 1
+
+
+def test_forget_a_topic(client: TestClient) -> None:
+    client.post("/v1/memories", json=fact("Alice", "LIKES", "pizza"))
+    client.post("/v1/memories", json=fact("Alice", "LIVES_IN", "Berlin"))
+    body = client.post("/v1/forget", json={"scope": ALICE, "topic": "pizza"}).json()
+    assert body["facts"] == 1
+    left = client.get("/v1/memories", params=ALICE).json()["memories"]
+    assert [m["object"] for m in left] == ["Berlin"]
+    assert not any("pizza" in t for t in searched(client, "pizza"))
+
+
+def test_forget_a_whole_scope(client: TestClient) -> None:
+    client.post("/v1/episodes", json=episode("I work at Acme."))
+    client.post("/v1/memories", json=fact("Bob", "LIKES", "tea", scope={"user_id": "bob"}))
+    body = client.post("/v1/forget", json={"scope": ALICE}).json()
+    assert (body["facts"], body["episodes"]) == (1, 1) and body["entities"] >= 2
+    stats = client.get("/v1/memories/stats", params=ALICE).json()["stats"]
+    assert (stats["episodes"], stats["entities"], stats["current_facts"]) == (0, 0, 0)
+    assert searched(client, "Acme") == []
+    bob = client.get("/v1/memories", params={"user_id": "bob"}).json()["memories"]
+    assert [m["object"] for m in bob] == ["tea"]
+
+
+def test_forget_validation(client: TestClient) -> None:
+    assert_problem(client.post("/v1/forget", json={"scope": ALICE, "entity_id": "e",
+                                                   "topic": "t"}), 422, "not both")
+    assert_problem(client.post("/v1/forget", json={"entity_id": "e"}), 422, "scope")
+    assert_problem(client.post("/v1/forget", json={"scope": ALICE, "entity_id": "ent_x"}), 404)

@@ -1,0 +1,178 @@
+"""The API over real HTTP: ``graphmem serve`` in a subprocess, on a free loopback port.
+
+This is also where the SSE stream is tested: an endless stream needs a real
+server (the in-process test client waits for a response to end).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.api.conftest import ALICE, KEY_A, KEY_B, TENANT_A, TENANT_B, episode, sha
+from tests.neo4j_fixtures import free_ports
+
+pytestmark = pytest.mark.slow
+START_TIMEOUT = 90.0
+
+
+class Server:
+    def __init__(self, url: str, log: Path) -> None:
+        self.url = url
+        self.log = log
+
+    def client(self, key: str | None) -> httpx.Client:
+        headers = {"X-API-Key": key} if key else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=60.0)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    workdir = tmp_path_factory.mktemp("served")
+    [port] = free_ports(1)
+    env = {**os.environ, "GRAPHMEM_API_KEYS": json.dumps({sha(KEY_A): TENANT_A,
+                                                          sha(KEY_B): TENANT_B})}
+    log_path = workdir / "server.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "from graphmem.cli import app; app()", "serve",
+             "--store", "embedded", "--host", "127.0.0.1", "--port", str(port),
+             "--db-path", str(workdir / "m.db"),
+             "--log-level", "warning"],
+            cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, proc, log_path)
+        yield Server(url, log_path)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"graphmem serve exited with {proc.returncode}:\n{log.read_text()}")
+        try:
+            if httpx.get(f"{url}/ready", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    pytest.fail(f"graphmem serve did not become ready:\n{log.read_text()}")
+
+
+class EventReader:
+    """Reads an SSE stream on a thread, one parsed event at a time."""
+
+    def __init__(self, server: Server, key: str) -> None:
+        self.events: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.status: int | None = None
+        self._client = httpx.Client(base_url=server.url, headers={"X-API-Key": key},
+                                    timeout=httpx.Timeout(10.0, read=None))
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+        first = self.next()
+        assert first["event"] == "ready", first
+
+    def _read(self) -> None:
+        try:
+            with self._client.stream("GET", "/v1/events") as response:
+                self.status = response.status_code
+                event: dict[str, Any] = {}
+                for line in response.iter_lines():
+                    if line.startswith(":"):
+                        continue
+                    if not line:
+                        if event:
+                            self.events.put(event)
+                        event = {}
+                        continue
+                    field, _, value = line.partition(":")
+                    event[field] = value.strip()
+        except Exception:  # the stream ends when the test closes the client
+            pass
+
+    def next(self, timeout: float = 15.0) -> dict[str, Any]:
+        event = self.events.get(timeout=timeout)
+        if "data" in event:
+            event["data"] = json.loads(event["data"])
+        return event
+
+    def close(self) -> None:
+        self._client.close()
+        self._thread.join(timeout=5)
+
+
+def test_ingest_and_search_over_http(server: Server) -> None:
+    with server.client(KEY_A) as client:
+        assert client.get("/health").json() == {"status": "ok"}
+        created = client.post("/v1/episodes", json=episode("I work at Acme.", "I live in Oslo."))
+        assert created.status_code == 201, created.text
+        assert sorted(m["object"] for m in created.json()["created"]) == ["Acme", "Oslo"]
+        found = client.post("/v1/memories/search", json={"scope": ALICE, "query": "Where does Alice work?"})
+        assert found.status_code == 200
+        assert found.json()["results"][0]["object"] == "Acme"
+        docs = client.get("/docs")
+        assert docs.status_code == 200 and "swagger" in docs.text.lower()
+
+
+def test_auth_over_http(server: Server) -> None:
+    with server.client(None) as anonymous:
+        response = anonymous.get("/v1/memories", params=ALICE)
+        assert response.status_code == 401
+        assert response.headers["content-type"] == "application/problem+json"
+        assert anonymous.get("/v1/events").status_code == 401
+    log = server.log.read_text()
+    assert KEY_A not in log and KEY_B not in log and "Traceback" not in log
+
+
+def test_events_are_streamed_to_their_tenant_only(server: Server) -> None:
+    scope = {"user_id": "sse-user"}
+    reader_a, reader_b = EventReader(server, KEY_A), EventReader(server, KEY_B)
+    try:
+        with server.client(KEY_A) as a, server.client(KEY_B) as b:
+            made = a.post("/v1/episodes", json=episode("I live in Paris.", scope=scope)).json()
+            event = reader_a.next()
+            assert event["event"] == "memory.created"
+            assert event["data"]["memory_id"] == made["created"][0]["id"]
+            assert event["data"]["memory"]["object"] == "Paris"
+
+            fact_id = made["created"][0]["id"]
+            assert a.delete(f"/v1/memories/{fact_id}").status_code == 200
+            assert reader_a.next()["event"] == "memory.forgotten"
+            assert a.post(f"/v1/memories/{fact_id}/restore").status_code == 200
+            assert reader_a.next()["event"] == "memory.restored"
+            erased = a.post("/v1/forget", json={"scope": scope}).json()
+            assert erased["fact_ids"] == [fact_id]
+            deleted = reader_a.next()
+            assert (deleted["event"], deleted["data"]["memory_id"]) == ("memory.deleted", fact_id)
+            assert f"forget tenant={TENANT_A} scope=user:sse-user target=whole scope" in \
+                server.log.read_text()
+
+            # B guesses A's ids: nothing changes, nothing is streamed to anyone
+            assert b.delete(f"/v1/memories/{fact_id}").status_code == 404
+            own = b.post("/v1/episodes", json=episode("I live in Rome.", scope=scope)).json()
+            first_b = reader_b.next()
+            assert first_b["data"]["memory_id"] == own["created"][0]["id"]  # not A's events
+            with pytest.raises(queue.Empty):
+                reader_a.next(timeout=0.5)
+    finally:
+        reader_a.close()
+        reader_b.close()
