@@ -48,7 +48,9 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
     _spec("STUDIES_AT", ONE),
     _spec("RELATIONSHIP_STATUS", ONE),
     _spec("USES_FRAMEWORK", ONE),
-    _spec("FAVORITE", ONE),  # favourite X: object-less families are split by the extractor
+    _spec("FAVORITE", ONE),  # the rules extractor says FAVORITE_BAND, FAVORITE_FOOD... (stated one)
+    _spec("IS_FROM", ONE),
+    _spec("HAS_PARTNER", ONE),
     # multi-valued: each object has its own timeline
     _spec("LIKES", MANY, "SENTIMENT"),
     _spec("LOVES", MANY, "SENTIMENT"),
@@ -73,6 +75,11 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
     _spec("VISITED", MANY),
     _spec("TRAVELS_TO", MANY),
     _spec("TODO", MANY),
+    _spec("TODO_DONE", MANY, "TODO"),
+    _spec("TODO_CANCELLED", MANY, "TODO"),
+    _spec("TODO_EXPIRED", MANY, "TODO"),
+    _spec("ALLERGIC_TO", MANY),
+    _spec("LEARNING", MANY),
     _spec("LESSON", MANY),
     _spec("GOAL", MANY),
     _spec("PROJECT_USES", MANY),

@@ -115,6 +115,10 @@ class TimelineEditor:
             self._timelines[fact.timeline_key][fact.id] = fact
             self._before[fact.id] = fact
 
+    def load(self, statements: list[Statement]) -> None:
+        """Load the timelines of many statements in one store query."""
+        self._load_keys(self.key_of(st) for st in statements)
+
     def load_facts(self, facts: list[Fact]) -> None:
         """Load the whole timelines of these facts (used by deletions and edits)."""
         self._load_keys(f.timeline_key for f in facts)

@@ -229,44 +229,59 @@ class Ingestor:
 
     # -- structured facts -----------------------------------------------------
     def add_facts(self, tenant: str, facts: list[FactInput]) -> IngestResult:
-        """Add facts directly, with no extraction; one transaction for all of them."""
+        """Add facts directly, with no extraction; one transaction for all of them.
+
+        Names are resolved once per scope for the whole list (one embedding
+        call for all new names) and the touched timelines are loaded in one
+        query, so a batch of thousands costs a handful of store round trips.
+        """
         with self.lock:
             now = self.clock()
             editor = TimelineEditor(self.store, tenant, self.registry, now)
-            pending: dict[tuple[str, str], Entity] = {}
-            created_entities: list[Entity] = []
+            entities: dict[tuple[str, str], Entity] = {}
+            created: dict[str, Entity] = {}
+            new_entities: list[Entity] = []
+            by_scope: dict[str, list[FactInput]] = {}
             for item in facts:
-                requests = [NameRequest(item.subject, item.subject_type),
-                            NameRequest(item.object, item.object_type)]
-                fresh = [r for r in requests if (item.scope.key, normalize_name(r.name)) not in pending]
-                resolution = self.resolver.resolve(tenant, item.scope, fresh)
-                created_entities += resolution.created
-                for ent in [*resolution.created, *resolution.updated, *resolution.by_name.values()]:
-                    for alias in [ent.name, *ent.aliases]:
-                        pending.setdefault((item.scope.key, normalize_name(alias)), ent)
-                subject = pending[(item.scope.key, normalize_name(item.subject))]
-                obj = pending[(item.scope.key, normalize_name(item.object))]
-                editor.apply(Statement(
-                    scope_key=item.scope.key, subject_id=subject.id, subject_name=subject.name,
-                    predicate=item.predicate, object_id=obj.id, object_name=obj.name,
-                    text=item.text or f"{subject.name} {item.predicate.lower().replace('_', ' ')} {obj.name}.",
-                    category=item.category, importance=item.importance,
-                    confidence=item.confidence,
-                    cardinality=item.cardinality.value if item.cardinality else None,
-                    valid_from=item.valid_from or now, stated_until=item.valid_until,
-                    episode_id=None, message_ids=[item.source_id] if item.source_id else []))
+                by_scope.setdefault(item.scope.key, []).append(item)
+            for items in by_scope.values():
+                scope = items[0].scope
+                requests = [r for item in items for r in (NameRequest(item.subject, item.subject_type),
+                                                          NameRequest(item.object, item.object_type))]
+                resolution = self.resolver.resolve(tenant, scope, requests)
+                created.update({e.id: e for e in [*resolution.created, *resolution.updated]})
+                new_entities += resolution.created
+                for norm, ent in resolution.by_name.items():
+                    entities[(scope.key, norm)] = ent
+            statements = [self._fact_statement(item, entities, now) for item in facts]
+            editor.load(statements)
+            for st in statements:
+                editor.apply(st)
             outcome = editor.finish()
             batch = WriteBatch()
-            created_ids = {e.id for e in created_entities}
-            self._finish_batch(batch, outcome, {k: v for k, v in pending.items()
-                                                if v.id in created_ids})
+            self._finish_batch(batch, outcome, {(e.scope_key, e.id): e for e in created.values()})
             self.store.write(tenant, batch)
         return IngestResult(
             created=[_public(f) for f in outcome.created],
             confirmed=[_public(f) for f in outcome.confirmed],
             superseded=[_public(f) for f in outcome.superseded],
-            entities=created_entities,
+            entities=new_entities,
         )
+
+    @staticmethod
+    def _fact_statement(item: FactInput, entities: dict[tuple[str, str], Entity],
+                        now: datetime) -> Statement:
+        subject = entities[(item.scope.key, normalize_name(item.subject))]
+        obj = entities[(item.scope.key, normalize_name(item.object))]
+        verb = item.predicate.lower().replace("_", " ")
+        return Statement(
+            scope_key=item.scope.key, subject_id=subject.id, subject_name=subject.name,
+            predicate=item.predicate, object_id=obj.id, object_name=obj.name,
+            text=item.text or f"{subject.name} {verb} {obj.name}.", category=item.category,
+            importance=item.importance, confidence=item.confidence,
+            cardinality=item.cardinality.value if item.cardinality else None,
+            valid_from=item.valid_from or now, stated_until=item.valid_until, episode_id=None,
+            message_ids=[item.source_id] if item.source_id else [])
 
     # -- deletion -------------------------------------------------------------
     def delete_episode(self, tenant: str, episode_id: str) -> IngestResult:

@@ -3,10 +3,10 @@
 Quick start needs no server: one file holds everything. Each
 :meth:`EmbeddedStore.write` is one SQLite transaction, so a killed process
 loses no committed batch and leaves no half-written fact. On open, the
-in-memory parts are rebuilt from the file: a networkx graph of entities and
-fact edges for traversal, and per-tenant vector indexes for facts and
-entities. BM25 is SQLite's FTS5 (real BM25 ranking, kept transactionally in
-step with the rows).
+in-memory parts are rebuilt from the file (:mod:`graphmem.store.embedded_index`):
+parsed facts and entities, a networkx graph of entities and fact edges for
+traversal, and per-scope vector indexes. BM25 is SQLite's FTS5 (real BM25
+ranking, kept transactionally in step with the rows).
 
 A lock serialises access, so one store can be shared by the threads of a web
 server.
@@ -21,23 +21,16 @@ from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
-import networkx as nx
-import numpy as np
-
 from graphmem.errors import SchemaError, StoreError, StoreUnavailableError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
 from graphmem.store import sql, sql_writes as writes
 from graphmem.store.base import FactQuery, Scored, StoreStats, TurnHit, WriteBatch
 from graphmem.store.names import normalize_name
-from graphmem.store.vectors import VectorIndex
+from graphmem.store.embedded_index import EmbeddedIndex
 from graphmem.temporal import TimeFilter
 
 #: How many more candidates than asked for a channel fetches before filtering by scope and time.
 OVERSAMPLE = 4
-
-
-def _vector(blob: bytes | None) -> list[float] | None:
-    return None if blob is None else np.frombuffer(blob, dtype=np.float32).tolist()
 
 
 class EmbeddedStore:
@@ -48,10 +41,7 @@ class EmbeddedStore:
         self.embedding_dim = embedding_dim
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
-        self._graph: nx.MultiDiGraph = nx.MultiDiGraph()
-        self._fact_vectors: dict[str, VectorIndex] = {}
-        self._entity_vectors: dict[str, VectorIndex] = {}
-        self._fact_edges: dict[str, tuple[str, str]] = {}
+        self._index = EmbeddedIndex(embedding_dim)
 
     # -- lifecycle ------------------------------------------------------------
     def open(self) -> None:
@@ -93,27 +83,14 @@ class EmbeddedStore:
             )
 
     def _load_memory_indexes(self) -> None:
-        for tenant, fid, subject, obj, blob in self._db.execute(
-            "SELECT tenant, id, subject_id, object_id, embedding FROM facts"
-        ):
-            self._add_fact_edge(fid, subject, obj, tenant)
-            if blob is not None:
-                self._vectors(self._fact_vectors, tenant).upsert([fid], [_vector(blob) or []])
-        for tenant, eid, blob in self._db.execute("SELECT tenant, id, embedding FROM entities"):
-            self._graph.add_node(eid, tenant=tenant)
-            if blob is not None:
-                self._vectors(self._entity_vectors, tenant).upsert([eid], [_vector(blob) or []])
+        self._index = EmbeddedIndex(self.embedding_dim)
+        self._index.load(self._db)
 
     @property
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:
             raise StoreUnavailableError("the embedded store is not open; call open() first")
         return self._conn
-
-    def _vectors(self, indexes: dict[str, VectorIndex], tenant: str) -> VectorIndex:
-        if tenant not in indexes:
-            indexes[tenant] = VectorIndex(self.embedding_dim)
-        return indexes[tenant]
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -147,39 +124,9 @@ class EmbeddedStore:
                         "INSERT OR IGNORE INTO mentions VALUES (?, ?)",
                         [(m.episode_id, m.entity_id) for m in batch.mentions],
                     )
-                self._apply_to_memory(tenant, batch)
+                self._index.apply(batch)
         except sqlite3.Error as err:
             raise StoreError(f"embedded store write failed, nothing was written: {err}") from err
-
-    def _apply_to_memory(self, tenant: str, batch: WriteBatch) -> None:
-        """Mirror a committed batch into the in-memory graph and vector indexes."""
-        fact_index = self._vectors(self._fact_vectors, tenant)
-        entity_index = self._vectors(self._entity_vectors, tenant)
-        fact_index.remove(batch.delete_fact_ids)
-        entity_index.remove(batch.delete_entity_ids)
-        for fid in batch.delete_fact_ids:
-            self._remove_fact_edge(fid)
-        for eid in batch.delete_entity_ids:
-            if self._graph.has_node(eid):
-                self._graph.remove_node(eid)
-        for ent in batch.entities:
-            self._graph.add_node(ent.id, tenant=tenant)
-        with_vectors = [e for e in batch.entities if e.embedding is not None]
-        entity_index.upsert([e.id for e in with_vectors], [e.embedding or [] for e in with_vectors])
-        for fact in batch.facts:
-            self._remove_fact_edge(fact.id)
-            self._add_fact_edge(fact.id, fact.subject_id, fact.object_id, tenant)
-        with_vectors_f = [f for f in batch.facts if f.embedding is not None]
-        fact_index.upsert([f.id for f in with_vectors_f], [f.embedding or [] for f in with_vectors_f])
-
-    def _add_fact_edge(self, fact_id: str, subject: str, obj: str, tenant: str) -> None:
-        self._graph.add_edge(subject, obj, key=fact_id, tenant=tenant)
-        self._fact_edges[fact_id] = (subject, obj)
-
-    def _remove_fact_edge(self, fact_id: str) -> None:
-        ends = self._fact_edges.pop(fact_id, None)
-        if ends is not None and self._graph.has_edge(*ends, key=fact_id):
-            self._graph.remove_edge(*ends, key=fact_id)
 
     # -- reads: episodes ------------------------------------------------------
     def _query(self, statement: str, params: Iterable[object] = ()) -> list[tuple[object, ...]]:
@@ -221,17 +168,10 @@ class EmbeddedStore:
         return [str(r[0]) for r in rows]
 
     # -- reads: entities ------------------------------------------------------
-    def _entities_where(self, where: str, params: list[object]) -> list[Entity]:
-        rows = self._query(f"SELECT doc, embedding FROM entities WHERE {where}", params)
-        return [Entity.model_validate_json(str(doc)).model_copy(
-            update={"embedding": _vector(blob if isinstance(blob, bytes) else None)})
-            for doc, blob in rows]
-
     def get_entities(self, tenant: str, ids: list[str]) -> list[Entity]:
-        if not ids:
-            return []
-        return self._entities_where(f"tenant=? AND id IN ({sql.placeholders(len(ids))})",
-                                    [tenant, *ids])
+        with self._lock:
+            found = [e for i in dict.fromkeys(ids) if (e := self._index.entity(tenant, i))]
+            return [self._index.entity_with_embedding(e) for e in found]
 
     def find_entities(self, tenant: str, scope_keys: list[str], names: list[str]) -> list[Entity]:
         if not names or not scope_keys:
@@ -245,13 +185,9 @@ class EmbeddedStore:
 
     def vector_entities(self, tenant: str, scope_keys: list[str], embedding: list[float],
                         limit: int) -> list[Scored]:
-        index = self._entity_vectors.get(tenant)
-        if index is None:
-            return []
-        hits = index.search(embedding, limit * OVERSAMPLE)
-        keep = {e.id for e in self.get_entities(tenant, [i for i, _ in hits])
-                if e.scope_key in scope_keys}
-        return [Scored(id=i, score=s) for i, s in hits if i in keep][:limit]
+        with self._lock:
+            hits = self._index.nearest_entities(tenant, scope_keys, embedding, limit)
+        return [Scored(id=i, score=s) for i, s in hits]
 
     def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
                           limit: int) -> list[Scored]:
@@ -268,31 +204,33 @@ class EmbeddedStore:
 
     # -- reads: facts ---------------------------------------------------------
     def _facts_where(self, where: str, params: list[object]) -> list[Fact]:
-        rows = self._query(f"SELECT doc, embedding FROM facts WHERE {where}", params)
-        return [Fact.model_validate_json(str(doc)).model_copy(
-            update={"embedding": _vector(blob if isinstance(blob, bytes) else None)})
-            for doc, blob in rows]
+        """Facts whose rows match ``where``, in row order, from the parsed mirror."""
+        rows = self._query(f"SELECT id FROM facts WHERE {where}", params)
+        with self._lock:
+            return [f for (fid,) in rows if (f := self._index.facts.get(str(fid)))]
+
+    def _embedded(self, facts: list[Fact]) -> list[Fact]:
+        with self._lock:
+            return [self._index.with_embedding(f) for f in facts]
 
     def get_facts(self, tenant: str, ids: list[str]) -> list[Fact]:
-        if not ids:
-            return []
-        by_id = {f.id: f for f in self._facts_where(
-            f"tenant=? AND id IN ({sql.placeholders(len(ids))})", [tenant, *ids])}
-        return [by_id[i] for i in ids if i in by_id]
+        with self._lock:
+            found = [f for i in dict.fromkeys(ids) if (f := self._index.fact(tenant, i))]
+            return [self._index.with_embedding(f) for f in found]
 
     def facts_in_timelines(self, tenant: str, timeline_keys: list[str]) -> list[Fact]:
         if not timeline_keys:
             return []
-        return self._facts_where(
+        return self._embedded(self._facts_where(
             f"tenant=? AND timeline_key IN ({sql.placeholders(len(timeline_keys))})",
             [tenant, *timeline_keys],
-        )
+        ))
 
     def facts_of_episode(self, tenant: str, episode_id: str) -> list[Fact]:
-        return self._facts_where(
+        return self._embedded(self._facts_where(
             "tenant=? AND id IN (SELECT fact_id FROM fact_episodes WHERE episode_id=?)",
             [tenant, episode_id],
-        )
+        ))
 
     def list_facts(self, tenant: str, query: FactQuery) -> list[Fact]:
         where = f"tenant=? AND scope_key IN ({sql.placeholders(len(query.scope_keys))})"
@@ -316,50 +254,41 @@ class EmbeddedStore:
             f for f in self._facts_where(where + " ORDER BY valid_from DESC, rowid DESC", params)
             if keep(f, now) and (needle is None or needle in f.text.casefold())
         ]
-        return facts[query.offset: query.offset + query.limit]
+        return self._embedded(facts[query.offset: query.offset + query.limit])
 
     def facts_about(self, tenant: str, scope_keys: list[str], entity_ids: list[str],
                     time: TimeFilter, limit: int) -> list[Fact]:
-        fact_ids: list[str] = []
-        with self._lock:
-            for eid in entity_ids:
-                if not self._graph.has_node(eid):
-                    continue
-                for _, _, key in self._graph.out_edges(eid, keys=True):
-                    fact_ids.append(key)
-                for _, _, key in self._graph.in_edges(eid, keys=True):
-                    fact_ids.append(key)
         now = utcnow()
-        facts = [f for f in self.get_facts(tenant, list(dict.fromkeys(fact_ids)))
-                 if f.scope_key in scope_keys and time.matches(f, now)]
+        with self._lock:
+            facts = [f for i in self._index.fact_ids_touching(entity_ids)
+                     if (f := self._index.fact(tenant, i)) is not None
+                     and f.scope_key in scope_keys and time.matches(f, now)]
         facts.sort(key=lambda f: (f.importance, f.valid_from), reverse=True)
-        return facts[:limit]
+        with self._lock:
+            return [self._index.with_embedding(f) for f in facts[:limit]]
 
     def record_access(self, tenant: str, fact_ids: list[str], at: datetime) -> None:
-        if not fact_ids:
-            return
-        # Read and write in one transaction, touching only the access fields, so a
-        # concurrent forget or merge of the same fact is never overwritten.
-        marks = sql.placeholders(len(fact_ids))
-        with self._transaction() as db:
-            rows = db.execute(f"SELECT id, doc FROM facts WHERE tenant=? AND id IN ({marks})",
-                              [tenant, *fact_ids]).fetchall()
-            updates = []
-            for fid, doc in rows:
-                fact = Fact.model_validate_json(doc)
-                fact = fact.model_copy(update={"access_count": fact.access_count + 1,
-                                               "last_accessed": at})
-                updates.append((fact.model_dump_json(exclude={"embedding"}), fid, tenant))
-            db.executemany("UPDATE facts SET doc=? WHERE id=? AND tenant=?", updates)
+        # Read the current record and write it back under the store lock, touching
+        # only the access fields, so a concurrent forget or merge is never undone.
+        with self._lock:
+            with self._transaction() as db:
+                updated = [f.model_copy(update={"access_count": f.access_count + 1,
+                                                "last_accessed": at})
+                           for i in dict.fromkeys(fact_ids) if (f := self._index.fact(tenant, i))]
+                db.executemany("UPDATE facts SET doc=? WHERE id=? AND tenant=?",
+                               [(f.model_dump_json(exclude={"embedding"}), f.id, tenant)
+                                for f in updated])
+            for fact in updated:
+                self._index.facts[fact.id] = fact
 
     # -- search channels ------------------------------------------------------
     def _filter_scored(self, tenant: str, scope_keys: list[str], ranked: list[tuple[str, float]],
                        time: TimeFilter, limit: int) -> list[Scored]:
-        facts = {f.id: f for f in self.get_facts(tenant, [i for i, _ in ranked])}
         now = utcnow()
-        out = [Scored(id=i, score=s) for i, s in ranked
-               if (f := facts.get(i)) is not None and f.scope_key in scope_keys
-               and time.matches(f, now)]
+        with self._lock:
+            out = [Scored(id=i, score=s) for i, s in ranked
+                   if (f := self._index.fact(tenant, i)) is not None
+                   and f.scope_key in scope_keys and time.matches(f, now)]
         return out[:limit]
 
     def fulltext_facts(self, tenant: str, scope_keys: list[str], text: str, time: TimeFilter,
@@ -378,11 +307,15 @@ class EmbeddedStore:
 
     def vector_facts(self, tenant: str, scope_keys: list[str], embedding: list[float],
                      time: TimeFilter, limit: int) -> list[Scored]:
-        index = self._fact_vectors.get(tenant)
-        if index is None:
-            return []
-        return self._filter_scored(tenant, scope_keys, index.search(embedding, limit * OVERSAMPLE),
-                                   time, limit)
+        # Exact search per scope; widen until enough candidates pass the time filter.
+        depth = limit * OVERSAMPLE
+        while True:
+            with self._lock:
+                ranked = self._index.nearest_facts(tenant, scope_keys, embedding, depth)
+            kept = self._filter_scored(tenant, scope_keys, ranked, time, limit)
+            if len(kept) >= limit or len(ranked) < depth:
+                return kept
+            depth *= 4
 
     def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
                        limit: int) -> list[TurnHit]:

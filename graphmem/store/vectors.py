@@ -57,6 +57,11 @@ class VectorIndex:
             if self._dead > 1024 and self._dead * 4 > len(self._ids):
                 self._compact()
 
+    def vector(self, item_id: str) -> list[float] | None:
+        with self._lock:
+            row = self._row_of.get(item_id)
+            return None if row is None else self._matrix[row].tolist()
+
     def search(self, query: list[float], k: int) -> list[tuple[str, float]]:
         """The ``k`` nearest ids by cosine similarity, best first."""
         vector = np.asarray(query, dtype=np.float32)

@@ -1,0 +1,318 @@
+"""Clause analysis for the rule extractor: who is speaking about whom, and how.
+
+A clause is a verb with its subject. Before any rule looks at the verb, this
+module settles the questions every rule shares: who the subject is ("I" is the
+speaker, "my sister Anna" is Anna, "our app" is the project), whether the
+clause is negated or says something ended ("anymore", "no longer"), whether it
+is hedged ("I think I might"), hypothetical ("if I moved") or a question, and
+in which tense it is. Turning subtrees into object phrases is the job of
+:mod:`graphmem.extract.rules_phrases`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Literal
+
+from graphmem.extract.terms import TECH_LABEL, canonical_name
+from graphmem.models import Cardinality
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
+
+Tense = Literal["past", "present", "future"]
+Action = Literal["assert", "retract"]
+#: How a sentence's time expression applies to a fact: when a state began
+#: (``start``), when something happened (``event``), the span of a trip
+#: (``trip``), a deadline (``due``), the date a plan is for (``plan``), or not at all.
+Timing = Literal["start", "event", "trip", "due", "plan", "none"]
+
+FIRST_PERSON = frozenset({"i", "me", "we", "us", "myself", "ourselves"})
+FIRST_POSSESSIVE = frozenset({"my", "our"})
+OTHER_POSSESSIVE = frozenset({"your", "his", "her", "their", "its"})
+PROJECT_NOUNS = frozenset({"project", "app", "application", "codebase", "repo", "repository",
+                           "backend", "frontend", "stack", "service", "website", "site", "ci",
+                           "pipeline", "product", "system", "api", "server", "monorepo"})
+#: Kinship and social nouns, and the predicate that links their owner to them.
+KIN = MappingProxyType({
+    "sister": "HAS_SISTER", "sis": "HAS_SISTER", "brother": "HAS_BROTHER", "bro": "HAS_BROTHER",
+    "son": "HAS_CHILD", "daughter": "HAS_CHILD", "kid": "HAS_CHILD", "child": "HAS_CHILD",
+    "baby": "HAS_CHILD", "mom": "HAS_PARENT", "mother": "HAS_PARENT", "mum": "HAS_PARENT",
+    "dad": "HAS_PARENT", "father": "HAS_PARENT", "parent": "HAS_PARENT",
+    "husband": "MARRIED_TO", "wife": "MARRIED_TO", "spouse": "MARRIED_TO",
+    "boyfriend": "HAS_PARTNER", "girlfriend": "HAS_PARTNER", "partner": "HAS_PARTNER",
+    "fiance": "HAS_PARTNER", "fiancé": "HAS_PARTNER", "fiancee": "HAS_PARTNER",
+    "fiancée": "HAS_PARTNER", "friend": "HAS_FRIEND", "buddy": "HAS_FRIEND",
+    "bestie": "HAS_FRIEND", "roommate": "HAS_FRIEND", "cousin": "HAS_RELATIVE",
+    "aunt": "HAS_RELATIVE", "uncle": "HAS_RELATIVE", "grandma": "HAS_RELATIVE",
+    "grandmother": "HAS_RELATIVE", "grandpa": "HAS_RELATIVE", "grandfather": "HAS_RELATIVE",
+    "niece": "HAS_RELATIVE", "nephew": "HAS_RELATIVE", "grandson": "HAS_RELATIVE",
+    "granddaughter": "HAS_RELATIVE", "stepson": "HAS_CHILD", "stepdaughter": "HAS_CHILD",
+    "colleague": "KNOWS", "coworker": "KNOWS", "boss": "KNOWS", "neighbor": "KNOWS",
+    "neighbour": "KNOWS", "mentor": "KNOWS",
+})
+PETS = frozenset({"dog", "puppy", "pup", "cat", "kitten", "kitty", "hamster", "parrot", "bird",
+                  "rabbit", "bunny", "fish", "goldfish", "turtle", "tortoise", "horse", "pony",
+                  "guinea", "snake", "lizard", "gecko", "ferret", "chinchilla", "cockatiel",
+                  "budgie", "pig", "goat", "chicken", "pet", "retriever", "labrador", "lab",
+                  "poodle", "beagle", "terrier", "husky", "shepherd", "bulldog", "corgi",
+                  "dachshund", "chihuahua", "spaniel", "pug", "collie", "tabby", "doggo"})
+#: Words that make an object a pointer rather than a thing worth remembering.
+VAGUE = frozenset({"it", "that", "this", "them", "these", "those", "one", "ones", "thing",
+                   "things", "stuff", "everything", "something", "anything", "nothing", "lot",
+                   "lots", "all", "way", "idea", "you", "what", "which", "who", "bit", "kind",
+                   "sort", "part", "much", "more", "most", "some", "any", "none", "both", "each",
+                   "other", "others", "same", "time", "moment", "day", "thanks", "hug", "fun",
+                   "yourself", "him", "her", "they", "he", "she", "there", "here", "people",
+                   "few", "many", "several", "plenty", "everyone", "everybody", "someone",
+                   "somebody", "anyone", "nobody", "while", "ton", "tons", "bunch", "heaps",
+                   "ways", "deal", "moments", "thought", "ideas", "pic", "picture", "photo"})
+_HEDGES = ("i think", "i guess", "maybe", "probably", "perhaps", "not sure", "kind of", "sort of",
+           "i suppose", "possibly", "might", "i believe", "i reckon")
+_NOT_NAMES = frozenset({TECH_LABEL, "GPE", "LOC", "DATE", "TIME", "FAC", "CARDINAL", "ORDINAL"})
+
+
+@dataclass(frozen=True)
+class Party:
+    """A resolved subject or object: its entity name and type, and whether it is the speaker."""
+
+    name: str
+    type: str = "person"
+    is_speaker: bool = False
+
+
+@dataclass
+class Finding:
+    """One fact a rule found, before time, wording and scores are settled.
+
+    ``statement`` is a third-person sentence without its final period or time
+    phrase ("Anna is Alice's sister"); None means the predicate's template is used.
+    """
+
+    subject: Party
+    predicate: str
+    obj: str = ""
+    object_type: str = "concept"
+    action: Action = "assert"
+    statement: str | None = None
+    confidence: float = 0.85
+    timing: Timing = "start"
+    cardinality: Cardinality | None = None
+    anchor: int | None = None  # index of the verb the finding came from, to scope its time
+
+
+@dataclass
+class Clause:
+    """One verb of a sentence with everything rules need to know about it."""
+
+    verb: Token
+    subjects: list[Party]
+    negated: bool
+    ended: bool
+    hedged: bool
+    tense: Tense
+    perfect: bool
+    modal: str | None
+
+    @property
+    def lemma(self) -> str:
+        return self.verb.lemma_.lower()
+
+
+@dataclass
+class Speech:
+    """Who is talking in the current message and which names the episode knows as people."""
+
+    speaker: str
+    first_person: bool
+    people: frozenset[str]
+    speakers: frozenset[str] = frozenset()  # the participants: "I love it, Nate!" names no object
+
+    def me(self) -> Party:
+        return Party(self.speaker, "person", True)
+
+
+def build_clause(verb: Token, speech: Speech) -> Clause | None:
+    """The clause headed by ``verb``, or None when it cannot state a fact (question, "if")."""
+    if _hypothetical(verb):
+        return None
+    subjects = subjects_of(verb, speech)
+    children = {c.lower_ for c in verb.children}
+    aux = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
+    modal = next((a.lower_ for a in aux if a.tag_ == "MD"), None)
+    if modal in ("'d", "d"):
+        modal = "would"
+    if modal in ("'ll", "ll", "wo"):
+        modal = "will"
+    if modal == "ca":
+        modal = "can"
+    negated = any(c.dep_ == "neg" or c.lower_ == "never" for c in verb.children)
+    if verb.dep_ == "conj" and not aux and verb.head != verb:
+        # "I'll think about it and maybe get pets": the second verb shares the first's modal
+        head_aux = [c for c in verb.head.children if c.dep_ in ("aux", "auxpass")]
+        modal = modal or next((a.lower_ for a in head_aux if a.tag_ == "MD"), None)
+        modal = {"'ll": "will", "ll": "will", "wo": "will", "'d": "would", "ca": "can"}.get(
+            modal or "", modal)
+        negated = negated or any(c.dep_ == "neg" for c in verb.head.children)
+    text = verb.sent.text.lower()
+    ended = ("anymore" in children or "any longer" in text or "any more" in text
+             or "no longer" in text)
+    hedged = modal in ("might", "may", "could") or any(h in text for h in _HEDGES)
+    perfect = verb.tag_ == "VBN" and any(a.lemma_ == "have" and a.tag_ != "VBD" for a in aux)
+    perfect = perfect or (verb.tag_ == "VBG" and any(a.lower_ == "been" for a in aux))
+    return Clause(verb, subjects, negated, ended, hedged, tense_of(verb, modal), perfect, modal)
+
+
+def tense_of(verb: Token, modal: str | None) -> Tense:
+    aux = {c.lemma_.lower(): c for c in verb.children if c.dep_ in ("aux", "auxpass")}
+    if modal in ("will", "shall") or "gonna" in verb.sent.text.lower():
+        return "future"
+    head = verb.head
+    if verb.dep_ == "xcomp" and head.lemma_ == "go" and head.tag_ == "VBG":
+        return "future"  # "I'm going to move"
+    if verb.tag_ == "VBD" or any(a.tag_ == "VBD" for a in aux.values()):
+        return "past"
+    if verb.tag_ == "VBN" and "have" in aux:
+        return "past"
+    if verb.tag_ == "VBG" and "be" in aux and verb.lemma_ in ("go", "fly", "travel", "move",
+                                                             "head", "leave", "visit", "drive"):
+        return "future"
+    return "present"
+
+
+def _hypothetical(verb: Token) -> bool:
+    node: Token | None = verb
+    while node is not None:
+        if any(c.dep_ == "mark" and c.lower_ in ("if", "unless", "whether", "once")
+               for c in node.children):
+            return True
+        if node.dep_ in ("advcl", "ccomp", "conj", "xcomp") and node.head != node:
+            if node.head.lemma_ in ("wish", "wonder", "imagine", "ask", "say", "tell"):
+                return True
+            node = node.head
+        else:
+            node = None
+    return False
+
+
+def subjects_of(verb: Token, speech: Speech) -> list[Party]:
+    """Resolve the subject(s) of ``verb``, inheriting it across ``and`` and ``to``-clauses."""
+    node = verb
+    for _ in range(4):
+        subj = [c for c in node.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if subj:
+            break
+        if node.dep_ in ("conj", "xcomp", "advcl") and node.head != node:
+            node = node.head
+        else:
+            return []
+    else:
+        return []
+    parties: list[Party] = []
+    for token in subj:
+        for member in [token, *conjuncts(token)]:
+            party = party_of(member, speech)
+            if party is not None:
+                parties.append(party)
+    # "Tom and I got married" is sometimes parsed with Tom hanging off the verb
+    if any(p.is_speaker for p in parties):
+        for c in verb.children:
+            if c.dep_ == "npadvmod" and c.ent_type_ == "PERSON" and any(
+                    x.dep_ == "cc" for x in c.children):
+                parties.append(Party(c.text, "person"))
+    return parties
+
+
+def party_of(token: Token, speech: Speech) -> Party | None:
+    """The entity a noun phrase names, or None when it is vague ("he", "the weather")."""
+    low = token.lower_
+    if low in FIRST_PERSON:
+        return speech.me() if speech.first_person else None
+    named = appositive_name(token)
+    if named is not None:
+        return Party(named, "person")
+    owner = possessor(token)
+    lemma = token.lemma_.lower()
+    if owner == "me" and lemma in KIN and speech.first_person:
+        return Party(f"{speech.speaker}'s {token.lower_}", "person")
+    if lemma in PROJECT_NOUNS and (owner == "me" or has_det(token, ("the", "this"))):
+        return Party("project", "project")
+    if is_person_name(token, speech):
+        return Party(token.text, "person")
+    return None
+
+
+def is_person_name(token: Token, speech: Speech) -> bool:
+    """A person's name; the small model often calls first names ORG or NORP, so those count."""
+    if token.text in speech.people or token.ent_type_ == "PERSON":
+        return True
+    text = token.text
+    return (token.tag_ in ("NNP", "NNPS") and text[:1].isupper() and not text.isupper()
+            and " " not in text and token.ent_type_ in ("", "ORG", "NORP", "PRODUCT")
+            and token.lower_ not in VAGUE)
+
+
+def appositive_name(token: Token) -> str | None:
+    """"my sister Anna" -> "Anna"; "my dog, Max" -> "Max"."""
+    if token.lemma_.lower() not in KIN and token.lemma_.lower() not in PETS:
+        return None
+    for c in token.children:
+        if c.dep_ in ("appos", "npadvmod") and c.text[:1].isupper() and c.i > token.i:
+            return c.text
+    nxt = token.nbor(1) if token.i + 1 < len(token.doc) else None
+    if nxt is not None and nxt.text[:1].isupper() and nxt.ent_type_ not in _NOT_NAMES and \
+            (nxt.ent_type_ == "PERSON" or nxt.tag_ in ("NNP", "NNPS")):
+        return nxt.text  # the parser often hangs "my husband Raj" off the verb
+    return None
+
+
+def possessor(token: Token) -> str | None:
+    """"me" for my/our, "you" for your, "other" for his/her/their, "name" for Anna's."""
+    for c in token.children:
+        if c.dep_ == "poss":
+            low = c.lower_
+            if low in FIRST_POSSESSIVE:
+                return "me"
+            if low in ("your", "yours"):
+                return "you"
+            if low in OTHER_POSSESSIVE:
+                return "other"
+            return "name"
+    return None
+
+
+def has_det(token: Token, words: tuple[str, ...]) -> bool:
+    return any(c.dep_ == "det" and c.lower_ in words for c in token.children)
+
+
+def conjuncts(token: Token) -> list[Token]:
+    """Tokens coordinated with ``token``: "TypeScript and a functional style"."""
+    found: list[Token] = []
+    stack = [c for c in token.children if c.dep_ in ("conj", "appos")]
+    while stack:
+        c = stack.pop(0)
+        found.append(c)
+        stack.extend(x for x in c.children if x.dep_ in ("conj", "appos"))
+    return found
+
+
+def is_question(sent: Span) -> bool:
+    text = sent.text.strip()
+    return text.endswith("?")
+
+
+def tech_in(tokens: list[Token] | Span) -> list[str]:
+    """Canonical names of the technical terms among ``tokens``, in order, without repeats."""
+    seen: list[str] = []
+    for t in tokens:
+        if t.ent_type_ == TECH_LABEL:
+            name = canonical_name(t.text, t.ent_id_)
+            if name not in seen:
+                seen.append(name)
+    return seen
+
+
+#: A rule reads one clause and returns what it found; rule modules map verb lemmas to rules.
+Rule = Callable[[Clause, Speech], list[Finding]]

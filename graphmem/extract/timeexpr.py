@@ -1,0 +1,424 @@
+"""Resolve relative time expressions ("last month", "by Friday") to concrete spans.
+
+Facts are stored with absolute ``valid_from``/``valid_until``, so "I moved to
+Berlin two years ago" must become a date the moment it is ingested: the same
+words read a year later would mean something else. :func:`resolve` finds the
+first time expression in a sentence and turns it into a :class:`TimeSpan`
+relative to the episode's reference time.
+
+The common conversational patterns are handled here with regular expressions:
+they are fast, and they follow conventions dateparser does not (calendar weeks,
+seasons, "by Friday" as a deadline). dateparser is only asked about leftovers
+that look like explicit dates ("12/25/2024", "Dec 25th"), and only in English,
+because loading every language is slow.
+
+Conventions (all calendar units are UTC):
+
+- weeks start on Monday; "next week" is the whole following calendar week;
+- "last Friday" is the latest Friday strictly before the reference day, "next
+  Friday" the first one strictly after it, "this Friday" the one of the current
+  week; a bare "Friday" is the next or the last one depending on tense;
+- "next weekend" is the Saturday and Sunday of next calendar week;
+- seasons are meteorological and northern: spring is March to May, winter runs
+  from December to February; "last summer" is the latest summer already over;
+- "two years ago" is that calendar year, "three days ago" that day;
+- "since", "from" mark a start, "by", "before" a deadline, "until" an end.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Literal
+
+Granularity = Literal["hour", "day", "week", "month", "season", "year"]
+Relation = Literal["at", "since", "by", "until"]
+Prefer = Literal["past", "future", "auto"]
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+            "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+            "a couple of": 2, "a couple": 2, "couple of": 2, "a few": 3, "few": 3, "several": 3}
+
+_MONTH_RE = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
+             r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_DAY_RE = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_SEASON_RE = r"(?:spring|summer|fall|autumn|winter)"
+_NUM_RE = (r"(?:\d{1,3}|a couple of|a couple|couple of|a few|few|several|an?|one|two|three|four|"
+           r"five|six|seven|eight|nine|ten|eleven|twelve)")
+_UNIT_RE = r"(?:day|week|month|year)s?"
+_I = re.IGNORECASE
+
+#: A cheap pre-check: no match here means no expression, so the parser is skipped.
+TIME_CUE = re.compile(
+    r"\b(?:today|tonight|yesterday|tomorrow|ago|since|weekends?|(?:day|week|month|year)s?|morning|night|"
+    r"spring|summer|fall|autumn|winter|" + _DAY_RE + r"|" + _MONTH_RE + r"|(?:19|20)\d\d)\b"
+    r"|\d{1,2}/\d{1,2}", _I)
+
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
+    ("month_day", re.compile(
+        r"\b(" + _MONTH_RE + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+((?:19|20)\d\d)\b)?", _I)),
+    ("day_month", re.compile(
+        r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_RE + r")\b(?:,?\s+((?:19|20)\d\d)\b)?",
+        _I)),
+    ("month_year", re.compile(r"\b(" + _MONTH_RE + r")\s+(?:of\s+)?((?:19|20)\d\d)\b", _I)),
+    ("season_year", re.compile(r"\b(" + _SEASON_RE + r")\s+(?:of\s+)?((?:19|20)\d\d)\b", _I)),
+    ("end_of", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(this|next|last)?\s*(week|month|year)\b",
+                          _I)),
+    ("two_days", re.compile(r"\bthe\s+day\s+(before\s+yesterday|after\s+tomorrow)\b", _I)),
+    ("day_word", re.compile(r"\b(today|tonight|yesterday|tomorrow|last\s+night|this\s+morning|"
+                            r"this\s+afternoon|this\s+evening)\b", _I)),
+    ("ago", re.compile(r"\b(" + _NUM_RE + r")\s+(" + _UNIT_RE + r")\s+ago\b", _I)),
+    ("in_n", re.compile(r"\bin\s+(" + _NUM_RE + r")\s+(" + _UNIT_RE + r")\b", _I)),
+    ("rel_weekend", re.compile(r"\b(last|next|this|the|coming)\s+weekend\b", _I)),
+    ("rel_unit", re.compile(r"\b(last|next|this|earlier\s+this|later\s+this|the\s+past|the\s+last)"
+                            r"\s+(week|month|year)\b", _I)),
+    ("rel_day", re.compile(r"\b(last|next|this|coming|on|by|until|till|before|since)\s+(" + _DAY_RE
+                           + r")\b", _I)),
+    ("rel_season", re.compile(r"\b(last|next|this|in\s+the|in|during\s+the|over\s+the)\s+("
+                              + _SEASON_RE + r")\b", _I)),
+    ("rel_month", re.compile(r"\b(last|next|this|in|since|by|until|till|before|during|from|early|"
+                             r"late|mid|end\s+of)[\s-]+(" + _MONTH_RE + r")\b", _I)),
+    ("year", re.compile(r"\b(in|since|by|until|till|before|during|from|of|back\s+in)\s+"
+                        r"((?:19|20)\d\d)\b", _I)),
+    ("duration", re.compile(r"\bfor\s+(?:the\s+(?:past|last)\s+)?(" + _NUM_RE + r")\s+("
+                            + _UNIT_RE + r")\b", _I)),
+    ("slash_date", re.compile(r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b")),
+)
+
+_RELATION_BEFORE = re.compile(r"\b(since|from|starting|by|before|until|till|due)\s+(?:the\s+)?$", _I)
+_AT_HOUR = re.compile(r"\bat\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)", _I)
+_FUTURE_CUES = re.compile(
+    r"\b(?:will|'ll|going\s+to|gonna|plan|planning|remind|need\s+to|have\s+to|has\s+to|must|"
+    r"by|upcoming|coming|soon|hope|hoping|want|wants|next|tomorrow|tonight|can't\s+wait|"
+    r"looking\s+forward|scheduled|booked|due)\b", _I)
+_PAST_CUES = re.compile(
+    r"\b(?:was|were|did|had|went|got|ago|last|yesterday|used\s+to|took|made|saw|met|came|left|"
+    r"bought|began|sold|ran|won|lost|found|gave|spent|felt|told|wrote|flew|drove)\b"
+    r"|\b\w{2,}[^\We]ed\b", _I)
+_PERFECT = re.compile(r"\b(?:have|has|'ve|'s|had)\s+(?:\w+\s+)?(?:been|lived|worked|used|known|had|"
+                      r"studied|played|done|owned|taught)\b", _I)
+
+
+@dataclass(frozen=True)
+class TimeSpan:
+    """A resolved expression: ``[start, end)`` in UTC, how coarse it is, and how it relates.
+
+    ``relation`` is ``at`` for a plain time, ``since`` for a start ("since March"),
+    ``by`` for a deadline ("by Friday") and ``until`` for an end.
+    """
+
+    start: datetime
+    end: datetime
+    granularity: Granularity
+    relation: Relation = "at"
+    text: str = ""
+
+    def describe(self) -> str:
+        """An absolute phrase for fact text, e.g. ``"in the week of 17 June 2024"``."""
+        day = f"{self.start.day} {self.start:%B %Y}"
+        if self.granularity == "hour":
+            body = f"{day} at {self.start:%H:%M}"
+        elif self.granularity == "day":
+            body = day
+        elif self.granularity == "week":
+            body = f"the week of {day}"
+        elif self.granularity == "month":
+            body = f"{self.start:%B %Y}"
+        elif self.granularity == "season":
+            body = f"{_season_name(self.start.month)} {self.start.year}"
+        else:
+            body = str(self.start.year)
+        if self.relation == "since":
+            return f"since {body}"
+        if self.relation == "by":
+            return f"by {body}"
+        if self.relation == "until":
+            return f"until {body}"
+        return f"on {body}" if self.granularity in ("hour", "day") else f"in {body}"
+
+
+def has_time_cue(text: str) -> bool:
+    """True when ``text`` might hold a time expression; false means :func:`resolve` is None."""
+    return TIME_CUE.search(text) is not None
+
+
+def resolve(text: str, reference: datetime, *, prefer: Prefer = "auto") -> TimeSpan | None:
+    """Find the first time expression in ``text`` and resolve it against ``reference``.
+
+    ``text`` may be the expression alone or a whole sentence. ``prefer`` says
+    whether an ambiguous "Friday" or "in May" lies before or after the reference;
+    ``auto`` guesses from the tense cues of the sentence.
+
+    >>> ref = datetime(2024, 6, 12, 10, tzinfo=UTC)   # a Wednesday
+    >>> resolve("I moved here last month", ref).start.date()
+    datetime.date(2024, 5, 1)
+    """
+    if not has_time_cue(text):
+        return None
+    ref = reference.astimezone(UTC) if reference.tzinfo else reference.replace(tzinfo=UTC)
+    direction = _direction(text) if prefer == "auto" else prefer
+    for kind, pattern in _PATTERNS:
+        for match in pattern.finditer(text):
+            found = _resolve_match(kind, match, ref.date(), direction, text)
+            if found is None:
+                continue
+            start, end, granularity, relation = found
+            before = _RELATION_BEFORE.search(text[: match.start()])
+            if relation == "at" and before:
+                relation = _relation_word(before.group(1))
+            span = TimeSpan(_dt(start), _dt(end), granularity, relation, match.group(0))
+            return _with_hour(span, text)
+    return None
+
+
+def _direction(text: str) -> Literal["past", "future"]:
+    future = len(_FUTURE_CUES.findall(text))
+    past = len(_PAST_CUES.findall(text))
+    return "past" if past > future else "future"
+
+
+def _relation_word(word: str) -> Relation:
+    word = word.lower()
+    if word in ("since", "from", "starting"):
+        return "since"
+    if word in ("by", "before", "due"):
+        return "by"
+    return "until"
+
+
+def _resolve_match(kind: str, m: re.Match[str], today: date, direction: str, text: str
+                   ) -> tuple[date, date, Granularity, Relation] | None:
+    g = [x.lower() if x else x for x in m.groups()]
+    if kind == "iso":
+        return _valid_day(int(g[0]), int(g[1]), int(g[2]))
+    if kind in ("month_day", "day_month"):
+        month_word, day_word = (g[0], g[1]) if kind == "month_day" else (g[1], g[0])
+        if kind == "month_day" and month_word == "may" and m.group(1) == "may":
+            return None  # the modal verb, not the month
+        month, number = _month(month_word), int(day_word)
+        if g[2]:
+            return _valid_day(int(g[2]), month, number)
+        return _nearest_day(today, month, number, direction)
+    if kind == "month_year":
+        if g[0] == "may" and m.group(1) == "may":
+            return None
+        start = date(int(g[1]), _month(g[0]), 1)
+        return start, _add_months(start, 1), "month", "at"
+    if kind == "season_year":
+        start = date(int(g[1]), _SEASON_START[g[0]], 1)
+        return start, _add_months(start, 3), "season", "at"
+    if kind == "end_of":
+        return _end_of(today, g[0] or "this", g[1])
+    if kind == "two_days":
+        day = today - timedelta(days=2) if g[0].startswith("before") else today + timedelta(days=2)
+        return day, day + timedelta(days=1), "day", "at"
+    if kind == "day_word":
+        offset = {"yesterday": -1, "tomorrow": 1}.get(g[0], -1 if "night" in g[0] and
+                                                      g[0].startswith("last") else 0)
+        day = today + timedelta(days=offset)
+        return day, day + timedelta(days=1), "day", "at"
+    if kind in ("ago", "in_n"):
+        count, unit = _NUMBERS.get(g[0]) or int(g[0]), g[1].rstrip("s")
+        return _unit_span(_shift(today, unit, -count if kind == "ago" else count), unit)
+    if kind == "rel_weekend":
+        return _weekend(today, g[0], direction)
+    if kind == "rel_unit":
+        return _relative_unit(today, g[0], g[1])
+    if kind == "rel_day":
+        return _weekday(today, g[0], _WEEKDAYS.index(g[1]), direction)
+    if kind == "rel_season":
+        return _season(today, g[0], g[1], direction)
+    if kind == "rel_month":
+        if g[1] == "may" and m.group(2) == "may":
+            return None
+        return _relative_month(today, g[0], _month(g[1]), direction)
+    if kind == "year":
+        start = date(int(g[1]), 1, 1)
+        word = g[0].split()[-1]
+        relation = _relation_word(word) if word in ("since", "from", "by", "before", "until",
+                                                    "till") else "at"
+        return start, date(start.year + 1, 1, 1), "year", relation
+    if kind == "duration":
+        if not _PERFECT.search(text):
+            return None
+        count, unit = _NUMBERS.get(g[0]) or int(g[0]), g[1].rstrip("s")
+        start = _shift(today, unit, -count) if unit != "year" else _years_back(today, count)
+        return start, today + timedelta(days=1), _granularity(unit), "since"
+    return _dateparser(m.group(0), today, direction)
+
+
+def _dt(day: date) -> datetime:
+    return datetime.combine(day, time(), tzinfo=UTC)
+
+
+def _month(word: str) -> int:
+    return next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(word[:3]))
+
+
+def _season_name(month: int) -> str:
+    return {3: "spring", 6: "summer", 9: "autumn", 12: "winter"}.get(month, "season")
+
+
+def _granularity(unit: str) -> Granularity:
+    return {"day": "day", "week": "week", "month": "month"}.get(unit, "year")  # type: ignore[return-value]
+
+
+def _add_months(day: date, months: int) -> date:
+    index = day.year * 12 + day.month - 1 + months
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def _shift(today: date, unit: str, count: int) -> date:
+    if unit == "day":
+        return today + timedelta(days=count)
+    if unit == "week":
+        return today + timedelta(weeks=count)
+    if unit == "month":
+        return _add_months(today, count)
+    return date(today.year + count, 1, 1)
+
+
+def _years_back(today: date, count: int) -> date:
+    try:
+        return today.replace(year=today.year - count)
+    except ValueError:  # 29 February
+        return today.replace(year=today.year - count, day=28)
+
+
+def _unit_span(day: date, unit: str) -> tuple[date, date, Granularity, Relation]:
+    if unit == "day":
+        return day, day + timedelta(days=1), "day", "at"
+    if unit == "week":
+        monday = day - timedelta(days=day.weekday())
+        return monday, monday + timedelta(weeks=1), "week", "at"
+    if unit == "month":
+        first = day.replace(day=1)
+        return first, _add_months(first, 1), "month", "at"
+    return date(day.year, 1, 1), date(day.year + 1, 1, 1), "year", "at"
+
+
+def _valid_day(year: int, month: int, day: int) -> tuple[date, date, Granularity, Relation] | None:
+    try:
+        start = date(year, month, day)
+    except ValueError:
+        return None
+    return start, start + timedelta(days=1), "day", "at"
+
+
+def _nearest_day(today: date, month: int, day: int, direction: str
+                 ) -> tuple[date, date, Granularity, Relation] | None:
+    for year in ((today.year, today.year - 1) if direction == "past" else (today.year, today.year + 1)):
+        found = _valid_day(year, month, day)
+        if found and (found[0] <= today if direction == "past" else found[0] >= today):
+            return found
+    return None
+
+
+def _end_of(today: date, which: str, unit: str) -> tuple[date, date, Granularity, Relation]:
+    step = {"this": 0, "next": 1, "last": -1}[which]
+    _, end, _, _ = _unit_span(_shift(today, unit, step) if unit != "year"
+                                  else date(today.year + step, 1, 1), unit)
+    last = end - timedelta(days=1)
+    return last, end, "day", "at"
+
+
+def _weekend(today: date, which: str, direction: str) -> tuple[date, date, Granularity, Relation]:
+    saturday = today - timedelta(days=today.weekday()) + timedelta(days=5)
+    if which == "last":
+        saturday -= timedelta(weeks=1)
+    elif which == "next":
+        saturday += timedelta(weeks=1)
+    elif which == "the" and direction == "past" and today.weekday() < 5:
+        saturday -= timedelta(weeks=1)
+    return saturday, saturday + timedelta(days=2), "day", "at"
+
+
+def _relative_unit(today: date, which: str, unit: str) -> tuple[date, date, Granularity, Relation]:
+    which = " ".join(which.split())
+    step = {"last": -1, "next": 1, "the past": -1, "the last": -1}.get(which, 0)
+    if unit == "year":
+        year = today.year + step
+        return date(year, 1, 1), date(year + 1, 1, 1), "year", "at"
+    return _unit_span(_shift(today, unit, step), unit)
+
+
+def _weekday(today: date, which: str, weekday: int, direction: str
+             ) -> tuple[date, date, Granularity, Relation]:
+    if which == "this":
+        day = today - timedelta(days=today.weekday()) + timedelta(days=weekday)
+    elif which == "last" or (which in ("on", "since") and direction == "past"):
+        day = today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+    else:  # next, coming, by, until, before, or a future "on Friday"
+        day = today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
+    relation: Relation = {"by": "by", "before": "by", "until": "until", "till": "until",
+                          "since": "since"}.get(which, "at")  # type: ignore[assignment]
+    return day, day + timedelta(days=1), "day", relation
+
+
+def _season(today: date, which: str, name: str, direction: str
+            ) -> tuple[date, date, Granularity, Relation]:
+    month = _SEASON_START[name]
+    starts = [date(year, month, 1) for year in range(today.year - 2, today.year + 2)]
+    spans = [(s, _add_months(s, 3)) for s in starts]
+    current = [s for s in spans if s[0] <= today < s[1]]
+    last = [s for s in spans if s[1] <= today][-1]
+    upcoming = [s for s in spans if s[0] > today][0]
+    if which == "last":
+        chosen = last
+    elif which == "next":
+        chosen = upcoming
+    elif current:
+        chosen = current[0]
+    else:
+        chosen = last if direction == "past" else upcoming
+    return chosen[0], chosen[1], "season", "at"
+
+
+def _relative_month(today: date, which: str, month: int, direction: str
+                    ) -> tuple[date, date, Granularity, Relation]:
+    which = " ".join(which.split())
+    this_year = date(today.year, month, 1)
+    if which == "last" or (which in ("since", "from") and this_year > today):
+        start = this_year if this_year < today.replace(day=1) else date(today.year - 1, month, 1)
+    elif which == "next":
+        start = this_year if this_year > today else date(today.year + 1, month, 1)
+    elif which == "this" or which in ("since", "from"):
+        start = this_year
+    elif direction == "past":
+        start = this_year if this_year <= today else date(today.year - 1, month, 1)
+    else:
+        start = this_year if _add_months(this_year, 1) > today else date(today.year + 1, month, 1)
+    relation: Relation = {"since": "since", "from": "since", "by": "by", "before": "by",
+                          "until": "until", "till": "until"}.get(which, "at")  # type: ignore[assignment]
+    return start, _add_months(start, 1), "month", relation
+
+
+def _with_hour(span: TimeSpan, text: str) -> TimeSpan:
+    hour = _AT_HOUR.search(text)
+    if span.granularity != "day" or hour is None:
+        return span
+    value = int(hour.group(1)) % 12 + (12 if hour.group(3).lower().startswith("p") else 0)
+    if value > 23:
+        return span
+    start = span.start + timedelta(hours=value, minutes=int(hour.group(2) or 0))
+    return TimeSpan(start, start + timedelta(hours=1), "hour", span.relation, span.text)
+
+
+def _dateparser(fragment: str, today: date, direction: str
+                ) -> tuple[date, date, Granularity, Relation] | None:
+    import dateparser
+
+    settings = {"RELATIVE_BASE": datetime.combine(today, time(12)),
+                "PREFER_DATES_FROM": "past" if direction == "past" else "future",
+                "DATE_ORDER": "MDY"}
+    parsed = dateparser.parse(fragment, languages=["en"], settings=settings)
+    if parsed is None:
+        return None
+    day = parsed.date()
+    return day, day + timedelta(days=1), "day", "at"

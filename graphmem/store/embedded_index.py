@@ -1,0 +1,136 @@
+"""The embedded store's in-memory side: parsed records, the graph, the vector indexes.
+
+SQLite is the source of truth; this mirror is rebuilt from it on open and
+updated after each committed batch. Reads that filter by scope and time run
+here over parsed models instead of re-parsing JSON rows, which is what keeps
+search fast. Embeddings live only in the per-scope vector indexes (a fact's
+list of 384 Python floats would cost ~12 KB each); :meth:`with_embedding`
+attaches one when a caller asks for whole facts.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+import networkx as nx
+import numpy as np
+
+from graphmem.models import Entity, Fact
+from graphmem.store.base import WriteBatch
+from graphmem.store.vectors import VectorIndex
+
+ScopeKey = tuple[str, str]  # (tenant, scope_key)
+
+
+def _vector(blob: object) -> list[float] | None:
+    return np.frombuffer(blob, dtype=np.float32).tolist() if isinstance(blob, bytes) else None
+
+
+class EmbeddedIndex:
+    def __init__(self, dimension: int) -> None:
+        self.dimension = dimension
+        self.facts: dict[str, Fact] = {}
+        self.entities: dict[str, Entity] = {}
+        self.graph: nx.MultiDiGraph = nx.MultiDiGraph()
+        self._fact_vectors: dict[ScopeKey, VectorIndex] = {}
+        self._entity_vectors: dict[ScopeKey, VectorIndex] = {}
+
+    def load(self, db: sqlite3.Connection) -> None:
+        for doc, blob in db.execute("SELECT doc, embedding FROM facts"):
+            self._put_fact(Fact.model_validate_json(doc).model_copy(update={"embedding": _vector(blob)}))
+        for doc, blob in db.execute("SELECT doc, embedding FROM entities"):
+            self._put_entity(Entity.model_validate_json(doc).model_copy(
+                update={"embedding": _vector(blob)}))
+
+    def apply(self, batch: WriteBatch) -> None:
+        """Mirror a committed batch."""
+        for fid in batch.delete_fact_ids:
+            self._drop_fact(fid)
+        for eid in batch.delete_entity_ids:
+            entity = self.entities.pop(eid, None)
+            if entity is not None:
+                self._index(self._entity_vectors, entity).remove([eid])
+            if self.graph.has_node(eid):
+                self.graph.remove_node(eid)
+        for entity in batch.entities:
+            self._put_entity(entity)
+        for fact in batch.facts:
+            self._put_fact(fact)
+
+    # -- lookups --------------------------------------------------------------
+    def fact(self, tenant: str, fact_id: str) -> Fact | None:
+        fact = self.facts.get(fact_id)
+        return fact if fact is not None and fact.tenant == tenant else None
+
+    def entity(self, tenant: str, entity_id: str) -> Entity | None:
+        entity = self.entities.get(entity_id)
+        return entity if entity is not None and entity.tenant == tenant else None
+
+    def with_embedding(self, fact: Fact) -> Fact:
+        index = self._fact_vectors.get((fact.tenant, fact.scope_key))
+        vector = index.vector(fact.id) if index is not None else None
+        return fact.model_copy(update={"embedding": vector})
+
+    def entity_with_embedding(self, entity: Entity) -> Entity:
+        index = self._entity_vectors.get((entity.tenant, entity.scope_key))
+        vector = index.vector(entity.id) if index is not None else None
+        return entity.model_copy(update={"embedding": vector})
+
+    def fact_ids_touching(self, entity_ids: Iterable[str]) -> list[str]:
+        found: list[str] = []
+        for eid in entity_ids:
+            if self.graph.has_node(eid):
+                found += [key for _, _, key in self.graph.out_edges(eid, keys=True)]
+                found += [key for _, _, key in self.graph.in_edges(eid, keys=True)]
+        return list(dict.fromkeys(found))
+
+    def nearest_facts(self, tenant: str, scope_keys: list[str], query: list[float],
+                      k: int) -> list[tuple[str, float]]:
+        return _nearest(self._fact_vectors, tenant, scope_keys, query, k)
+
+    def nearest_entities(self, tenant: str, scope_keys: list[str], query: list[float],
+                         k: int) -> list[tuple[str, float]]:
+        return _nearest(self._entity_vectors, tenant, scope_keys, query, k)
+
+    # -- maintenance ----------------------------------------------------------
+    def _index(self, indexes: dict[ScopeKey, VectorIndex], item: Fact | Entity) -> VectorIndex:
+        key = (item.tenant, item.scope_key)
+        if key not in indexes:
+            indexes[key] = VectorIndex(self.dimension)
+        return indexes[key]
+
+    def _put_fact(self, fact: Fact) -> None:
+        old = self.facts.get(fact.id)
+        if old is not None and self.graph.has_edge(old.subject_id, old.object_id, key=fact.id):
+            self.graph.remove_edge(old.subject_id, old.object_id, key=fact.id)
+        if fact.embedding is not None:
+            self._index(self._fact_vectors, fact).upsert([fact.id], [fact.embedding])
+        self.facts[fact.id] = fact.model_copy(update={"embedding": None})
+        self.graph.add_edge(fact.subject_id, fact.object_id, key=fact.id)
+
+    def _drop_fact(self, fact_id: str) -> None:
+        old = self.facts.pop(fact_id, None)
+        if old is None:
+            return
+        self._index(self._fact_vectors, old).remove([fact_id])
+        if self.graph.has_edge(old.subject_id, old.object_id, key=fact_id):
+            self.graph.remove_edge(old.subject_id, old.object_id, key=fact_id)
+
+    def _put_entity(self, entity: Entity) -> None:
+        if entity.embedding is not None:
+            self._index(self._entity_vectors, entity).upsert([entity.id], [entity.embedding])
+        self.entities[entity.id] = entity.model_copy(update={"embedding": None})
+        self.graph.add_node(entity.id)
+
+
+def _nearest(indexes: dict[ScopeKey, VectorIndex], tenant: str, scope_keys: list[str],
+             query: list[float], k: int) -> list[tuple[str, float]]:
+    """Exact top k over the scopes' own indexes, so other users never crowd a scope out."""
+    hits: list[tuple[str, float]] = []
+    for key in scope_keys:
+        index = indexes.get((tenant, key))
+        if index is not None:
+            hits += index.search(query, k)
+    hits.sort(key=lambda pair: pair[1], reverse=True)
+    return hits[:k]
