@@ -66,28 +66,11 @@ def normalize_evidence(ids: list[str]) -> set[str]:
     return found
 
 
-def parse_locomo_time(text: str) -> datetime:
-    """"1:56 pm on 8 May, 2023" -> aware UTC datetime."""
-    return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
-
-
 def load_locomo() -> list[dict[str, Any]]:
     if not LOCOMO.exists():
         raise SystemExit(f"LoCoMo data not found at {LOCOMO}")
     data: list[dict[str, Any]] = json.loads(LOCOMO.read_text())
     return data
-
-
-def sessions(sample: dict[str, Any]) -> list[tuple[int, datetime, list[dict[str, Any]]]]:
-    """(number, date, turns) for each session that has turns, in order."""
-    conv = sample["conversation"]
-    out = []
-    for key, value in conv.items():
-        m = re.fullmatch(r"session_(\d+)", key)
-        if m and isinstance(value, list) and value:
-            n = int(m.group(1))
-            out.append((n, parse_locomo_time(conv[f"session_{n}_date_time"]), value))
-    return sorted(out, key=lambda s: s[0])
 
 
 def questions(sample: dict[str, Any]) -> list[dict[str, Any]]:

@@ -26,27 +26,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from bench.common import load_locomo, questions, sessions, write_result  # noqa: E402
+from bench.common import load_locomo, questions, write_result  # noqa: E402
 from bench.stores import open_bench_store  # noqa: E402
 from graphmem.embed.cache import CachedEmbedder  # noqa: E402
 from graphmem.embed.onnx import OnnxEmbedder  # noqa: E402
 from graphmem.extract.rules import RuleExtractor  # noqa: E402
-from graphmem.ingest.inputs import EpisodeInput  # noqa: E402
+from graphmem.ingest.formats import locomo_episodes, locomo_sessions, locomo_turn_text  # noqa: E402
 from graphmem.memory import Memory  # noqa: E402
-from graphmem.models import Message, Scope  # noqa: E402
+from graphmem.models import Scope  # noqa: E402
 from graphmem.search.context import ContextRequest  # noqa: E402
 from graphmem.search.fuse import reciprocal_rank_fusion  # noqa: E402
 from graphmem.search.models import SearchRequest  # noqa: E402
 
 KS = (5, 10, 25)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
-
-
-def turn_text(turn: dict[str, Any]) -> str:
-    text = str(turn["text"])
-    if turn.get("blip_caption"):
-        text += f" [shares a photo: {turn['blip_caption']}]"
-    return text
 
 
 def frac(found: list[str], evidence: set[str]) -> float:
@@ -72,26 +65,22 @@ class Scores:
 
 
 def ingest(memory: Memory, tenant: str, sample: dict[str, Any]) -> tuple[int, float]:
-    scope = Scope(user_id=sample["sample_id"])
+    """Session by session, as a conversation would arrive; returns (turns, seconds)."""
+    episodes = locomo_episodes(sample)
     start = time.perf_counter()
-    turns = 0
-    for _, when, session in sessions(sample):
-        messages = [Message(id=t["dia_id"], speaker=t["speaker"], content=turn_text(t),
-                            timestamp=when) for t in session]
-        memory.add_episode(tenant, EpisodeInput(scope=scope, messages=messages,
-                                                reference_time=when))
-        turns += len(messages)
-    return turns, time.perf_counter() - start
+    for episode in episodes:
+        memory.add_episode(tenant, episode)
+    return sum(len(e.messages) for e in episodes), time.perf_counter() - start
 
 
 def baselines(sample: dict[str, Any], embedder: CachedEmbedder, scores: Scores) -> None:
     import bm25s
 
     ids, texts = [], []
-    for _, _, session in sessions(sample):
+    for _, _, session in locomo_sessions(sample):
         for t in session:
             ids.append(t["dia_id"])
-            texts.append(f"{t['speaker']}: {turn_text(t)}")
+            texts.append(f"{t['speaker']}: {locomo_turn_text(t)}")
     retriever = bm25s.BM25()
     retriever.index(bm25s.tokenize(texts, stopwords="en", show_progress=False),
                     show_progress=False)
