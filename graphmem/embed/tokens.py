@@ -5,16 +5,19 @@ and graphmem must not download an LLM's tokenizer to get one. It already
 ships MiniLM's WordPiece tokenizer (for :class:`~graphmem.embed.onnx.OnnxEmbedder`),
 so :class:`TokenCounter` counts with that and errs on the high side.
 
-WordPiece is not the LLM's byte-level BPE. For English prose it gives about
-as many tokens as OpenAI's cl100k or a little more (it splits "I'm" into
-three pieces and rare words into several), but it ignores whitespace and
-keeps numbers whole, and it turns a word it cannot split (emoji, Thai, a
-100-character blob) into a single ``[UNK]``. Hence the two deliberate
-over-estimates: an ``[UNK]`` costs a token per non-ASCII character and per
-two ASCII characters it covers, and the total is multiplied by
-``multiplier`` (1.1 by default). Chinese and Japanese count about a token
-per character, Korean about a token per letter (jamo), which is more than a
-BPE tokenizer gives.
+WordPiece is not an LLM's byte-level BPE, and the two were not compared
+on a corpus here (that would need an LLM tokenizer, which is what this
+module avoids). By construction: English prose comes out close to a BPE
+count, often a little above (WordPiece splits "I'm" into three pieces and
+rare words into several), but WordPiece ignores whitespace, keeps numbers
+whole and turns a word it cannot split (emoji, Thai, a 100-character blob)
+into a single ``[UNK]``. Hence the two deliberate over-estimates: an
+``[UNK]`` costs a token per non-ASCII character and per two ASCII
+characters it covers, and the total is multiplied by ``multiplier`` (1.1
+by default). Chinese and Japanese count about a token per character, which
+older BPE vocabularies can exceed for rare characters; Korean counts a
+token per jamo (two or three per syllable), well above any BPE. Raise
+``multiplier`` where an overrun is costly.
 """
 
 from __future__ import annotations
