@@ -28,7 +28,7 @@ CREATE TABLE IF NOT EXISTS turns (
     tenant TEXT NOT NULL, scope_key TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS turns_episode ON turns (episode_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5 (content);
+CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5 (content, tokenize='porter unicode61');
 
 CREATE TABLE IF NOT EXISTS entities (
     rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tenant TEXT NOT NULL,
@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS entity_names (
 );
 CREATE INDEX IF NOT EXISTS entity_names_name ON entity_names (tenant, name);
 CREATE INDEX IF NOT EXISTS entity_names_entity ON entity_names (entity_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5 (text);
+CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5 (text, tokenize='porter unicode61');
 
 CREATE TABLE IF NOT EXISTS facts (
     rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tenant TEXT NOT NULL,
@@ -55,7 +55,7 @@ CREATE INDEX IF NOT EXISTS facts_object ON facts (tenant, object_id);
 CREATE TABLE IF NOT EXISTS fact_episodes (fact_id TEXT NOT NULL, episode_id TEXT NOT NULL,
     PRIMARY KEY (fact_id, episode_id));
 CREATE INDEX IF NOT EXISTS fact_episodes_episode ON fact_episodes (episode_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text);
+CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text, tokenize='porter unicode61');
 
 CREATE TABLE IF NOT EXISTS mentions (episode_id TEXT NOT NULL, entity_id TEXT NOT NULL,
     PRIMARY KEY (episode_id, entity_id));
@@ -82,9 +82,25 @@ def analyze(text: str) -> str:
     return _CJK.sub(lambda m: f" {_bigrams(m.group(0))} ", text)
 
 
+#: Words too common to help ranking; dropped from queries (not from the index).
+STOPWORDS = frozenset("""
+a about after again all am an and any are as at be been before being both but by can could
+did do does doing down during each few for from had has have having he her here hers herself
+him himself his how i if in into is it its itself just me more most my myself no nor not now
+of off on once only or other our ours out over own same she should so some such than that the
+their theirs them then there these they this those through to too under until up very was we
+were what when where which while who whom why will with would you your yours yourself
+""".split())
+
+
 def fts_query(text: str, max_terms: int = 32) -> str | None:
-    """Turn free text into a safe FTS5 OR-query of quoted terms (no FTS syntax leaks in)."""
-    terms = list(dict.fromkeys(w.lower() for w in _WORD.findall(analyze(text))))[:max_terms]
+    """Turn free text into a safe FTS5 OR-query of quoted terms (no FTS syntax leaks in).
+
+    Stopwords are dropped unless nothing else is left.
+    """
+    words = list(dict.fromkeys(w.lower() for w in _WORD.findall(analyze(text))))
+    terms = [w for w in words if w not in STOPWORDS] or words
+    terms = terms[:max_terms]
     if not terms:
         return None
     return " OR ".join(f'"{t}"' for t in terms)

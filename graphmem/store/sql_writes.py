@@ -30,7 +30,9 @@ def write_episodes(db: sqlite3.Connection, episodes: list[Episode]) -> None:
         ))
         if db.execute("SELECT 1 FROM turns WHERE episode_id=? LIMIT 1", (ep.id,)).fetchone():
             continue
-        texts = [m.content for m in ep.messages] or ([ep.content] if ep.content else [])
+        # The speaker's name is indexed with the turn: "what did Caroline say about..."
+        texts = ([f"{m.speaker}: {m.content}" if m.speaker else m.content for m in ep.messages]
+                 or ([ep.content] if ep.content else []))
         for idx, text in enumerate(texts):
             cur = db.execute(sql.INSERT_TURN, (ep.id, idx, ep.tenant, ep.scope_key))
             db.execute(sql.INSERT_TURN_FTS, (cur.lastrowid, sql.analyze(text)))
