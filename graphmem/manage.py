@@ -50,8 +50,6 @@ from graphmem.temporal import TimeFilter
 EVERYTHING = TimeFilter(as_of=datetime(9999, 12, 31, tzinfo=UTC), include_history=True,
                         include_forgotten=True)
 _PAGE = 10_000
-#: Default minimum fused score for erasing by topic: about two channels agreeing.
-TOPIC_MIN_SCORE = 0.03
 
 
 class Source(BaseModel):
@@ -432,17 +430,20 @@ def erase_entity(memory: Memory, tenant: str, scope: Scope, entity_id: str, *,
 
 
 def erase_topic(memory: Memory, tenant: str, scope: Scope, topic: str, *,
-                min_score: float = TOPIC_MIN_SCORE, delete_sources: bool = True,
+                min_score: float | None = None, delete_sources: bool = True,
                 dry_run: bool = False) -> Erasure:
-    """Delete the facts a search for ``topic`` finds with at least ``min_score``.
+    """Delete the facts whose text matches ``topic``'s words (the BM25 channel found them).
 
-    Use ``dry_run`` first: a search is fuzzy, and this cannot be undone.
+    A lexical match keeps a privacy erasure predictable: vector neighbours and
+    graph walks are fuzzy, so they only confirm, never decide. ``min_score``
+    narrows further. Use ``dry_run`` first: this cannot be undone.
     """
     with memory.ingestor.lock:
         hits = memory.search(tenant, SearchRequest(
             scope=scope, query=topic, include_history=True, include_turns=False, limit=200,
             min_score=min_score)).results
-        facts = memory.store.get_facts(tenant, [h.id for h in hits if h.kind == "fact"])
+        facts = memory.store.get_facts(
+            tenant, [h.id for h in hits if h.kind == "fact" and "bm25" in h.channels])
         return _erase(memory, tenant, facts, set(), delete_sources, dry_run)
 
 

@@ -154,6 +154,14 @@ class Message(BaseModel):
     def _ts(cls, value: datetime | None) -> datetime | None:
         return None if value is None else as_utc(value)
 
+    def searchable(self) -> str:
+        """The text a turn is indexed and embedded under: who said it, and what.
+
+        Questions name people ("what did Caroline say about ..."), so the
+        speaker belongs in the index.
+        """
+        return f"{self.speaker}: {self.content}" if self.speaker else self.content
+
 
 class Episode(BaseModel):
     """Raw input as received, kept for provenance and for raw-turn recall."""
@@ -175,6 +183,11 @@ class Episode(BaseModel):
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
         return None if value is None else as_utc(value)
+
+
+def episode_turns(episode: Episode) -> list[str]:
+    """The searchable texts of an episode's turns (one per message, or the whole text)."""
+    return [m.searchable() for m in episode.messages] or ([episode.content] if episode.content else [])
 
 
 class Entity(BaseModel):

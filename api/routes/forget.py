@@ -28,7 +28,7 @@ def _erase(memory: Memory, bus: EventBus, tenant: str, body: ForgetBody) -> Eras
     elif body.topic is not None:
         target = "topic"  # the topic text itself may be the private thing: not logged
         report = manage.erase_topic(memory, tenant, body.scope, body.topic,
-                                    min_score=body.min_score or manage.TOPIC_MIN_SCORE,
+                                    min_score=body.min_score,
                                     delete_sources=body.delete_sources, **options)
     else:
         target = "whole scope"

@@ -20,7 +20,16 @@ from graphmem.extract.base import SELF, CandidateFact, ExtractedFact, Extraction
 from graphmem.ingest.apply import Outcome, Statement, TimelineEditor, with_evidence
 from graphmem.ingest.inputs import EpisodeInput, FactInput
 from graphmem.ingest.resolve import EntityResolver, NameRequest, Resolution
-from graphmem.models import Entity, Episode, Fact, FactStatus, Message, Scope, utcnow
+from graphmem.models import (
+    Entity,
+    Episode,
+    Fact,
+    FactStatus,
+    Message,
+    Scope,
+    episode_turns,
+    utcnow,
+)
 from graphmem.predicates import PredicateRegistry
 from graphmem.store.base import GraphStore, Mention, WriteBatch
 from graphmem.store.names import normalize_name
@@ -51,7 +60,7 @@ class Ingestor:
                  registry: PredicateRegistry | None = None, *,
                  episode_retention: timedelta | None = None,
                  clock: Callable[[], datetime] = utcnow,
-                 lock: threading.RLock | None = None) -> None:
+                 lock: threading.RLock | None = None, embed_turns: bool = True) -> None:
         self.store = store
         self.extractor = extractor
         self.embedder = embedder
@@ -59,6 +68,7 @@ class Ingestor:
         self.episode_retention = episode_retention
         self.clock = clock
         self.lock = lock or threading.RLock()
+        self.embed_turns = embed_turns
         self.resolver = EntityResolver(store, embedder)
 
     # -- episodes -------------------------------------------------------------
@@ -200,15 +210,23 @@ class Ingestor:
 
     def _finish_batch(self, batch: WriteBatch, outcome: Outcome,
                       pending: dict[tuple[str, str], Entity]) -> None:
+        """Embed what needs it (new facts, and the episodes' turns) in one call."""
         batch.entities = list({e.id: e for e in pending.values()}.values())
         needs_vectors = [f for f in outcome.changed
                          if f.embedding is None and f.status is not FactStatus.RETRACTION]
-        if needs_vectors:
-            vectors = self.embedder.embed([f.text for f in needs_vectors])
-            embedded = {f.id: f.model_copy(update={"embedding": [float(x) for x in vectors[i]]})
-                        for i, f in enumerate(needs_vectors)}
-            outcome.changed = [embedded.get(f.id, f) for f in outcome.changed]
-        batch.facts = [f for f in outcome.changed if f.id not in set(outcome.deleted_ids)]
+        turn_texts = ({e.id: episode_turns(e) for e in batch.episodes}
+                      if self.embed_turns else {})
+        texts = [f.text for f in needs_vectors] + [t for ts in turn_texts.values() for t in ts]
+        vectors = [[float(x) for x in row] for row in self.embedder.embed(texts)] if texts else []
+        embedded = {f.id: f.model_copy(update={"embedding": vectors[i]})
+                    for i, f in enumerate(needs_vectors)}
+        outcome.changed = [embedded.get(f.id, f) for f in outcome.changed]
+        offset = len(needs_vectors)
+        for episode_id, episode_texts in turn_texts.items():
+            batch.turn_vectors[episode_id] = vectors[offset: offset + len(episode_texts)]
+            offset += len(episode_texts)
+        deleted = set(outcome.deleted_ids)
+        batch.facts = [f for f in outcome.changed if f.id not in deleted]
         batch.delete_fact_ids = [*batch.delete_fact_ids, *outcome.deleted_ids]
 
     def _result(self, result: IngestResult, outcome: Outcome) -> IngestResult:

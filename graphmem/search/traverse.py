@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from graphmem.models import Fact
 from graphmem.store.base import GraphStore
 from graphmem.store.names import normalize_name
@@ -55,3 +57,20 @@ def expand(store: GraphStore, tenant: str, scope_keys: list[str], seeds: list[st
         frontier = nxt
         weight *= decay
     return sorted(found.values(), key=lambda pair: pair[1], reverse=True)
+
+
+def rank_by_query(walked: list[tuple[Fact, float]], query: list[float]) -> list[Fact]:
+    """Order walked facts by hop weight times similarity to the query.
+
+    A walk from the asking user reaches every fact about them; without the
+    query's say, the graph channel would rank them all alike.
+    """
+    q = np.asarray(query, dtype=np.float32)
+
+    def score(pair: tuple[Fact, float]) -> float:
+        fact, weight = pair
+        if fact.embedding is None:
+            return 0.0
+        return weight * max(0.0, float(np.asarray(fact.embedding, dtype=np.float32) @ q))
+
+    return [fact for fact, _ in sorted(walked, key=score, reverse=True)]

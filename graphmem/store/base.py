@@ -39,6 +39,9 @@ class WriteBatch(BaseModel):
     entities: list[Entity] = Field(default_factory=list)
     facts: list[Fact] = Field(default_factory=list)
     mentions: list[Mention] = Field(default_factory=list)
+    turn_vectors: dict[str, list[list[float]]] = Field(
+        default_factory=dict,
+        description="episode id -> one embedding per turn (see models.episode_turns), in order")
     delete_fact_ids: list[str] = Field(default_factory=list)
     delete_episode_ids: list[str] = Field(default_factory=list)
     delete_entity_ids: list[str] = Field(default_factory=list)
@@ -157,6 +160,10 @@ class GraphStore(Protocol):
     def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
                        limit: int) -> list[TurnHit]:
         """BM25 over raw conversation turns."""
+
+    def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
+                     limit: int) -> list[TurnHit]:
+        """Nearest raw turns by cosine similarity, from an index."""
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats: ...

@@ -117,7 +117,7 @@ class EmbeddedStore:
                     writes.delete_facts(db, tenant, batch.delete_fact_ids)
                     writes.delete_episodes(db, tenant, batch.delete_episode_ids)
                     writes.delete_entities(db, tenant, batch.delete_entity_ids)
-                    writes.write_episodes(db, batch.episodes)
+                    writes.write_episodes(db, batch.episodes, batch.turn_vectors)
                     writes.write_entities(db, batch.entities)
                     writes.write_facts(db, batch.facts)
                     db.executemany(
@@ -328,14 +328,22 @@ class EmbeddedStore:
             f" ({sql.placeholders(len(scope_keys))}) ORDER BY bm25(turns_fts) LIMIT ?",
             [match, tenant, *scope_keys, limit],
         )
+        return self._turn_hits(tenant, [(str(e), int(str(i)), float(str(s))) for e, i, s in rows])
+
+    def _turn_hits(self, tenant: str, ranked: list[tuple[str, int, float]]) -> list[TurnHit]:
         episodes: dict[str, Episode | None] = {}
         hits: list[TurnHit] = []
-        for episode_id, idx, score in rows:
-            eid = str(episode_id)
-            if eid not in episodes:
-                episodes[eid] = self.get_episode(tenant, eid)
-            hits.extend(_turn_hit(episodes[eid], int(str(idx)), float(str(score))))
+        for episode_id, idx, score in ranked:
+            if episode_id not in episodes:
+                episodes[episode_id] = self.get_episode(tenant, episode_id)
+            hits.extend(_turn_hit(episodes[episode_id], idx, score))
         return hits
+
+    def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
+                     limit: int) -> list[TurnHit]:
+        with self._lock:
+            ranked = self._index.nearest_turns(tenant, scope_keys, embedding, limit)
+        return self._turn_hits(tenant, [(*_split_turn(key), score) for key, score in ranked])
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:
@@ -371,6 +379,11 @@ class EmbeddedStore:
                                       delete_episode_ids=ids["episodes"],
                                       delete_entity_ids=ids["entities"]))
         return sum(len(v) for v in ids.values())
+
+
+def _split_turn(key: str) -> tuple[str, int]:
+    episode_id, _, idx = key.rpartition(":")
+    return episode_id, int(idx)
 
 
 def _turn_hit(episode: Episode | None, idx: int, score: float) -> list[TurnHit]:

@@ -35,6 +35,8 @@ class EmbeddedIndex:
         self.graph: nx.MultiDiGraph = nx.MultiDiGraph()
         self._fact_vectors: dict[ScopeKey, VectorIndex] = {}
         self._entity_vectors: dict[ScopeKey, VectorIndex] = {}
+        self._turn_vectors: dict[ScopeKey, VectorIndex] = {}
+        self._turns_of: dict[str, tuple[ScopeKey, list[str]]] = {}  # episode id -> its turn keys
 
     def load(self, db: sqlite3.Connection) -> None:
         for doc, blob in db.execute("SELECT doc, embedding FROM facts"):
@@ -42,6 +44,10 @@ class EmbeddedIndex:
         for doc, blob in db.execute("SELECT doc, embedding FROM entities"):
             self._put_entity(Entity.model_validate_json(doc).model_copy(
                 update={"embedding": _vector(blob)}))
+        for tenant, scope_key, episode_id, idx, blob in db.execute(
+                "SELECT tenant, scope_key, episode_id, idx, embedding FROM turns"
+                " WHERE embedding IS NOT NULL"):
+            self._put_turns((tenant, scope_key), episode_id, {idx: _vector(blob) or []})
 
     def apply(self, batch: WriteBatch) -> None:
         """Mirror a committed batch."""
@@ -53,10 +59,19 @@ class EmbeddedIndex:
                 self._index(self._entity_vectors, entity).remove([eid])
             if self.graph.has_node(eid):
                 self.graph.remove_node(eid)
+        for episode_id in batch.delete_episode_ids:
+            scope, keys = self._turns_of.pop(episode_id, (("", ""), []))
+            if keys:
+                self._turn_vectors[scope].remove(keys)
         for entity in batch.entities:
             self._put_entity(entity)
         for fact in batch.facts:
             self._put_fact(fact)
+        for episode in batch.episodes:
+            vectors = batch.turn_vectors.get(episode.id)
+            if vectors and episode.id not in self._turns_of:
+                self._put_turns((episode.tenant, episode.scope_key), episode.id,
+                                dict(enumerate(vectors)))
 
     # -- lookups --------------------------------------------------------------
     def fact(self, tenant: str, fact_id: str) -> Fact | None:
@@ -93,7 +108,20 @@ class EmbeddedIndex:
                          k: int) -> list[tuple[str, float]]:
         return _nearest(self._entity_vectors, tenant, scope_keys, query, k)
 
+    def nearest_turns(self, tenant: str, scope_keys: list[str], query: list[float],
+                      k: int) -> list[tuple[str, float]]:
+        """Turn keys ("<episode id>:<index>") by cosine similarity."""
+        return _nearest(self._turn_vectors, tenant, scope_keys, query, k)
+
     # -- maintenance ----------------------------------------------------------
+    def _put_turns(self, scope: ScopeKey, episode_id: str, vectors: dict[int, list[float]]) -> None:
+        if scope not in self._turn_vectors:
+            self._turn_vectors[scope] = VectorIndex(self.dimension)
+        keys = [f"{episode_id}:{idx}" for idx in vectors]
+        self._turn_vectors[scope].upsert(keys, list(vectors.values()))
+        known = self._turns_of.setdefault(episode_id, (scope, []))[1]
+        known += keys
+
     def _index(self, indexes: dict[ScopeKey, VectorIndex], item: Fact | Entity) -> VectorIndex:
         key = (item.tenant, item.scope_key)
         if key not in indexes:

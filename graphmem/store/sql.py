@@ -25,7 +25,7 @@ CREATE INDEX IF NOT EXISTS episodes_scope ON episodes (tenant, scope_key, refere
 
 CREATE TABLE IF NOT EXISTS turns (
     rowid INTEGER PRIMARY KEY, episode_id TEXT NOT NULL, idx INTEGER NOT NULL,
-    tenant TEXT NOT NULL, scope_key TEXT NOT NULL
+    tenant TEXT NOT NULL, scope_key TEXT NOT NULL, embedding BLOB
 );
 CREATE INDEX IF NOT EXISTS turns_episode ON turns (episode_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5 (content, tokenize='porter unicode61');
@@ -116,7 +116,8 @@ UPSERT_EPISODE = (
     " reference_time=excluded.reference_time, expires_at=excluded.expires_at,"
     " pinned=excluded.pinned, doc=excluded.doc"
 )
-INSERT_TURN = "INSERT INTO turns (episode_id, idx, tenant, scope_key) VALUES (?,?,?,?)"
+INSERT_TURN = ("INSERT INTO turns (episode_id, idx, tenant, scope_key, embedding)"
+               " VALUES (?,?,?,?,?)")
 INSERT_TURN_FTS = "INSERT INTO turns_fts (rowid, content) VALUES (?, ?)"
 
 UPSERT_ENTITY = (

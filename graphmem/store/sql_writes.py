@@ -12,7 +12,7 @@ import sqlite3
 
 import numpy as np
 
-from graphmem.models import Entity, Episode, Fact
+from graphmem.models import Entity, Episode, Fact, episode_turns
 from graphmem.store import sql
 from graphmem.store.names import normalize_name
 
@@ -21,7 +21,8 @@ def _blob(vector: list[float] | None) -> bytes | None:
     return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
 
 
-def write_episodes(db: sqlite3.Connection, episodes: list[Episode]) -> None:
+def write_episodes(db: sqlite3.Connection, episodes: list[Episode],
+                   turn_vectors: dict[str, list[list[float]]]) -> None:
     for ep in episodes:
         db.execute(sql.UPSERT_EPISODE, (
             ep.id, ep.tenant, ep.scope_key, ep.client_id, ep.reference_time.isoformat(),
@@ -30,11 +31,10 @@ def write_episodes(db: sqlite3.Connection, episodes: list[Episode]) -> None:
         ))
         if db.execute("SELECT 1 FROM turns WHERE episode_id=? LIMIT 1", (ep.id,)).fetchone():
             continue
-        # The speaker's name is indexed with the turn: "what did Caroline say about..."
-        texts = ([f"{m.speaker}: {m.content}" if m.speaker else m.content for m in ep.messages]
-                 or ([ep.content] if ep.content else []))
-        for idx, text in enumerate(texts):
-            cur = db.execute(sql.INSERT_TURN, (ep.id, idx, ep.tenant, ep.scope_key))
+        vectors = turn_vectors.get(ep.id, [])
+        for idx, text in enumerate(episode_turns(ep)):
+            vector = _blob(vectors[idx]) if idx < len(vectors) else None
+            cur = db.execute(sql.INSERT_TURN, (ep.id, idx, ep.tenant, ep.scope_key, vector))
             db.execute(sql.INSERT_TURN_FTS, (cur.lastrowid, sql.analyze(text)))
 
 
