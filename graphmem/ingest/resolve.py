@@ -91,19 +91,25 @@ class EntityResolver:
 
     def _candidate(self, tenant: str, scope: Scope, req: NameRequest,
                    vector: list[float] | None) -> Entity | None:
+        """The best near match among the name's nearest neighbours, if any is close enough.
+
+        Candidates come from the entity vector index (cheap, and names that are
+        spelled alike embed alike); each must then pass the fuzzy-spelling or
+        the embedding threshold, the type check and the digits guard.
+        """
+        if vector is None:
+            return None
+        hits = {h.id: h.score for h in self.store.vector_entities(tenant, scope.visible_keys,
+                                                                    vector, 5)}
         norm = normalize_name(req.name)
-        ids = [s.id for s in self.store.fulltext_entities(tenant, scope.visible_keys, req.name, 5)]
-        scores: dict[str, float] = {}
-        if vector is not None:
-            for hit in self.store.vector_entities(tenant, scope.visible_keys, vector, 5):
-                if hit.score >= EMBEDDING_THRESHOLD:
-                    scores[hit.id] = hit.score
         best: tuple[float, Entity] | None = None
-        for ent in self.store.get_entities(tenant, list(dict.fromkeys([*ids, *scores]))):
+        for ent in self.store.get_entities(tenant, list(hits)):
             if ent.type != req.type or digits_conflict(ent.name, req.name):
                 continue
             fuzzy = SequenceMatcher(None, normalize_name(ent.name), norm).ratio()
-            score = max(fuzzy if fuzzy >= FUZZY_THRESHOLD else 0.0, scores.get(ent.id, 0.0))
+            cosine = hits[ent.id]
+            score = max(fuzzy if fuzzy >= FUZZY_THRESHOLD else 0.0,
+                        cosine if cosine >= EMBEDDING_THRESHOLD else 0.0)
             if score > 0 and (best is None or score > best[0]):
                 best = (score, ent)
         return None if best is None else best[1]

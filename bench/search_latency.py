@@ -1,0 +1,147 @@
+"""Search latency at 1k, 10k and 100k facts on both stores, and the process's memory.
+
+Facts are synthetic but varied (50 users, many predicates and objects) and carry
+real MiniLM embeddings, computed once and cached in the temp folder of the run.
+They are written straight to the store in batches (this is a read benchmark; the
+write path has bench/write_throughput.py). Each query goes through the whole
+search: query embedding included, all channels, fusion. One client, one query at
+a time, ``--queries`` per size.
+
+    python bench/search_latency.py --stores embedded neo4j --sizes 1000 10000 100000
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import rss_mb, write_result  # noqa: E402
+from bench.stores import open_bench_store  # noqa: E402
+from graphmem.embed.cache import CachedEmbedder  # noqa: E402
+from graphmem.embed.onnx import OnnxEmbedder  # noqa: E402
+from graphmem.models import Entity, Fact, Scope  # noqa: E402
+from graphmem.search.engine import SearchEngine  # noqa: E402
+from graphmem.search.models import SearchRequest  # noqa: E402
+from graphmem.store.base import WriteBatch  # noqa: E402
+from graphmem.temporal import timeline_key  # noqa: E402
+
+USERS = 50
+TOPICS = ["coffee", "hiking", "Berlin", "Paris", "React", "Vue", "Python", "Rust", "guitar",
+          "piano", "chess", "sushi", "yoga", "Tokyo", "Kubernetes", "Docker", "painting",
+          "running", "gardening", "photography", "Acme", "Globex", "Initech", "cats", "dogs"]
+VERBS = [("LIKES", "likes"), ("USES", "uses"), ("HAS_VISITED", "has visited"),
+         ("OWNS", "owns"), ("SKILLED_IN", "is skilled in"), ("HOBBY", "has the hobby"),
+         ("PLANS", "plans to try"), ("KNOWS", "knows about")]
+GOALS_MS = {"embedded": 25, "neo4j": 50}
+
+
+def make_facts(n: int, seed: int = 7) -> tuple[list[Fact], list[Entity]]:
+    rng = random.Random(seed)
+    users = [Entity(tenant="bench", scope_key=f"user:u{i}", name=f"user{i}", type="person")
+             for i in range(USERS)]
+    objects: dict[tuple[int, str], Entity] = {}
+    facts = []
+    start = datetime(2022, 1, 1, tzinfo=UTC)
+    for i in range(n):
+        u = i % USERS
+        topic = f"{rng.choice(TOPICS)} {rng.choice(['club', 'course', 'group', 'trip', 'project', 'book'])} {i // 97}"
+        pred, verb = rng.choice(VERBS)
+        obj = objects.setdefault((u, topic), Entity(tenant="bench", scope_key=f"user:u{u}",
+                                                    name=topic))
+        key = timeline_key(f"user:u{u}", users[u].id, pred, "many", obj.id)  # type: ignore[arg-type]
+        facts.append(Fact(tenant="bench", scope_key=f"user:u{u}", subject_id=users[u].id,
+                          subject_name=users[u].name, predicate=pred, object_id=obj.id,
+                          object_name=topic, text=f"{users[u].name} {verb} {topic}.",
+                          timeline_key=key, valid_from=start + timedelta(minutes=i),
+                          importance=rng.random()))
+    return facts, [*users, *objects.values()]
+
+
+def embed_all(embedder: CachedEmbedder, texts: list[str], cache: Path) -> np.ndarray:
+    if cache.exists():
+        matrix = np.load(cache)
+        if len(matrix) == len(texts):
+            return matrix
+    matrix = embedder.embed(texts)
+    np.save(cache, matrix)
+    return matrix
+
+
+def run_store(kind: str, sizes: list[int], queries: int, embedder: CachedEmbedder,
+              facts: list[Fact], entities: list[Entity], fact_vectors: np.ndarray,
+              entity_vectors: np.ndarray) -> list[dict[str, Any]]:
+    rng = random.Random(11)
+    out = []
+    with tempfile.TemporaryDirectory() as tmp, open_bench_store(kind, Path(tmp)) as store:
+        ent_rows = {e.id: i for i, e in enumerate(entities)}
+        written = 0
+        engine = SearchEngine(store, embedder)
+        for size in sizes:
+            while written < size:
+                chunk = facts[written: min(size, written + 2000)]
+                needed = {f.subject_id for f in chunk} | {f.object_id for f in chunk}
+                batch = WriteBatch(
+                    entities=[entities[ent_rows[e]].model_copy(update={
+                        "embedding": entity_vectors[ent_rows[e]].tolist()}) for e in needed],
+                    facts=[f.model_copy(update={"embedding": fact_vectors[written + j].tolist()})
+                           for j, f in enumerate(chunk)])
+                store.write("bench", batch)
+                written += len(chunk)
+            gc.collect()
+            latencies = []
+            for _ in range(queries):
+                user = rng.randrange(USERS)
+                query = f"what does user{user} think about {rng.choice(TOPICS)}?"
+                request = SearchRequest(scope=Scope(user_id=f"u{user}"), query=query, limit=10)
+                t0 = time.perf_counter()
+                engine.search("bench", request)
+                latencies.append(1000 * (time.perf_counter() - t0))
+            row = {"store": kind, "facts": size, "queries": queries,
+                   "p50_ms": round(float(np.percentile(latencies, 50)), 1),
+                   "p95_ms": round(float(np.percentile(latencies, 95)), 1),
+                   "rss_mb": round(rss_mb(), 0)}
+            print(row, flush=True)
+            out.append(row)
+        engine.close()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--stores", nargs="+", default=["embedded", "neo4j"])
+    parser.add_argument("--sizes", nargs="+", type=int, default=[1000, 10000, 100000])
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()))
+    args = parser.parse_args()
+    facts, entities = make_facts(max(args.sizes))
+    embedder = CachedEmbedder(OnnxEmbedder(), max_entries=1000)
+    t0 = time.perf_counter()
+    fact_vectors = embed_all(embedder, [f.text for f in facts],
+                             args.cache / f"gm-bench-facts-{len(facts)}.npy")
+    entity_vectors = embed_all(embedder, [e.name for e in entities],
+                               args.cache / f"gm-bench-entities-{len(entities)}.npy")
+    print(f"embeddings ready in {time.perf_counter() - t0:.0f} s", flush=True)
+    rows = []
+    for kind in args.stores:
+        rows += run_store(kind, sorted(args.sizes), args.queries, embedder, facts, entities,
+                          fact_vectors, entity_vectors)
+    write_result("search_latency", {
+        "rows": rows, "goals_p95_ms_at_100k": GOALS_MS, "memory_goal_mb_embedded": 1024,
+        "note": "one client; query embedding included; rss is the whole benchmark process "
+                "(for neo4j it excludes the server JVM)",
+    })
+
+
+if __name__ == "__main__":
+    main()
