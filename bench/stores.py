@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from graphmem.store.base import GraphStore
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 @contextmanager
@@ -29,10 +36,11 @@ def open_bench_store(kind: str, tmp: Path, embedding_dim: int = 384) -> Iterator
     if uri is None:
         from graphmem.neo4j_local import LocalNeo4j, LocalNeo4jConfig
 
-        server = LocalNeo4j(LocalNeo4jConfig(data_dir=tmp / "neo4j", bolt_port=7697,
-                                             http_port=7484, auth=False))
+        bolt, http = _free_port(), _free_port()
+        server = LocalNeo4j(LocalNeo4jConfig(data_dir=tmp / "neo4j", bolt_port=bolt,
+                                             http_port=http, auth=False, heap="2g"))
         server.start()
-        uri = "bolt://127.0.0.1:7697"
+        uri = f"bolt://127.0.0.1:{bolt}"
     store = Neo4jStore(uri, os.environ.get("NEO4J_USER", "neo4j"),
                        os.environ.get("NEO4J_PASSWORD", ""), embedding_dim=embedding_dim)
     store.open()

@@ -9,6 +9,7 @@ channel, optionally narrowed by a time expression found in the query.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
@@ -22,6 +23,8 @@ from graphmem.search.traverse import expand, rank_by_query, seed_entities
 from graphmem.store.base import GraphStore, TurnHit
 from graphmem.temporal import TimeFilter
 
+#: How long access statistics wait to be written together.
+ACCESS_FLUSH_SECONDS = 0.5
 #: Candidates each channel contributes before fusion.
 CHANNEL_DEPTH = 40
 #: Channel weights in RRF. Measured on the LoCoMo dev conversations
@@ -40,6 +43,9 @@ class SearchEngine:
         self.channel_depth = channel_depth
         self._access_pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
+        self._pending: dict[str, list[str]] = {}
+        self._pending_at: datetime | None = None
+        self._flush_scheduled = False
 
     def close(self) -> None:
         if self._access_pool is not None:
@@ -76,10 +82,14 @@ class SearchEngine:
                     ranked[channel].append(key)
 
         scores, ranks = fuse.reciprocal_rank_fusion(ranked, weights=WEIGHTS)
-        fact_ids = [i[2:] for i in scores if i.startswith("f:")]
-        facts = {f.id: f for f in [*self.store.get_facts(tenant, fact_ids), *(f for f, _ in walked)]}
+        # Only the best candidates become results; the rest cost nothing more.
+        pool = sorted(scores, key=scores.__getitem__, reverse=True)[: max(50, request.limit * 5)]
+        walked_by_id = {f.id: f for f, _ in walked}
+        fact_ids = [i[2:] for i in pool if i.startswith("f:") and i[2:] not in walked_by_id]
+        facts = {**walked_by_id, **{f.id: f for f in self.store.get_facts(tenant, fact_ids)}}
         hits: dict[str, SearchHit] = {}
-        for item, score in scores.items():
+        for item in pool:
+            score = scores[item]
             if item.startswith("f:"):
                 fact = facts.get(item[2:])
                 if fact is None or not self._keep(fact, request, window, time, now):
@@ -125,14 +135,40 @@ class SearchEngine:
         return ordered
 
     def _record_access(self, tenant: str, fact_ids: list[str], now: datetime) -> None:
-        """Access statistics are written off the hot path, on one background thread."""
+        """Queue access statistics; one background flush writes many searches' worth.
+
+        Writing on every search would take the store's write path once per
+        query; coalescing keeps that off the hot path.
+        """
         if not fact_ids:
             return
         with self._pool_lock:
+            self._pending.setdefault(tenant, []).extend(fact_ids)
+            self._pending_at = now
+            if self._flush_scheduled:
+                return
+            self._flush_scheduled = True
             if self._access_pool is None:
                 self._access_pool = ThreadPoolExecutor(max_workers=1,
                                                        thread_name_prefix="graphmem-access")
-            self._access_pool.submit(self.store.record_access, tenant, fact_ids, now)
+            self._access_pool.submit(self._flush_access)
+
+    def _flush_access(self) -> None:
+        time.sleep(ACCESS_FLUSH_SECONDS)
+        with self._pool_lock:
+            pending, self._pending = self._pending, {}
+            at = self._pending_at
+            self._flush_scheduled = False
+        for tenant, ids in pending.items():
+            if at is not None:
+                self.store.record_access(tenant, ids, at)
+
+    def flush(self) -> None:
+        """Write queued access statistics now (tests, shutdown)."""
+        with self._pool_lock:
+            pool = self._access_pool
+        if pool is not None:
+            pool.submit(lambda: None).result()
 
 
 def _absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit]) -> None:

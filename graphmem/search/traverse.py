@@ -24,10 +24,11 @@ def query_ngrams(text: str, max_n: int = 3) -> list[str]:
 
 def seed_entities(store: GraphStore, tenant: str, scope_keys: list[str], text: str,
                   limit: int = 8) -> list[str]:
-    """Entities named in the query: exact name or alias matches first, then BM25 on names."""
+    """Entities named in the query: exact name or alias matches, else the best BM25 name matches."""
     exact = [e.id for e in store.find_entities(tenant, scope_keys, query_ngrams(text))]
-    fuzzy = [s.id for s in store.fulltext_entities(tenant, scope_keys, text, limit)]
-    return list(dict.fromkeys([*exact, *fuzzy]))[:limit]
+    if exact:
+        return exact[:limit]
+    return [s.id for s in store.fulltext_entities(tenant, scope_keys, text, limit)]
 
 
 def expand(store: GraphStore, tenant: str, scope_keys: list[str], seeds: list[str], *,

@@ -146,7 +146,11 @@ class GraphStore(Protocol):
         """Facts whose subject or object is one of the entities (one hop)."""
 
     def record_access(self, tenant: str, fact_ids: list[str], at: datetime) -> None:
-        """Bump access count and last access; not part of any ingestion batch."""
+        """Count one access per occurrence of an id and set last access.
+
+        Not part of any ingestion batch; search calls it off the hot path,
+        coalescing many searches into one call.
+        """
 
     # -- search channels ------------------------------------------------------
     def fulltext_facts(self, tenant: str, scope_keys: list[str], text: str, time: TimeFilter,

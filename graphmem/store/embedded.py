@@ -14,8 +14,10 @@ server.
 
 from __future__ import annotations
 
+import heapq
 import sqlite3
 import threading
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -263,18 +265,19 @@ class EmbeddedStore:
             facts = [f for i in self._index.fact_ids_touching(entity_ids)
                      if (f := self._index.fact(tenant, i)) is not None
                      and f.scope_key in scope_keys and time.matches(f, now)]
-        facts.sort(key=lambda f: (f.importance, f.valid_from), reverse=True)
+        best = heapq.nlargest(limit, facts, key=lambda f: (f.importance, f.valid_from))
         with self._lock:
-            return [self._index.with_embedding(f) for f in facts[:limit]]
+            return [self._index.with_embedding(f) for f in best]
 
     def record_access(self, tenant: str, fact_ids: list[str], at: datetime) -> None:
         # Read the current record and write it back under the store lock, touching
         # only the access fields, so a concurrent forget or merge is never undone.
         with self._lock:
             with self._transaction() as db:
-                updated = [f.model_copy(update={"access_count": f.access_count + 1,
+                counts = Counter(fact_ids)
+                updated = [f.model_copy(update={"access_count": f.access_count + n,
                                                 "last_accessed": at})
-                           for i in dict.fromkeys(fact_ids) if (f := self._index.fact(tenant, i))]
+                           for i, n in counts.items() if (f := self._index.fact(tenant, i))]
                 db.executemany("UPDATE facts SET doc=? WHERE id=? AND tenant=?",
                                [(f.model_dump_json(exclude={"embedding"}), f.id, tenant)
                                 for f in updated])

@@ -147,3 +147,16 @@ def test_chinese_facts_are_found_by_chinese_queries(store: GraphStore, embedder:
     hits = engine.search(tenant, SearchRequest(scope=ALICE, query="咖啡", include_turns=False)).results
     assert hits[0].text == "用户喜欢喝咖啡。"
     assert "bm25" in hits[0].channels
+
+
+def test_access_statistics_are_counted_off_the_hot_path(store: GraphStore, engine: SearchEngine,
+                                                        seeded: Ingestor, tenant: str) -> None:
+    request = SearchRequest(scope=ALICE, query="dog named Max", include_turns=False, limit=1)
+    [hit] = engine.search(tenant, request).results
+    engine.search(tenant, request)
+    assert store.get_facts(tenant, [hit.id])[0].access_count == 0  # not written inline
+
+    engine.flush()
+
+    [fact] = store.get_facts(tenant, [hit.id])
+    assert fact.access_count == 2 and fact.last_accessed == NOW
