@@ -1,0 +1,639 @@
+"""Cypher for the Neo4j store: pure functions returning ``(query, params)``.
+
+Every value travels as a parameter. The only text ever interpolated into a
+query is a relationship type made from a predicate, and only after it passed
+:data:`graphmem.predicates.PREDICATE_PATTERN` (see :func:`relationship_type`);
+node aliases used by :func:`time_filter` are checked the same way. Rows are
+plain dicts of Neo4j property values, built from the models by
+:mod:`graphmem.store.neo4j`, so these functions never touch a model.
+
+The graph reads naturally in Neo4j Browser::
+
+    (:Episode)-[:HAS_MESSAGE]->(:Message)
+    (:Episode)-[:ASSERTS|RETRACTS]->(:Fact)-[:SUBJECT|OBJECT]->(:Entity)
+    (:Episode)-[:MENTIONS]->(:Entity)
+    (:Fact)-[:SUPERSEDES]->(:Fact)
+    (:Entity)-[:WORKS_AT {factId, validFrom, validUntil, status, text, category}]->(:Entity)
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from graphmem.errors import ValidationError
+from graphmem.models import FactStatus
+from graphmem.predicates import PREDICATE_PATTERN
+from graphmem.store.sql import STOPWORDS
+from graphmem.temporal import TimeFilter
+
+Params = dict[str, Any]
+Query = tuple[str, Params]
+
+#: Names of the indexes the queries use; created by :mod:`graphmem.store.neo4j_schema`.
+FACT_TEXT_INDEX = "fact_text"
+ENTITY_TEXT_INDEX = "entity_text"
+ENTITY_NAMES_INDEX = "entity_names"
+MESSAGE_TEXT_INDEX = "message_text"
+FACT_VECTOR_INDEX = "fact_embedding"
+ENTITY_VECTOR_INDEX = "entity_embedding"
+MESSAGE_VECTOR_INDEX = "message_embedding"
+
+_ALIAS = re.compile(r"^[a-z][A-Za-z0-9_]{0,31}$")
+_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
+_WORDISH = re.compile(r"\w", re.UNICODE)
+_EDGE_NONWORD = re.compile(r"^\W+|\W+$", re.UNICODE)
+
+
+# -- identifiers and Lucene ----------------------------------------------------
+def relationship_type(predicate: str) -> str:
+    """The relationship type for a predicate; refuses anything but UPPER_SNAKE_CASE.
+
+    >>> relationship_type("WORKS_AT")
+    'WORKS_AT'
+    """
+    # fullmatch: "$" alone would also accept a trailing newline
+    if not PREDICATE_PATTERN.fullmatch(predicate):
+        raise ValidationError(
+            f"predicate {predicate!r} cannot become a relationship type: use UPPER_SNAKE_CASE, "
+            "a letter then letters, digits or underscores, at most 64 characters"
+        )
+    return predicate
+
+
+def _alias(name: str) -> str:
+    if not _ALIAS.fullmatch(name):
+        raise ValueError(f"not a safe Cypher variable name: {name!r}")
+    return name
+
+
+def escape_lucene(text: str) -> str:
+    """Backslash-escape every character Lucene's query parser treats as syntax."""
+    return _LUCENE_SPECIAL.sub(r"\\\1", text)
+
+
+def lucene_any_terms(text: str, max_terms: int = 32) -> str | None:
+    """Free text as a Lucene OR-query of escaped, lower-cased terms; None if nothing to search.
+
+    Lower-casing keeps a user's ``AND``/``OR``/``NOT`` from becoming operators;
+    escaping keeps ``-``, ``"``, ``:``, ``*``... literal. Terms with no letter
+    or digit are dropped, as the analyzer would drop them anyway; so are
+    stopwords (the embedded store's list) unless nothing else is left.
+
+    >>> lucene_any_terms('Where does "Alice" work? -Acme')
+    'where OR does OR \\\\"alice\\\\" OR work\\\\? OR \\\\-acme'
+    """
+    words = [t for t in dict.fromkeys(w.lower() for w in text.split()) if _WORDISH.search(t)]
+    terms = [w for w in words if _EDGE_NONWORD.sub("", w) not in STOPWORDS] or words
+    if not terms:
+        return None
+    return " OR ".join(escape_lucene(t) for t in terms[:max_terms])
+
+
+def _lucene_phrase(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def lucene_exact(tenant: str, names: list[str]) -> str:
+    """Exact lookup of normalised names in one tenant, for the keyword-analysed name index."""
+    alternatives = " OR ".join(_lucene_phrase(n) for n in names)
+    return f"+tenant:{_lucene_phrase(tenant)} +names:({alternatives})"
+
+
+# -- time ----------------------------------------------------------------------
+def time_filter(alias: str, time: TimeFilter, now: datetime, prefix: str = "tf", *,
+                statuses: bool = True) -> Query:
+    """A WHERE condition on fact ``alias`` equal to :meth:`TimeFilter.matches`.
+
+    With ``as_known_at``, an end learned after that instant (``expiredAt`` null
+    or later) does not count, so the fact still holds. ``statuses=False`` gives
+    :meth:`TimeFilter.matches_time`, for listings that choose statuses themselves.
+    """
+    f, p = _alias(alias), _alias(prefix)
+    params: Params = {f"{p}At": time.at(now)}
+    conditions = []
+    if statuses:
+        hidden = [FactStatus.ARCHIVED.value, FactStatus.RETRACTION.value]
+        if not time.include_forgotten:
+            hidden.append(FactStatus.FORGOTTEN.value)
+        params[f"{p}Hidden"] = hidden
+        conditions.append(f"NOT {f}.status IN ${p}Hidden")
+    if time.as_known_at is not None:
+        params[f"{p}Known"] = time.as_known_at
+        conditions.append(f"{f}.recordedAt <= ${p}Known")
+    conditions.append(f"{f}.validFrom <= ${p}At")
+    if not time.include_history:
+        still_open = f"{f}.validUntil IS NULL OR ${p}At < {f}.validUntil"
+        if time.as_known_at is not None:
+            still_open += f" OR {f}.expiredAt IS NULL OR {f}.expiredAt > ${p}Known"
+        conditions.append(f"({still_open})")
+    return " AND ".join(conditions), params
+
+
+# -- writes --------------------------------------------------------------------
+def delete_facts(tenant: str, ids: list[str]) -> Query:
+    """Remove facts with their typed relationship between the two entities."""
+    return (
+        "UNWIND $ids AS id\n"
+        "MATCH (f:Fact {id: id}) WHERE f.tenant = $tenant\n"
+        "CALL (f) {\n"
+        "  MATCH (:Entity {id: f.subjectId})-[r]->(:Entity {id: f.objectId})\n"
+        "  WHERE r.factId = f.id\n"
+        "  DELETE r\n"
+        "}\n"
+        "DETACH DELETE f\n"
+        "RETURN count(f) AS deleted",
+        {"tenant": tenant, "ids": ids},
+    )
+
+
+def delete_episodes(tenant: str, ids: list[str]) -> Query:
+    return (
+        "UNWIND $ids AS id\n"
+        "MATCH (e:Episode {id: id}) WHERE e.tenant = $tenant\n"
+        "CALL (e) { MATCH (e)-[:HAS_MESSAGE]->(m:Message) DETACH DELETE m }\n"
+        "DETACH DELETE e\n"
+        "RETURN count(e) AS deleted",
+        {"tenant": tenant, "ids": ids},
+    )
+
+
+def delete_entities(tenant: str, ids: list[str]) -> Query:
+    """Entities go with every edge, typed fact relationships included; Fact nodes stay."""
+    return (
+        "UNWIND $ids AS id\n"
+        "MATCH (n:Entity {id: id}) WHERE n.tenant = $tenant\n"
+        "DETACH DELETE n\n"
+        "RETURN count(n) AS deleted",
+        {"tenant": tenant, "ids": ids},
+    )
+
+
+def upsert_episodes(rows: list[Params]) -> Query:
+    """Rows: ``{id, props, messages: [{id, props, embedding}]}``: a Message per turn.
+
+    Turns the episode no longer has are removed; a turn's embedding is set when
+    given and otherwise left as it is.
+    """
+    return (
+        "UNWIND $rows AS row\n"
+        "MERGE (e:Episode {id: row.id})\n"
+        "SET e += row.props\n"
+        "WITH e, row\n"
+        "CALL (e, row) {\n"
+        "  MATCH (e)-[:HAS_MESSAGE]->(old:Message) WHERE old.index >= size(row.messages)\n"
+        "  DETACH DELETE old\n"
+        "}\n"
+        "CALL (e, row) {\n"
+        "  UNWIND row.messages AS msg\n"
+        "  MERGE (m:Message {id: msg.id})\n"
+        "  SET m += msg.props\n"
+        "  MERGE (e)-[:HAS_MESSAGE]->(m)\n"
+        "  WITH m, msg WHERE msg.embedding IS NOT NULL\n"
+        "  CALL db.create.setNodeVectorProperty(m, 'embedding', msg.embedding)\n"
+        "}",
+        {"rows": rows},
+    )
+
+
+def upsert_entities(rows: list[Params]) -> Query:
+    """Rows: ``{id, props, embedding}``; embeddings are stored as float32 vectors."""
+    return (
+        "UNWIND $rows AS row\n"
+        "MERGE (n:Entity {id: row.id})\n"
+        "SET n += row.props\n"
+        "WITH n, row\n"
+        "CALL (n, row) { WITH * WHERE row.embedding IS NULL REMOVE n.embedding }\n"
+        "CALL (n, row) {\n"
+        "  WITH * WHERE row.embedding IS NOT NULL\n"
+        "  CALL db.create.setNodeVectorProperty(n, 'embedding', row.embedding)\n"
+        "}",
+        {"rows": rows},
+    )
+
+
+def upsert_fact_nodes(rows: list[Params]) -> Query:
+    """Rows: ``{id, seq, props, embedding}``.
+
+    A fact whose subject, object or predicate changed, or that is a retraction
+    marker, loses its old typed relationship here; :func:`link_facts` and
+    :func:`link_fact_relationships` then draw the current ones, in the same
+    transaction.
+    """
+    return (
+        "UNWIND $rows AS row\n"
+        "MERGE (f:Fact {id: row.id})\n"
+        "ON CREATE SET f.seq = row.seq\n"
+        "WITH f, row, f.subjectId AS oldSubject, f.predicate AS oldPredicate,"
+        " f.objectId AS oldObject\n"
+        "SET f += row.props\n"
+        "WITH f, row, oldSubject, oldPredicate, oldObject\n"
+        "CALL (f, oldSubject, oldPredicate, oldObject) {\n"
+        "  WITH * WHERE oldSubject IS NOT NULL AND (oldSubject <> f.subjectId"
+        " OR oldPredicate <> f.predicate OR oldObject <> f.objectId OR f.status = $marker)\n"
+        "  MATCH (:Entity {id: oldSubject})-[r]->(:Entity {id: oldObject})\n"
+        "  WHERE r.factId = f.id\n"
+        "  DELETE r\n"
+        "}\n"
+        "CALL (f, row) { WITH * WHERE row.embedding IS NULL REMOVE f.embedding }\n"
+        "CALL (f, row) {\n"
+        "  WITH * WHERE row.embedding IS NOT NULL\n"
+        "  CALL db.create.setNodeVectorProperty(f, 'embedding', row.embedding)\n"
+        "}",
+        {"rows": rows, "marker": FactStatus.RETRACTION.value},
+    )
+
+
+def link_facts(tenant: str, ids: list[str]) -> Query:
+    """Draw SUBJECT, OBJECT, SUPERSEDES, ASSERTS and RETRACTS from the facts' properties.
+
+    Edges the properties no longer name are removed first. An end that does
+    not exist gets no edge: ingestion writes entities and episodes in the same
+    batch as their facts, or before them.
+    """
+    return (
+        "UNWIND $ids AS id\n"
+        "MATCH (f:Fact {id: id}) WHERE f.tenant = $tenant\n"
+        "CALL (f) {\n"
+        "  MATCH (f)-[r:SUBJECT|OBJECT|SUPERSEDES]->(n)\n"
+        "  WHERE (type(r) = 'SUBJECT' AND n.id <> f.subjectId)"
+        " OR (type(r) = 'OBJECT' AND n.id <> f.objectId)"
+        " OR (type(r) = 'SUPERSEDES' AND NOT n.id IN f.supersedes)\n"
+        "  DELETE r\n"
+        "}\n"
+        "CALL (f) {\n"
+        "  MATCH (f)<-[r:ASSERTS|RETRACTS]-(ep)\n"
+        "  WHERE (type(r) = 'ASSERTS' AND NOT ep.id IN f.episodeIds)"
+        " OR (type(r) = 'RETRACTS' AND ep.id <> coalesce(f.retractionEpisodeId, ''))\n"
+        "  DELETE r\n"
+        "}\n"
+        "CALL (f) {\n"
+        "  MATCH (s:Entity {id: f.subjectId}) WHERE s.tenant = f.tenant\n"
+        "  MERGE (f)-[:SUBJECT]->(s)\n"
+        "}\n"
+        "CALL (f) {\n"
+        "  MATCH (o:Entity {id: f.objectId}) WHERE o.tenant = f.tenant\n"
+        "  MERGE (f)-[:OBJECT]->(o)\n"
+        "}\n"
+        "CALL (f) {\n"
+        "  UNWIND f.supersedes AS oldId\n"
+        "  MATCH (old:Fact {id: oldId}) WHERE old.tenant = f.tenant\n"
+        "  MERGE (f)-[:SUPERSEDES]->(old)\n"
+        "}\n"
+        "CALL (f) {\n"
+        "  UNWIND f.episodeIds AS episodeId\n"
+        "  MATCH (ep:Episode {id: episodeId}) WHERE ep.tenant = f.tenant\n"
+        "  MERGE (ep)-[:ASSERTS]->(f)\n"
+        "}\n"
+        "CALL (f) {\n"
+        "  MATCH (ep:Episode {id: f.retractionEpisodeId}) WHERE ep.tenant = f.tenant\n"
+        "  MERGE (ep)-[:RETRACTS]->(f)\n"
+        "}",
+        {"tenant": tenant, "ids": ids},
+    )
+
+
+def link_fact_relationships(tenant: str, predicate: str, ids: list[str]) -> Query:
+    """Draw each fact of one predicate as ``(subject)-[:PREDICATE]->(object)``.
+
+    A relationship type cannot be a parameter, so the ingest path calls this
+    once per predicate. Its properties are copied from the Fact node in the
+    same transaction, so node and relationship always agree. Retraction
+    markers ("stopped liking X") never become a relationship: it would read
+    as the opposite.
+    """
+    rel = relationship_type(predicate)
+    return (
+        "UNWIND $ids AS id\n"
+        "MATCH (s:Entity)<-[:SUBJECT]-(f:Fact {id: id})-[:OBJECT]->(o:Entity)\n"
+        "WHERE f.tenant = $tenant AND f.status <> $marker\n"
+        f"MERGE (s)-[r:{rel} {{factId: f.id}}]->(o)\n"
+        "SET r.validFrom = f.validFrom, r.validUntil = f.validUntil, r.status = f.status,"
+        " r.text = f.text, r.category = f.category",
+        {"tenant": tenant, "ids": ids, "marker": FactStatus.RETRACTION.value},
+    )
+
+
+def upsert_mentions(tenant: str, rows: list[Params]) -> Query:
+    """Rows: ``{episodeId, entityId}``."""
+    return (
+        "UNWIND $rows AS row\n"
+        "MATCH (ep:Episode {id: row.episodeId}) WHERE ep.tenant = $tenant\n"
+        "MATCH (n:Entity {id: row.entityId}) WHERE n.tenant = $tenant\n"
+        "MERGE (ep)-[:MENTIONS]->(n)",
+        {"tenant": tenant, "rows": rows},
+    )
+
+
+def record_access(tenant: str, ids: list[str], at: datetime) -> Query:
+    return (
+        "UNWIND $ids AS id\n"
+        "MATCH (f:Fact {id: id}) WHERE f.tenant = $tenant\n"
+        "SET f.accessCount = coalesce(f.accessCount, 0) + 1, f.lastAccessed = $at",
+        {"tenant": tenant, "ids": ids, "at": at},
+    )
+
+
+def delete_scope(tenant: str, scope_key: str) -> list[Query]:
+    """Statements removing one scope; each returns ``deleted`` (Messages are not counted)."""
+    params = {"tenant": tenant, "scopeKey": scope_key}
+    return [
+        (
+            "MATCH (f:Fact) WHERE f.tenant = $tenant AND f.scopeKey = $scopeKey\n"
+            "CALL (f) {\n"
+            "  MATCH (:Entity {id: f.subjectId})-[r]->(:Entity {id: f.objectId})\n"
+            "  WHERE r.factId = f.id\n"
+            "  DELETE r\n"
+            "}\n"
+            "DETACH DELETE f\n"
+            "RETURN count(f) AS deleted",
+            params,
+        ),
+        (
+            "MATCH (m:Message) WHERE m.tenant = $tenant AND m.scopeKey = $scopeKey\n"
+            "DETACH DELETE m\n"
+            "RETURN 0 AS deleted",
+            params,
+        ),
+        (
+            "MATCH (e:Episode) WHERE e.tenant = $tenant AND e.scopeKey = $scopeKey\n"
+            "DETACH DELETE e\n"
+            "RETURN count(e) AS deleted",
+            params,
+        ),
+        (
+            "MATCH (n:Entity) WHERE n.tenant = $tenant AND n.scopeKey = $scopeKey\n"
+            "DETACH DELETE n\n"
+            "RETURN count(n) AS deleted",
+            params,
+        ),
+    ]
+
+
+# -- reads: episodes -----------------------------------------------------------
+def get_episode(tenant: str, episode_id: str) -> Query:
+    return (
+        "MATCH (e:Episode {id: $id}) WHERE e.tenant = $tenant RETURN properties(e) AS e",
+        {"tenant": tenant, "id": episode_id},
+    )
+
+
+def find_episode(tenant: str, scope_key: str, client_id: str) -> Query:
+    return (
+        "MATCH (e:Episode {clientId: $clientId})\n"
+        "WHERE e.tenant = $tenant AND e.scopeKey = $scopeKey\n"
+        "RETURN properties(e) AS e LIMIT 1",
+        {"tenant": tenant, "scopeKey": scope_key, "clientId": client_id},
+    )
+
+
+def list_episodes(tenant: str, scope_keys: list[str], limit: int,
+                  before: datetime | None) -> Query:
+    before_clause = " AND e.referenceTime < $before" if before is not None else ""
+    return (
+        "MATCH (e:Episode) WHERE e.tenant = $tenant AND e.scopeKey IN $scopeKeys"
+        f"{before_clause}\n"
+        "RETURN properties(e) AS e\n"
+        "ORDER BY e.referenceTime DESC, e.recordedAt DESC LIMIT $limit",
+        {"tenant": tenant, "scopeKeys": scope_keys, "limit": limit, "before": before},
+    )
+
+
+def expired_episode_ids(tenant: str, now: datetime) -> Query:
+    return (
+        "MATCH (e:Episode) WHERE e.expiresAt <= $now AND e.tenant = $tenant"
+        " AND e.pinned = false\n"
+        "RETURN e.id AS id",
+        {"tenant": tenant, "now": now},
+    )
+
+
+# -- reads: entities -----------------------------------------------------------
+def get_entities(tenant: str, ids: list[str]) -> Query:
+    return (
+        "UNWIND $ids AS id\n"
+        "MATCH (n:Entity {id: id}) WHERE n.tenant = $tenant\n"
+        "RETURN properties(n) AS n",
+        {"tenant": tenant, "ids": ids},
+    )
+
+
+def find_entities(tenant: str, scope_keys: list[str], names: list[str]) -> Query:
+    """Entities by normalised name or alias, through the keyword-analysed name index."""
+    return (
+        "CALL db.index.fulltext.queryNodes($index, $lookup) YIELD node AS n\n"
+        "WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys"
+        " AND any(name IN n.names WHERE name IN $names)\n"
+        "RETURN properties(n) AS n",
+        {"index": ENTITY_NAMES_INDEX, "lookup": lucene_exact(tenant, names),
+         "tenant": tenant, "scopeKeys": scope_keys, "names": names},
+    )
+
+
+_VECTOR_LABELS = {FACT_VECTOR_INDEX: "Fact", ENTITY_VECTOR_INDEX: "Entity",
+                  MESSAGE_VECTOR_INDEX: "Message"}
+
+
+def _scope_condition(alias: str, time: TimeFilter | None,
+                     now: datetime | None) -> tuple[str, Params]:
+    n = _alias(alias)
+    condition = f"{n}.tenant = $tenant AND {n}.scopeKey IN $scopeKeys"
+    if time is None or now is None:
+        return condition, {}
+    extra, params = time_filter(n, time, now)
+    return f"{condition} AND {extra}", params
+
+
+def vector_search(index: str, tenant: str, scope_keys: list[str], embedding: list[float],
+                  k: int, time: TimeFilter | None = None, now: datetime | None = None) -> Query:
+    """The ``k`` nearest nodes of a vector index, each flagged ``keep`` if in scope (and time).
+
+    Neo4j 5.26 cannot filter inside the index, so the caller widens ``k``
+    while too few candidates are kept. Cosine scores come back as
+    ``(1 + cos) / 2``; ``score`` is converted back to the cosine itself.
+    """
+    condition, params = _scope_condition("n", time, now)
+    params.update({"index": index, "k": k, "vector": embedding, "tenant": tenant,
+                   "scopeKeys": scope_keys})
+    return (
+        "CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS n, score\n"
+        f"RETURN n.id AS id, 2 * score - 1 AS score, ({condition}) AS keep",
+        params,
+    )
+
+
+def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding: list[float],
+                      cap: int, time: TimeFilter | None = None,
+                      now: datetime | None = None) -> Query:
+    """Exact cosine ranking of a scope holding fewer than ``cap`` nodes.
+
+    Most scopes (one user's memory) are small: ranking them exactly is cheaper
+    than an index search over every tenant, and has no recall loss. The scope
+    is found and counted through its range index, never by a scan of the label.
+    Returns one row: ``exact`` (false if the scope was too large, and then no
+    ``hits``) and ``hits``, a list of ``{id, score}``.
+    """
+    label = _VECTOR_LABELS.get(index)
+    if label is None:
+        raise ValueError(f"not a graphmem vector index: {index!r}")
+    condition, params = _scope_condition("n", time, now)
+    params.update({"cap": cap, "vector": embedding, "tenant": tenant, "scopeKeys": scope_keys})
+    return (
+        f"MATCH (n:{label}) WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
+        "WITH n LIMIT $cap\n"
+        "WITH collect(n) AS nodes\n"
+        "RETURN size(nodes) < $cap AS exact,\n"
+        "  CASE WHEN size(nodes) < $cap THEN\n"
+        f"    [n IN nodes WHERE n.embedding IS NOT NULL AND {condition}"
+        " | {id: n.id, score: 2 * vector.similarity.cosine(n.embedding, $vector) - 1}]\n"
+        "  ELSE [] END AS hits",
+        params,
+    )
+
+
+def fulltext_search(index: str, tenant: str, scope_keys: list[str], lucene: str, limit: int,
+                    time: TimeFilter | None = None, now: datetime | None = None) -> Query:
+    """Best Lucene (BM25) matches in scope (and time), best first."""
+    condition, params = _scope_condition("n", time, now)
+    params.update({"index": index, "lucene": lucene, "tenant": tenant, "scopeKeys": scope_keys,
+                   "limit": limit})
+    return (
+        "CALL db.index.fulltext.queryNodes($index, $lucene) YIELD node AS n, score\n"
+        f"WHERE {condition}\n"
+        "RETURN n.id AS id, score ORDER BY score DESC LIMIT $limit",
+        params,
+    )
+
+
+def fulltext_turns(tenant: str, scope_keys: list[str], lucene: str, limit: int) -> Query:
+    return (
+        "CALL db.index.fulltext.queryNodes($index, $lucene) YIELD node AS m, score\n"
+        "WHERE m.tenant = $tenant AND m.scopeKey IN $scopeKeys\n"
+        "RETURN m.episodeId AS episodeId, m.index AS index, m.clientId AS clientId,"
+        " m.speaker AS speaker, m.content AS content, m.timestamp AS timestamp, score\n"
+        "ORDER BY score DESC LIMIT $limit",
+        {"index": MESSAGE_TEXT_INDEX, "lucene": lucene, "tenant": tenant,
+         "scopeKeys": scope_keys, "limit": limit},
+    )
+
+
+def get_turns(tenant: str, message_ids: list[str]) -> Query:
+    """Turns by their Message id (``episodeId:index``), in the order asked."""
+    return (
+        "UNWIND $ids AS id\n"
+        "MATCH (m:Message {id: id}) WHERE m.tenant = $tenant\n"
+        "RETURN m.id AS id, m.episodeId AS episodeId, m.index AS index, m.clientId AS clientId,"
+        " m.speaker AS speaker, m.content AS content, m.timestamp AS timestamp",
+        {"tenant": tenant, "ids": message_ids},
+    )
+
+
+# -- reads: facts --------------------------------------------------------------
+def get_facts(tenant: str, ids: list[str]) -> Query:
+    return (
+        "UNWIND $ids AS id\n"
+        "MATCH (f:Fact {id: id}) WHERE f.tenant = $tenant\n"
+        "RETURN properties(f) AS f",
+        {"tenant": tenant, "ids": ids},
+    )
+
+
+def facts_in_timelines(tenant: str, timeline_keys: list[str]) -> Query:
+    return (
+        "UNWIND $keys AS key\n"
+        "MATCH (f:Fact {timelineKey: key}) WHERE f.tenant = $tenant\n"
+        "RETURN properties(f) AS f ORDER BY f.seq",
+        {"tenant": tenant, "keys": timeline_keys},
+    )
+
+
+def facts_of_episode(tenant: str, episode_id: str) -> Query:
+    """Facts the episode asserted or retracted."""
+    return (
+        "MATCH (:Episode {id: $episodeId})-[:ASSERTS|RETRACTS]->(f:Fact) WHERE f.tenant = $tenant\n"
+        "WITH DISTINCT f\n"
+        "RETURN properties(f) AS f ORDER BY f.seq",
+        {"tenant": tenant, "episodeId": episode_id},
+    )
+
+
+def list_facts(tenant: str, scope_keys: list[str], time: TimeFilter, now: datetime, *,
+               categories: list[str] | None = None, statuses: list[str] | None = None,
+               predicates: list[str] | None = None, entity_id: str | None = None,
+               text_contains: str | None = None, limit: int = 50, offset: int = 0) -> Query:
+    """Facts for browsing, newest ``validFrom`` first (ties: latest written first).
+
+    ``statuses``, when given, are exactly the statuses listed (archived ones
+    too, if asked for); the time filter still applies.
+    """
+    condition, params = time_filter("f", time, now, statuses=not statuses)
+    where = ["f.tenant = $tenant", "f.scopeKey IN $scopeKeys", condition]
+    params.update({"tenant": tenant, "scopeKeys": scope_keys, "limit": limit, "offset": offset})
+    if categories:
+        where.append("f.category IN $categories")
+        params["categories"] = categories
+    if statuses:
+        where.append("f.status IN $statuses")
+        params["statuses"] = statuses
+    if predicates:
+        where.append("f.predicate IN $predicates")
+        params["predicates"] = predicates
+    if entity_id:
+        where.append("(f.subjectId = $entityId OR f.objectId = $entityId)")
+        params["entityId"] = entity_id
+    if text_contains:
+        where.append("toLower(f.text) CONTAINS $needle")
+        params["needle"] = text_contains.lower()
+    return (
+        "MATCH (f:Fact)\n"
+        "WHERE " + "\n  AND ".join(where) + "\n"
+        "RETURN properties(f) AS f\n"
+        "ORDER BY f.validFrom DESC, f.seq DESC SKIP $offset LIMIT $limit",
+        params,
+    )
+
+
+def facts_about(tenant: str, scope_keys: list[str], entity_ids: list[str], time: TimeFilter,
+                now: datetime, limit: int) -> Query:
+    """One hop: facts whose SUBJECT or OBJECT is one of the entities, most important first."""
+    condition, params = time_filter("f", time, now)
+    params.update({"tenant": tenant, "scopeKeys": scope_keys, "ids": entity_ids,
+                   "limit": limit})
+    return (
+        "MATCH (n:Entity)<-[:SUBJECT|OBJECT]-(f:Fact)\n"
+        "WHERE n.id IN $ids AND f.tenant = $tenant AND f.scopeKey IN $scopeKeys\n"
+        f"  AND {condition}\n"
+        "WITH DISTINCT f\n"
+        "RETURN properties(f) AS f\n"
+        "ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC LIMIT $limit",
+        params,
+    )
+
+
+# -- housekeeping --------------------------------------------------------------
+def count_episodes_entities(tenant: str, scope_keys: list[str]) -> Query:
+    return (
+        "CALL () {\n"
+        "  MATCH (e:Episode) WHERE e.tenant = $tenant AND e.scopeKey IN $scopeKeys\n"
+        "  RETURN count(e) AS episodes\n"
+        "}\n"
+        "CALL () {\n"
+        "  MATCH (n:Entity) WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
+        "  RETURN count(n) AS entities\n"
+        "}\n"
+        "RETURN episodes, entities",
+        {"tenant": tenant, "scopeKeys": scope_keys},
+    )
+
+
+def fact_counts(tenant: str, scope_keys: list[str], now: datetime) -> Query:
+    """Facts in scope by (status, category), with how many of them hold now."""
+    current, params = time_filter("f", TimeFilter(), now)
+    params.update({"tenant": tenant, "scopeKeys": scope_keys})
+    return (
+        "MATCH (f:Fact) WHERE f.tenant = $tenant AND f.scopeKey IN $scopeKeys\n"
+        "RETURN f.status AS status, f.category AS category, count(f) AS count,\n"
+        f"  sum(CASE WHEN {current} THEN 1 ELSE 0 END) AS current",
+        params,
+    )

@@ -1,0 +1,535 @@
+"""The Neo4j store: the same contract as the embedded store, on a Neo4j 5.26+ server.
+
+The graph is meant to be explored in Neo4j Browser (see :mod:`graphmem.store.cypher`
+for its shape): each fact is a ``(:Fact)`` node, for provenance and search, and
+also a relationship named after its predicate between its two entities, so
+``MATCH (p:Entity {name: 'Alice'})-[r:WORKS_AT]->(o) WHERE r.validUntil IS NULL
+RETURN p, r, o`` answers "where does Alice work". Both are written in one
+transaction and never disagree.
+
+Every query goes through :meth:`Neo4jStore._read` or :meth:`Neo4jStore._write`:
+managed transactions, so the driver retries transient errors (deadlocks,
+leader switches) for up to ``max_retry_time`` seconds, and one place that
+translates driver errors into graphmem's.
+
+Example::
+
+    store = Neo4jStore("bolt://127.0.0.1:7687", "neo4j", "secret", embedding_dim=384)
+    store.open()        # connects, checks the schema, waits for indexes
+    ...
+    store.close()
+"""
+
+from __future__ import annotations
+
+import threading
+import time as clock
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any, cast
+
+from neo4j import Driver, GraphDatabase, ManagedTransaction, Record, Session
+from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
+from pydantic import TypeAdapter
+
+from graphmem.errors import StoreError, StoreUnavailableError
+from graphmem.models import (
+    Entity,
+    Episode,
+    Evidence,
+    Fact,
+    FactStatus,
+    Message,
+    Retraction,
+    as_utc,
+    utcnow,
+)
+from graphmem.store import cypher, neo4j_schema
+from graphmem.store.base import FactQuery, Scored, StoreStats, TurnHit, WriteBatch
+from graphmem.store.names import normalize_name
+from graphmem.temporal import TimeFilter
+
+#: How many more candidates than asked a ranked channel fetches before filtering.
+OVERSAMPLE = 4
+#: A scope with fewer nodes than this is ranked exactly, without the vector index...
+EXACT_SCAN_LIMIT = 5000
+#: ...a larger one asks the index for at least this many candidates...
+MIN_CANDIDATES = 50
+#: ...and widens the search, while too few are in scope, up to this many.
+MAX_CANDIDATES = 4096
+#: Lucene refuses queries of more than 1024 clauses; name lookups go in chunks.
+NAMES_PER_LOOKUP = 256
+
+#: Bolt URI schemes (driver 6 also speaks an HTTP preview, which graphmem does not use).
+BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+_MESSAGES = TypeAdapter(list[Message])
+_EVIDENCE = TypeAdapter(list[Evidence])
+
+
+class Neo4jStore:
+    """GraphStore on Neo4j; see the module docstring."""
+
+    def __init__(self, uri: str, user: str | None = "neo4j", password: str | None = None,
+                 embedding_dim: int = 384, *, database: str = "neo4j",
+                 max_retry_time: float = 15.0, connection_timeout: float = 10.0,
+                 index_wait_seconds: int = 300,
+                 exact_scan_limit: int = EXACT_SCAN_LIMIT) -> None:
+        self.uri = uri
+        self.user = user
+        self._password = password
+        self.embedding_dim = embedding_dim
+        self.database = database
+        self.max_retry_time = max_retry_time
+        self.connection_timeout = connection_timeout
+        self.index_wait_seconds = index_wait_seconds
+        self.exact_scan_limit = exact_scan_limit
+        self._driver: Driver | None = None
+        self._active = 0  # queries running now; close() waits for them, as embedded's lock does
+        self._idle = threading.Condition()
+
+    # -- lifecycle ------------------------------------------------------------
+    def open(self) -> None:
+        """Connect, verify the server answers, and bring the schema up to date (idempotent)."""
+        if self._driver is not None:
+            return
+        if self.uri.split("://", 1)[0] not in BOLT_SCHEMES:
+            raise StoreUnavailableError(
+                f"cannot connect to Neo4j at {self.uri}: use a Bolt URI, one of "
+                + ", ".join(f"{scheme}://" for scheme in BOLT_SCHEMES))
+        auth = (self.user or "neo4j", self._password) if self._password is not None else None
+        driver: Driver | None = None
+        try:
+            driver = GraphDatabase.driver(
+                self.uri, auth=auth, max_transaction_retry_time=self.max_retry_time,
+                connection_timeout=self.connection_timeout,
+                # "no such label/property yet" is normal on a young database: no log line
+                notifications_disabled_classifications=["UNRECOGNIZED"],
+            )
+            driver.verify_connectivity()
+        except (Neo4jError, DriverError, OSError, ValueError) as err:
+            if driver is not None:
+                driver.close()
+            raise StoreUnavailableError(
+                f"cannot connect to Neo4j at {self.uri} as user {self.user!r}: {err}"
+            ) from err
+        self._driver = driver
+        try:
+            neo4j_schema.ensure_schema(self._run_schema, self.embedding_dim,
+                                       await_seconds=self.index_wait_seconds)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Refuse new queries, wait for running ones (on other threads), then disconnect."""
+        with self._idle:
+            driver, self._driver = self._driver, None
+            self._idle.wait_for(lambda: self._active == 0, timeout=self.max_retry_time + 30)
+        if driver is not None:
+            driver.close()
+
+    def server_version(self) -> str:
+        """The Neo4j kernel version, e.g. ``5.26.30``."""
+        rows = self._read(("CALL dbms.components() YIELD versions RETURN versions[0] AS v", {}))
+        return str(rows[0]["v"])
+
+    # -- the one way queries run -----------------------------------------------
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        with self._idle:
+            if self._driver is None:
+                raise StoreUnavailableError("the Neo4j store is not open; call open() first")
+            driver = self._driver
+            self._active += 1
+        try:
+            with driver.session(database=self.database) as session:
+                yield session
+        finally:
+            with self._idle:
+                self._active -= 1
+                self._idle.notify_all()
+
+    @contextmanager
+    def _translated(self, action: str) -> Iterator[None]:
+        try:
+            yield
+        except (ServiceUnavailable, SessionExpired) as err:
+            raise StoreUnavailableError(
+                f"Neo4j at {self.uri} is unavailable ({action}): {err}") from err
+        except (Neo4jError, DriverError) as err:
+            raise StoreError(f"Neo4j {action} failed: {err}") from err
+
+    def _read(self, query: cypher.Query) -> list[Record]:
+        text, params = query
+
+        def work(tx: ManagedTransaction) -> list[Record]:
+            return list(tx.run(text, params))
+
+        with self._translated("read"), self._session() as session:
+            return session.execute_read(work)
+
+    def _write(self, statements: list[cypher.Query]) -> list[list[Record]]:
+        """Run the statements in one transaction, retried as a whole on transient errors."""
+
+        def work(tx: ManagedTransaction) -> list[list[Record]]:
+            return [list(tx.run(text, params)) for text, params in statements]
+
+        with self._translated("write"), self._session() as session:
+            return session.execute_write(work)
+
+    def _run_schema(self, text: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        return [record.data() for record in self._write([(text, params)])[0]]
+
+    # -- writes ---------------------------------------------------------------
+    def write(self, tenant: str, batch: WriteBatch) -> None:
+        if batch.is_empty():
+            return
+        vectors = [(e.id, e.embedding) for e in batch.entities]
+        vectors += [(f.id, f.embedding) for f in batch.facts]
+        vectors += [(f"{episode_id}:{i}", v) for episode_id, turns in batch.turn_vectors.items()
+                    for i, v in enumerate(turns)]
+        owners = [(m.id, m.tenant) for m in batch.episodes]
+        owners += [(e.id, e.tenant) for e in batch.entities]
+        owners += [(f.id, f.tenant) for f in batch.facts]
+        for model_id, owner in owners:
+            if owner != tenant:
+                raise StoreError(f"refusing to write {model_id} of another tenant into {tenant!r}")
+        for model_id, vector in vectors:
+            if vector is not None and len(vector) != self.embedding_dim:
+                raise StoreError(
+                    f"{model_id} has a {len(vector)}-dimensional embedding; this store "
+                    f"holds {self.embedding_dim}-dimensional ones"
+                )
+        self._write(self._batch_statements(tenant, batch))
+
+    def _batch_statements(self, tenant: str, batch: WriteBatch) -> list[cypher.Query]:
+        statements: list[cypher.Query] = []
+        if batch.delete_fact_ids:
+            statements.append(cypher.delete_facts(tenant, batch.delete_fact_ids))
+        if batch.delete_episode_ids:
+            statements.append(cypher.delete_episodes(tenant, batch.delete_episode_ids))
+        if batch.delete_entity_ids:
+            statements.append(cypher.delete_entities(tenant, batch.delete_entity_ids))
+        if batch.episodes:
+            statements.append(cypher.upsert_episodes(
+                [_episode_row(e, batch.turn_vectors.get(e.id)) for e in batch.episodes]))
+        if batch.entities:
+            statements.append(cypher.upsert_entities([_entity_row(e) for e in batch.entities]))
+        if batch.facts:
+            by_predicate: dict[str, list[str]] = defaultdict(list)
+            for fact in batch.facts:
+                rel = cypher.relationship_type(fact.predicate)
+                if fact.status is not FactStatus.RETRACTION:
+                    by_predicate[rel].append(fact.id)
+            seq = clock.time_ns()
+            statements.append(cypher.upsert_fact_nodes(
+                [_fact_row(f, seq + i) for i, f in enumerate(batch.facts)]))
+            statements.append(cypher.link_facts(tenant, [f.id for f in batch.facts]))
+            statements += [cypher.link_fact_relationships(tenant, predicate, ids)
+                           for predicate, ids in by_predicate.items()]
+        if batch.mentions:
+            statements.append(cypher.upsert_mentions(
+                tenant, [{"episodeId": m.episode_id, "entityId": m.entity_id}
+                         for m in batch.mentions]))
+        return statements
+
+    # -- reads: episodes ------------------------------------------------------
+    def get_episode(self, tenant: str, episode_id: str) -> Episode | None:
+        rows = self._read(cypher.get_episode(tenant, episode_id))
+        return _episode(rows[0]["e"]) if rows else None
+
+    def find_episode(self, tenant: str, scope_key: str, client_id: str) -> Episode | None:
+        rows = self._read(cypher.find_episode(tenant, scope_key, client_id))
+        return _episode(rows[0]["e"]) if rows else None
+
+    def list_episodes(self, tenant: str, scope_keys: list[str], *, limit: int = 50,
+                      before: datetime | None = None) -> list[Episode]:
+        if not scope_keys:
+            return []
+        rows = self._read(cypher.list_episodes(tenant, scope_keys, limit, before))
+        return [_episode(r["e"]) for r in rows]
+
+    def expired_episode_ids(self, tenant: str, now: datetime) -> list[str]:
+        return [str(r["id"]) for r in self._read(cypher.expired_episode_ids(tenant, now))]
+
+    # -- reads: entities ------------------------------------------------------
+    def get_entities(self, tenant: str, ids: list[str]) -> list[Entity]:
+        if not ids:
+            return []
+        return [_entity(r["n"]) for r in self._read(cypher.get_entities(tenant, _unique(ids)))]
+
+    def find_entities(self, tenant: str, scope_keys: list[str], names: list[str]) -> list[Entity]:
+        wanted = _unique([n for n in names if n])
+        if not wanted or not scope_keys:
+            return []
+        found: dict[str, Entity] = {}
+        for start in range(0, len(wanted), NAMES_PER_LOOKUP):
+            chunk = wanted[start:start + NAMES_PER_LOOKUP]
+            for row in self._read(cypher.find_entities(tenant, scope_keys, chunk)):
+                entity = _entity(row["n"])
+                found[entity.id] = entity
+        return list(found.values())
+
+    def vector_entities(self, tenant: str, scope_keys: list[str], embedding: list[float],
+                        limit: int) -> list[Scored]:
+        return self._nearest(cypher.ENTITY_VECTOR_INDEX, tenant, scope_keys, embedding, limit)
+
+    def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
+                          limit: int) -> list[Scored]:
+        lucene = cypher.lucene_any_terms(text)
+        if lucene is None or not scope_keys or limit <= 0:
+            return []
+        rows = self._read(cypher.fulltext_search(cypher.ENTITY_TEXT_INDEX, tenant, scope_keys,
+                                                 lucene, limit))
+        return [Scored(id=str(r["id"]), score=float(r["score"])) for r in rows]
+
+    # -- reads: facts ---------------------------------------------------------
+    def get_facts(self, tenant: str, ids: list[str]) -> list[Fact]:
+        if not ids:
+            return []
+        by_id = {f.id: f for f in self._facts(cypher.get_facts(tenant, _unique(ids)))}
+        return [by_id[i] for i in ids if i in by_id]
+
+    def facts_in_timelines(self, tenant: str, timeline_keys: list[str]) -> list[Fact]:
+        if not timeline_keys:
+            return []
+        return self._facts(cypher.facts_in_timelines(tenant, _unique(timeline_keys)))
+
+    def facts_of_episode(self, tenant: str, episode_id: str) -> list[Fact]:
+        return self._facts(cypher.facts_of_episode(tenant, episode_id))
+
+    def list_facts(self, tenant: str, query: FactQuery) -> list[Fact]:
+        if not query.scope_keys:
+            return []
+        return self._facts(cypher.list_facts(
+            tenant, query.scope_keys, query.time, utcnow(),
+            categories=[c.value for c in query.categories] if query.categories else None,
+            statuses=[s.value for s in query.statuses] if query.statuses else None,
+            predicates=query.predicates or None, entity_id=query.entity_id,
+            text_contains=query.text_contains, limit=query.limit, offset=query.offset,
+        ))
+
+    def facts_about(self, tenant: str, scope_keys: list[str], entity_ids: list[str],
+                    time: TimeFilter, limit: int) -> list[Fact]:
+        if not entity_ids or not scope_keys or limit <= 0:
+            return []
+        return self._facts(cypher.facts_about(tenant, scope_keys, _unique(entity_ids), time,
+                                              utcnow(), limit))
+
+    def record_access(self, tenant: str, fact_ids: list[str], at: datetime) -> None:
+        if fact_ids:
+            self._write([cypher.record_access(tenant, list(fact_ids), at)])
+
+    def _facts(self, query: cypher.Query) -> list[Fact]:
+        return [_fact(r["f"]) for r in self._read(query)]
+
+    # -- search channels ------------------------------------------------------
+    def fulltext_facts(self, tenant: str, scope_keys: list[str], text: str, time: TimeFilter,
+                       limit: int) -> list[Scored]:
+        lucene = cypher.lucene_any_terms(text)
+        if lucene is None or not scope_keys or limit <= 0:
+            return []
+        rows = self._read(cypher.fulltext_search(cypher.FACT_TEXT_INDEX, tenant, scope_keys,
+                                                 lucene, limit, time, utcnow()))
+        return [Scored(id=str(r["id"]), score=float(r["score"])) for r in rows]
+
+    def vector_facts(self, tenant: str, scope_keys: list[str], embedding: list[float],
+                     time: TimeFilter, limit: int) -> list[Scored]:
+        return self._nearest(cypher.FACT_VECTOR_INDEX, tenant, scope_keys, embedding, limit,
+                             time)
+
+    def _nearest(self, index: str, tenant: str, scope_keys: list[str], embedding: list[float],
+                 limit: int, time: TimeFilter | None = None) -> list[Scored]:
+        """Nearest neighbours in scope (and time), exact for small scopes.
+
+        A scope of fewer than ``exact_scan_limit`` nodes is ranked exactly, found
+        through its range index. A larger one goes to the vector index, which
+        holds every tenant and cannot filter, so its candidates are filtered
+        afterwards and the search widens (up to MAX_CANDIDATES) while too few
+        are kept. Never a scan of all facts.
+        """
+        if not scope_keys or limit <= 0 or not any(embedding):
+            return []
+        now = utcnow()
+        row = self._read(cypher.vector_scan_scope(index, tenant, scope_keys, embedding,
+                                                  self.exact_scan_limit, time, now))[0]
+        if row["exact"]:
+            hits = sorted(row["hits"], key=lambda h: float(h["score"]), reverse=True)
+            return [Scored(id=str(h["id"]), score=float(h["score"])) for h in hits[:limit]]
+        k = max(limit * OVERSAMPLE, MIN_CANDIDATES)
+        kept, complete = self._index_pass(index, tenant, scope_keys, embedding, k, time, now)
+        while len(kept) < limit and not complete and k < MAX_CANDIDATES:
+            k = min(k * OVERSAMPLE, MAX_CANDIDATES)
+            kept, complete = self._index_pass(index, tenant, scope_keys, embedding, k, time, now)
+        return kept[:limit]
+
+    def _index_pass(self, index: str, tenant: str, scope_keys: list[str],
+                    embedding: list[float], k: int, time: TimeFilter | None,
+                    now: datetime) -> tuple[list[Scored], bool]:
+        """The in-scope hits among the index's k nearest, and whether the index had no more."""
+        rows = self._read(cypher.vector_search(index, tenant, scope_keys, embedding, k, time, now))
+        kept = [Scored(id=str(r["id"]), score=float(r["score"])) for r in rows if r["keep"]]
+        return kept, len(rows) < k
+
+    def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
+                       limit: int) -> list[TurnHit]:
+        lucene = cypher.lucene_any_terms(text)
+        if lucene is None or not scope_keys or limit <= 0:
+            return []
+        return [_turn_hit(r, float(r["score"]))
+                for r in self._read(cypher.fulltext_turns(tenant, scope_keys, lucene, limit))]
+
+    def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
+                     limit: int) -> list[TurnHit]:
+        hits = self._nearest(cypher.MESSAGE_VECTOR_INDEX, tenant, scope_keys, embedding, limit)
+        if not hits:
+            return []
+        turns = {r["id"]: r for r in self._read(cypher.get_turns(tenant, [h.id for h in hits]))}
+        return [_turn_hit(turns[h.id], h.score) for h in hits if h.id in turns]
+
+    # -- housekeeping ---------------------------------------------------------
+    def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:
+        counts = self._read(cypher.count_episodes_entities(tenant, scope_keys))[0]
+        stats = StoreStats(episodes=int(counts["episodes"]), entities=int(counts["entities"]))
+        for row in self._read(cypher.fact_counts(tenant, scope_keys, now)):
+            status, category, count = str(row["status"]), str(row["category"]), int(row["count"])
+            stats.facts_by_status[status] = stats.facts_by_status.get(status, 0) + count
+            if status == "active":
+                stats.facts_by_category[category] = stats.facts_by_category.get(category, 0) + count
+            stats.current_facts += int(row["current"])
+        return stats
+
+    def delete_scope(self, tenant: str, scope_key: str) -> int:
+        results = self._write(cypher.delete_scope(tenant, scope_key))
+        return sum(int(rows[0]["deleted"]) for rows in results if rows)
+
+
+# -- models <-> Neo4j properties -------------------------------------------------
+def _unique(values: list[str]) -> list[str]:
+    return list(dict.fromkeys(values))
+
+
+def _dt(value: Any) -> datetime | None:
+    """A Neo4j DateTime (or None) as an aware UTC datetime."""
+    if value is None:
+        return None
+    native = value.to_native() if hasattr(value, "to_native") else value
+    return as_utc(cast(datetime, native))
+
+
+def _req_dt(value: Any) -> datetime:
+    out = _dt(value)
+    if out is None:
+        raise StoreError("a required timestamp is missing from a Neo4j node")
+    return out
+
+
+def _turn_hit(row: Mapping[str, Any], score: float) -> TurnHit:
+    return TurnHit(episode_id=row["episodeId"], message_index=int(row["index"]),
+                   message_id=row["clientId"], speaker=row["speaker"], content=row["content"],
+                   timestamp=_dt(row["timestamp"]), score=score)
+
+
+def _episode_row(ep: Episode, turn_vectors: list[list[float]] | None = None) -> dict[str, Any]:
+    props = {
+        "tenant": ep.tenant, "scopeKey": ep.scope_key, "source": ep.source,
+        "content": ep.content, "referenceTime": ep.reference_time,
+        "recordedAt": ep.recorded_at, "expiresAt": ep.expires_at, "clientId": ep.client_id,
+        "pinned": ep.pinned, "sessionId": ep.session_id,
+        "messagesJson": _MESSAGES.dump_json(ep.messages).decode(),
+    }
+    base = {"tenant": ep.tenant, "scopeKey": ep.scope_key, "episodeId": ep.id}
+    if ep.messages:
+        turns = [{**base, "index": i, "clientId": m.id, "role": m.role, "speaker": m.speaker,
+                  "content": m.content, "timestamp": m.timestamp or ep.reference_time}
+                 for i, m in enumerate(ep.messages)]
+    elif ep.content:
+        turns = [{**base, "index": 0, "clientId": None, "role": None, "speaker": None,
+                  "content": ep.content, "timestamp": ep.reference_time}]
+    else:
+        turns = []
+    vectors = turn_vectors or []
+    messages = [{"id": f"{ep.id}:{i}", "props": {**turn, "id": f"{ep.id}:{i}"},
+                 "embedding": vectors[i] if i < len(vectors) else None}
+                for i, turn in enumerate(turns)]
+    return {"id": ep.id, "props": props, "messages": messages}
+
+
+def _episode(p: Mapping[str, Any]) -> Episode:
+    return Episode(
+        id=p["id"], tenant=p["tenant"], scope_key=p["scopeKey"], source=p["source"],
+        messages=_MESSAGES.validate_json(p.get("messagesJson") or "[]"),
+        content=p.get("content") or "", reference_time=_req_dt(p["referenceTime"]),
+        recorded_at=_req_dt(p["recordedAt"]), expires_at=_dt(p.get("expiresAt")),
+        client_id=p.get("clientId"), pinned=bool(p.get("pinned")),
+        session_id=p.get("sessionId"),
+    )
+
+
+def _entity_row(ent: Entity) -> dict[str, Any]:
+    names = sorted({normalize_name(n) for n in [ent.name, *ent.aliases]} - {""})
+    props = {
+        "tenant": ent.tenant, "scopeKey": ent.scope_key, "name": ent.name, "type": ent.type,
+        "aliases": ent.aliases, "names": names, "aliasText": " ".join(ent.aliases),
+        "summary": ent.summary, "createdAt": ent.created_at,
+    }
+    return {"id": ent.id, "props": props, "embedding": ent.embedding}
+
+
+def _entity(p: Mapping[str, Any]) -> Entity:
+    return Entity(
+        id=p["id"], tenant=p["tenant"], scope_key=p["scopeKey"], name=p["name"],
+        type=p.get("type") or "concept", aliases=list(p.get("aliases") or []),
+        summary=p.get("summary") or "", embedding=p.get("embedding"),
+        created_at=_req_dt(p["createdAt"]),
+    )
+
+
+def _fact_row(fact: Fact, seq: int) -> dict[str, Any]:
+    retraction = fact.retraction
+    props = {
+        "tenant": fact.tenant, "scopeKey": fact.scope_key, "timelineKey": fact.timeline_key,
+        "subjectId": fact.subject_id, "subjectName": fact.subject_name,
+        "predicate": fact.predicate, "objectId": fact.object_id,
+        "objectName": fact.object_name, "text": fact.text, "category": fact.category.value,
+        "importance": fact.importance, "confidence": fact.confidence,
+        "cardinality": fact.cardinality.value, "validFrom": fact.valid_from,
+        "validUntil": fact.valid_until, "statedUntil": fact.stated_until,
+        "recordedAt": fact.recorded_at, "expiredAt": fact.expired_at,
+        "retractedAt": retraction.at if retraction else None,
+        "retractionEpisodeId": retraction.episode_id if retraction else None,
+        "retractionMessageIds": retraction.message_ids if retraction else None,
+        "supersedes": fact.supersedes, "supersededBy": fact.superseded_by,
+        "episodeIds": fact.episode_ids, "messageIds": fact.message_ids,
+        "evidenceJson": _EVIDENCE.dump_json(fact.evidence).decode(),
+        "accessCount": fact.access_count, "lastAccessed": fact.last_accessed,
+        "status": fact.status.value,
+    }
+    return {"id": fact.id, "seq": seq, "props": props, "embedding": fact.embedding}
+
+
+def _fact(p: Mapping[str, Any]) -> Fact:
+    retraction = None
+    if p.get("retractedAt") is not None:
+        retraction = Retraction(at=_req_dt(p["retractedAt"]),
+                                episode_id=p.get("retractionEpisodeId"),
+                                message_ids=list(p.get("retractionMessageIds") or []))
+    return Fact(
+        id=p["id"], tenant=p["tenant"], scope_key=p["scopeKey"],
+        subject_id=p["subjectId"], subject_name=p["subjectName"], predicate=p["predicate"],
+        object_id=p["objectId"], object_name=p["objectName"], text=p["text"],
+        category=p["category"], importance=p["importance"], confidence=p["confidence"],
+        cardinality=p["cardinality"], timeline_key=p.get("timelineKey") or "",
+        valid_from=_req_dt(p["validFrom"]), valid_until=_dt(p.get("validUntil")),
+        stated_until=_dt(p.get("statedUntil")), recorded_at=_req_dt(p["recordedAt"]),
+        expired_at=_dt(p.get("expiredAt")), retraction=retraction,
+        supersedes=list(p.get("supersedes") or []), superseded_by=p.get("supersededBy"),
+        episode_ids=list(p.get("episodeIds") or []),
+        message_ids=list(p.get("messageIds") or []),
+        evidence=_EVIDENCE.validate_json(p.get("evidenceJson") or "[]"),
+        access_count=int(p.get("accessCount") or 0), last_accessed=_dt(p.get("lastAccessed")),
+        status=p["status"], embedding=p.get("embedding"),
+    )

@@ -1,0 +1,165 @@
+"""The Neo4j schema graphmem needs, its version, and how to get a database there.
+
+:func:`ensure_schema` is idempotent: it creates whatever constraint or index is
+missing, runs the migrations from the stored version to :data:`SCHEMA_VERSION`,
+records the version in the single ``(:GraphmemSchema {key: 'graphmem'})`` node
+and waits until every index is ONLINE. A database written by a newer graphmem,
+or whose vector indexes have another dimension than the embedder's, is refused
+with :class:`SchemaError` rather than half-used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from graphmem.errors import SchemaError
+from graphmem.store import cypher
+
+SCHEMA_VERSION = 2
+
+#: Runs one statement in its own write transaction and returns its records as dicts.
+Runner = Callable[[str, dict[str, Any]], list[dict[str, Any]]]
+
+CONSTRAINTS = {
+    "graphmem_schema_key": "CREATE CONSTRAINT graphmem_schema_key IF NOT EXISTS"
+    " FOR (n:GraphmemSchema) REQUIRE n.key IS UNIQUE",
+    "episode_id": "CREATE CONSTRAINT episode_id IF NOT EXISTS"
+    " FOR (n:Episode) REQUIRE n.id IS UNIQUE",
+    "message_id": "CREATE CONSTRAINT message_id IF NOT EXISTS"
+    " FOR (n:Message) REQUIRE n.id IS UNIQUE",
+    "entity_id": "CREATE CONSTRAINT entity_id IF NOT EXISTS"
+    " FOR (n:Entity) REQUIRE n.id IS UNIQUE",
+    "fact_id": "CREATE CONSTRAINT fact_id IF NOT EXISTS FOR (n:Fact) REQUIRE n.id IS UNIQUE",
+}
+
+RANGE_INDEXES = {
+    "episode_scope": "CREATE INDEX episode_scope IF NOT EXISTS"
+    " FOR (n:Episode) ON (n.tenant, n.scopeKey)",
+    "episode_client": "CREATE INDEX episode_client IF NOT EXISTS FOR (n:Episode) ON (n.clientId)",
+    "episode_expires": "CREATE INDEX episode_expires IF NOT EXISTS"
+    " FOR (n:Episode) ON (n.expiresAt)",
+    "message_scope": "CREATE INDEX message_scope IF NOT EXISTS"
+    " FOR (n:Message) ON (n.tenant, n.scopeKey)",
+    "entity_scope": "CREATE INDEX entity_scope IF NOT EXISTS"
+    " FOR (n:Entity) ON (n.tenant, n.scopeKey)",
+    "fact_scope": "CREATE INDEX fact_scope IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.scopeKey)",
+    "fact_timeline": "CREATE INDEX fact_timeline IF NOT EXISTS FOR (n:Fact) ON (n.timelineKey)",
+    "fact_valid_from": "CREATE INDEX fact_valid_from IF NOT EXISTS FOR (n:Fact) ON (n.validFrom)",
+}
+
+# BM25 with English stemming, as the embedded store's porter FTS5 tables. The name index
+# keeps each normalised name whole (keyword analyzer): find_entities is an exact lookup.
+FULLTEXT_INDEXES = {
+    cypher.FACT_TEXT_INDEX: "CREATE FULLTEXT INDEX fact_text IF NOT EXISTS"
+    " FOR (n:Fact) ON EACH [n.text]"
+    " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
+    cypher.ENTITY_TEXT_INDEX: "CREATE FULLTEXT INDEX entity_text IF NOT EXISTS"
+    " FOR (n:Entity) ON EACH [n.name, n.aliasText, n.summary]"
+    " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
+    cypher.MESSAGE_TEXT_INDEX: "CREATE FULLTEXT INDEX message_text IF NOT EXISTS"
+    " FOR (n:Message) ON EACH [n.content, n.speaker]"
+    " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
+    cypher.ENTITY_NAMES_INDEX: "CREATE FULLTEXT INDEX entity_names IF NOT EXISTS"
+    " FOR (n:Entity) ON EACH [n.tenant, n.names]"
+    " OPTIONS {indexConfig: {`fulltext.analyzer`: 'keyword'}}",
+}
+
+# Quantisation off: scores stay the exact cosine, as in the embedded store, which
+# entity resolution compares against fixed thresholds.
+VECTOR_INDEXES = {
+    cypher.FACT_VECTOR_INDEX: "CREATE VECTOR INDEX fact_embedding IF NOT EXISTS"
+    " FOR (n:Fact) ON n.embedding OPTIONS $options",
+    cypher.ENTITY_VECTOR_INDEX: "CREATE VECTOR INDEX entity_embedding IF NOT EXISTS"
+    " FOR (n:Entity) ON n.embedding OPTIONS $options",
+    cypher.MESSAGE_VECTOR_INDEX: "CREATE VECTOR INDEX message_embedding IF NOT EXISTS"
+    " FOR (n:Message) ON n.embedding OPTIONS $options",
+}
+
+#: Statements that bring a database from version ``v - 1`` to ``v``. They run before the
+#: CREATE ... IF NOT EXISTS statements above, so an index dropped here comes back with its
+#: current definition (and is populated from the data already stored). Each is idempotent.
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (),
+    # 2: English stemming for the BM25 indexes; turns searchable by speaker too.
+    2: ("DROP INDEX fact_text IF EXISTS", "DROP INDEX entity_text IF EXISTS",
+        "DROP INDEX message_text IF EXISTS"),
+}
+
+READ_VERSION = "MATCH (s:GraphmemSchema {key: 'graphmem'}) RETURN s.version AS version"
+WRITE_VERSION = (
+    "MERGE (s:GraphmemSchema {key: 'graphmem'})"
+    " SET s.version = $version, s.migratedAt = datetime()"
+)
+VECTOR_DIMENSIONS = (
+    "SHOW VECTOR INDEXES YIELD name, options WHERE name IN $names"
+    " RETURN name, options.indexConfig.`vector.dimensions` AS dimensions"
+)
+EXISTING = ("SHOW INDEXES YIELD name RETURN name", "SHOW CONSTRAINTS YIELD name RETURN name")
+AWAIT_INDEXES = "CALL db.awaitIndexes($seconds)"
+FAILED_INDEXES = (
+    "SHOW INDEXES YIELD name, state, failureMessage WHERE state = 'FAILED'"
+    " RETURN name, failureMessage"
+)
+
+
+def vector_options(dimension: int) -> dict[str, Any]:
+    return {"indexConfig": {
+        "vector.dimensions": dimension,
+        "vector.similarity_function": "cosine",
+        "vector.quantization.enabled": False,
+    }}
+
+
+def schema_statements(dimension: int) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every CREATE ... IF NOT EXISTS statement by the name it creates, constraints first."""
+    options = {"options": vector_options(dimension)}
+    plain = {**CONSTRAINTS, **RANGE_INDEXES, **FULLTEXT_INDEXES}
+    return {**{name: (s, {}) for name, s in plain.items()},
+            **{name: (s, options) for name, s in VECTOR_INDEXES.items()}}
+
+
+def stored_version(run: Runner) -> int | None:
+    rows = run(READ_VERSION, {})
+    return None if not rows or rows[0]["version"] is None else int(rows[0]["version"])
+
+
+def ensure_schema(run: Runner, dimension: int, *, await_seconds: int = 300) -> int:
+    """Create what is missing, migrate older versions, and wait for indexes; returns the version.
+
+    Raises SchemaError for a newer schema version, a vector index of another
+    dimension, or an index that failed to populate.
+    """
+    version = stored_version(run)
+    if version is not None and version > SCHEMA_VERSION:
+        raise SchemaError(
+            f"the Neo4j database has graphmem schema version {version}, newer than this "
+            f"graphmem ({SCHEMA_VERSION}); upgrade graphmem"
+        )
+    for target in range((version or 0) + 1, SCHEMA_VERSION + 1):
+        for statement in MIGRATIONS.get(target, ()):
+            run(statement, {})
+    existing = {str(row["name"]) for query in EXISTING for row in run(query, {})}
+    for name, (statement, params) in schema_statements(dimension).items():
+        if name not in existing:
+            run(statement, params)
+    _check_vector_dimensions(run, dimension)
+    if version != SCHEMA_VERSION:
+        run(WRITE_VERSION, {"version": SCHEMA_VERSION})
+    run(AWAIT_INDEXES, {"seconds": await_seconds})
+    failed = run(FAILED_INDEXES, {})
+    if failed:
+        names = ", ".join(f"{r['name']} ({r['failureMessage']})" for r in failed)
+        raise SchemaError(f"Neo4j indexes failed to populate: {names}")
+    return SCHEMA_VERSION
+
+
+def _check_vector_dimensions(run: Runner, dimension: int) -> None:
+    rows = run(VECTOR_DIMENSIONS, {"names": list(VECTOR_INDEXES)})
+    for row in rows:
+        if row["dimensions"] is not None and int(row["dimensions"]) != dimension:
+            raise SchemaError(
+                f"Neo4j vector index {row['name']} holds {row['dimensions']}-dimensional "
+                f"embeddings but the configured embedder makes {dimension}; use another "
+                "database or the same embedder"
+            )

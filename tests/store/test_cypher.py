@@ -1,0 +1,242 @@
+"""The Cypher builders as strings: no server needed.
+
+What matters here is what may reach the query text (only validated
+relationship types and fixed identifiers) and what must travel as a parameter
+(every value). The Neo4j-side semantics are checked against a real server in
+``test_neo4j_specific.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from graphmem.errors import ValidationError
+from graphmem.models import Fact, FactStatus
+from graphmem.store import cypher, neo4j_schema
+from graphmem.temporal import TimeFilter
+
+NOW = datetime(2024, 6, 1, tzinfo=UTC)
+EVIL = "x' }) DETACH DELETE n //`$"
+
+
+# -- relationship types ---------------------------------------------------------
+@pytest.mark.parametrize("name", ["WORKS_AT", "A", "HAS_2_CATS", "X" * 64])
+def test_valid_predicates_become_relationship_types(name: str) -> None:
+    assert cypher.relationship_type(name) == name
+
+
+@pytest.mark.parametrize("name", [
+    "", "works_at", "Works_At", "1ST", "_X", "X" * 65, "WORKS AT", "WORKS-AT", "WORKS_AT`",
+    "WORKS_AT]->(x) DETACH DELETE x //", "WORKS_AT {factId: 1}", "WORKS_AT\n", "ÜBER",
+])
+def test_relationship_type_refuses_anything_else(name: str) -> None:
+    with pytest.raises(ValidationError, match="cannot become a relationship type"):
+        cypher.relationship_type(name)
+
+
+def test_typed_relationship_statement_interpolates_only_the_type() -> None:
+    query, params = cypher.link_fact_relationships(EVIL, "WORKS_AT", [EVIL])
+    assert "[r:WORKS_AT {factId: f.id}]" in query
+    assert EVIL not in query
+    assert params == {"tenant": EVIL, "ids": [EVIL], "marker": "retraction"}
+    with pytest.raises(ValidationError):
+        cypher.link_fact_relationships("t", "WORKS_AT]->(x) DETACH DELETE x //", ["f1"])
+
+
+def test_time_filter_refuses_unsafe_aliases() -> None:
+    for alias in ["f) DETACH DELETE f //", "F", "", "1f", "f.x", "f\n"]:
+        with pytest.raises(ValueError, match="not a safe Cypher variable"):
+            cypher.time_filter(alias, TimeFilter(), NOW)
+
+
+# -- every value is a parameter -------------------------------------------------
+BUILDERS: dict[str, Callable[[], cypher.Query]] = {
+    "delete_facts": lambda: cypher.delete_facts(EVIL, [EVIL]),
+    "delete_episodes": lambda: cypher.delete_episodes(EVIL, [EVIL]),
+    "delete_entities": lambda: cypher.delete_entities(EVIL, [EVIL]),
+    "upsert_episodes": lambda: cypher.upsert_episodes([{"id": EVIL}]),
+    "upsert_entities": lambda: cypher.upsert_entities([{"id": EVIL}]),
+    "upsert_fact_nodes": lambda: cypher.upsert_fact_nodes([{"id": EVIL}]),
+    "link_facts": lambda: cypher.link_facts(EVIL, [EVIL]),
+    "upsert_mentions": lambda: cypher.upsert_mentions(EVIL, [{"episodeId": EVIL}]),
+    "record_access": lambda: cypher.record_access(EVIL, [EVIL], NOW),
+    "get_episode": lambda: cypher.get_episode(EVIL, EVIL),
+    "find_episode": lambda: cypher.find_episode(EVIL, EVIL, EVIL),
+    "list_episodes": lambda: cypher.list_episodes(EVIL, [EVIL], 5, NOW),
+    "expired_episode_ids": lambda: cypher.expired_episode_ids(EVIL, NOW),
+    "get_entities": lambda: cypher.get_entities(EVIL, [EVIL]),
+    "find_entities": lambda: cypher.find_entities(EVIL, [EVIL], [EVIL]),
+    "vector_search": lambda: cypher.vector_search(EVIL, EVIL, [EVIL], [0.1], 50,
+                                                  TimeFilter(), NOW),
+    "fulltext_search": lambda: cypher.fulltext_search(EVIL, EVIL, [EVIL], EVIL, 5,
+                                                      TimeFilter(), NOW),
+    "fulltext_turns": lambda: cypher.fulltext_turns(EVIL, [EVIL], EVIL, 5),
+    "get_facts": lambda: cypher.get_facts(EVIL, [EVIL]),
+    "facts_in_timelines": lambda: cypher.facts_in_timelines(EVIL, [EVIL]),
+    "facts_of_episode": lambda: cypher.facts_of_episode(EVIL, EVIL),
+    "list_facts": lambda: cypher.list_facts(
+        EVIL, [EVIL], TimeFilter(as_known_at=NOW), NOW, categories=[EVIL], statuses=[EVIL],
+        predicates=[EVIL], entity_id=EVIL, text_contains=EVIL),
+    "get_turns": lambda: cypher.get_turns(EVIL, [EVIL]),
+    "vector_scan_scope": lambda: cypher.vector_scan_scope(
+        cypher.MESSAGE_VECTOR_INDEX, EVIL, [EVIL], [0.1], 5000, TimeFilter(), NOW),
+    "facts_about": lambda: cypher.facts_about(EVIL, [EVIL], [EVIL], TimeFilter(), NOW, 5),
+    "count_episodes_entities": lambda: cypher.count_episodes_entities(EVIL, [EVIL]),
+    "fact_counts": lambda: cypher.fact_counts(EVIL, [EVIL], NOW),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUILDERS))
+def test_values_never_reach_the_query_text(name: str) -> None:
+    query, params = BUILDERS[name]()
+    assert EVIL not in query
+    assert "DETACH DELETE n //" not in query
+    used = set(re.findall(r"\$(\w+)", query))
+    assert used <= set(params), f"{name} uses parameters it does not pass: {used - set(params)}"
+
+
+def test_delete_scope_statements_take_values_as_parameters() -> None:
+    for query, params in cypher.delete_scope(EVIL, EVIL):
+        assert EVIL not in query
+        assert params == {"tenant": EVIL, "scopeKey": EVIL}
+        assert "RETURN" in query and "deleted" in query
+
+
+# -- Lucene ---------------------------------------------------------------------
+def test_escape_lucene_escapes_every_special_character() -> None:
+    specials = '+-&|!(){}[]^"~*?:\\/'
+    escaped = cypher.escape_lucene(specials)
+    assert escaped == "".join("\\" + c for c in specials)
+    assert cypher.escape_lucene("plain words 42") == "plain words 42"
+
+
+def test_free_text_becomes_an_or_of_escaped_lower_case_terms() -> None:
+    assert cypher.lucene_any_terms("Alice WORKS Berlin") == "alice OR works OR berlin"
+    assert cypher.lucene_any_terms('C++ "quoted" x:y title:x*') == (
+        'c\\+\\+ OR \\"quoted\\" OR x\\:y OR title\\:x\\*')
+
+
+def test_stopwords_are_dropped_unless_nothing_else_is_left() -> None:
+    assert cypher.lucene_any_terms("Where does Alice work?") == "alice OR work\\?"
+    assert cypher.lucene_any_terms("what is it") == "what OR is OR it"
+
+
+def test_lucene_operators_in_user_text_stay_words() -> None:
+    query = cypher.lucene_any_terms("cats AND dogs OR NOT birds && fish || -x")
+    assert query == "cats OR dogs OR birds OR fish OR \\-x"
+    assert cypher.lucene_any_terms("AND OR NOT") == "and OR or OR not"
+    # no bare upper-case operator or unescaped syntax survives
+    assert not re.search(r"\b(AND|NOT)\b|(?<!\\)[-&|!]", query.replace(" OR ", " "))
+
+
+def test_lucene_terms_are_deduplicated_limited_and_may_be_none() -> None:
+    assert cypher.lucene_any_terms("cat Cat cat dog") == "cat OR dog"
+    assert cypher.lucene_any_terms(" ".join(f"w{i}" for i in range(50)), max_terms=3) == (
+        "w0 OR w1 OR w2")
+    assert cypher.lucene_any_terms("") is None
+    assert cypher.lucene_any_terms("?! -- && ()") is None
+
+
+def test_cjk_text_passes_as_terms() -> None:
+    assert cypher.lucene_any_terms("我喜欢 咖啡") == "我喜欢 OR 咖啡"
+
+
+def test_exact_name_lookup_quotes_values() -> None:
+    query = cypher.lucene_exact('t"1', ["acme corp", 'say "hi"', "back\\slash"])
+    assert query == ('+tenant:"t\\"1" +names:("acme corp" OR "say \\"hi\\"" OR '
+                     '"back\\\\slash")')
+
+
+# -- time -------------------------------------------------------------------------
+def test_default_time_filter_means_valid_now() -> None:
+    condition, params = cypher.time_filter("f", TimeFilter(), NOW)
+    assert condition == ("NOT f.status IN $tfHidden AND f.validFrom <= $tfAt"
+                         " AND (f.validUntil IS NULL OR $tfAt < f.validUntil)")
+    assert params == {"tfHidden": ["archived", "retraction", "forgotten"], "tfAt": NOW}
+
+
+def test_time_filter_as_known_at_ignores_ends_learned_later() -> None:
+    known = NOW - timedelta(days=30)
+    condition, params = cypher.time_filter("n", TimeFilter(as_known_at=known), NOW, prefix="k")
+    assert "n.recordedAt <= $kKnown" in condition
+    assert ("(n.validUntil IS NULL OR $kAt < n.validUntil OR n.expiredAt IS NULL"
+            " OR n.expiredAt > $kKnown)") in condition
+    assert params["kAt"] == known and params["kKnown"] == known
+
+
+def test_time_filter_history_and_forgotten() -> None:
+    condition, params = cypher.time_filter(
+        "f", TimeFilter(as_of=NOW, include_history=True, include_forgotten=True), NOW)
+    assert condition == "NOT f.status IN $tfHidden AND f.validFrom <= $tfAt"
+    assert params["tfHidden"] == ["archived", "retraction"]
+
+
+@pytest.mark.parametrize("include_forgotten", [False, True])
+def test_hidden_statuses_agree_with_time_filter_matches(include_forgotten: bool) -> None:
+    time = TimeFilter(include_forgotten=include_forgotten)
+    _, params = cypher.time_filter("f", time, NOW)
+    for status in FactStatus:
+        fact = Fact(tenant="t", scope_key="user:a", subject_id="s", subject_name="S",
+                    predicate="LIKES", object_id="o", object_name="O", text="S likes O",
+                    valid_from=NOW - timedelta(days=1), status=status)
+        assert time.matches(fact, NOW) == (status.value not in params["tfHidden"]), status
+
+
+def test_time_filter_without_statuses_is_matches_time() -> None:
+    condition, params = cypher.time_filter("f", TimeFilter(), NOW, statuses=False)
+    assert condition == "f.validFrom <= $tfAt AND (f.validUntil IS NULL OR $tfAt < f.validUntil)"
+    assert "tfHidden" not in params
+
+
+def test_list_facts_statuses_are_exactly_those_asked_for() -> None:
+    query, params = cypher.list_facts("t", ["user:a"], TimeFilter(), NOW, statuses=["archived"],
+                                      predicates=["LIVES_IN"], text_contains="ÄcMe", limit=7,
+                                      offset=2)
+    assert "f.status IN $statuses" in query and "f.predicate IN $predicates" in query
+    assert "tfHidden" not in query and params["statuses"] == ["archived"]
+    assert params["predicates"] == ["LIVES_IN"]
+    assert params["needle"] == "äcme"
+    assert "ORDER BY f.validFrom DESC, f.seq DESC SKIP $offset LIMIT $limit" in query
+    assert (params["limit"], params["offset"]) == (7, 2)
+
+
+def test_vector_search_converts_scores_back_to_cosine() -> None:
+    query, params = cypher.vector_search(cypher.FACT_VECTOR_INDEX, "t", ["user:a"], [0.5], 60)
+    assert "db.index.vector.queryNodes($index, $k, $vector)" in query
+    assert "2 * score - 1 AS score" in query
+    assert params["index"] == "fact_embedding" and params["k"] == 60
+
+
+# -- schema -----------------------------------------------------------------------
+def test_every_schema_statement_is_idempotent_and_named() -> None:
+    statements = neo4j_schema.schema_statements(384)
+    for name, (statement, _) in statements.items():
+        assert "IF NOT EXISTS" in statement
+        assert f" {name} IF NOT EXISTS" in statement
+    assert {cypher.FACT_TEXT_INDEX, cypher.ENTITY_TEXT_INDEX, cypher.ENTITY_NAMES_INDEX,
+            cypher.MESSAGE_TEXT_INDEX, cypher.FACT_VECTOR_INDEX,
+            cypher.ENTITY_VECTOR_INDEX} <= set(statements)
+    assert list(statements)[:5] == list(neo4j_schema.CONSTRAINTS)
+
+
+def test_vector_dimension_is_a_parameter() -> None:
+    statement, params = neo4j_schema.schema_statements(768)[cypher.FACT_VECTOR_INDEX]
+    assert "768" not in statement and "OPTIONS $options" in statement
+    config = params["options"]["indexConfig"]
+    assert config["vector.dimensions"] == 768
+    assert config["vector.similarity_function"] == "cosine"
+
+
+def test_migrations_cover_every_version_and_are_idempotent() -> None:
+    assert sorted(neo4j_schema.MIGRATIONS) == list(range(1, neo4j_schema.SCHEMA_VERSION + 1))
+    for statements in neo4j_schema.MIGRATIONS.values():
+        assert all("IF EXISTS" in s or "IF NOT EXISTS" in s for s in statements)
+
+
+def test_vector_scan_is_only_for_graphmem_vector_indexes() -> None:
+    with pytest.raises(ValueError, match="not a graphmem vector index"):
+        cypher.vector_scan_scope("Fact) DETACH DELETE (n", "t", ["s"], [0.1], 10)
