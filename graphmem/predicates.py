@@ -116,7 +116,7 @@ def check_predicate(name: str) -> str:
     """Raise if ``name`` cannot safely become a relationship type."""
     from graphmem.errors import ValidationError
 
-    if not PREDICATE_PATTERN.match(name):
+    if not PREDICATE_PATTERN.fullmatch(name):
         raise ValidationError(
             f"predicate {name!r} must be UPPER_SNAKE_CASE: a letter, then letters, digits "
             "or underscores, at most 64 characters"

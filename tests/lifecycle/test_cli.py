@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -28,7 +29,7 @@ def settings(request: pytest.FixtureRequest, tmp_path: Path,
              monkeypatch: pytest.MonkeyPatch) -> Iterator[Settings]:
     monkeypatch.chdir(tmp_path)  # no stray .env
     monkeypatch.setenv("GRAPHMEM_DB_PATH", str(tmp_path / "memory.db"))
-    monkeypatch.setenv("GRAPHMEM_DEFAULT_TENANT", f"cli{tmp_path.name[-8:].replace('-', '')}")
+    monkeypatch.setenv("GRAPHMEM_DEFAULT_TENANT", f"cli{uuid.uuid4().hex[:12]}")
     if request.param == "neo4j":
         server: Any = request.getfixturevalue("neo4j_uri")
         monkeypatch.setenv("GRAPHMEM_STORE", "neo4j")

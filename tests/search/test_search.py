@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
@@ -19,8 +20,10 @@ NOW = datetime(2025, 1, 1, tzinfo=UTC)
 
 
 @pytest.fixture
-def engine(store: GraphStore, embedder: Embedder) -> SearchEngine:
-    return SearchEngine(store, embedder, clock=lambda: NOW)
+def engine(store: GraphStore, embedder: Embedder) -> Iterator[SearchEngine]:
+    engine = SearchEngine(store, embedder, clock=lambda: NOW)
+    yield engine
+    engine.close()
 
 
 @pytest.fixture

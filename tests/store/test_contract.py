@@ -130,3 +130,19 @@ def test_stats_count_by_status_and_category(store: GraphStore, embedder: Embedde
     assert stats.facts_by_status == {"active": 2}
     assert stats.current_facts == 1
     assert stats.entities == 3
+
+
+def test_turns_are_found_by_words_and_by_meaning(store: GraphStore, embedder: Embedder,
+                                                 tenant: str) -> None:
+    Ingestor(store, ScriptedExtractor({}), embedder).ingest(tenant, EpisodeInput(
+        scope=ALICE, messages=[
+            Message(id="m1", speaker="Alice", content="My sourdough starter is called Bubbles."),
+            Message(id="m2", speaker="Bob", content="The quarterly report is due on Friday.")]))
+    vector = [float(x) for x in embedder.embed(["baking bread at home"])[0]]
+
+    by_meaning = store.vector_turns(tenant, ALICE.visible_keys, vector, 2)
+    by_words = store.fulltext_turns(tenant, ALICE.visible_keys, "quarterly report", 2)
+
+    assert [h.message_id for h in by_meaning][0] == "m1"
+    assert by_words[0].message_id == "m2" and by_words[0].speaker == "Bob"
+    assert store.vector_turns(tenant + "x", ALICE.visible_keys, vector, 2) == []
