@@ -23,7 +23,7 @@ from fastapi import FastAPI
 
 from api import errors
 from api.limits import BodySizeLimit, TokenBuckets
-from api.routes import ROUTERS
+from api.routes import ROUTERS, lifecycle, portability, profile, todos
 from api.routes.jobs import JobRunner
 from graphmem.embed.tokens import TokenCounter
 from graphmem.errors import SetupError
@@ -88,4 +88,8 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(lifecycle.router)
+    app.include_router(profile.router)
+    app.include_router(todos.router)
+    app.include_router(portability.router)
     return app

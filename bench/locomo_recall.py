@@ -73,7 +73,20 @@ def ingest(memory: Memory, tenant: str, sample: dict[str, Any]) -> tuple[int, fl
     return sum(len(e.messages) for e in episodes), time.perf_counter() - start
 
 
-def baselines(sample: dict[str, Any], embedder: CachedEmbedder, scores: Scores) -> None:
+def within_budget(ids: list[str], texts: dict[str, str], count: Any, budget: int = 2000) -> list[str]:
+    """The ranked turns that fit a token budget, as a context would hold them."""
+    kept, used = [], 0
+    for item in ids:
+        cost = count(f"- {texts[item]}\n")
+        if used + cost > budget:
+            continue
+        kept.append(item)
+        used += cost
+    return kept
+
+
+def baselines(sample: dict[str, Any], embedder: CachedEmbedder, scores: Scores,
+              count: Any) -> None:
     import bm25s
 
     ids, texts = [], []
@@ -81,12 +94,13 @@ def baselines(sample: dict[str, Any], embedder: CachedEmbedder, scores: Scores) 
         for t in session:
             ids.append(t["dia_id"])
             texts.append(f"{t['speaker']}: {locomo_turn_text(t)}")
+    by_id = dict(zip(ids, texts, strict=True))
     retriever = bm25s.BM25()
     retriever.index(bm25s.tokenize(texts, stopwords="en", show_progress=False),
                     show_progress=False)
     matrix = embedder.embed(texts)
     for qa in questions(sample):
-        k = max(KS)
+        k = 200  # deep enough to fill a 2,000-token context
         docs, _ = retriever.retrieve(bm25s.tokenize([qa["question"]], stopwords="en",
                                                     show_progress=False),
                                      k=min(k, len(ids)), show_progress=False)
@@ -99,6 +113,8 @@ def baselines(sample: dict[str, Any], embedder: CachedEmbedder, scores: Scores) 
                              ("bm25_dense_rrf", fused_ids)):
             for kk in KS:
                 scores.add(f"{name}@{kk}", qa["category"], frac(ranked[:kk], qa["evidence_ids"]))
+            scores.add(f"{name}@ctx2000", qa["category"],
+                       frac(within_budget(ranked, by_id, count), qa["evidence_ids"]))
 
 
 def run(store_kind: str, limit_conversations: int | None) -> dict[str, Any]:
@@ -130,7 +146,7 @@ def run(store_kind: str, limit_conversations: int | None) -> dict[str, Any]:
                                                             token_budget=2000))
                 scores.add("graphmem@ctx2000", qa["category"],
                            frac([s for h in ctx.items for s in h.sources], qa["evidence_ids"]))
-            baselines(sample, embedder, scores)
+            baselines(sample, embedder, scores, memory.tokens.count)
         memory.engine.close()
     return {
         "store": store_kind,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import random
 import sys
 import tempfile
@@ -44,6 +45,7 @@ VERBS = [("LIKES", "likes"), ("USES", "uses"), ("HAS_VISITED", "has visited"),
          ("OWNS", "owns"), ("SKILLED_IN", "is skilled in"), ("HOBBY", "has the hobby"),
          ("PLANS", "plans to try"), ("KNOWS", "knows about")]
 GOALS_MS = {"embedded": 25, "neo4j": 50}
+RESULT = Path(__file__).resolve().parent / "results" / "search_latency.json"
 
 
 def make_facts(n: int, seed: int = 7) -> tuple[list[Fact], list[Entity]]:
@@ -114,7 +116,41 @@ def run_store(kind: str, sizes: list[int], queries: int, embedder: CachedEmbedde
             print(row, flush=True)
             out.append(row)
         engine.close()
+        if kind == "embedded":
+            store.close()
+            out.append(store_process_memory(Path(tmp) / "bench.db", written))
     return out
+
+
+PROBE = """
+import sys
+from graphmem.embed.cache import CachedEmbedder
+from graphmem.embed.onnx import OnnxEmbedder
+from graphmem.models import Scope
+from graphmem.search.engine import SearchEngine
+from graphmem.search.models import SearchRequest
+from graphmem.store.embedded import EmbeddedStore
+store = EmbeddedStore(sys.argv[1], embedding_dim=384)
+store.open()
+engine = SearchEngine(store, CachedEmbedder(OnnxEmbedder()))
+for i in range(20):
+    engine.search("bench", SearchRequest(scope=Scope(user_id=f"u{i}"), query="coffee"))
+engine.close()
+rss = [line for line in open("/proc/self/status") if line.startswith("VmRSS")][0]
+print(int(rss.split()[1]) // 1024)
+"""
+
+
+def store_process_memory(db: Path, facts: int) -> dict[str, Any]:
+    """RSS of a fresh process that opens the store file and searches: the store's own cost."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", PROBE, str(db)], capture_output=True, text=True,
+                          check=True, cwd=Path(__file__).resolve().parent.parent)
+    row = {"store": "embedded", "facts": facts, "kind": "store_process",
+           "rss_mb": int(done.stdout.strip().splitlines()[-1])}
+    print(row, flush=True)
+    return row
 
 
 def main() -> None:
@@ -132,12 +168,15 @@ def main() -> None:
     entity_vectors = embed_all(embedder, [e.name for e in entities],
                                args.cache / f"gm-bench-entities-{len(entities)}.npy")
     print(f"embeddings ready in {time.perf_counter() - t0:.0f} s", flush=True)
-    rows = []
+    previous = (json.loads(RESULT.read_text()).get("rows", []) if RESULT.exists() else [])
+    rows = [r for r in previous if r["store"] not in args.stores]
     for kind in args.stores:
         rows += run_store(kind, sorted(args.sizes), args.queries, embedder, facts, entities,
                           fact_vectors, entity_vectors)
+    store_rows = [r for r in rows if r.get("kind") == "store_process"]
     write_result("search_latency", {
-        "rows": rows, "goals_p95_ms_at_100k": GOALS_MS, "memory_goal_mb_embedded": 1024,
+        "rows": [r for r in rows if r.get("kind") != "store_process"],
+        "store_process": store_rows[-1] if store_rows else None, "goals_p95_ms_at_100k": GOALS_MS, "memory_goal_mb_embedded": 1024,
         "note": "one client; query embedding included; rss is the whole benchmark process "
                 "(for neo4j it excludes the server JVM)",
     })

@@ -28,8 +28,7 @@ from graphmem.extract.llm_queue import RetryQueue
 from graphmem.ingest.inputs import EpisodeInput
 from graphmem.ingest.pipeline import Ingestor
 from graphmem.models import Category, Episode, Message, Scope
-from graphmem.store.base import FactQuery
-from graphmem.store.embedded import EmbeddedStore
+from graphmem.store.base import FactQuery, GraphStore
 from graphmem.temporal import TimeFilter
 from tests.extract.fake_openai import (
     FakeOpenAI,
@@ -466,23 +465,8 @@ def test_read_response_needs_no_server() -> None:
 
 
 # -- through the real pipeline ------------------------------------------------------------
-@pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    from graphmem.embed.onnx import OnnxEmbedder
-
-    return OnnxEmbedder()
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[EmbeddedStore]:
-    opened = EmbeddedStore(tmp_path / "m.db", embedding_dim=384)
-    opened.open()
-    yield opened
-    opened.close()
-
-
-def current(store: EmbeddedStore, **time: Any) -> set[tuple[str, str, str]]:
-    facts = store.list_facts("acme", FactQuery(scope_keys=ALICE.visible_keys, time=TimeFilter(**time)))
+def current(store: GraphStore, tenant: str, **time: Any) -> set[tuple[str, str, str]]:
+    facts = store.list_facts(tenant, FactQuery(scope_keys=ALICE.visible_keys, time=TimeFilter(**time)))
     return {(f.subject_name, f.predicate, f.object_name) for f in facts}
 
 
@@ -491,25 +475,25 @@ def conversation(*lines: tuple[str, str], at: datetime = WHEN) -> EpisodeInput:
                                                for s, t in lines])
 
 
-def test_pipeline_stores_the_llm_facts(server: FakeOpenAI, make: Make, store: EmbeddedStore,
+def test_pipeline_stores_the_llm_facts(tenant: str, server: FakeOpenAI, make: Make, store: GraphStore,
                                        embedder: Embedder) -> None:
     server.script(ok(answer(said(message_id=None),
                             entities=[{"name": "Acme", "type": "organization", "aliases": []}])))
     ingestor = Ingestor(store, make(), embedder)
 
-    result = ingestor.ingest("acme", conversation(("Alice", "I work at Acme now.")))
+    result = ingestor.ingest(tenant, conversation(("Alice", "I work at Acme now.")))
 
     assert len(server.requests) == 1
     assert [(f.subject_name, f.predicate, f.object_name) for f in result.created] == [
         ("Alice", "WORKS_AT", "Acme")]
-    assert current(store) == {("Alice", "WORKS_AT", "Acme")}
-    stored = store.get_facts("acme", [result.created[0].id])[0]
+    assert current(store, tenant) == {("Alice", "WORKS_AT", "Acme")}
+    stored = store.get_facts(tenant, [result.created[0].id])[0]
     assert stored.embedding is not None and len(stored.embedding) == 384
     assert stored.episode_ids == [result.episode_id]
 
 
-def test_pipeline_applies_the_llm_verdict_on_a_candidate(
-        server: FakeOpenAI, make: Make, store: EmbeddedStore, embedder: Embedder) -> None:
+def test_pipeline_applies_the_llm_verdict_on_a_candidate(tenant: str, 
+        server: FakeOpenAI, make: Make, store: GraphStore, embedder: Embedder) -> None:
     def judge(request: Request) -> Reply:
         existing = request.episode["existing_facts"]
         if not existing:
@@ -519,40 +503,40 @@ def test_pipeline_applies_the_llm_verdict_on_a_candidate(
 
     server.responder = judge
     ingestor = Ingestor(store, make(), embedder)
-    first = ingestor.ingest("acme", conversation(("Alice", "I work at Acme now.")))
-    second = ingestor.ingest("acme", conversation(("Alice", "I quit Acme last week."),
+    first = ingestor.ingest(tenant, conversation(("Alice", "I work at Acme now.")))
+    second = ingestor.ingest(tenant, conversation(("Alice", "I quit Acme last week."),
                                                   at=datetime(2024, 6, 1, tzinfo=UTC)))
 
     shown = server.requests[1].episode["existing_facts"]
     assert [c["id"] for c in shown] == [first.created[0].id]
     assert [f.id for f in second.retracted] == [first.created[0].id]
-    assert current(store) == set()
+    assert current(store, tenant) == set()
 
 
-def test_pipeline_keeps_chinese_end_to_end(server: FakeOpenAI, make: Make, store: EmbeddedStore,
+def test_pipeline_keeps_chinese_end_to_end(tenant: str, server: FakeOpenAI, make: Make, store: GraphStore,
                                            embedder: Embedder) -> None:
     server.script(ok(WANG))
-    result = Ingestor(store, make(), embedder).ingest("acme", conversation(("王伟", PREFERRED)))
+    result = Ingestor(store, make(), embedder).ingest(tenant, conversation(("王伟", PREFERRED)))
     assert result.language == "zh"
-    assert current(store) == {("王伟", "PREFERRED_NAME", "王总")}
-    stored = store.get_episode("acme", str(result.episode_id))
+    assert current(store, tenant) == {("王伟", "PREFERRED_NAME", "王总")}
+    stored = store.get_episode(tenant, str(result.episode_id))
     assert stored is not None and stored.messages[0].content == PREFERRED
 
 
-def test_a_failing_llm_leaves_the_episode_stored_without_facts(
-        server: FakeOpenAI, make: Make, store: EmbeddedStore, embedder: Embedder,
+def test_a_failing_llm_leaves_the_episode_stored_without_facts(tenant: str, 
+        server: FakeOpenAI, make: Make, store: GraphStore, embedder: Embedder,
         tmp_path: Path) -> None:
     queue = RetryQueue(tmp_path / "retry.db")
     server.script(server_error(), server_error())
     ingestor = Ingestor(store, make(max_retries=1, queue=queue), embedder)
 
-    result = ingestor.ingest("acme", conversation(("Alice", "I work at Acme now.")))
+    result = ingestor.ingest(tenant, conversation(("Alice", "I work at Acme now.")))
 
     assert result.created == [] and result.entities == []
     assert any("extraction failed, episode stored without facts" in w
                and "(queued for re-extraction)" in w for w in result.warnings)
-    assert store.get_episode("acme", str(result.episode_id)) is not None
-    stats = store.stats("acme", ALICE.visible_keys, datetime.now(UTC))
+    assert store.get_episode(tenant, str(result.episode_id)) is not None
+    stats = store.stats(tenant, ALICE.visible_keys, datetime.now(UTC))
     assert (stats.episodes, stats.entities, sum(stats.facts_by_status.values())) == (1, 0, 0)
     assert [e.episode_id for e in queue.pending()] == [result.episode_id]
     assert len(server.requests) == 2

@@ -1,0 +1,87 @@
+"""The JSON shapes of the lifecycle routes: maintenance, profile, summaries, todos, Markdown.
+
+Responses are the library's own models (a :class:`~graphmem.lifecycle.todos.Todo`,
+a :class:`~graphmem.lifecycle.maintenance.MaintenanceReport`), wrapped in an
+object when they are a list, like the rest of the API. Request bodies refuse
+unknown fields and read naive timestamps as UTC.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, Field, field_validator
+
+from api.schemas import STRICT
+from graphmem.lifecycle.profile import Profile
+from graphmem.lifecycle.summaries import SessionSummary
+from graphmem.lifecycle.todos import Todo
+from graphmem.models import Scope, as_utc
+
+
+# -- requests -----------------------------------------------------------------------
+class MaintenanceBody(BaseModel):
+    """Run every lifecycle job for one scope (see ``graphmem maintain``)."""
+
+    model_config = STRICT
+
+    scope: Scope
+    dry_run: bool = Field(False, description="report what would change, change nothing")
+    purge_after_days: int | None = Field(
+        None, ge=0, description="hard-delete memories forgotten by decay for longer than this")
+
+
+class ProfileRefreshBody(BaseModel):
+    model_config = STRICT
+
+    scope: Scope
+    force: bool = Field(True, description="rewrite even if not due (5 new summaries, 7 days)")
+    dry_run: bool = False
+
+
+class TodoBody(BaseModel):
+    """A todo added directly; ``creator`` and ``assignee`` default to the scope's owner."""
+
+    model_config = STRICT
+
+    scope: Scope
+    description: str = Field(min_length=1, max_length=1000)
+    due: datetime | None = None
+    remind_at: datetime | None = None
+    assignee: str | None = Field(None, min_length=1, max_length=200)
+    creator: str | None = Field(None, min_length=1, max_length=200)
+
+    @field_validator("due", "remind_at")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+class ImportBody(BaseModel):
+    """An edited memory.md (or learnings.md) to apply to a scope."""
+
+    model_config = STRICT
+
+    scope: Scope
+    markdown: str = Field(max_length=2_000_000)
+    learnings: bool = Field(False, description="the file is learnings.md: lessons and skills only")
+    dry_run: bool = Field(False, description="report what would change, change nothing")
+
+
+# -- responses ----------------------------------------------------------------------
+class ProfileHistory(BaseModel):
+    versions: list[Profile] = Field(description="every version, oldest first")
+
+
+class SummaryList(BaseModel):
+    summaries: list[SessionSummary] = Field(description="newest first")
+
+
+class SummaryResult(BaseModel):
+    session_id: str
+    summary: SessionSummary | None = Field(
+        description="null when the session has too little substance to summarise")
+
+
+class TodoList(BaseModel):
+    todos: list[Todo] = Field(description="soonest due first, undated ones last")

@@ -1,0 +1,170 @@
+"""Render bench/results/*.json as the README's "Figures" section.
+
+    python bench/report.py          # rewrites the part of README.md between the bench markers
+
+Every number in the README comes from a results file written by a script in
+bench/, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+README = ROOT / "README.md"
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+
+
+def _load(name: str) -> dict[str, Any] | None:
+    path = RESULTS / f"{name}.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def _table(header: list[str], rows: list[list[Any]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _mark(ok: bool) -> str:
+    return "met" if ok else "**missed**"
+
+
+def write_section() -> list[str]:
+    out: list[str] = []
+    data = _load("write_throughput")
+    if data:
+        rows = []
+        for store, goal in (("embedded", 5000), ("neo4j", 2000)):
+            r = data["results"].get(store)
+            if r:
+                rows.append([store, r["store_write"]["facts_per_s"], r["ingest_no_model"]["facts_per_s"],
+                             r["ingest"]["facts_per_s"], goal,
+                             _mark(r["store_write"]["facts_per_s"] >= goal)])
+        out += ["### Writes: structured facts per second (`bench/write_throughput.py`)", "",
+                _table(["store", "store alone (vectors precomputed)", "add_facts, no model",
+                        "add_facts with MiniLM", "goal", "store alone vs goal"], rows), ""]
+    return out
+
+
+def locomo_section() -> list[str]:
+    out: list[str] = []
+    cats = ["all", "multi-hop", "temporal", "open-domain", "single-hop"]
+    for store in ("embedded", "neo4j"):
+        data = _load(f"locomo_recall_{store}")
+        if not data:
+            continue
+        table = data["frac_at_k"]
+        systems = ["graphmem@5", "graphmem@10", "graphmem@25", "graphmem@ctx2000",
+                   "bm25_turns@10", "dense_turns@10", "bm25_dense_rrf@10", "bm25_turns@ctx2000",
+                   "bm25_dense_rrf@ctx2000"]
+        rows = [[s, *[table[s].get(c, "") for c in cats]] for s in systems if s in table]
+        ten = table.get("graphmem@10", {})
+        out += [f"### LoCoMo evidence recall, {store} store ({data['conversations']} conversations, "
+                f"{data['questions']} questions, `bench/locomo_recall.py`)", "",
+                _table(["system", *cats], rows), "",
+                f"Goal frac@10 >= 75 overall and >= 45 multi-hop: overall {ten.get('all')} "
+                f"({_mark(ten.get('all', 0) >= 75)}), multi-hop {ten.get('multi-hop')} "
+                f"({_mark(ten.get('multi-hop', 0) >= 45)}). Ingestion with the offline extractor: "
+                f"{data['ingest']['turns_per_second']} turns/s "
+                f"(goal {300 if store == 'embedded' else 150}: "
+                f"{_mark(data['ingest']['turns_per_second'] >= (300 if store == 'embedded' else 150))}); "
+                f"search p50 {data['search_ms']['p50']} ms, p95 {data['search_ms']['p95']} ms.", ""]
+    return out
+
+
+def latency_section() -> list[str]:
+    data = _load("search_latency")
+    if not data:
+        return []
+    rows = [[r["store"], f"{r['facts']:,}", r["p50_ms"], r["p95_ms"], r.get("rss_mb", "")]
+            for r in data["rows"]]
+    out = ["### Search latency, one client, query embedding included (`bench/search_latency.py`)", "",
+           _table(["store", "facts", "p50 ms", "p95 ms", "benchmark process RSS MB"], rows), ""]
+    if data.get("store_process"):
+        p = data["store_process"]
+        out += [f"A fresh process holding the embedded store at {p['facts']:,} facts: "
+                f"{p['rss_mb']} MB RSS (goal 1,024 MB: {_mark(p['rss_mb'] <= 1024)}).", ""]
+    goals = data.get("goals_p95_ms_at_100k", {})
+    for store, goal in goals.items():
+        at = [r for r in data["rows"] if r["store"] == store and r["facts"] == 100_000]
+        if at:
+            out.append(f"- {store} at 100k: p95 {at[0]['p95_ms']} ms vs goal {goal} ms: "
+                       f"{_mark(at[0]['p95_ms'] <= goal)}")
+    return [*out, ""]
+
+
+def other_sections() -> list[str]:
+    out: list[str] = []
+    quality = _load("extraction_quality")
+    if quality:
+        held = quality.get("test_batch4") or quality["test"]
+        speed = quality.get("locomo_speed", {})
+        out += ["### Extraction quality of the offline rules (`bench/extraction_quality.py`)", "",
+                _table(["set", "sentences", "precision", "recall"], [
+                    ["held out (written last, never tuned on)", held["strict"]["sentences"],
+                     held["strict"]["precision"], held["strict"]["recall"]],
+                    ["all labelled sentences", quality["all"]["strict"]["sentences"],
+                     quality["all"]["strict"]["precision"], quality["all"]["strict"]["recall"]],
+                ]), "",
+                f"Goal precision >= 0.8 and recall >= 0.7 (held out: "
+                f"{_mark(held['strict']['precision'] >= 0.8 and held['strict']['recall'] >= 0.7)}). "
+                f"On LoCoMo chat it finds {speed.get('facts_per_message', '?')} facts per turn: "
+                "casual conversation states few durable facts, which is why raw turns are searchable too.", ""]
+    llm = _load("llm_calls")
+    if llm:
+        calls = llm["calls"]
+        out += [f"### LLM extraction: calls per episode (`bench/llm_calls.py`)", "",
+                f"{calls['per_episode_mean']} calls per episode on average, at most "
+                f"{calls['per_episode_max']}, over {llm['settings']['episodes']} episodes with a 429 "
+                f"injected every {llm['settings']['rate_limit_every']} requests "
+                f"({calls['retries']} retries, {calls['failures']} failures). {llm['note']}", ""]
+    api = _load("api_load")
+    if api:
+        s = api["search"]
+        cfg = api["config"]
+        out += ["### REST API under load (`bench/api_load.py`)", "",
+                f"{cfg['facts']:,} facts, {cfg['concurrency']} concurrent clients for {cfg['duration_s']} s "
+                f"({cfg['server']}, {cfg['store']} store): search {s['per_second']} req/s, "
+                f"p50 {s['p50_ms']} ms, p95 {s['p95_ms']} ms, errors {sum(api['errors'].values()) if api['errors'] else 0}. "
+                f"Goal 200 req/s at p95 <= 100 ms: {_mark(s['per_second'] >= 200 and s['p95_ms'] <= 100)}.", ""]
+    red = _load("redaction")
+    if red:
+        out += ["### Redaction of secrets before storage (`bench/redaction.py`)", "",
+                f"On {red['all']['lines']} lines ({red['all']['secrets']} secrets): precision "
+                f"{red['all']['precision']}, recall {round(red['all']['recall'], 3)}; missed kinds: "
+                f"{', '.join(red['all']['missed']) or 'none'}.", ""]
+    return out
+
+
+def render() -> str:
+    machine = None
+    for name in ("search_latency", "locomo_recall_embedded", "write_throughput"):
+        data = _load(name)
+        if data and data.get("machine"):
+            machine = data["machine"]
+            break
+    head = ["All figures below were measured by the scripts in `bench/` on this project's build "
+            "machine, with the baselines run beside graphmem in the same run, and are read from "
+            "`bench/results/*.json` by `bench/report.py`. Misses are marked."]
+    if machine:
+        head.append(f"Machine: {machine.get('cpu')} ({machine.get('cores')} cores), "
+                    f"{machine.get('memory_gb')} GB RAM, Python {machine.get('python')}.")
+    sections = [*write_section(), *locomo_section(), *latency_section(), *other_sections()]
+    return "\n".join([" ".join(head), "", *sections]).strip()
+
+
+def main() -> None:
+    text = README.read_text()
+    block = f"{START}\n{render()}\n{END}"
+    README.write_text(re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _: block, text,
+                             flags=re.S))
+    print(f"updated {README}")
+
+
+if __name__ == "__main__":
+    main()
