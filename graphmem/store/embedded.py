@@ -110,7 +110,8 @@ class EmbeddedStore:
     def write(self, tenant: str, batch: WriteBatch) -> None:
         if batch.is_empty():
             return
-        for model in (*batch.episodes, *batch.entities, *batch.facts):
+        models: list[Episode | Entity | Fact] = [*batch.episodes, *batch.entities, *batch.facts]
+        for model in models:
             if model.tenant != tenant:
                 raise StoreError(f"refusing to write {model.id} of another tenant into {tenant!r}")
         try:
@@ -367,9 +368,8 @@ class EmbeddedStore:
             " AND status=? GROUP BY category", [*params, FactStatus.ACTIVE.value]):
             stats.facts_by_category[str(category)] = int(str(count))
         current = TimeFilter()
-        stats.current_facts = sum(
-            1 for f in self._facts_where(f"tenant=? AND scope_key IN ({marks})", params)
-            if current.matches(f, now))
+        facts = self._facts_where(f"tenant=? AND scope_key IN ({marks})", list(params))
+        stats.current_facts = sum(1 for f in facts if current.matches(f, now))
         return stats
 
     def delete_scope(self, tenant: str, scope_key: str) -> int:

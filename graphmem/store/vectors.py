@@ -34,7 +34,7 @@ class VectorIndex:
             return
         block = np.asarray(vectors, dtype=np.float32).reshape(len(ids), self.dimension)
         norms = np.linalg.norm(block, axis=1, keepdims=True)
-        block = block / np.where(norms == 0, 1.0, norms)
+        block = (block / np.where(norms == 0, 1.0, norms)).astype(np.float32)
         with self._lock:
             for item_id, row in zip(ids, block, strict=True):
                 existing = self._row_of.get(item_id)
