@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from graphmem import errors
 
 log = logging.getLogger("graphmem.api")
+audit = logging.getLogger("graphmem.audit")
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -117,6 +118,10 @@ async def _graphmem_error(request: Request, exc: Exception) -> JSONResponse:
     if not isinstance(exc, errors.GraphMemError):  # pragma: no cover - registered per class
         return await _unexpected(request, exc)
     status, detail = status_of(exc)
+    if status in (403, 404):
+        # Guessed ids and scopes that are not the caller's: the audit trail of refusals.
+        audit.info("refused %s %s (%s): %s", request.method, request.url.path,
+                   getattr(request.state, "tenant", "?"), type(exc).__name__)
     if status >= 500:
         log.error("%s %s failed: %s: %s", request.method, request.url.path,
                   type(exc).__name__, exc, exc_info=exc)

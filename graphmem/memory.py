@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from graphmem.embed.base import Embedder
 from graphmem.errors import NotFoundError
@@ -34,16 +35,21 @@ from graphmem.store.base import FactQuery, GraphStore, StoreStats
 from graphmem.store.names import normalize_name
 from graphmem.temporal import TimeFilter
 
+if TYPE_CHECKING:
+    from graphmem.lifecycle.privacy import Redactor
+
 
 class Memory:
     def __init__(self, store: GraphStore, extractor: Extractor, embedder: Embedder, *,
                  registry: PredicateRegistry | None = None,
                  episode_retention: timedelta | None = None,
-                 clock: Callable[[], datetime] = utcnow) -> None:
+                 clock: Callable[[], datetime] = utcnow,
+                 redactor: Redactor | None = None) -> None:
         self.store = store
         self.extractor = extractor
         self.embedder = embedder
         self.clock = clock
+        self.redactor = redactor
         self.ingestor = Ingestor(store, extractor, embedder, registry,
                                  episode_retention=episode_retention, clock=clock,
                                  lock=threading.RLock())
@@ -57,8 +63,11 @@ class Memory:
 
         retention = (timedelta(days=settings.episode_retention_days)
                      if settings.episode_retention_days else None)
+        from graphmem.lifecycle.privacy import Redactor
+
+        redactor = Redactor(disabled=settings.redact_disabled) if settings.redact else None
         return cls(build_store(settings), build_extractor(settings), build_embedder(settings),
-                   episode_retention=retention)
+                   episode_retention=retention, redactor=redactor)
 
     def open(self) -> Memory:
         self.store.open()
@@ -77,13 +86,17 @@ class Memory:
 
     # -- ingestion ------------------------------------------------------------
     def add_episode(self, tenant: str, episode: EpisodeInput) -> IngestResult:
-        return self.ingestor.ingest(tenant, episode)
+        return self.add_episodes(tenant, [episode])[0]
 
     def add_episodes(self, tenant: str, episodes: list[EpisodeInput]) -> list[IngestResult]:
-        """Bulk ingestion: one transaction for the whole list."""
+        """Bulk ingestion: one transaction for the whole list. Secrets are redacted first."""
+        if self.redactor is not None:
+            episodes = [self.redactor.redact_episode(e).episode for e in episodes]
         return self.ingestor.ingest_many(tenant, episodes)
 
     def add_facts(self, tenant: str, facts: list[FactInput]) -> IngestResult:
+        if self.redactor is not None:
+            facts = [self.redactor.redact_fact(f)[0] for f in facts]
         return self.ingestor.add_facts(tenant, facts)
 
     def delete_episode(self, tenant: str, episode_id: str) -> IngestResult:

@@ -43,6 +43,11 @@ class Settings(BaseSettings):
     embed_api_key: SecretStr = SecretStr("")
     embed_dimension: int = 384
 
+    # privacy: secrets and personal data are redacted before anything is stored
+    redact: bool = True
+    redact_disabled: list[str] = Field(
+        default_factory=list, description="names of redaction patterns to switch off (e.g. phone)")
+
     # memory policy
     episode_retention_days: int | None = Field(default=None, ge=1)
     default_tenant: str = "default"
