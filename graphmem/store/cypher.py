@@ -588,8 +588,8 @@ def list_facts(tenant: str, scope_keys: list[str], time: TimeFilter, now: dateti
     return (
         "MATCH (f:Fact)\n"
         "WHERE " + "\n  AND ".join(where) + "\n"
-        "RETURN properties(f) AS f\n"
-        "ORDER BY f.validFrom DESC, f.seq DESC SKIP $offset LIMIT $limit",
+        "WITH f ORDER BY f.validFrom DESC, f.seq DESC SKIP $offset LIMIT $limit\n"
+        "RETURN properties(f) AS f",
         params,
     )
 
@@ -605,8 +605,9 @@ def facts_about(tenant: str, scope_keys: list[str], entity_ids: list[str], time:
         "WHERE n.id IN $ids AND f.tenant = $tenant AND f.scopeKey IN $scopeKeys\n"
         f"  AND {condition}\n"
         "WITH DISTINCT f\n"
-        "RETURN properties(f) AS f\n"
-        "ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC LIMIT $limit",
+        # order and cut before projecting: properties(f) carries the embedding
+        "ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC LIMIT $limit\n"
+        "RETURN properties(f) AS f",
         params,
     )
 
