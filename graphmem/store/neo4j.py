@@ -25,30 +25,19 @@ from __future__ import annotations
 import threading
 import time as clock
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, Record, Session
 from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
-from pydantic import TypeAdapter
 
 from graphmem.errors import StoreError, StoreUnavailableError
-from graphmem.models import (
-    Entity,
-    Episode,
-    Evidence,
-    Fact,
-    FactStatus,
-    Message,
-    Retraction,
-    as_utc,
-    utcnow,
-)
+from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
 from graphmem.store import cypher, neo4j_schema
+from graphmem.store import neo4j_records as records
 from graphmem.store.base import FactQuery, Scored, StoreStats, TurnHit, WriteBatch
-from graphmem.store.names import normalize_name
 from graphmem.temporal import TimeFilter
 
 #: How many more candidates than asked a ranked channel fetches before filtering.
@@ -65,8 +54,6 @@ NAMES_PER_LOOKUP = 256
 #: Bolt URI schemes (driver 6 also speaks an HTTP preview, which graphmem does not use).
 BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
-_MESSAGES = TypeAdapter(list[Message])
-_EVIDENCE = TypeAdapter(list[Evidence])
 
 
 class Neo4jStore:
@@ -215,9 +202,10 @@ class Neo4jStore:
             statements.append(cypher.delete_entities(tenant, batch.delete_entity_ids))
         if batch.episodes:
             statements.append(cypher.upsert_episodes(
-                [_episode_row(e, batch.turn_vectors.get(e.id)) for e in batch.episodes]))
+                [records.episode_row(e, batch.turn_vectors.get(e.id)) for e in batch.episodes]))
         if batch.entities:
-            statements.append(cypher.upsert_entities([_entity_row(e) for e in batch.entities]))
+            statements.append(
+                cypher.upsert_entities([records.entity_row(e) for e in batch.entities]))
         if batch.facts:
             by_predicate: dict[str, list[str]] = defaultdict(list)
             for fact in batch.facts:
@@ -226,7 +214,7 @@ class Neo4jStore:
                     by_predicate[rel].append(fact.id)
             seq = clock.time_ns()
             statements.append(cypher.upsert_fact_nodes(
-                [_fact_row(f, seq + i) for i, f in enumerate(batch.facts)]))
+                [records.fact_row(f, seq + i) for i, f in enumerate(batch.facts)]))
             statements.append(cypher.link_facts(tenant, [f.id for f in batch.facts]))
             statements += [cypher.link_fact_relationships(tenant, predicate, ids)
                            for predicate, ids in by_predicate.items()]
@@ -239,18 +227,18 @@ class Neo4jStore:
     # -- reads: episodes ------------------------------------------------------
     def get_episode(self, tenant: str, episode_id: str) -> Episode | None:
         rows = self._read(cypher.get_episode(tenant, episode_id))
-        return _episode(rows[0]["e"]) if rows else None
+        return records.episode_from(rows[0]["e"]) if rows else None
 
     def find_episode(self, tenant: str, scope_key: str, client_id: str) -> Episode | None:
         rows = self._read(cypher.find_episode(tenant, scope_key, client_id))
-        return _episode(rows[0]["e"]) if rows else None
+        return records.episode_from(rows[0]["e"]) if rows else None
 
     def list_episodes(self, tenant: str, scope_keys: list[str], *, limit: int = 50,
                       before: datetime | None = None) -> list[Episode]:
         if not scope_keys:
             return []
         rows = self._read(cypher.list_episodes(tenant, scope_keys, limit, before))
-        return [_episode(r["e"]) for r in rows]
+        return [records.episode_from(r["e"]) for r in rows]
 
     def expired_episode_ids(self, tenant: str, now: datetime) -> list[str]:
         return [str(r["id"]) for r in self._read(cypher.expired_episode_ids(tenant, now))]
@@ -259,17 +247,18 @@ class Neo4jStore:
     def get_entities(self, tenant: str, ids: list[str]) -> list[Entity]:
         if not ids:
             return []
-        return [_entity(r["n"]) for r in self._read(cypher.get_entities(tenant, _unique(ids)))]
+        rows = self._read(cypher.get_entities(tenant, records.unique(ids)))
+        return [records.entity_from(r["n"]) for r in rows]
 
     def find_entities(self, tenant: str, scope_keys: list[str], names: list[str]) -> list[Entity]:
-        wanted = _unique([n for n in names if n])
+        wanted = records.unique([n for n in names if n])
         if not wanted or not scope_keys:
             return []
         found: dict[str, Entity] = {}
         for start in range(0, len(wanted), NAMES_PER_LOOKUP):
             chunk = wanted[start:start + NAMES_PER_LOOKUP]
             for row in self._read(cypher.find_entities(tenant, scope_keys, chunk)):
-                entity = _entity(row["n"])
+                entity = records.entity_from(row["n"])
                 found[entity.id] = entity
         return list(found.values())
 
@@ -290,13 +279,13 @@ class Neo4jStore:
     def get_facts(self, tenant: str, ids: list[str]) -> list[Fact]:
         if not ids:
             return []
-        by_id = {f.id: f for f in self._facts(cypher.get_facts(tenant, _unique(ids)))}
+        by_id = {f.id: f for f in self._facts(cypher.get_facts(tenant, records.unique(ids)))}
         return [by_id[i] for i in ids if i in by_id]
 
     def facts_in_timelines(self, tenant: str, timeline_keys: list[str]) -> list[Fact]:
         if not timeline_keys:
             return []
-        return self._facts(cypher.facts_in_timelines(tenant, _unique(timeline_keys)))
+        return self._facts(cypher.facts_in_timelines(tenant, records.unique(timeline_keys)))
 
     def facts_of_episode(self, tenant: str, episode_id: str) -> list[Fact]:
         return self._facts(cypher.facts_of_episode(tenant, episode_id))
@@ -316,7 +305,7 @@ class Neo4jStore:
                     time: TimeFilter, limit: int) -> list[Fact]:
         if not entity_ids or not scope_keys or limit <= 0:
             return []
-        return self._facts(cypher.facts_about(tenant, scope_keys, _unique(entity_ids), time,
+        return self._facts(cypher.facts_about(tenant, scope_keys, records.unique(entity_ids), time,
                                               utcnow(), limit))
 
     def record_access(self, tenant: str, fact_ids: list[str], at: datetime) -> None:
@@ -324,7 +313,7 @@ class Neo4jStore:
             self._write([cypher.record_access(tenant, list(fact_ids), at)])
 
     def _facts(self, query: cypher.Query) -> list[Fact]:
-        return [_fact(r["f"]) for r in self._read(query)]
+        return [records.fact_from(r["f"]) for r in self._read(query)]
 
     # -- search channels ------------------------------------------------------
     def fulltext_facts(self, tenant: str, scope_keys: list[str], text: str, time: TimeFilter,
@@ -379,7 +368,7 @@ class Neo4jStore:
         lucene = cypher.lucene_any_terms(text)
         if lucene is None or not scope_keys or limit <= 0:
             return []
-        return [_turn_hit(r, float(r["score"]))
+        return [records.turn_hit(r, float(r["score"]))
                 for r in self._read(cypher.fulltext_turns(tenant, scope_keys, lucene, limit))]
 
     def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
@@ -388,7 +377,7 @@ class Neo4jStore:
         if not hits:
             return []
         turns = {r["id"]: r for r in self._read(cypher.get_turns(tenant, [h.id for h in hits]))}
-        return [_turn_hit(turns[h.id], h.score) for h in hits if h.id in turns]
+        return [records.turn_hit(turns[h.id], h.score) for h in hits if h.id in turns]
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:
@@ -405,131 +394,3 @@ class Neo4jStore:
     def delete_scope(self, tenant: str, scope_key: str) -> int:
         results = self._write(cypher.delete_scope(tenant, scope_key))
         return sum(int(rows[0]["deleted"]) for rows in results if rows)
-
-
-# -- models <-> Neo4j properties -------------------------------------------------
-def _unique(values: list[str]) -> list[str]:
-    return list(dict.fromkeys(values))
-
-
-def _dt(value: Any) -> datetime | None:
-    """A Neo4j DateTime (or None) as an aware UTC datetime."""
-    if value is None:
-        return None
-    native = value.to_native() if hasattr(value, "to_native") else value
-    return as_utc(cast(datetime, native))
-
-
-def _req_dt(value: Any) -> datetime:
-    out = _dt(value)
-    if out is None:
-        raise StoreError("a required timestamp is missing from a Neo4j node")
-    return out
-
-
-def _turn_hit(row: Mapping[str, Any], score: float) -> TurnHit:
-    return TurnHit(episode_id=row["episodeId"], message_index=int(row["index"]),
-                   message_id=row["clientId"], speaker=row["speaker"], content=row["content"],
-                   timestamp=_dt(row["timestamp"]), score=score)
-
-
-def _episode_row(ep: Episode, turn_vectors: list[list[float]] | None = None) -> dict[str, Any]:
-    props = {
-        "tenant": ep.tenant, "scopeKey": ep.scope_key, "source": ep.source,
-        "content": ep.content, "referenceTime": ep.reference_time,
-        "recordedAt": ep.recorded_at, "expiresAt": ep.expires_at, "clientId": ep.client_id,
-        "pinned": ep.pinned, "sessionId": ep.session_id,
-        "messagesJson": _MESSAGES.dump_json(ep.messages).decode(),
-    }
-    base = {"tenant": ep.tenant, "scopeKey": ep.scope_key, "episodeId": ep.id}
-    if ep.messages:
-        turns = [{**base, "index": i, "clientId": m.id, "role": m.role, "speaker": m.speaker,
-                  "content": m.content, "timestamp": m.timestamp or ep.reference_time}
-                 for i, m in enumerate(ep.messages)]
-    elif ep.content:
-        turns = [{**base, "index": 0, "clientId": None, "role": None, "speaker": None,
-                  "content": ep.content, "timestamp": ep.reference_time}]
-    else:
-        turns = []
-    vectors = turn_vectors or []
-    messages = [{"id": f"{ep.id}:{i}", "props": {**turn, "id": f"{ep.id}:{i}"},
-                 "embedding": vectors[i] if i < len(vectors) else None}
-                for i, turn in enumerate(turns)]
-    return {"id": ep.id, "props": props, "messages": messages}
-
-
-def _episode(p: Mapping[str, Any]) -> Episode:
-    return Episode(
-        id=p["id"], tenant=p["tenant"], scope_key=p["scopeKey"], source=p["source"],
-        messages=_MESSAGES.validate_json(p.get("messagesJson") or "[]"),
-        content=p.get("content") or "", reference_time=_req_dt(p["referenceTime"]),
-        recorded_at=_req_dt(p["recordedAt"]), expires_at=_dt(p.get("expiresAt")),
-        client_id=p.get("clientId"), pinned=bool(p.get("pinned")),
-        session_id=p.get("sessionId"),
-    )
-
-
-def _entity_row(ent: Entity) -> dict[str, Any]:
-    names = sorted({normalize_name(n) for n in [ent.name, *ent.aliases]} - {""})
-    props = {
-        "tenant": ent.tenant, "scopeKey": ent.scope_key, "name": ent.name, "type": ent.type,
-        "aliases": ent.aliases, "names": names, "aliasText": " ".join(ent.aliases),
-        "summary": ent.summary, "createdAt": ent.created_at,
-    }
-    return {"id": ent.id, "props": props, "embedding": ent.embedding}
-
-
-def _entity(p: Mapping[str, Any]) -> Entity:
-    return Entity(
-        id=p["id"], tenant=p["tenant"], scope_key=p["scopeKey"], name=p["name"],
-        type=p.get("type") or "concept", aliases=list(p.get("aliases") or []),
-        summary=p.get("summary") or "", embedding=p.get("embedding"),
-        created_at=_req_dt(p["createdAt"]),
-    )
-
-
-def _fact_row(fact: Fact, seq: int) -> dict[str, Any]:
-    retraction = fact.retraction
-    props = {
-        "tenant": fact.tenant, "scopeKey": fact.scope_key, "timelineKey": fact.timeline_key,
-        "subjectId": fact.subject_id, "subjectName": fact.subject_name,
-        "predicate": fact.predicate, "objectId": fact.object_id,
-        "objectName": fact.object_name, "text": fact.text, "category": fact.category.value,
-        "importance": fact.importance, "confidence": fact.confidence,
-        "cardinality": fact.cardinality.value, "validFrom": fact.valid_from,
-        "validUntil": fact.valid_until, "statedUntil": fact.stated_until,
-        "recordedAt": fact.recorded_at, "expiredAt": fact.expired_at,
-        "retractedAt": retraction.at if retraction else None,
-        "retractionEpisodeId": retraction.episode_id if retraction else None,
-        "retractionMessageIds": retraction.message_ids if retraction else None,
-        "supersedes": fact.supersedes, "supersededBy": fact.superseded_by,
-        "episodeIds": fact.episode_ids, "messageIds": fact.message_ids,
-        "evidenceJson": _EVIDENCE.dump_json(fact.evidence).decode(),
-        "accessCount": fact.access_count, "lastAccessed": fact.last_accessed,
-        "status": fact.status.value,
-    }
-    return {"id": fact.id, "seq": seq, "props": props, "embedding": fact.embedding}
-
-
-def _fact(p: Mapping[str, Any]) -> Fact:
-    retraction = None
-    if p.get("retractedAt") is not None:
-        retraction = Retraction(at=_req_dt(p["retractedAt"]),
-                                episode_id=p.get("retractionEpisodeId"),
-                                message_ids=list(p.get("retractionMessageIds") or []))
-    return Fact(
-        id=p["id"], tenant=p["tenant"], scope_key=p["scopeKey"],
-        subject_id=p["subjectId"], subject_name=p["subjectName"], predicate=p["predicate"],
-        object_id=p["objectId"], object_name=p["objectName"], text=p["text"],
-        category=p["category"], importance=p["importance"], confidence=p["confidence"],
-        cardinality=p["cardinality"], timeline_key=p.get("timelineKey") or "",
-        valid_from=_req_dt(p["validFrom"]), valid_until=_dt(p.get("validUntil")),
-        stated_until=_dt(p.get("statedUntil")), recorded_at=_req_dt(p["recordedAt"]),
-        expired_at=_dt(p.get("expiredAt")), retraction=retraction,
-        supersedes=list(p.get("supersedes") or []), superseded_by=p.get("supersededBy"),
-        episode_ids=list(p.get("episodeIds") or []),
-        message_ids=list(p.get("messageIds") or []),
-        evidence=_EVIDENCE.validate_json(p.get("evidenceJson") or "[]"),
-        access_count=int(p.get("accessCount") or 0), last_accessed=_dt(p.get("lastAccessed")),
-        status=p["status"], embedding=p.get("embedding"),
-    )

@@ -42,14 +42,14 @@ from graphmem.models import (
 from graphmem.store import cypher, neo4j_schema
 from graphmem.store.base import WriteBatch
 from graphmem.store.names import normalize_name
-from graphmem.store.neo4j import (
-    Neo4jStore,
-    _entity,
-    _entity_row,
-    _episode,
-    _episode_row,
-    _fact,
-    _fact_row,
+from graphmem.store.neo4j import Neo4jStore
+from graphmem.store.neo4j_records import (
+    entity_from as _entity,
+    entity_row as _entity_row,
+    episode_from as _episode,
+    episode_row as _episode_row,
+    fact_from as _fact,
+    fact_row as _fact_row,
 )
 from graphmem.temporal import TimeFilter
 from tests.ingest.helpers import ALICE, ScriptedExtractor, day, fact, said

@@ -1,0 +1,152 @@
+"""Graphmem models <-> Neo4j node properties, both ways.
+
+Kept apart from :mod:`graphmem.store.neo4j` (connection, transactions, the
+store's methods) because it is a different job: every field of every model
+has one place where it becomes a property and one where it comes back.
+Datetimes travel as Neo4j DateTimes so Browser users can compare them with
+``datetime()``; lists that Cypher never filters on (messages, evidence) travel
+as JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, cast
+
+from pydantic import TypeAdapter
+
+from graphmem.errors import StoreError
+from graphmem.models import Entity, Episode, Evidence, Fact, Message, Retraction, as_utc
+from graphmem.store.base import TurnHit
+from graphmem.store.names import normalize_name
+
+_MESSAGES = TypeAdapter(list[Message])
+_EVIDENCE = TypeAdapter(list[Evidence])
+
+
+def unique(values: list[str]) -> list[str]:
+    return list(dict.fromkeys(values))
+
+
+def to_datetime(value: Any) -> datetime | None:
+    """A Neo4j DateTime (or None) as an aware UTC datetime."""
+    if value is None:
+        return None
+    native = value.to_native() if hasattr(value, "to_native") else value
+    return as_utc(cast(datetime, native))
+
+
+def required_datetime(value: Any) -> datetime:
+    out = to_datetime(value)
+    if out is None:
+        raise StoreError("a required timestamp is missing from a Neo4j node")
+    return out
+
+
+def turn_hit(row: Mapping[str, Any], score: float) -> TurnHit:
+    return TurnHit(episode_id=row["episodeId"], message_index=int(row["index"]),
+                   message_id=row["clientId"], speaker=row["speaker"], content=row["content"],
+                   timestamp=to_datetime(row["timestamp"]), score=score)
+
+
+def episode_row(ep: Episode, turn_vectors: list[list[float]] | None = None) -> dict[str, Any]:
+    props = {
+        "tenant": ep.tenant, "scopeKey": ep.scope_key, "source": ep.source,
+        "content": ep.content, "referenceTime": ep.reference_time,
+        "recordedAt": ep.recorded_at, "expiresAt": ep.expires_at, "clientId": ep.client_id,
+        "pinned": ep.pinned, "sessionId": ep.session_id,
+        "messagesJson": _MESSAGES.dump_json(ep.messages).decode(),
+    }
+    base = {"tenant": ep.tenant, "scopeKey": ep.scope_key, "episodeId": ep.id}
+    if ep.messages:
+        turns = [{**base, "index": i, "clientId": m.id, "role": m.role, "speaker": m.speaker,
+                  "content": m.content, "timestamp": m.timestamp or ep.reference_time}
+                 for i, m in enumerate(ep.messages)]
+    elif ep.content:
+        turns = [{**base, "index": 0, "clientId": None, "role": None, "speaker": None,
+                  "content": ep.content, "timestamp": ep.reference_time}]
+    else:
+        turns = []
+    vectors = turn_vectors or []
+    messages = [{"id": f"{ep.id}:{i}", "props": {**turn, "id": f"{ep.id}:{i}"},
+                 "embedding": vectors[i] if i < len(vectors) else None}
+                for i, turn in enumerate(turns)]
+    return {"id": ep.id, "props": props, "messages": messages}
+
+
+def episode_from(p: Mapping[str, Any]) -> Episode:
+    return Episode(
+        id=p["id"], tenant=p["tenant"], scope_key=p["scopeKey"], source=p["source"],
+        messages=_MESSAGES.validate_json(p.get("messagesJson") or "[]"),
+        content=p.get("content") or "", reference_time=required_datetime(p["referenceTime"]),
+        recorded_at=required_datetime(p["recordedAt"]), expires_at=to_datetime(p.get("expiresAt")),
+        client_id=p.get("clientId"), pinned=bool(p.get("pinned")),
+        session_id=p.get("sessionId"),
+    )
+
+
+def entity_row(ent: Entity) -> dict[str, Any]:
+    names = sorted({normalize_name(n) for n in [ent.name, *ent.aliases]} - {""})
+    props = {
+        "tenant": ent.tenant, "scopeKey": ent.scope_key, "name": ent.name, "type": ent.type,
+        "aliases": ent.aliases, "names": names, "aliasText": " ".join(ent.aliases),
+        "summary": ent.summary, "createdAt": ent.created_at,
+    }
+    return {"id": ent.id, "props": props, "embedding": ent.embedding}
+
+
+def entity_from(p: Mapping[str, Any]) -> Entity:
+    return Entity(
+        id=p["id"], tenant=p["tenant"], scope_key=p["scopeKey"], name=p["name"],
+        type=p.get("type") or "concept", aliases=list(p.get("aliases") or []),
+        summary=p.get("summary") or "", embedding=p.get("embedding"),
+        created_at=required_datetime(p["createdAt"]),
+    )
+
+
+def fact_row(fact: Fact, seq: int) -> dict[str, Any]:
+    retraction = fact.retraction
+    props = {
+        "tenant": fact.tenant, "scopeKey": fact.scope_key, "timelineKey": fact.timeline_key,
+        "subjectId": fact.subject_id, "subjectName": fact.subject_name,
+        "predicate": fact.predicate, "objectId": fact.object_id,
+        "objectName": fact.object_name, "text": fact.text, "category": fact.category.value,
+        "importance": fact.importance, "confidence": fact.confidence,
+        "cardinality": fact.cardinality.value, "validFrom": fact.valid_from,
+        "validUntil": fact.valid_until, "statedUntil": fact.stated_until,
+        "recordedAt": fact.recorded_at, "expiredAt": fact.expired_at,
+        "retractedAt": retraction.at if retraction else None,
+        "retractionEpisodeId": retraction.episode_id if retraction else None,
+        "retractionMessageIds": retraction.message_ids if retraction else None,
+        "supersedes": fact.supersedes, "supersededBy": fact.superseded_by,
+        "episodeIds": fact.episode_ids, "messageIds": fact.message_ids,
+        "evidenceJson": _EVIDENCE.dump_json(fact.evidence).decode(),
+        "accessCount": fact.access_count, "lastAccessed": fact.last_accessed,
+        "status": fact.status.value,
+    }
+    return {"id": fact.id, "seq": seq, "props": props, "embedding": fact.embedding}
+
+
+def fact_from(p: Mapping[str, Any]) -> Fact:
+    retraction = None
+    if p.get("retractedAt") is not None:
+        retraction = Retraction(at=required_datetime(p["retractedAt"]),
+                                episode_id=p.get("retractionEpisodeId"),
+                                message_ids=list(p.get("retractionMessageIds") or []))
+    return Fact(
+        id=p["id"], tenant=p["tenant"], scope_key=p["scopeKey"],
+        subject_id=p["subjectId"], subject_name=p["subjectName"], predicate=p["predicate"],
+        object_id=p["objectId"], object_name=p["objectName"], text=p["text"],
+        category=p["category"], importance=p["importance"], confidence=p["confidence"],
+        cardinality=p["cardinality"], timeline_key=p.get("timelineKey") or "",
+        valid_from=required_datetime(p["validFrom"]), valid_until=to_datetime(p.get("validUntil")),
+        stated_until=to_datetime(p.get("statedUntil")), recorded_at=required_datetime(p["recordedAt"]),
+        expired_at=to_datetime(p.get("expiredAt")), retraction=retraction,
+        supersedes=list(p.get("supersedes") or []), superseded_by=p.get("supersededBy"),
+        episode_ids=list(p.get("episodeIds") or []),
+        message_ids=list(p.get("messageIds") or []),
+        evidence=_EVIDENCE.validate_json(p.get("evidenceJson") or "[]"),
+        access_count=int(p.get("accessCount") or 0), last_accessed=to_datetime(p.get("lastAccessed")),
+        status=p["status"], embedding=p.get("embedding"),
+    )
