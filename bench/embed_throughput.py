@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import statistics
 import sys
@@ -26,8 +25,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from graphmem.embed.onnx import OnnxEmbedder
-from graphmem.embed.tokens import TokenCounter
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import machine as common_machine  # noqa: E402
+from graphmem.embed.onnx import OnnxEmbedder  # noqa: E402
+from graphmem.embed.tokens import TokenCounter  # noqa: E402
 
 DEFAULT_DATA = Path("/work/shared/data/locomo-dev.json")
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "embed_throughput.json"
@@ -54,25 +56,8 @@ def machine() -> dict[str, Any]:
     import onnxruntime
     import tokenizers
 
-    cpu = platform.processor() or "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return {
-        "cpu_model": cpu,
-        "logical_cpus": os.cpu_count(),
-        "usable_cpus": usable,
-        "platform": platform.platform(),
-        "python": sys.version.split()[0],
-        "onnxruntime": onnxruntime.__version__,
-        "tokenizers": tokenizers.__version__,
-        "numpy": numpy.__version__,
-    }
+    return {**common_machine(), "onnxruntime": onnxruntime.__version__,
+            "tokenizers": tokenizers.__version__, "numpy": numpy.__version__}
 
 
 def measure(texts: list[str], batch_size: int, threads: int, spin_wait: bool, repeats: int) -> dict[str, Any]:

@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import re
 import sys
 import time
@@ -42,6 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.common import machine as common_machine  # noqa: E402
 from graphmem.extract.rules import RuleExtractor  # noqa: E402
 from graphmem.models import Episode, Message  # noqa: E402
 from graphmem.predicates import PredicateRegistry  # noqa: E402
@@ -157,16 +157,7 @@ def locomo_speed(extractor: RuleExtractor, path: Path) -> dict[str, Any]:
 def machine() -> dict[str, Any]:
     import spacy
 
-    cpu = platform.processor()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"platform": platform.platform(), "python": platform.python_version(),
-            "cpu": cpu, "cpu_count": os.cpu_count(), "spacy": spacy.__version__}
+    return {**common_machine(), "spacy": spacy.__version__}
 
 
 def main() -> None:
