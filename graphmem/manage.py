@@ -36,7 +36,7 @@ from graphmem.errors import (
     ValidationError,
 )
 from graphmem.extract.base import Extraction
-from graphmem.ingest.apply import Statement, TimelineEditor, with_evidence
+from graphmem.ingest.apply import Statement, TimelineEditor, embed_facts, with_evidence
 from graphmem.ingest.inputs import EpisodeInput
 from graphmem.ingest.resolve import NameRequest
 from graphmem.memory import Memory
@@ -350,7 +350,7 @@ def correct_fact(memory: Memory, tenant: str, fact_id: str, *, object: str | Non
         if obj.id == old.object_id:
             edited = old.model_copy(update={"text": new_text, "category": new_category,
                                             "embedding": None})
-            [edited] = _with_embeddings(memory, [edited])
+            [edited] = embed_facts(memory.embedder, [edited])
             memory.store.write(tenant, WriteBatch(facts=[edited], entities=entities))
             return Correction(memory=_public(edited), superseded=None)
         return _supersede(memory, tenant, old, obj, new_text, new_category, now, entities)
@@ -385,7 +385,7 @@ def _supersede(memory: Memory, tenant: str, old: Fact, obj: Entity, text: str,
         latest_new = changed.get(new.id, new)
         changed[new.id] = latest_new.model_copy(
             update={"supersedes": list(dict.fromkeys([*latest_new.supersedes, old.id]))})
-    facts = _with_embeddings(memory, list(changed.values()))
+    facts = embed_facts(memory.embedder, list(changed.values()))
     memory.store.write(tenant, WriteBatch(facts=facts, entities=entities,
                                           delete_fact_ids=sorted(set(outcome.deleted_ids))))
     written = {f.id: f for f in facts}
@@ -395,16 +395,6 @@ def _supersede(memory: Memory, tenant: str, old: Fact, obj: Entity, text: str,
 def _object_type(memory: Memory, tenant: str, fact: Fact) -> str:
     found = memory.store.get_entities(tenant, [fact.object_id]) if fact.object_id else []
     return found[0].type if found else "concept"
-
-
-def _with_embeddings(memory: Memory, facts: list[Fact]) -> list[Fact]:
-    missing = [f for f in facts if f.embedding is None and f.status is not FactStatus.RETRACTION]
-    if not missing:
-        return facts
-    vectors = memory.embedder.embed([f.text for f in missing])
-    filled = {f.id: f.model_copy(update={"embedding": [float(x) for x in vectors[i]]})
-              for i, f in enumerate(missing)}
-    return [filled.get(f.id, f) for f in facts]
 
 
 # -- hard deletion ------------------------------------------------------------------

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from graphmem.embed.base import Embedder
 from graphmem.models import (
     Cardinality,
     Category,
@@ -70,6 +71,17 @@ class Outcome:
     reopened: list[Fact] = field(default_factory=list)
     changed: list[Fact] = field(default_factory=list)  # everything to write
     deleted_ids: list[str] = field(default_factory=list)  # facts merged away or emptied
+
+
+def embed_facts(embedder: Embedder, facts: list[Fact]) -> list[Fact]:
+    """The facts, with a vector on each that lacks one (retraction markers never need one)."""
+    missing = [f for f in facts if f.embedding is None and f.status is not FactStatus.RETRACTION]
+    if not missing:
+        return facts
+    vectors = embedder.embed([f.text for f in missing])
+    filled = {f.id: f.model_copy(update={"embedding": [float(x) for x in vectors[i]]})
+              for i, f in enumerate(missing)}
+    return [filled.get(f.id, f) for f in facts]
 
 
 def merge_confidence(a: float, b: float) -> float:

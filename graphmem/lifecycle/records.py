@@ -26,6 +26,7 @@ from typing import Literal, TypeVar
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
+from graphmem.ingest.apply import embed_facts
 from graphmem.ingest.resolve import NameRequest
 from graphmem.manage import EVERYTHING
 from graphmem.memory import Memory
@@ -137,20 +138,9 @@ def payload_of(episode: Episode, model: type[M]) -> M | None:
         return None
 
 
-def with_vectors(memory: Memory, facts: list[Fact]) -> list[Fact]:
-    """Embed the facts that need a vector (retraction markers never do)."""
-    missing = [f for f in facts if f.embedding is None and f.status is not FactStatus.RETRACTION]
-    if not missing:
-        return facts
-    vectors = memory.embedder.embed([f.text for f in missing])
-    filled = {f.id: f.model_copy(update={"embedding": [float(x) for x in vectors[i]]})
-              for i, f in enumerate(missing)}
-    return [filled.get(f.id, f) for f in facts]
-
-
 def write(memory: Memory, tenant: str, batch: WriteBatch) -> None:
     """Embed what needs it and write the batch (the caller holds the ingestion lock)."""
-    batch.facts = with_vectors(memory, batch.facts)
+    batch.facts = embed_facts(memory.embedder, batch.facts)
     memory.store.write(tenant, batch)
 
 
