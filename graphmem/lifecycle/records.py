@@ -30,7 +30,7 @@ from graphmem.ingest.apply import embed_facts
 from graphmem.ingest.resolve import NameRequest
 from graphmem.manage import EVERYTHING
 from graphmem.memory import Memory
-from graphmem.models import Category, Entity, Episode, Fact, FactStatus, Message, Scope
+from graphmem.models import Category, Entity, Episode, Fact, Message, Scope
 from graphmem.store.base import FactQuery, WriteBatch
 from graphmem.temporal import TimeFilter
 
