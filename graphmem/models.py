@@ -185,9 +185,32 @@ class Episode(BaseModel):
         return None if value is None else as_utc(value)
 
 
+#: How many turns before and after a turn its full-text entry also holds.
+TURN_CONTEXT_BEFORE = 2
+TURN_CONTEXT_AFTER = 1
+#: How much a word of the context counts in full-text ranking, against the turn's own words.
+TURN_CONTEXT_WEIGHT = 0.5
+
+
 def episode_turns(episode: Episode) -> list[str]:
     """The searchable texts of an episode's turns (one per message, or the whole text)."""
     return [m.searchable() for m in episode.messages] or ([episode.content] if episode.content else [])
+
+
+def turn_context_texts(episode: Episode, before: int = TURN_CONTEXT_BEFORE,
+                       after: int = TURN_CONTEXT_AFTER) -> list[str]:
+    """The neighbouring turns each turn is also found by, joined: its full-text context.
+
+    A turn alone often does not name what it is about ("Yes! I painted it last
+    year" answers "Did you paint that sunrise?"), so each turn is indexed with
+    the turns around it in the same episode, in a field of its own that counts
+    for less than the turn's own words. The turn is still returned alone; only
+    what finds it is wider. On the LoCoMo conversations this lifts full-text
+    recall over turns by about 17 points of frac@10 (bench/locomo_recall.py).
+    """
+    own = episode_turns(episode)
+    return [" | ".join(own[max(0, i - before): i] + own[i + 1: i + 1 + after])
+            for i in range(len(own))]
 
 
 class Entity(BaseModel):

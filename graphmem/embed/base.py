@@ -116,3 +116,17 @@ def package_file(package: str, relative: str, install: str) -> Path:
     if not path.is_file():
         raise EmbeddingError(f"{relative} is missing from the package {package!r}; reinstall it: {install}")
     return path
+
+
+def with_neighbours(rows: Vectors, weight: float) -> Vectors:
+    """Each row plus ``weight`` times the rows just before and after it, rescaled.
+
+    A turn's vector then also points towards what the conversation was about
+    around it, at no extra model call. Measured on LoCoMo (bench/locomo_recall.py)
+    weight 0.5 gave the best fused recall of 0.3, 0.5 and 0.7.
+    """
+    pooled = np.array(rows, dtype=np.float32, copy=True)
+    if len(rows) > 1:
+        pooled[1:] += weight * rows[:-1]
+        pooled[:-1] += weight * rows[1:]
+    return normalize_rows(pooled)

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
-from graphmem.embed.base import Embedder
+from graphmem.embed.base import Embedder, with_neighbours
 from graphmem.errors import ExtractionError, NotFoundError
 from graphmem.extract.base import SELF, CandidateFact, ExtractedFact, Extraction, Extractor
 from graphmem.ingest.apply import Outcome, Statement, TimelineEditor, with_evidence
@@ -37,6 +37,8 @@ from graphmem.temporal import TimeFilter
 
 #: How many stored facts an extractor that compares (the LLM) is shown per episode.
 MAX_CANDIDATES = 20
+#: How much of its neighbours' vectors a turn's vector holds (embed.base.with_neighbours).
+TURN_NEIGHBOUR_WEIGHT = 0.5
 
 
 class IngestResult(BaseModel):
@@ -217,13 +219,16 @@ class Ingestor:
         turn_texts = ({e.id: episode_turns(e) for e in batch.episodes}
                       if self.embed_turns else {})
         texts = [f.text for f in needs_vectors] + [t for ts in turn_texts.values() for t in ts]
-        vectors = [[float(x) for x in row] for row in self.embedder.embed(texts)] if texts else []
-        embedded = {f.id: f.model_copy(update={"embedding": vectors[i]})
-                    for i, f in enumerate(needs_vectors)}
+        matrix = self.embedder.embed(texts) if texts else None
+        embedded = {f.id: f.model_copy(update={"embedding": [float(x) for x in matrix[i]]})
+                    for i, f in enumerate(needs_vectors) if matrix is not None}
         outcome.changed = [embedded.get(f.id, f) for f in outcome.changed]
         offset = len(needs_vectors)
         for episode_id, episode_texts in turn_texts.items():
-            batch.turn_vectors[episode_id] = vectors[offset: offset + len(episode_texts)]
+            if matrix is None:
+                break
+            own = matrix[offset: offset + len(episode_texts)]
+            batch.turn_vectors[episode_id] = with_neighbours(own, TURN_NEIGHBOUR_WEIGHT).tolist()
             offset += len(episode_texts)
         deleted = set(outcome.deleted_ids)
         batch.facts = [f for f in outcome.changed if f.id not in deleted]

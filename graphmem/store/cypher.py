@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.errors import ValidationError
-from graphmem.models import FactStatus
+from graphmem.models import TURN_CONTEXT_WEIGHT, FactStatus
 from graphmem.predicates import PREDICATE_PATTERN
 from graphmem.store.sql import STOPWORDS
 from graphmem.temporal import TimeFilter
@@ -89,6 +89,15 @@ def lucene_any_terms(text: str, max_terms: int = 32) -> str | None:
     if not terms:
         return None
     return " OR ".join(escape_lucene(t) for t in terms[:max_terms])
+
+
+def lucene_weighted_fields(query: str, weights: dict[str, float]) -> str:
+    """``query`` asked of each field, each field's score scaled by its weight.
+
+    >>> lucene_weighted_fields("sunrise OR paint", {"content": 1.0, "context": 0.5})
+    'content:(sunrise OR paint)^1.0 OR context:(sunrise OR paint)^0.5'
+    """
+    return " OR ".join(f"{field}:({query})^{weight}" for field, weight in weights.items())
 
 
 def _lucene_phrase(value: str) -> str:
@@ -507,6 +516,9 @@ def fulltext_search(index: str, tenant: str, scope_keys: list[str], lucene: str,
 
 
 def fulltext_turns(tenant: str, scope_keys: list[str], lucene: str, limit: int) -> Query:
+    """Turns by their own words, their speaker, and (counting less) their neighbours' words."""
+    lucene = lucene_weighted_fields(lucene, {"content": 1.0, "speaker": 1.0,
+                                             "context": TURN_CONTEXT_WEIGHT})
     return (
         "CALL db.index.fulltext.queryNodes($index, $lucene) YIELD node AS m, score\n"
         "WHERE m.tenant = $tenant AND m.scopeKey IN $scopeKeys\n"

@@ -24,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 
 from graphmem.errors import SchemaError, StoreError, StoreUnavailableError
-from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
+from graphmem.models import TURN_CONTEXT_WEIGHT, Entity, Episode, Fact, FactStatus, utcnow
 from graphmem.store import sql, sql_writes as writes
 from graphmem.store.base import FactQuery, Scored, StoreStats, TurnHit, WriteBatch
 from graphmem.store.names import normalize_name
@@ -77,12 +77,22 @@ class EmbeddedStore:
                 f"{self.path} has schema version {row[0]}, newer than this graphmem "
                 f"({sql.SCHEMA_VERSION}); upgrade graphmem"
             )
+        if int(row[0]) < sql.SCHEMA_VERSION:
+            self._migrate(int(row[0]))
         dim = self._db.execute("SELECT value FROM meta WHERE key='embedding_dim'").fetchone()
         if dim is not None and int(dim[0]) != self.embedding_dim:
             raise SchemaError(
                 f"{self.path} holds {dim[0]}-dimensional embeddings but the configured embedder "
                 f"makes {self.embedding_dim}; use another file or the same embedder"
             )
+
+    def _migrate(self, version: int) -> None:
+        """Bring an older file up to :data:`sql.SCHEMA_VERSION`, in one transaction."""
+        with self._transaction() as db:
+            if version < 2:
+                writes.reindex_turn_text(db)
+            db.execute("UPDATE meta SET value=? WHERE key='schema_version'",
+                       (str(sql.SCHEMA_VERSION),))
 
     def _load_memory_indexes(self) -> None:
         self._index = EmbeddedIndex(self.embedding_dim)
@@ -327,10 +337,11 @@ class EmbeddedStore:
         if match is None or not scope_keys:
             return []
         rows = self._query(
-            "SELECT t.episode_id, t.idx, -bm25(turns_fts) FROM turns_fts JOIN turns t ON"
-            " t.rowid = turns_fts.rowid WHERE turns_fts MATCH ? AND t.tenant=? AND t.scope_key IN"
-            f" ({sql.placeholders(len(scope_keys))}) ORDER BY bm25(turns_fts) LIMIT ?",
-            [match, tenant, *scope_keys, limit],
+            "SELECT t.episode_id, t.idx, -bm25(turns_fts, 1.0, ?) AS score FROM turns_fts"
+            " JOIN turns t ON t.rowid = turns_fts.rowid WHERE turns_fts MATCH ? AND t.tenant=?"
+            f" AND t.scope_key IN ({sql.placeholders(len(scope_keys))}) ORDER BY score DESC"
+            " LIMIT ?",
+            [TURN_CONTEXT_WEIGHT, match, tenant, *scope_keys, limit],
         )
         return self._turn_hits(tenant, [(str(e), int(str(i)), float(str(s))) for e, i, s in rows])
 

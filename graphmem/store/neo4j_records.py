@@ -17,7 +17,16 @@ from typing import Any, cast
 from pydantic import TypeAdapter
 
 from graphmem.errors import StoreError
-from graphmem.models import Entity, Episode, Evidence, Fact, Message, Retraction, as_utc
+from graphmem.models import (
+    Entity,
+    Episode,
+    Evidence,
+    Fact,
+    Message,
+    Retraction,
+    as_utc,
+    turn_context_texts,
+)
 from graphmem.store.base import TurnHit
 from graphmem.store.names import normalize_name
 
@@ -69,7 +78,9 @@ def episode_row(ep: Episode, turn_vectors: list[list[float]] | None = None) -> d
     else:
         turns = []
     vectors = turn_vectors or []
-    messages = [{"id": f"{ep.id}:{i}", "props": {**turn, "id": f"{ep.id}:{i}"},
+    contexts = turn_context_texts(ep)
+    messages = [{"id": f"{ep.id}:{i}",
+                 "props": {**turn, "id": f"{ep.id}:{i}", "context": contexts[i]},
                  "embedding": vectors[i] if i < len(vectors) else None}
                 for i, turn in enumerate(turns)]
     return {"id": ep.id, "props": props, "messages": messages}

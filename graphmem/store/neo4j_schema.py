@@ -16,7 +16,7 @@ from typing import Any
 from graphmem.errors import SchemaError
 from graphmem.store import cypher
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: Runs one statement in its own write transaction and returns its records as dicts.
 Runner = Callable[[str, dict[str, Any]], list[dict[str, Any]]]
@@ -58,7 +58,7 @@ FULLTEXT_INDEXES = {
     " FOR (n:Entity) ON EACH [n.name, n.aliasText, n.summary]"
     " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
     cypher.MESSAGE_TEXT_INDEX: "CREATE FULLTEXT INDEX message_text IF NOT EXISTS"
-    " FOR (n:Message) ON EACH [n.content, n.speaker]"
+    " FOR (n:Message) ON EACH [n.content, n.speaker, n.context]"
     " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
     cypher.ENTITY_NAMES_INDEX: "CREATE FULLTEXT INDEX entity_names IF NOT EXISTS"
     " FOR (n:Entity) ON EACH [n.tenant, n.names]"
@@ -84,6 +84,19 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     # 2: English stemming for the BM25 indexes; turns searchable by speaker too.
     2: ("DROP INDEX fact_text IF EXISTS", "DROP INDEX entity_text IF EXISTS",
         "DROP INDEX message_text IF EXISTS"),
+    # 3: turns are also found by their neighbours' words (models.turn_context_texts: two
+    # turns before and one after, as of this version), kept in Message.context.
+    3: ("DROP INDEX message_text IF EXISTS",
+        "MATCH (m:Message) WHERE m.context IS NULL"
+        " WITH m ORDER BY m.episodeId, m.index"
+        " WITH m.episodeId AS episode, collect(m) AS turns"
+        " WITH turns, [t IN turns | CASE WHEN t.speaker IS NULL THEN t.content"
+        " ELSE t.speaker + ': ' + t.content END] AS own"
+        " UNWIND range(0, size(turns) - 1) AS i"
+        " WITH turns[i] AS m, own[CASE WHEN i < 2 THEN 0 ELSE i - 2 END..i] + own[i + 1..i + 2]"
+        " AS around"
+        " SET m.context = reduce(joined = '', part IN around"
+        " | joined + (CASE WHEN joined = '' THEN '' ELSE ' | ' END) + toString(part))"),
 }
 
 READ_VERSION = "MATCH (s:GraphmemSchema {key: 'graphmem'}) RETURN s.version AS version"

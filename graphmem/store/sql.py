@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
-SCHEMA_VERSION = 1
+#: 2: a turn's full-text entry holds its neighbouring turns too (models.turn_context_texts).
+SCHEMA_VERSION = 2
 
-SCHEMA = """
+_SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 CREATE TABLE IF NOT EXISTS episodes (
@@ -28,7 +29,7 @@ CREATE TABLE IF NOT EXISTS turns (
     tenant TEXT NOT NULL, scope_key TEXT NOT NULL, embedding BLOB
 );
 CREATE INDEX IF NOT EXISTS turns_episode ON turns (episode_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5 (content, tokenize='porter unicode61');
+{create_turns_fts};
 
 CREATE TABLE IF NOT EXISTS entities (
     rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tenant TEXT NOT NULL,
@@ -60,6 +61,10 @@ CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text, tokenize='porter 
 CREATE TABLE IF NOT EXISTS mentions (episode_id TEXT NOT NULL, entity_id TEXT NOT NULL,
     PRIMARY KEY (episode_id, entity_id));
 """
+#: The turns' full-text table: a turn's own words, and its neighbours' (context).
+CREATE_TURNS_FTS = ("CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5 (content, context,"
+                    " tokenize='porter unicode61')")
+SCHEMA = _SCHEMA.replace("{create_turns_fts}", CREATE_TURNS_FTS)
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 #: Han, Hiragana, Katakana and Hangul: scripts written without spaces between words.
@@ -118,7 +123,7 @@ UPSERT_EPISODE = (
 )
 INSERT_TURN = ("INSERT INTO turns (episode_id, idx, tenant, scope_key, embedding)"
                " VALUES (?,?,?,?,?)")
-INSERT_TURN_FTS = "INSERT INTO turns_fts (rowid, content) VALUES (?, ?)"
+INSERT_TURN_FTS = "INSERT INTO turns_fts (rowid, content, context) VALUES (?, ?, ?)"
 
 UPSERT_ENTITY = (
     "INSERT INTO entities (id, tenant, scope_key, doc, embedding) VALUES (?,?,?,?,?)"

@@ -12,7 +12,7 @@ import sqlite3
 
 import numpy as np
 
-from graphmem.models import Entity, Episode, Fact, episode_turns
+from graphmem.models import Entity, Episode, Fact, episode_turns, turn_context_texts
 from graphmem.store import sql
 from graphmem.store.names import normalize_name
 
@@ -32,10 +32,26 @@ def write_episodes(db: sqlite3.Connection, episodes: list[Episode],
         if db.execute("SELECT 1 FROM turns WHERE episode_id=? LIMIT 1", (ep.id,)).fetchone():
             continue
         vectors = turn_vectors.get(ep.id, [])
-        for idx, text in enumerate(episode_turns(ep)):
+        for idx, (text, context) in enumerate(zip(episode_turns(ep), turn_context_texts(ep),
+                                                  strict=True)):
             vector = _blob(vectors[idx]) if idx < len(vectors) else None
             cur = db.execute(sql.INSERT_TURN, (ep.id, idx, ep.tenant, ep.scope_key, vector))
-            db.execute(sql.INSERT_TURN_FTS, (cur.lastrowid, sql.analyze(text)))
+            db.execute(sql.INSERT_TURN_FTS,
+                       (cur.lastrowid, sql.analyze(text), sql.analyze(context)))
+
+
+def reindex_turn_text(db: sqlite3.Connection) -> None:
+    """Rebuild the turns' full-text table from the episodes (schema 1 -> 2: context field)."""
+    db.execute("DROP TABLE IF EXISTS turns_fts")
+    db.execute(sql.CREATE_TURNS_FTS)
+    for ep_id, doc in db.execute("SELECT id, doc FROM episodes").fetchall():
+        episode = Episode.model_validate_json(doc)
+        texts, contexts = episode_turns(episode), turn_context_texts(episode)
+        for rowid, idx in db.execute("SELECT rowid, idx FROM turns WHERE episode_id=?",
+                                     (ep_id,)).fetchall():
+            if idx < len(texts):
+                db.execute(sql.INSERT_TURN_FTS,
+                           (rowid, sql.analyze(texts[idx]), sql.analyze(contexts[idx])))
 
 
 def write_entities(db: sqlite3.Connection, entities: list[Entity]) -> dict[str, int]:

@@ -146,3 +146,19 @@ def test_turns_are_found_by_words_and_by_meaning(store: GraphStore, embedder: Em
     assert [h.message_id for h in by_meaning][0] == "m1"
     assert by_words[0].message_id == "m2" and by_words[0].speaker == "Bob"
     assert store.vector_turns(tenant + "x", ALICE.visible_keys, vector, 2) == []
+
+
+def test_a_turn_is_found_by_its_neighbours_words_below_the_turn_that_says_them(
+        store: GraphStore, embedder: Embedder, tenant: str) -> None:
+    Ingestor(store, ScriptedExtractor({}), embedder).ingest(tenant, EpisodeInput(
+        scope=ALICE, messages=[
+            Message(id="q", speaker="Bob", content="Did you paint that sunrise over the lake?"),
+            Message(id="a", speaker="Alice", content="Yes! I did it last year."),
+            Message(id="x", speaker="Bob", content="The weather turned cold today.")]))
+
+    found = store.fulltext_turns(tenant, ALICE.visible_keys, "who painted the sunrise", 3)
+
+    ids = [h.message_id for h in found]
+    assert ids[:2] == ["q", "a"]  # the answer is found through the question before it
+    assert found[0].score > found[1].score
+    assert found[1].content == "Yes! I did it last year."  # returned alone, not with context

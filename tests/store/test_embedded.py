@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -70,3 +71,38 @@ def test_a_killed_writer_loses_no_committed_batch_and_leaves_no_half(tmp_path: P
     for f in facts:
         by_episode[f.episode_ids[0]] = by_episode.get(f.episode_ids[0], 0) + 1
     assert set(by_episode.values()) == {BATCH}
+
+
+def test_a_version_1_file_gets_context_in_its_turn_index(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from graphmem.models import Episode, Message
+    from graphmem.store import sql
+    from graphmem.store.base import WriteBatch
+
+    path = tmp_path / "v1.db"
+    store = EmbeddedStore(path, embedding_dim=4)
+    store.open()
+    episode = Episode(tenant="t", scope_key=ALICE.key, reference_time=datetime(2024, 1, 1,
+                                                                                  tzinfo=UTC),
+                      messages=[Message(id="q", speaker="Bob", content="Do you like jazz?"),
+                                Message(id="a", speaker="Alice", content="Yes, a lot.")])
+    store.write("t", WriteBatch(episodes=[episode]))
+    store.close()
+    db = sqlite3.connect(path)  # what version 1 wrote: one column, the turn's own words
+    with db:
+        db.execute("DROP TABLE turns_fts")
+        db.execute("CREATE VIRTUAL TABLE turns_fts USING fts5 (content, tokenize='porter unicode61')")
+        db.execute("INSERT INTO turns_fts (rowid, content) SELECT rowid, 'old' FROM turns")
+        db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
+    db.close()
+
+    again = EmbeddedStore(path, embedding_dim=4)
+    again.open()
+    try:
+        found = again.fulltext_turns("t", ALICE.visible_keys, "jazz", 5)
+        assert [h.message_id for h in found] == ["q", "a"]
+        version = again._query("SELECT value FROM meta WHERE key='schema_version'")
+        assert version == [(str(sql.SCHEMA_VERSION),)]
+    finally:
+        again.close()

@@ -247,7 +247,7 @@ def test_every_index_exists_and_is_online(store: Neo4jStore, driver: neo4j.Drive
     assert indexes["fact_text"]["type"] == "FULLTEXT"
     assert indexes["fact_text"]["properties"] == ["text"]
     assert indexes["entity_text"]["properties"] == ["name", "aliasText", "summary"]
-    assert indexes["message_text"]["properties"] == ["content", "speaker"]
+    assert indexes["message_text"]["properties"] == ["content", "speaker", "context"]
     for name in ("fact_text", "entity_text", "message_text"):
         assert indexes[name]["options"]["indexConfig"]["fulltext.analyzer"] == "english"
     assert indexes["entity_names"]["options"]["indexConfig"]["fulltext.analyzer"] == "keyword"
@@ -359,7 +359,7 @@ def test_turn_vectors_are_searchable_and_kept_on_rewrite(store: Neo4jStore, tena
     assert hits[0].score == pytest.approx(float(np.dot(vectors[0], near)), abs=1e-5)
     assert store.vector_turns(tenant, ["user:bob"], near, 1) == []
     by_speaker = store.fulltext_turns(tenant, ["user:alice"], "what did Bob say", 5)
-    assert [h.message_id for h in by_speaker] == ["m2"]
+    assert [h.message_id for h in by_speaker] == ["m2", "m1"]  # Bob's turn, then the one beside it
 
 
 @pytest.mark.neo4j
@@ -471,6 +471,31 @@ def test_version_1_full_text_indexes_are_rebuilt_with_stemming(
         assert config == [{"analyzer": "english"}]
         found = again.fulltext_facts(tenant, ["user:alice"], "runs marathon", TimeFilter(), 5)
         assert [h.id for h in found] == [liked.id]  # stemmed, and the old data is in the index
+    finally:
+        again.close()
+
+
+@pytest.mark.neo4j
+def test_version_2_turns_get_their_neighbours_as_context(
+        store: Neo4jStore, driver: neo4j.Driver, neo4j_uri: Any, tenant: str) -> None:
+    episode = Episode(tenant=tenant, scope_key="user:alice", reference_time=datetime(2024, 1, 1,
+                                                                                      tzinfo=UTC),
+                      messages=[Message(id="q", speaker="Bob", content="Do you like jazz?"),
+                                Message(id="a", speaker="Alice", content="Yes, a lot."),
+                                Message(id="z", speaker="Bob", content="Good.")])
+    store.write(tenant, WriteBatch(episodes=[episode]))
+    browse(driver, "MATCH (m:Message {tenant: $t}) REMOVE m.context", t=tenant)
+    _set_version(driver, 2)
+    again = _store(neo4j_uri)
+    again.open()
+    try:
+        contexts = browse(driver, "MATCH (m:Message {tenant: $t}) RETURN m.context AS c"
+                                  " ORDER BY m.index", t=tenant)
+        assert [r["c"] for r in contexts] == [
+            "Alice: Yes, a lot.", "Bob: Do you like jazz? | Bob: Good.",
+            "Bob: Do you like jazz? | Alice: Yes, a lot."]  # as models.turn_context_texts
+        found = again.fulltext_turns(tenant, ["user:alice"], "jazz", 5)
+        assert [h.message_id for h in found] == ["q", "a", "z"]
     finally:
         again.close()
 
