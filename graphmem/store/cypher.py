@@ -473,30 +473,36 @@ def vector_search(index: str, tenant: str, scope_keys: list[str], embedding: lis
 
 
 def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding: list[float],
-                      cap: int, time: TimeFilter | None = None,
-                      now: datetime | None = None) -> Query:
-    """Exact cosine ranking of a scope holding fewer than ``cap`` nodes.
+                      cap: int, time: TimeFilter | None = None, now: datetime | None = None,
+                      k: int = 50) -> Query:
+    """Exact cosine ranking of a scope holding fewer than ``cap`` nodes: its ``k`` best.
 
     Most scopes (one user's memory) are small: ranking them exactly is cheaper
     than an index search over every tenant, and has no recall loss. The scope
-    is found and counted through its range index, never by a scan of the label.
-    Returns one row: ``exact`` (false if the scope was too large, and then no
-    ``hits``) and ``hits``, a list of ``{id, score}``.
+    is found and counted through its range index, never by a scan of the label,
+    and only the ``k`` best leave the server. Returns one row: ``exact`` (false
+    if the scope was too large, and then no ``hits``) and ``hits``, a list of
+    ``{id, score}`` best first.
     """
     label = _VECTOR_LABELS.get(index)
     if label is None:
         raise ValueError(f"not a graphmem vector index: {index!r}")
     condition, params = _scope_condition("n", time, now)
-    params.update({"cap": cap, "vector": embedding, "tenant": tenant, "scopeKeys": scope_keys})
+    params.update({"cap": cap, "vector": embedding, "tenant": tenant, "scopeKeys": scope_keys,
+                   "k": k})
     return (
-        f"MATCH (n:{label}) WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
-        "WITH n LIMIT $cap\n"
-        "WITH collect(n) AS nodes\n"
-        "RETURN size(nodes) < $cap AS exact,\n"
-        "  CASE WHEN size(nodes) < $cap THEN\n"
-        f"    [n IN nodes WHERE n.embedding IS NOT NULL AND {condition}"
-        " | {id: n.id, score: 2 * vector.similarity.cosine(n.embedding, $vector) - 1}]\n"
-        "  ELSE [] END AS hits",
+        "CALL () {\n"
+        f"  MATCH (n:{label}) WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
+        "  WITH n LIMIT $cap RETURN count(n) < $cap AS exact\n"
+        "}\n"
+        "CALL (exact) {\n"
+        "  WITH exact WHERE exact\n"
+        f"  MATCH (n:{label}) WHERE n.embedding IS NOT NULL AND {condition}\n"
+        "  WITH n.id AS id, 2 * vector.similarity.cosine(n.embedding, $vector) - 1 AS score\n"
+        "  ORDER BY score DESC LIMIT $k\n"
+        "  RETURN collect({id: id, score: score}) AS hits\n"
+        "}\n"
+        "RETURN exact, hits",
         params,
     )
 
@@ -508,9 +514,12 @@ def fulltext_search(index: str, tenant: str, scope_keys: list[str], lucene: str,
     params.update({"index": index, "lucene": lucene, "tenant": tenant, "scopeKeys": scope_keys,
                    "limit": limit})
     return (
+        # queryNodes yields best first: the first $limit rows in scope are the best ones,
+        # and the rest of the index is never read.
         "CALL db.index.fulltext.queryNodes($index, $lucene) YIELD node AS n, score\n"
-        f"WHERE {condition}\n"
-        "RETURN n.id AS id, score ORDER BY score DESC LIMIT $limit",
+        f"WITH n, score WHERE {condition}\n"
+        "WITH n, score LIMIT $limit\n"
+        "RETURN n.id AS id, score ORDER BY score DESC",
         params,
     )
 
@@ -521,10 +530,11 @@ def fulltext_turns(tenant: str, scope_keys: list[str], lucene: str, limit: int) 
                                              "context": TURN_CONTEXT_WEIGHT})
     return (
         "CALL db.index.fulltext.queryNodes($index, $lucene) YIELD node AS m, score\n"
-        "WHERE m.tenant = $tenant AND m.scopeKey IN $scopeKeys\n"
+        "WITH m, score WHERE m.tenant = $tenant AND m.scopeKey IN $scopeKeys\n"
+        "WITH m, score LIMIT $limit\n"  # best first, as in fulltext_search
         "RETURN m.episodeId AS episodeId, m.index AS index, m.clientId AS clientId,"
         " m.speaker AS speaker, m.content AS content, m.timestamp AS timestamp, score\n"
-        "ORDER BY score DESC LIMIT $limit",
+        "ORDER BY score DESC",
         {"index": MESSAGE_TEXT_INDEX, "lucene": lucene, "tenant": tenant,
          "scopeKeys": scope_keys, "limit": limit},
     )

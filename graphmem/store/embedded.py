@@ -90,7 +90,7 @@ class EmbeddedStore:
         """Bring an older file up to :data:`sql.SCHEMA_VERSION`, in one transaction."""
         with self._transaction() as db:
             if version < 2:
-                writes.reindex_turn_text(db)
+                writes.rebuild_full_text(db)
             db.execute("UPDATE meta SET value=? WHERE key='schema_version'",
                        (str(sql.SCHEMA_VERSION),))
 
@@ -310,11 +310,14 @@ class EmbeddedStore:
         match = sql.fts_query(text)
         if match is None or not scope_keys:
             return []
+        # Rank inside FTS5 (the scope token keeps it to the scope), then join the top only.
         rows = self._query(
-            "SELECT f.id, -bm25(facts_fts) FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid"
-            f" WHERE facts_fts MATCH ? AND f.tenant=? AND f.scope_key IN"
-            f" ({sql.placeholders(len(scope_keys))}) ORDER BY bm25(facts_fts) LIMIT ?",
-            [match, tenant, *scope_keys, limit * OVERSAMPLE],
+            "SELECT f.id, s.score FROM (SELECT rowid, -bm25(facts_fts, 1.0, 0.0) AS score"
+            " FROM facts_fts WHERE facts_fts MATCH ? ORDER BY score DESC LIMIT ?) s"
+            " JOIN facts f ON f.rowid = s.rowid WHERE f.tenant=?"
+            f" AND f.scope_key IN ({sql.placeholders(len(scope_keys))}) ORDER BY s.score DESC",
+            [sql.scoped_match(match, "text", tenant, scope_keys), limit * OVERSAMPLE, tenant,
+             *scope_keys],
         )
         return self._filter_scored(tenant, scope_keys, [(str(i), float(str(s))) for i, s in rows],
                                    time, limit)
@@ -337,11 +340,12 @@ class EmbeddedStore:
         if match is None or not scope_keys:
             return []
         rows = self._query(
-            "SELECT t.episode_id, t.idx, -bm25(turns_fts, 1.0, ?) AS score FROM turns_fts"
-            " JOIN turns t ON t.rowid = turns_fts.rowid WHERE turns_fts MATCH ? AND t.tenant=?"
-            f" AND t.scope_key IN ({sql.placeholders(len(scope_keys))}) ORDER BY score DESC"
-            " LIMIT ?",
-            [TURN_CONTEXT_WEIGHT, match, tenant, *scope_keys, limit],
+            "SELECT t.episode_id, t.idx, s.score FROM (SELECT rowid,"
+            " -bm25(turns_fts, 1.0, ?, 0.0) AS score FROM turns_fts WHERE turns_fts MATCH ?"
+            " ORDER BY score DESC LIMIT ?) s JOIN turns t ON t.rowid = s.rowid WHERE t.tenant=?"
+            f" AND t.scope_key IN ({sql.placeholders(len(scope_keys))}) ORDER BY s.score DESC",
+            [TURN_CONTEXT_WEIGHT, sql.scoped_match(match, "content context", tenant, scope_keys),
+             limit, tenant, *scope_keys],
         )
         return self._turn_hits(tenant, [(str(e), int(str(i)), float(str(s))) for e, i, s in rows])
 

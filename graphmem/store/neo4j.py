@@ -344,10 +344,9 @@ class Neo4jStore:
             return []
         now = utcnow()
         row = self._read(cypher.vector_scan_scope(index, tenant, scope_keys, embedding,
-                                                  self.exact_scan_limit, time, now))[0]
+                                                  self.exact_scan_limit, time, now, k=limit))[0]
         if row["exact"]:
-            hits = sorted(row["hits"], key=lambda h: float(h["score"]), reverse=True)
-            return [Scored(id=str(h["id"]), score=float(h["score"])) for h in hits[:limit]]
+            return [Scored(id=str(h["id"]), score=float(h["score"])) for h in row["hits"]]
         k = max(limit * OVERSAMPLE, MIN_CANDIDATES)
         kept, complete = self._index_pass(index, tenant, scope_keys, embedding, k, time, now)
         while len(kept) < limit and not complete and k < MAX_CANDIDATES:

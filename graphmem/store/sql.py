@@ -7,9 +7,11 @@ BM25 ranking over fact text, entity names and raw turns.
 
 from __future__ import annotations
 
+import hashlib
 import re
 
-#: 2: a turn's full-text entry holds its neighbouring turns too (models.turn_context_texts).
+#: 2: a turn's full-text entry holds its neighbouring turns too (models.turn_context_texts);
+#:    fact and turn entries carry a scope token, so a search reads one scope's postings.
 SCHEMA_VERSION = 2
 
 _SCHEMA = """
@@ -56,15 +58,36 @@ CREATE INDEX IF NOT EXISTS facts_object ON facts (tenant, object_id);
 CREATE TABLE IF NOT EXISTS fact_episodes (fact_id TEXT NOT NULL, episode_id TEXT NOT NULL,
     PRIMARY KEY (fact_id, episode_id));
 CREATE INDEX IF NOT EXISTS fact_episodes_episode ON fact_episodes (episode_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text, tokenize='porter unicode61');
+{create_facts_fts};
 
 CREATE TABLE IF NOT EXISTS mentions (episode_id TEXT NOT NULL, entity_id TEXT NOT NULL,
     PRIMARY KEY (episode_id, entity_id));
 """
-#: The turns' full-text table: a turn's own words, and its neighbours' (context).
+#: The turns' full-text table: a turn's own words, its neighbours' (context), its scope token.
 CREATE_TURNS_FTS = ("CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5 (content, context,"
+                    " scope, tokenize='porter unicode61')")
+#: The facts' full-text table: a fact's text and its scope token.
+CREATE_FACTS_FTS = ("CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text, scope,"
                     " tokenize='porter unicode61')")
-SCHEMA = _SCHEMA.replace("{create_turns_fts}", CREATE_TURNS_FTS)
+SCHEMA = (_SCHEMA.replace("{create_turns_fts}", CREATE_TURNS_FTS)
+          .replace("{create_facts_fts}", CREATE_FACTS_FTS))
+
+
+def scope_token(tenant: str, scope_key: str) -> str:
+    """One full-text token naming a tenant's scope, so MATCH itself keeps to it.
+
+    Filtering by scope after MATCH ranks every tenant's matching rows first;
+    with the token in the query, FTS5 intersects postings and ranks only the
+    scope's own rows. A hash keeps the token one word whatever the key holds.
+    """
+    digest = hashlib.blake2b(f"{tenant}\x00{scope_key}".encode(), digest_size=10).hexdigest()
+    return f"s{digest}"
+
+
+def scoped_match(match: str, columns: str, tenant: str, scope_keys: list[str]) -> str:
+    """``match`` (from :func:`fts_query`) in ``columns``, within the given scopes only."""
+    tokens = " OR ".join(f'"{scope_token(tenant, k)}"' for k in scope_keys)
+    return f"{{{columns}}} : ({match}) AND scope : ({tokens})"
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 #: Han, Hiragana, Katakana and Hangul: scripts written without spaces between words.
@@ -123,7 +146,8 @@ UPSERT_EPISODE = (
 )
 INSERT_TURN = ("INSERT INTO turns (episode_id, idx, tenant, scope_key, embedding)"
                " VALUES (?,?,?,?,?)")
-INSERT_TURN_FTS = "INSERT INTO turns_fts (rowid, content, context) VALUES (?, ?, ?)"
+INSERT_TURN_FTS = "INSERT INTO turns_fts (rowid, content, context, scope) VALUES (?, ?, ?, ?)"
+INSERT_FACT_FTS = "INSERT INTO facts_fts (rowid, text, scope) VALUES (?, ?, ?)"
 
 UPSERT_ENTITY = (
     "INSERT INTO entities (id, tenant, scope_key, doc, embedding) VALUES (?,?,?,?,?)"

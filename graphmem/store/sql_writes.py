@@ -36,22 +36,29 @@ def write_episodes(db: sqlite3.Connection, episodes: list[Episode],
                                                   strict=True)):
             vector = _blob(vectors[idx]) if idx < len(vectors) else None
             cur = db.execute(sql.INSERT_TURN, (ep.id, idx, ep.tenant, ep.scope_key, vector))
-            db.execute(sql.INSERT_TURN_FTS,
-                       (cur.lastrowid, sql.analyze(text), sql.analyze(context)))
+            db.execute(sql.INSERT_TURN_FTS, (cur.lastrowid, sql.analyze(text), sql.analyze(context),
+                                             sql.scope_token(ep.tenant, ep.scope_key)))
 
 
-def reindex_turn_text(db: sqlite3.Connection) -> None:
-    """Rebuild the turns' full-text table from the episodes (schema 1 -> 2: context field)."""
+def rebuild_full_text(db: sqlite3.Connection) -> None:
+    """Rebuild the facts' and turns' full-text tables (schema 1 -> 2: context and scope)."""
     db.execute("DROP TABLE IF EXISTS turns_fts")
     db.execute(sql.CREATE_TURNS_FTS)
     for ep_id, doc in db.execute("SELECT id, doc FROM episodes").fetchall():
         episode = Episode.model_validate_json(doc)
         texts, contexts = episode_turns(episode), turn_context_texts(episode)
+        token = sql.scope_token(episode.tenant, episode.scope_key)
         for rowid, idx in db.execute("SELECT rowid, idx FROM turns WHERE episode_id=?",
                                      (ep_id,)).fetchall():
             if idx < len(texts):
-                db.execute(sql.INSERT_TURN_FTS,
-                           (rowid, sql.analyze(texts[idx]), sql.analyze(contexts[idx])))
+                db.execute(sql.INSERT_TURN_FTS, (rowid, sql.analyze(texts[idx]),
+                                                 sql.analyze(contexts[idx]), token))
+    db.execute("DROP TABLE IF EXISTS facts_fts")
+    db.execute(sql.CREATE_FACTS_FTS)
+    for rowid, doc in db.execute("SELECT rowid, doc FROM facts").fetchall():
+        fact = Fact.model_validate_json(doc)
+        db.execute(sql.INSERT_FACT_FTS, (rowid, sql.analyze(fact.text),
+                                         sql.scope_token(fact.tenant, fact.scope_key)))
 
 
 def write_entities(db: sqlite3.Connection, entities: list[Entity]) -> dict[str, int]:
@@ -83,7 +90,8 @@ def write_facts(db: sqlite3.Connection, facts: list[Fact]) -> dict[str, int]:
         )).fetchone()[0]
         rows[fact.id] = rowid
         db.execute("DELETE FROM facts_fts WHERE rowid=?", (rowid,))
-        db.execute("INSERT INTO facts_fts (rowid, text) VALUES (?, ?)", (rowid, sql.analyze(fact.text)))
+        db.execute(sql.INSERT_FACT_FTS, (rowid, sql.analyze(fact.text),
+                                         sql.scope_token(fact.tenant, fact.scope_key)))
         db.execute("DELETE FROM fact_episodes WHERE fact_id=?", (fact.id,))
         sources = [*fact.episode_ids]
         if fact.retraction and fact.retraction.episode_id:

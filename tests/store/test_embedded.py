@@ -73,7 +73,7 @@ def test_a_killed_writer_loses_no_committed_batch_and_leaves_no_half(tmp_path: P
     assert set(by_episode.values()) == {BATCH}
 
 
-def test_a_version_1_file_gets_context_in_its_turn_index(tmp_path: Path) -> None:
+def test_a_version_1_file_gets_context_and_scope_in_its_full_text_index(tmp_path: Path) -> None:
     from datetime import UTC, datetime
 
     from graphmem.models import Episode, Message
@@ -92,7 +92,7 @@ def test_a_version_1_file_gets_context_in_its_turn_index(tmp_path: Path) -> None
     db = sqlite3.connect(path)  # what version 1 wrote: one column, the turn's own words
     with db:
         db.execute("DROP TABLE turns_fts")
-        db.execute("CREATE VIRTUAL TABLE turns_fts USING fts5 (content, tokenize='porter unicode61')")
+        db.execute("CREATE VIRTUAL TABLE turns_fts USING fts5 (content)")
         db.execute("INSERT INTO turns_fts (rowid, content) SELECT rowid, 'old' FROM turns")
         db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
     db.close()
