@@ -74,6 +74,12 @@ def locomo_section() -> list[str]:
                 f"(goal {300 if store == 'embedded' else 150}: "
                 f"{_mark(data['ingest']['turns_per_second'] >= (300 if store == 'embedded' else 150))}); "
                 f"search p50 {data['search_ms']['p50']} ms, p95 {data['search_ms']['p95']} ms.", ""]
+    if out:
+        out += ["The turn context window (two turns before, one after), the neighbour pooling of "
+                "turn vectors, the speaker prior and the channel weights were chosen on these same "
+                "five conversations: there is no held-out split, so graphmem's margin over the "
+                "baselines is an optimistic estimate. Our bm25s baseline indexes `speaker: text` "
+                "with English stopwords and gives 52.6, not the issue's anchor of 61.0.", ""]
     return out
 
 
