@@ -11,8 +11,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
+from typing import Any, TypeVar
 
 from graphmem.embed.base import Embedder
 from graphmem.models import Fact, utcnow
@@ -24,8 +25,12 @@ from graphmem.search.turns import bm25_prior, named_speakers, prefer_speakers, v
 from graphmem.store.base import GraphStore, TurnHit
 from graphmem.temporal import TimeFilter
 
+T = TypeVar("T")
+
 #: How long access statistics wait to be written together.
 ACCESS_FLUSH_SECONDS = 0.5
+#: Threads that run one search's channels side by side.
+CHANNEL_WORKERS = 4
 #: Candidates each channel contributes before fusion.
 CHANNEL_DEPTH = 40
 #: How many of the best fused candidates become results (and may absorb their turns).
@@ -48,12 +53,16 @@ class SearchEngine:
         self.clock = clock
         self.channel_depth = channel_depth
         self._access_pool: ThreadPoolExecutor | None = None
+        self._channel_pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
         self._pending: dict[str, list[str]] = {}
         self._pending_at: datetime | None = None
         self._flush_scheduled = False
 
     def close(self) -> None:
+        if self._channel_pool is not None:
+            self._channel_pool.shutdown(wait=True)
+            self._channel_pool = None
         if self._access_pool is not None:
             self._access_pool.shutdown(wait=True)
             self._access_pool = None
@@ -66,20 +75,28 @@ class SearchEngine:
         time = TimeFilter(as_of=request.as_of, as_known_at=request.as_known_at,
                           include_history=request.include_history or window is not None)
         depth = max(self.channel_depth, request.limit * 3)
+        # Channels are independent reads: on a server store they overlap, and those that
+        # need no query vector start while it is being computed.
+        pool = self._channels()
+        by_words = pool.submit(self.store.fulltext_facts, tenant, keys, text, time, depth)
+        walking = pool.submit(self._walk, tenant, keys, request.query, time)
+        turns_by_words = (pool.submit(self.store.fulltext_turns, tenant, keys, text, 2 * depth)
+                          if request.include_turns else None)
         vector = [float(x) for x in self.embedder.embed([text])[0]]
+        by_meaning = pool.submit(self.store.vector_facts, tenant, keys, vector, time, depth)
+        turns_by_meaning = (pool.submit(self.store.vector_turns, tenant, keys, vector, 2 * depth)
+                            if request.include_turns else None)
 
+        walked = walking.result()
         ranked: dict[str, list[str]] = {
-            "bm25": ["f:" + s.id for s in self.store.fulltext_facts(tenant, keys, text, time, depth)],
-            "vector": ["f:" + s.id for s in self.store.vector_facts(tenant, keys, vector, time, depth)],
+            "bm25": ["f:" + s.id for s in by_words.result()],
+            "vector": ["f:" + s.id for s in by_meaning.result()],
+            "graph": ["f:" + f.id for f in rank_by_query(walked, vector)[:depth]],
         }
-        seeds = seed_entities(self.store, tenant, keys, request.query)
-        walked = expand(self.store, tenant, keys, seeds, time=time) if seeds else []
-        ranked["graph"] = ["f:" + f.id for f in rank_by_query(walked, vector)[:depth]]
         turns: dict[str, TurnHit] = {}
-        if request.include_turns:
+        if turns_by_words is not None and turns_by_meaning is not None:
             # Deeper than the other channels: the speaker prior re-ranks within them.
-            by_text = self.store.fulltext_turns(tenant, keys, text, 2 * depth)
-            by_vector = self.store.vector_turns(tenant, keys, vector, 2 * depth)
+            by_text, by_vector = turns_by_words.result(), turns_by_meaning.result()
             named = named_speakers(request.query, by_text + by_vector)
             for channel, found in (
                 ("turns", prefer_speakers(by_text, named, bm25_prior)[:depth]),
@@ -93,12 +110,12 @@ class SearchEngine:
 
         scores, ranks = fuse.reciprocal_rank_fusion(ranked, weights=WEIGHTS)
         # Only the best candidates become results; the rest cost nothing more.
-        pool = sorted(scores, key=scores.__getitem__, reverse=True)[: max(POOL, request.limit * 5)]
+        best = sorted(scores, key=scores.__getitem__, reverse=True)[: max(POOL, request.limit * 5)]
         walked_by_id = {f.id: f for f, _ in walked}
-        fact_ids = [i[2:] for i in pool if i.startswith("f:") and i[2:] not in walked_by_id]
+        fact_ids = [i[2:] for i in best if i.startswith("f:") and i[2:] not in walked_by_id]
         facts = {**walked_by_id, **{f.id: f for f in self.store.get_facts(tenant, fact_ids)}}
         hits: dict[str, SearchHit] = {}
-        for item in pool:
+        for item in best:
             score = scores[item]
             if item.startswith("f:"):
                 fact = facts.get(item[2:])
@@ -114,6 +131,21 @@ class SearchEngine:
         results = ordered[: request.limit]
         self._record_access(tenant, [h.id for h in results if h.kind == "fact"], now)
         return SearchResponse(results=results, as_of=request.as_of, window=window)
+
+    def _walk(self, tenant: str, keys: list[str], query: str,
+              time: TimeFilter) -> list[tuple[Fact, float]]:
+        """The graph channel's walk from the entities the query names (before ranking)."""
+        seeds = seed_entities(self.store, tenant, keys, query)
+        return expand(self.store, tenant, keys, seeds, time=time) if seeds else []
+
+    def _channels(self) -> ThreadPoolExecutor | _Inline:
+        if not self.store.parallel_reads:
+            return _Inline()
+        with self._pool_lock:
+            if self._channel_pool is None:
+                self._channel_pool = ThreadPoolExecutor(max_workers=CHANNEL_WORKERS,
+                                                        thread_name_prefix="graphmem-channel")
+            return self._channel_pool
 
     def _keep(self, fact: Fact, request: SearchRequest, window: tuple[datetime | None,
               datetime | None] | None, time: TimeFilter, now: datetime) -> bool:
@@ -179,6 +211,18 @@ class SearchEngine:
             pool = self._access_pool
         if pool is not None:
             pool.submit(lambda: None).result()
+
+
+class _Inline:
+    """``submit`` that runs at once: channels in turn, for stores that gain nothing from threads."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any) -> Future[T]:
+        done: Future[T] = Future()
+        try:
+            done.set_result(fn(*args))
+        except BaseException as err:  # re-raised by result(), as a thread pool would
+            done.set_exception(err)
+        return done
 
 
 def _absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit]) -> None:

@@ -97,6 +97,10 @@ class StoreStats(BaseModel):
 class GraphStore(Protocol):
     """What graphmem needs from a backend."""
 
+    #: Whether independent reads gain from running side by side (a server store does;
+    #: an in-process store serialises them on its own lock, and threads only add cost).
+    parallel_reads: bool
+
     def open(self) -> None:
         """Connect (or open the file) and make sure the schema is in place."""
 

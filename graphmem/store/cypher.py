@@ -455,54 +455,60 @@ def _scope_condition(alias: str, time: TimeFilter | None,
 
 
 def vector_search(index: str, tenant: str, scope_keys: list[str], embedding: list[float],
-                  k: int, time: TimeFilter | None = None, now: datetime | None = None) -> Query:
-    """The ``k`` nearest nodes of a vector index, each flagged ``keep`` if in scope (and time).
+                  k: int, time: TimeFilter | None = None, now: datetime | None = None,
+                  limit: int | None = None) -> Query:
+    """The in-scope (and in-time) nodes among a vector index's ``k`` nearest, best first.
 
     Neo4j 5.26 cannot filter inside the index, so the caller widens ``k``
-    while too few candidates are kept. Cosine scores come back as
-    ``(1 + cos) / 2``; ``score`` is converted back to the cosine itself.
+    while too few candidates are kept. One row: ``seen`` (how many the index
+    gave) and ``hits``, at most ``limit`` ``{id, score}``; cosine scores come
+    back from the index as ``(1 + cos) / 2`` and are converted to the cosine.
     """
     condition, params = _scope_condition("n", time, now)
     params.update({"index": index, "k": k, "vector": embedding, "tenant": tenant,
-                   "scopeKeys": scope_keys})
+                   "scopeKeys": scope_keys, "limit": k if limit is None else limit})
     return (
         "CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS n, score\n"
-        f"RETURN n.id AS id, 2 * score - 1 AS score, ({condition}) AS keep",
+        f"WITH count(*) AS seen, collect(CASE WHEN {condition}"
+        " THEN {id: n.id, score: 2 * score - 1} END) AS kept\n"
+        "RETURN seen, kept[..$limit] AS hits",
         params,
     )
 
 
 def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding: list[float],
                       cap: int, time: TimeFilter | None = None, now: datetime | None = None,
-                      k: int = 50) -> Query:
+                      k: int = 50, count_cap: int = 50_000) -> Query:
     """Exact cosine ranking of a scope holding fewer than ``cap`` nodes: its ``k`` best.
 
-    Most scopes (one user's memory) are small: ranking them exactly is cheaper
-    than an index search over every tenant, and has no recall loss. The scope
-    is found and counted through its range index, never by a scan of the label,
-    and only the ``k`` best leave the server. Returns one row: ``exact`` (false
-    if the scope was too large, and then no ``hits``) and ``hits``, a list of
-    ``{id, score}`` best first.
+    Small scopes are ranked exactly: cheaper than an index search over every
+    tenant, and no recall loss. The scope is counted through its range index,
+    never by a scan of the label, and only the ``k`` best leave the server.
+    Returns one row: ``size`` (the scope's node count, counted up to ``count_cap``),
+    ``total`` (the label's count, from the count store), ``exact`` (false if the
+    scope was too large, and then no ``hits``) and ``hits``, ``{id, score}``
+    best first.
     """
     label = _VECTOR_LABELS.get(index)
     if label is None:
         raise ValueError(f"not a graphmem vector index: {index!r}")
     condition, params = _scope_condition("n", time, now)
     params.update({"cap": cap, "vector": embedding, "tenant": tenant, "scopeKeys": scope_keys,
-                   "k": k})
+                   "k": k, "countCap": max(cap, count_cap)})
     return (
         "CALL () {\n"
         f"  MATCH (n:{label}) WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
-        "  WITH n LIMIT $cap RETURN count(n) < $cap AS exact\n"
+        "  WITH n LIMIT $countCap RETURN count(n) AS size\n"
         "}\n"
-        "CALL (exact) {\n"
-        "  WITH exact WHERE exact\n"
+        f"CALL () {{ MATCH (n:{label}) RETURN count(n) AS total }}\n"
+        "CALL (size) {\n"
+        "  WITH size WHERE size < $cap\n"
         f"  MATCH (n:{label}) WHERE n.embedding IS NOT NULL AND {condition}\n"
         "  WITH n.id AS id, 2 * vector.similarity.cosine(n.embedding, $vector) - 1 AS score\n"
         "  ORDER BY score DESC LIMIT $k\n"
         "  RETURN collect({id: id, score: score}) AS hits\n"
         "}\n"
-        "RETURN exact, hits",
+        "RETURN size, total, size < $cap AS exact, hits",
         params,
     )
 
@@ -524,10 +530,13 @@ def fulltext_search(index: str, tenant: str, scope_keys: list[str], lucene: str,
     )
 
 
+#: Lucene field weights for turns: a turn's own words, its speaker, its neighbours' words.
+TURN_FIELD_WEIGHTS = {"content": 1.0, "speaker": 1.0, "context": TURN_CONTEXT_WEIGHT}
+
+
 def fulltext_turns(tenant: str, scope_keys: list[str], lucene: str, limit: int) -> Query:
     """Turns by their own words, their speaker, and (counting less) their neighbours' words."""
-    lucene = lucene_weighted_fields(lucene, {"content": 1.0, "speaker": 1.0,
-                                             "context": TURN_CONTEXT_WEIGHT})
+    lucene = lucene_weighted_fields(lucene, TURN_FIELD_WEIGHTS)
     return (
         "CALL db.index.fulltext.queryNodes($index, $lucene) YIELD node AS m, score\n"
         "WITH m, score WHERE m.tenant = $tenant AND m.scopeKey IN $scopeKeys\n"
@@ -623,13 +632,14 @@ def facts_about(tenant: str, scope_keys: list[str], entity_ids: list[str], time:
     params.update({"tenant": tenant, "scopeKeys": scope_keys, "ids": entity_ids,
                    "limit": limit})
     return (
-        "MATCH (n:Entity)<-[:SUBJECT|OBJECT]-(f:Fact)\n"
-        "WHERE n.id IN $ids AND f.tenant = $tenant AND f.scopeKey IN $scopeKeys\n"
-        f"  AND {condition}\n"
-        "WITH DISTINCT f\n"
-        # order and cut before projecting: properties(f) carries the embedding
-        "ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC LIMIT $limit\n"
-        "RETURN properties(f) AS f",
+        "MATCH (n:Entity)<-[:SUBJECT|OBJECT]-(f:Fact) WHERE n.id IN $ids\n"
+        # Order first, on three properties, then filter only until $limit pass: a busy
+        # entity (the user's own) has thousands of facts, and the filter reads six.
+        "WITH DISTINCT f ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC\n"
+        f"WITH f WHERE f.tenant = $tenant AND f.scopeKey IN $scopeKeys AND {condition}\n"
+        "WITH f LIMIT $limit\n"
+        # projected last: properties(f) carries the embedding
+        "RETURN properties(f) AS f ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC",
         params,
     )
 

@@ -38,6 +38,8 @@ OVERSAMPLE = 4
 class EmbeddedStore:
     """networkx + SQLite store; see the module docstring."""
 
+    parallel_reads = False  # reads share one connection and lock
+
     def __init__(self, path: str | Path, embedding_dim: int) -> None:
         self.path = Path(path)
         self.embedding_dim = embedding_dim

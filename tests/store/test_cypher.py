@@ -207,7 +207,7 @@ def test_list_facts_statuses_are_exactly_those_asked_for() -> None:
 def test_vector_search_converts_scores_back_to_cosine() -> None:
     query, params = cypher.vector_search(cypher.FACT_VECTOR_INDEX, "t", ["user:a"], [0.5], 60)
     assert "db.index.vector.queryNodes($index, $k, $vector)" in query
-    assert "2 * score - 1 AS score" in query
+    assert "score: 2 * score - 1" in query
     assert params["index"] == "fact_embedding" and params["k"] == 60
 
 
