@@ -56,7 +56,9 @@ class OnnxEmbedder:
     :meth:`embed` or an explicit :meth:`load`, once, even when several
     threads ask at the same moment. Texts are grouped by token length before
     batching, so a batch is padded to a similar length, and come back in the
-    caller's order.
+    caller's order. Small batches pad least: measured on 1,000 LoCoMo turns on
+    two cores, batches of 8 embed an episode's ~22 turns at 342 texts/s where
+    batches of 64 managed 204 (and 1,000 texts at once at 433 and 381).
 
     ``spin_wait`` lets onnxruntime's threads busy-wait between operators (its
     own default). That helps a little on idle cores, but on a busy 2-core
@@ -73,7 +75,7 @@ class OnnxEmbedder:
     def __init__(
         self,
         *,
-        batch_size: int = 64,
+        batch_size: int = 8,
         intra_op_threads: int = 2,
         spin_wait: bool = False,
         max_length: int = MAX_LENGTH,

@@ -9,6 +9,7 @@ writes exactly one batch, so a failure anywhere leaves the store unchanged.
 from __future__ import annotations
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -86,13 +87,38 @@ class Ingestor:
         repeated there.
         """
         now = self.clock()
-        prepared: list[tuple[EpisodeInput, Episode, Extraction] | None] = []
-        for data in inputs:
-            if data.episode_id and self.store.find_episode(tenant, data.scope.key, data.episode_id):
-                prepared.append(None)
-                continue
-            episode = self._episode(tenant, data, now)
-            prepared.append((data, episode, self._extract(tenant, data.scope, episode)))
+        episodes = [None if data.episode_id and self.store.find_episode(
+                        tenant, data.scope.key, data.episode_id)
+                    else self._episode(tenant, data, now) for data in inputs]
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-turns") as pool:
+            # The turns are embedded while the extractor reads them: both are CPU-bound,
+            # and on two cores they overlap.
+            turn_vectors = pool.submit(self._embed_turns, [e for e in episodes if e is not None])
+            prepared = [None if episode is None
+                        else (data, episode, self._extract(tenant, data.scope, episode))
+                        for data, episode in zip(inputs, episodes, strict=True)]
+            return self._commit(tenant, inputs, prepared, now, turn_vectors.result())
+
+    def _embed_turns(self, episodes: list[Episode]) -> dict[str, list[list[float]]]:
+        """Each episode's turn vectors, pooled with their neighbours (see with_neighbours)."""
+        if not self.embed_turns:
+            return {}
+        texts = {e.id: episode_turns(e) for e in episodes}
+        flat = [t for ts in texts.values() for t in ts]
+        if not flat:
+            return {}
+        matrix = self.embedder.embed(flat)
+        out, offset = {}, 0
+        for episode_id, own in texts.items():
+            rows = matrix[offset: offset + len(own)]
+            out[episode_id] = with_neighbours(rows, TURN_NEIGHBOUR_WEIGHT).tolist()
+            offset += len(own)
+        return out
+
+    def _commit(self, tenant: str, inputs: list[EpisodeInput],
+                prepared: list[tuple[EpisodeInput, Episode, Extraction] | None], now: datetime,
+                turn_vectors: dict[str, list[list[float]]]) -> list[IngestResult]:
+        """Resolve, apply the timeline rules and write, under the lock, in one transaction."""
         with self.lock:
             editor = TimelineEditor(self.store, tenant, self.registry, now)
             batch = WriteBatch()
@@ -121,6 +147,8 @@ class Ingestor:
                                             warnings=list(extraction.warnings),
                                             entities=list(resolution.created)))
             outcome = editor.finish()
+            batch.turn_vectors = {e.id: turn_vectors[e.id] for e in batch.episodes
+                                  if e.id in turn_vectors}
             self._finish_batch(batch, outcome, pending)
             self.store.write(tenant, batch)
         return [self._result(r, outcome) for r in results]
@@ -212,24 +240,15 @@ class Ingestor:
 
     def _finish_batch(self, batch: WriteBatch, outcome: Outcome,
                       pending: dict[tuple[str, str], Entity]) -> None:
-        """Embed what needs it (new facts, and the episodes' turns) in one call."""
+        """Embed the facts that need it (the turns were embedded during extraction)."""
         batch.entities = list({e.id: e for e in pending.values()}.values())
         needs_vectors = [f for f in outcome.changed
                          if f.embedding is None and f.status is not FactStatus.RETRACTION]
-        turn_texts = ({e.id: episode_turns(e) for e in batch.episodes}
-                      if self.embed_turns else {})
-        texts = [f.text for f in needs_vectors] + [t for ts in turn_texts.values() for t in ts]
-        matrix = self.embedder.embed(texts) if texts else None
-        embedded = {f.id: f.model_copy(update={"embedding": [float(x) for x in matrix[i]]})
-                    for i, f in enumerate(needs_vectors) if matrix is not None}
-        outcome.changed = [embedded.get(f.id, f) for f in outcome.changed]
-        offset = len(needs_vectors)
-        for episode_id, episode_texts in turn_texts.items():
-            if matrix is None:
-                break
-            own = matrix[offset: offset + len(episode_texts)]
-            batch.turn_vectors[episode_id] = with_neighbours(own, TURN_NEIGHBOUR_WEIGHT).tolist()
-            offset += len(episode_texts)
+        if needs_vectors:
+            matrix = self.embedder.embed([f.text for f in needs_vectors])
+            embedded = {f.id: f.model_copy(update={"embedding": [float(x) for x in matrix[i]]})
+                        for i, f in enumerate(needs_vectors)}
+            outcome.changed = [embedded.get(f.id, f) for f in outcome.changed]
         deleted = set(outcome.deleted_ids)
         batch.facts = [f for f in outcome.changed if f.id not in deleted]
         batch.delete_fact_ids = [*batch.delete_fact_ids, *outcome.deleted_ids]

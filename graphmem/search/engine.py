@@ -113,7 +113,8 @@ class SearchEngine:
         best = sorted(scores, key=scores.__getitem__, reverse=True)[: max(POOL, request.limit * 5)]
         walked_by_id = {f.id: f for f, _ in walked}
         fact_ids = [i[2:] for i in best if i.startswith("f:") and i[2:] not in walked_by_id]
-        facts = {**walked_by_id, **{f.id: f for f in self.store.get_facts(tenant, fact_ids)}}
+        facts = {**walked_by_id, **{f.id: f for f in self.store.get_facts(
+            tenant, fact_ids, embeddings=request.mmr)}}  # vectors only for MMR
         hits: dict[str, SearchHit] = {}
         for item in best:
             score = scores[item]

@@ -134,7 +134,8 @@ class GraphStore(Protocol):
                           limit: int) -> list[Scored]: ...
 
     # -- facts ----------------------------------------------------------------
-    def get_facts(self, tenant: str, ids: list[str]) -> list[Fact]: ...
+    def get_facts(self, tenant: str, ids: list[str], *, embeddings: bool = True) -> list[Fact]:
+        """Facts by id, in the order asked; without their vectors if ``embeddings`` is false."""
 
     def facts_in_timelines(self, tenant: str, timeline_keys: list[str]) -> list[Fact]:
         """All facts (any status) of the given timelines."""

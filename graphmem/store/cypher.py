@@ -561,11 +561,12 @@ def get_turns(tenant: str, message_ids: list[str]) -> Query:
 
 
 # -- reads: facts --------------------------------------------------------------
-def get_facts(tenant: str, ids: list[str]) -> Query:
+def get_facts(tenant: str, ids: list[str], embeddings: bool = True) -> Query:
+    projection = "properties(f)" if embeddings else "f {.*, embedding: null}"
     return (
         "UNWIND $ids AS id\n"
         "MATCH (f:Fact {id: id}) WHERE f.tenant = $tenant\n"
-        "RETURN properties(f) AS f",
+        f"RETURN {projection} AS f",
         {"tenant": tenant, "ids": ids},
     )
 

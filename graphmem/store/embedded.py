@@ -228,10 +228,10 @@ class EmbeddedStore:
         with self._lock:
             return [self._index.with_embedding(f) for f in facts]
 
-    def get_facts(self, tenant: str, ids: list[str]) -> list[Fact]:
+    def get_facts(self, tenant: str, ids: list[str], *, embeddings: bool = True) -> list[Fact]:
         with self._lock:
             found = [f for i in dict.fromkeys(ids) if (f := self._index.fact(tenant, i))]
-            return [self._index.with_embedding(f) for f in found]
+            return [self._index.with_embedding(f) for f in found] if embeddings else found
 
     def facts_in_timelines(self, tenant: str, timeline_keys: list[str]) -> list[Fact]:
         if not timeline_keys:

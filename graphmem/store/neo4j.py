@@ -281,10 +281,11 @@ class Neo4jStore:
         return [Scored(id=str(r["id"]), score=float(r["score"])) for r in rows]
 
     # -- reads: facts ---------------------------------------------------------
-    def get_facts(self, tenant: str, ids: list[str]) -> list[Fact]:
+    def get_facts(self, tenant: str, ids: list[str], *, embeddings: bool = True) -> list[Fact]:
         if not ids:
             return []
-        by_id = {f.id: f for f in self._facts(cypher.get_facts(tenant, records.unique(ids)))}
+        by_id = {f.id: f for f in self._facts(cypher.get_facts(tenant, records.unique(ids),
+                                                               embeddings))}
         return [by_id[i] for i in ids if i in by_id]
 
     def facts_in_timelines(self, tenant: str, timeline_keys: list[str]) -> list[Fact]:
