@@ -68,6 +68,9 @@ def start(
         ),
     ] = None,
     heap: Annotated[str, typer.Option(help="JVM heap, e.g. 1g or 2g")] = "1g",
+    page_cache_mb: Annotated[
+        int, typer.Option(min=16, help="Page cache in MiB; size it to hold the store")
+    ] = 512,
     quick_start: Annotated[
         bool,
         typer.Option(
@@ -84,7 +87,8 @@ def start(
     local = LocalNeo4j(
         _config(
             bolt_port=bolt_port, http_port=http_port, data_dir=data_dir,
-            auth=auth, heap=heap, quick_start=quick_start, start_timeout=timeout,
+            auth=auth, heap=heap, page_cache_mb=page_cache_mb, quick_start=quick_start,
+            start_timeout=timeout,
         )
     )
     console = Console()
@@ -120,6 +124,7 @@ def _config(
     data_dir: Path | None = None,
     auth: bool | None = None,
     heap: str = "1g",
+    page_cache_mb: int = 512,
     quick_start: bool = True,
     start_timeout: float = 120.0,
     for_start: bool = True,
@@ -144,6 +149,7 @@ def _config(
             auth=auth,
             password=password if auth else None,
             heap=heap,
+            page_cache_mb=page_cache_mb,
             quick_start=quick_start,
             start_timeout=start_timeout,
         )
