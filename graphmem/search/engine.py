@@ -29,8 +29,9 @@ T = TypeVar("T")
 
 #: How long access statistics wait to be written together.
 ACCESS_FLUSH_SECONDS = 0.5
-#: Threads that run one search's channels side by side.
-CHANNEL_WORKERS = 4
+#: Threads that run searches' channels side by side (shared by concurrent searches: each
+#: uses up to five, so sixteen keep three searches in flight without queueing).
+CHANNEL_WORKERS = 16
 #: Candidates each channel contributes before fusion.
 CHANNEL_DEPTH = 40
 #: How many of the best fused candidates become results (and may absorb their turns).

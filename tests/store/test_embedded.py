@@ -76,7 +76,7 @@ def test_a_killed_writer_loses_no_committed_batch_and_leaves_no_half(tmp_path: P
 def test_a_version_1_file_gets_context_and_scope_in_its_full_text_index(tmp_path: Path) -> None:
     from datetime import UTC, datetime
 
-    from graphmem.models import Episode, Message
+    from graphmem.models import Entity, Episode, Fact, Message
     from graphmem.store import sql
     from graphmem.store.base import WriteBatch
 
@@ -87,13 +87,20 @@ def test_a_version_1_file_gets_context_and_scope_in_its_full_text_index(tmp_path
                                                                                   tzinfo=UTC),
                       messages=[Message(id="q", speaker="Bob", content="Do you like jazz?"),
                                 Message(id="a", speaker="Alice", content="Yes, a lot.")])
-    store.write("t", WriteBatch(episodes=[episode]))
+    alice = Entity(tenant="t", scope_key=ALICE.key, name="Alice")
+    jazz = Fact(tenant="t", scope_key=ALICE.key, subject_id=alice.id, subject_name="Alice",
+                predicate="LIKES", object_id=alice.id, object_name="jazz",
+                text="Alice likes jazz.", timeline_key="k", valid_from=episode.reference_time)
+    store.write("t", WriteBatch(episodes=[episode], entities=[alice], facts=[jazz]))
     store.close()
-    db = sqlite3.connect(path)  # what version 1 wrote: one column, the turn's own words
+    db = sqlite3.connect(path)  # what version 1 wrote: one column each, no scope token
     with db:
         db.execute("DROP TABLE turns_fts")
         db.execute("CREATE VIRTUAL TABLE turns_fts USING fts5 (content)")
         db.execute("INSERT INTO turns_fts (rowid, content) SELECT rowid, 'old' FROM turns")
+        db.execute("DROP TABLE facts_fts")
+        db.execute("CREATE VIRTUAL TABLE facts_fts USING fts5 (text)")
+        db.execute("INSERT INTO facts_fts (rowid, text) SELECT rowid, 'old' FROM facts")
         db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
     db.close()
 
@@ -102,6 +109,9 @@ def test_a_version_1_file_gets_context_and_scope_in_its_full_text_index(tmp_path
     try:
         found = again.fulltext_turns("t", ALICE.visible_keys, "jazz", 5)
         assert [h.message_id for h in found] == ["q", "a"]
+        facts = again.fulltext_facts("t", ALICE.visible_keys, "jazz", TimeFilter(), 5)
+        assert [h.id for h in facts] == [jazz.id]
+        assert again.fulltext_facts("t", ["user:bob"], "jazz", TimeFilter(), 5) == []
         version = again._query("SELECT value FROM meta WHERE key='schema_version'")
         assert version == [(str(sql.SCHEMA_VERSION),)]
     finally:
