@@ -1,4 +1,6 @@
-"""Cypher for the Neo4j store: pure functions returning ``(query, params)``.
+"""Cypher for the Neo4j store's reads, and what its writes share: ``(query, params)`` functions.
+
+The writes are in :mod:`graphmem.store.cypher_writes`.
 
 Every value travels as a parameter. The only text ever interpolated into a
 query is a relationship type made from a predicate, and only after it passed
@@ -140,244 +142,15 @@ def time_filter(alias: str, time: TimeFilter, now: datetime, prefix: str = "tf",
     return " AND ".join(conditions), params
 
 
-# -- writes --------------------------------------------------------------------
-def delete_facts(tenant: str, ids: list[str]) -> Query:
-    """Remove facts with their typed relationship between the two entities."""
-    return (
-        "UNWIND $ids AS id\n"
-        "MATCH (f:Fact {id: id}) WHERE f.tenant = $tenant\n"
-        "CALL (f) {\n"
-        "  MATCH (:Entity {id: f.subjectId})-[r]->(:Entity {id: f.objectId})\n"
-        "  WHERE r.factId = f.id\n"
-        "  DELETE r\n"
-        "}\n"
-        "DETACH DELETE f\n"
-        "RETURN count(f) AS deleted",
-        {"tenant": tenant, "ids": ids},
-    )
+# -- shared shapes --------------------------------------------------------------
+def each_by_id(label: str, alias: str, key: str = "id") -> str:
+    """The opening lines of a batch query: one row per ``$ids`` value, matched in ``$tenant``.
 
-
-def delete_episodes(tenant: str, ids: list[str]) -> Query:
-    return (
-        "UNWIND $ids AS id\n"
-        "MATCH (e:Episode {id: id}) WHERE e.tenant = $tenant\n"
-        "CALL (e) { MATCH (e)-[:HAS_MESSAGE]->(m:Message) DETACH DELETE m }\n"
-        "DETACH DELETE e\n"
-        "RETURN count(e) AS deleted",
-        {"tenant": tenant, "ids": ids},
-    )
-
-
-def delete_entities(tenant: str, ids: list[str]) -> Query:
-    """Entities go with every edge, typed fact relationships included; Fact nodes stay."""
-    return (
-        "UNWIND $ids AS id\n"
-        "MATCH (n:Entity {id: id}) WHERE n.tenant = $tenant\n"
-        "DETACH DELETE n\n"
-        "RETURN count(n) AS deleted",
-        {"tenant": tenant, "ids": ids},
-    )
-
-
-def upsert_episodes(rows: list[Params]) -> Query:
-    """Rows: ``{id, props, messages: [{id, props, embedding}]}``: a Message per turn.
-
-    Turns the episode no longer has are removed; a turn's embedding is set when
-    given and otherwise left as it is.
+    ``label`` and ``key`` are graphmem's own constants (never user input);
+    ``alias`` is checked like every interpolated identifier.
     """
-    return (
-        "UNWIND $rows AS row\n"
-        "MERGE (e:Episode {id: row.id})\n"
-        "SET e += row.props\n"
-        "WITH e, row\n"
-        "CALL (e, row) {\n"
-        "  MATCH (e)-[:HAS_MESSAGE]->(old:Message) WHERE old.index >= size(row.messages)\n"
-        "  DETACH DELETE old\n"
-        "}\n"
-        "CALL (e, row) {\n"
-        "  UNWIND row.messages AS msg\n"
-        "  MERGE (m:Message {id: msg.id})\n"
-        "  SET m += msg.props\n"
-        "  MERGE (e)-[:HAS_MESSAGE]->(m)\n"
-        "  WITH m, msg WHERE msg.embedding IS NOT NULL\n"
-        "  CALL db.create.setNodeVectorProperty(m, 'embedding', msg.embedding)\n"
-        "}",
-        {"rows": rows},
-    )
-
-
-def upsert_entities(rows: list[Params]) -> Query:
-    """Rows: ``{id, props, embedding}``; embeddings are stored as float32 vectors."""
-    return (
-        "UNWIND $rows AS row\n"
-        "MERGE (n:Entity {id: row.id})\n"
-        "SET n += row.props\n"
-        "WITH n, row\n"
-        "CALL (n, row) { WITH * WHERE row.embedding IS NULL REMOVE n.embedding }\n"
-        "CALL (n, row) {\n"
-        "  WITH * WHERE row.embedding IS NOT NULL\n"
-        "  CALL db.create.setNodeVectorProperty(n, 'embedding', row.embedding)\n"
-        "}",
-        {"rows": rows},
-    )
-
-
-def upsert_fact_nodes(rows: list[Params]) -> Query:
-    """Rows: ``{id, seq, props, embedding}``.
-
-    A fact whose subject, object or predicate changed, or that is a retraction
-    marker, loses its old typed relationship here; :func:`link_facts` and
-    :func:`link_fact_relationships` then draw the current ones, in the same
-    transaction.
-    """
-    return (
-        "UNWIND $rows AS row\n"
-        "MERGE (f:Fact {id: row.id})\n"
-        "ON CREATE SET f.seq = row.seq\n"
-        "WITH f, row, f.subjectId AS oldSubject, f.predicate AS oldPredicate,"
-        " f.objectId AS oldObject\n"
-        "SET f += row.props\n"
-        "WITH f, row, oldSubject, oldPredicate, oldObject\n"
-        "CALL (f, oldSubject, oldPredicate, oldObject) {\n"
-        "  WITH * WHERE oldSubject IS NOT NULL AND (oldSubject <> f.subjectId"
-        " OR oldPredicate <> f.predicate OR oldObject <> f.objectId OR f.status = $marker)\n"
-        "  MATCH (:Entity {id: oldSubject})-[r]->(:Entity {id: oldObject})\n"
-        "  WHERE r.factId = f.id\n"
-        "  DELETE r\n"
-        "}\n"
-        "CALL (f, row) { WITH * WHERE row.embedding IS NULL REMOVE f.embedding }\n"
-        "CALL (f, row) {\n"
-        "  WITH * WHERE row.embedding IS NOT NULL\n"
-        "  CALL db.create.setNodeVectorProperty(f, 'embedding', row.embedding)\n"
-        "}",
-        {"rows": rows, "marker": FactStatus.RETRACTION.value},
-    )
-
-
-def link_facts(tenant: str, ids: list[str]) -> Query:
-    """Draw SUBJECT, OBJECT, SUPERSEDES, ASSERTS and RETRACTS from the facts' properties.
-
-    Edges the properties no longer name are removed first. An end that does
-    not exist gets no edge: ingestion writes entities and episodes in the same
-    batch as their facts, or before them.
-    """
-    return (
-        "UNWIND $ids AS id\n"
-        "MATCH (f:Fact {id: id}) WHERE f.tenant = $tenant\n"
-        "CALL (f) {\n"
-        "  MATCH (f)-[r:SUBJECT|OBJECT|SUPERSEDES]->(n)\n"
-        "  WHERE (type(r) = 'SUBJECT' AND n.id <> f.subjectId)"
-        " OR (type(r) = 'OBJECT' AND n.id <> f.objectId)"
-        " OR (type(r) = 'SUPERSEDES' AND NOT n.id IN f.supersedes)\n"
-        "  DELETE r\n"
-        "}\n"
-        "CALL (f) {\n"
-        "  MATCH (f)<-[r:ASSERTS|RETRACTS]-(ep)\n"
-        "  WHERE (type(r) = 'ASSERTS' AND NOT ep.id IN f.episodeIds)"
-        " OR (type(r) = 'RETRACTS' AND ep.id <> coalesce(f.retractionEpisodeId, ''))\n"
-        "  DELETE r\n"
-        "}\n"
-        "CALL (f) {\n"
-        "  MATCH (s:Entity {id: f.subjectId}) WHERE s.tenant = f.tenant\n"
-        "  MERGE (f)-[:SUBJECT]->(s)\n"
-        "}\n"
-        "CALL (f) {\n"
-        "  MATCH (o:Entity {id: f.objectId}) WHERE o.tenant = f.tenant\n"
-        "  MERGE (f)-[:OBJECT]->(o)\n"
-        "}\n"
-        "CALL (f) {\n"
-        "  UNWIND f.supersedes AS oldId\n"
-        "  MATCH (old:Fact {id: oldId}) WHERE old.tenant = f.tenant\n"
-        "  MERGE (f)-[:SUPERSEDES]->(old)\n"
-        "}\n"
-        "CALL (f) {\n"
-        "  UNWIND f.episodeIds AS episodeId\n"
-        "  MATCH (ep:Episode {id: episodeId}) WHERE ep.tenant = f.tenant\n"
-        "  MERGE (ep)-[:ASSERTS]->(f)\n"
-        "}\n"
-        "CALL (f) {\n"
-        "  MATCH (ep:Episode {id: f.retractionEpisodeId}) WHERE ep.tenant = f.tenant\n"
-        "  MERGE (ep)-[:RETRACTS]->(f)\n"
-        "}",
-        {"tenant": tenant, "ids": ids},
-    )
-
-
-def link_fact_relationships(tenant: str, predicate: str, ids: list[str]) -> Query:
-    """Draw each fact of one predicate as ``(subject)-[:PREDICATE]->(object)``.
-
-    A relationship type cannot be a parameter, so the ingest path calls this
-    once per predicate. Its properties are copied from the Fact node in the
-    same transaction, so node and relationship always agree. Retraction
-    markers ("stopped liking X") never become a relationship: it would read
-    as the opposite.
-    """
-    rel = relationship_type(predicate)
-    return (
-        "UNWIND $ids AS id\n"
-        "MATCH (s:Entity)<-[:SUBJECT]-(f:Fact {id: id})-[:OBJECT]->(o:Entity)\n"
-        "WHERE f.tenant = $tenant AND f.status <> $marker\n"
-        f"MERGE (s)-[r:{rel} {{factId: f.id}}]->(o)\n"
-        "SET r.validFrom = f.validFrom, r.validUntil = f.validUntil, r.status = f.status,"
-        " r.text = f.text, r.category = f.category",
-        {"tenant": tenant, "ids": ids, "marker": FactStatus.RETRACTION.value},
-    )
-
-
-def upsert_mentions(tenant: str, rows: list[Params]) -> Query:
-    """Rows: ``{episodeId, entityId}``."""
-    return (
-        "UNWIND $rows AS row\n"
-        "MATCH (ep:Episode {id: row.episodeId}) WHERE ep.tenant = $tenant\n"
-        "MATCH (n:Entity {id: row.entityId}) WHERE n.tenant = $tenant\n"
-        "MERGE (ep)-[:MENTIONS]->(n)",
-        {"tenant": tenant, "rows": rows},
-    )
-
-
-def record_access(tenant: str, ids: list[str], at: datetime) -> Query:
-    return (
-        "UNWIND $ids AS id\n"
-        "MATCH (f:Fact {id: id}) WHERE f.tenant = $tenant\n"
-        "SET f.accessCount = coalesce(f.accessCount, 0) + 1, f.lastAccessed = $at",
-        {"tenant": tenant, "ids": ids, "at": at},
-    )
-
-
-def delete_scope(tenant: str, scope_key: str) -> list[Query]:
-    """Statements removing one scope; each returns ``deleted`` (Messages are not counted)."""
-    params = {"tenant": tenant, "scopeKey": scope_key}
-    return [
-        (
-            "MATCH (f:Fact) WHERE f.tenant = $tenant AND f.scopeKey = $scopeKey\n"
-            "CALL (f) {\n"
-            "  MATCH (:Entity {id: f.subjectId})-[r]->(:Entity {id: f.objectId})\n"
-            "  WHERE r.factId = f.id\n"
-            "  DELETE r\n"
-            "}\n"
-            "DETACH DELETE f\n"
-            "RETURN count(f) AS deleted",
-            params,
-        ),
-        (
-            "MATCH (m:Message) WHERE m.tenant = $tenant AND m.scopeKey = $scopeKey\n"
-            "DETACH DELETE m\n"
-            "RETURN 0 AS deleted",
-            params,
-        ),
-        (
-            "MATCH (e:Episode) WHERE e.tenant = $tenant AND e.scopeKey = $scopeKey\n"
-            "DETACH DELETE e\n"
-            "RETURN count(e) AS deleted",
-            params,
-        ),
-        (
-            "MATCH (n:Entity) WHERE n.tenant = $tenant AND n.scopeKey = $scopeKey\n"
-            "DETACH DELETE n\n"
-            "RETURN count(n) AS deleted",
-            params,
-        ),
-    ]
+    n = _alias(alias)
+    return f"UNWIND $ids AS id\nMATCH ({n}:{label} {{{key}: id}}) WHERE {n}.tenant = $tenant\n"
 
 
 # -- reads: episodes -----------------------------------------------------------
@@ -421,9 +194,8 @@ def expired_episode_ids(tenant: str, now: datetime) -> Query:
 # -- reads: entities -----------------------------------------------------------
 def get_entities(tenant: str, ids: list[str]) -> Query:
     return (
-        "UNWIND $ids AS id\n"
-        "MATCH (n:Entity {id: id}) WHERE n.tenant = $tenant\n"
-        "RETURN properties(n) AS n",
+        each_by_id("Entity", "n")
+        + "RETURN properties(n) AS n",
         {"tenant": tenant, "ids": ids},
     )
 
@@ -552,9 +324,8 @@ def fulltext_turns(tenant: str, scope_keys: list[str], lucene: str, limit: int) 
 def get_turns(tenant: str, message_ids: list[str]) -> Query:
     """Turns by their Message id (``episodeId:index``), in the order asked."""
     return (
-        "UNWIND $ids AS id\n"
-        "MATCH (m:Message {id: id}) WHERE m.tenant = $tenant\n"
-        "RETURN m.id AS id, m.episodeId AS episodeId, m.index AS index, m.clientId AS clientId,"
+        each_by_id("Message", "m")
+        + "RETURN m.id AS id, m.episodeId AS episodeId, m.index AS index, m.clientId AS clientId,"
         " m.speaker AS speaker, m.content AS content, m.timestamp AS timestamp",
         {"tenant": tenant, "ids": message_ids},
     )
@@ -564,9 +335,8 @@ def get_turns(tenant: str, message_ids: list[str]) -> Query:
 def get_facts(tenant: str, ids: list[str], embeddings: bool = True) -> Query:
     projection = "properties(f)" if embeddings else "f {.*, embedding: null}"
     return (
-        "UNWIND $ids AS id\n"
-        "MATCH (f:Fact {id: id}) WHERE f.tenant = $tenant\n"
-        f"RETURN {projection} AS f",
+        each_by_id("Fact", "f")
+        + f"RETURN {projection} AS f",
         {"tenant": tenant, "ids": ids},
     )
 

@@ -35,7 +35,7 @@ from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, Sessio
 
 from graphmem.errors import StoreError, StoreUnavailableError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
-from graphmem.store import cypher, neo4j_schema
+from graphmem.store import cypher, cypher_writes, neo4j_schema
 from graphmem.store import neo4j_records as records
 from graphmem.store.base import FactQuery, Scored, StoreStats, TurnHit, WriteBatch
 from graphmem.temporal import TimeFilter
@@ -202,17 +202,17 @@ class Neo4jStore:
     def _batch_statements(self, tenant: str, batch: WriteBatch) -> list[cypher.Query]:
         statements: list[cypher.Query] = []
         if batch.delete_fact_ids:
-            statements.append(cypher.delete_facts(tenant, batch.delete_fact_ids))
+            statements.append(cypher_writes.delete_facts(tenant, batch.delete_fact_ids))
         if batch.delete_episode_ids:
-            statements.append(cypher.delete_episodes(tenant, batch.delete_episode_ids))
+            statements.append(cypher_writes.delete_episodes(tenant, batch.delete_episode_ids))
         if batch.delete_entity_ids:
-            statements.append(cypher.delete_entities(tenant, batch.delete_entity_ids))
+            statements.append(cypher_writes.delete_entities(tenant, batch.delete_entity_ids))
         if batch.episodes:
-            statements.append(cypher.upsert_episodes(
+            statements.append(cypher_writes.upsert_episodes(
                 [records.episode_row(e, batch.turn_vectors.get(e.id)) for e in batch.episodes]))
         if batch.entities:
             statements.append(
-                cypher.upsert_entities([records.entity_row(e) for e in batch.entities]))
+                cypher_writes.upsert_entities([records.entity_row(e) for e in batch.entities]))
         if batch.facts:
             by_predicate: dict[str, list[str]] = defaultdict(list)
             for fact in batch.facts:
@@ -220,13 +220,13 @@ class Neo4jStore:
                 if fact.status is not FactStatus.RETRACTION:
                     by_predicate[rel].append(fact.id)
             seq = clock.time_ns()
-            statements.append(cypher.upsert_fact_nodes(
+            statements.append(cypher_writes.upsert_fact_nodes(
                 [records.fact_row(f, seq + i) for i, f in enumerate(batch.facts)]))
-            statements.append(cypher.link_facts(tenant, [f.id for f in batch.facts]))
-            statements += [cypher.link_fact_relationships(tenant, predicate, ids)
+            statements.append(cypher_writes.link_facts(tenant, [f.id for f in batch.facts]))
+            statements += [cypher_writes.link_fact_relationships(tenant, predicate, ids)
                            for predicate, ids in by_predicate.items()]
         if batch.mentions:
-            statements.append(cypher.upsert_mentions(
+            statements.append(cypher_writes.upsert_mentions(
                 tenant, [{"episodeId": m.episode_id, "entityId": m.entity_id}
                          for m in batch.mentions]))
         return statements
@@ -318,7 +318,7 @@ class Neo4jStore:
 
     def record_access(self, tenant: str, fact_ids: list[str], at: datetime) -> None:
         if fact_ids:
-            self._write([cypher.record_access(tenant, list(fact_ids), at)])
+            self._write([cypher_writes.record_access(tenant, list(fact_ids), at)])
 
     def _facts(self, query: cypher.Query) -> list[Fact]:
         return [records.fact_from(r["f"]) for r in self._read(query)]
@@ -404,5 +404,5 @@ class Neo4jStore:
         return stats
 
     def delete_scope(self, tenant: str, scope_key: str) -> int:
-        results = self._write(cypher.delete_scope(tenant, scope_key))
+        results = self._write(cypher_writes.delete_scope(tenant, scope_key))
         return sum(int(rows[0]["deleted"]) for rows in results if rows)

@@ -14,7 +14,14 @@ import re
 #:    fact and turn entries carry a scope token, so a search reads one scope's postings.
 SCHEMA_VERSION = 2
 
-_SCHEMA = """
+#: The turns' full-text table: a turn's own words, its neighbours' (context), its scope token.
+CREATE_TURNS_FTS = ("CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5 (content, context,"
+                    " scope, tokenize='porter unicode61')")
+#: The facts' full-text table: a fact's text and its scope token.
+CREATE_FACTS_FTS = ("CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text, scope,"
+                    " tokenize='porter unicode61')")
+
+SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 CREATE TABLE IF NOT EXISTS episodes (
@@ -31,7 +38,7 @@ CREATE TABLE IF NOT EXISTS turns (
     tenant TEXT NOT NULL, scope_key TEXT NOT NULL, embedding BLOB
 );
 CREATE INDEX IF NOT EXISTS turns_episode ON turns (episode_id);
-{create_turns_fts};
+{CREATE_TURNS_FTS};
 
 CREATE TABLE IF NOT EXISTS entities (
     rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tenant TEXT NOT NULL,
@@ -58,19 +65,11 @@ CREATE INDEX IF NOT EXISTS facts_object ON facts (tenant, object_id);
 CREATE TABLE IF NOT EXISTS fact_episodes (fact_id TEXT NOT NULL, episode_id TEXT NOT NULL,
     PRIMARY KEY (fact_id, episode_id));
 CREATE INDEX IF NOT EXISTS fact_episodes_episode ON fact_episodes (episode_id);
-{create_facts_fts};
+{CREATE_FACTS_FTS};
 
 CREATE TABLE IF NOT EXISTS mentions (episode_id TEXT NOT NULL, entity_id TEXT NOT NULL,
     PRIMARY KEY (episode_id, entity_id));
 """
-#: The turns' full-text table: a turn's own words, its neighbours' (context), its scope token.
-CREATE_TURNS_FTS = ("CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5 (content, context,"
-                    " scope, tokenize='porter unicode61')")
-#: The facts' full-text table: a fact's text and its scope token.
-CREATE_FACTS_FTS = ("CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text, scope,"
-                    " tokenize='porter unicode61')")
-SCHEMA = (_SCHEMA.replace("{create_turns_fts}", CREATE_TURNS_FTS)
-          .replace("{create_facts_fts}", CREATE_FACTS_FTS))
 
 
 def scope_token(tenant: str, scope_key: str) -> str:

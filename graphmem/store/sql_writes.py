@@ -32,12 +32,25 @@ def write_episodes(db: sqlite3.Connection, episodes: list[Episode],
         if db.execute("SELECT 1 FROM turns WHERE episode_id=? LIMIT 1", (ep.id,)).fetchone():
             continue
         vectors = turn_vectors.get(ep.id, [])
-        for idx, (text, context) in enumerate(zip(episode_turns(ep), turn_context_texts(ep),
-                                                  strict=True)):
-            vector = _blob(vectors[idx]) if idx < len(vectors) else None
-            cur = db.execute(sql.INSERT_TURN, (ep.id, idx, ep.tenant, ep.scope_key, vector))
-            db.execute(sql.INSERT_TURN_FTS, (cur.lastrowid, sql.analyze(text), sql.analyze(context),
-                                             sql.scope_token(ep.tenant, ep.scope_key)))
+        rowids = [db.execute(sql.INSERT_TURN, (ep.id, idx, ep.tenant, ep.scope_key,
+                                               _blob(vectors[idx]) if idx < len(vectors) else None)
+                             ).lastrowid for idx in range(len(episode_turns(ep)))]
+        _index_turns(db, ep, dict(enumerate(rowids)))
+
+
+def _index_turns(db: sqlite3.Connection, ep: Episode, rowids: dict[int, int | None]) -> None:
+    """Full-text rows of an episode's turns (turn index -> its ``turns`` rowid)."""
+    texts, contexts = episode_turns(ep), turn_context_texts(ep)
+    token = sql.scope_token(ep.tenant, ep.scope_key)
+    for idx, rowid in rowids.items():
+        if idx < len(texts):
+            db.execute(sql.INSERT_TURN_FTS, (rowid, sql.analyze(texts[idx]),
+                                             sql.analyze(contexts[idx]), token))
+
+
+def _index_fact(db: sqlite3.Connection, rowid: int, fact: Fact) -> None:
+    db.execute(sql.INSERT_FACT_FTS, (rowid, sql.analyze(fact.text),
+                                     sql.scope_token(fact.tenant, fact.scope_key)))
 
 
 def rebuild_full_text(db: sqlite3.Connection) -> None:
@@ -45,20 +58,12 @@ def rebuild_full_text(db: sqlite3.Connection) -> None:
     db.execute("DROP TABLE IF EXISTS turns_fts")
     db.execute(sql.CREATE_TURNS_FTS)
     for ep_id, doc in db.execute("SELECT id, doc FROM episodes").fetchall():
-        episode = Episode.model_validate_json(doc)
-        texts, contexts = episode_turns(episode), turn_context_texts(episode)
-        token = sql.scope_token(episode.tenant, episode.scope_key)
-        for rowid, idx in db.execute("SELECT rowid, idx FROM turns WHERE episode_id=?",
-                                     (ep_id,)).fetchall():
-            if idx < len(texts):
-                db.execute(sql.INSERT_TURN_FTS, (rowid, sql.analyze(texts[idx]),
-                                                 sql.analyze(contexts[idx]), token))
+        rows = db.execute("SELECT idx, rowid FROM turns WHERE episode_id=?", (ep_id,)).fetchall()
+        _index_turns(db, Episode.model_validate_json(doc), dict(rows))
     db.execute("DROP TABLE IF EXISTS facts_fts")
     db.execute(sql.CREATE_FACTS_FTS)
     for rowid, doc in db.execute("SELECT rowid, doc FROM facts").fetchall():
-        fact = Fact.model_validate_json(doc)
-        db.execute(sql.INSERT_FACT_FTS, (rowid, sql.analyze(fact.text),
-                                         sql.scope_token(fact.tenant, fact.scope_key)))
+        _index_fact(db, rowid, Fact.model_validate_json(doc))
 
 
 def write_entities(db: sqlite3.Connection, entities: list[Entity]) -> dict[str, int]:
@@ -90,8 +95,7 @@ def write_facts(db: sqlite3.Connection, facts: list[Fact]) -> dict[str, int]:
         )).fetchone()[0]
         rows[fact.id] = rowid
         db.execute("DELETE FROM facts_fts WHERE rowid=?", (rowid,))
-        db.execute(sql.INSERT_FACT_FTS, (rowid, sql.analyze(fact.text),
-                                         sql.scope_token(fact.tenant, fact.scope_key)))
+        _index_fact(db, rowid, fact)
         db.execute("DELETE FROM fact_episodes WHERE fact_id=?", (fact.id,))
         sources = [*fact.episode_ids]
         if fact.retraction and fact.retraction.episode_id:

@@ -16,7 +16,7 @@ import pytest
 
 from graphmem.errors import ValidationError
 from graphmem.models import Fact, FactStatus
-from graphmem.store import cypher, neo4j_schema
+from graphmem.store import cypher, cypher_writes, neo4j_schema
 from graphmem.temporal import TimeFilter
 
 NOW = datetime(2024, 6, 1, tzinfo=UTC)
@@ -39,12 +39,12 @@ def test_relationship_type_refuses_anything_else(name: str) -> None:
 
 
 def test_typed_relationship_statement_interpolates_only_the_type() -> None:
-    query, params = cypher.link_fact_relationships(EVIL, "WORKS_AT", [EVIL])
+    query, params = cypher_writes.link_fact_relationships(EVIL, "WORKS_AT", [EVIL])
     assert "[r:WORKS_AT {factId: f.id}]" in query
     assert EVIL not in query
     assert params == {"tenant": EVIL, "ids": [EVIL], "marker": "retraction"}
     with pytest.raises(ValidationError):
-        cypher.link_fact_relationships("t", "WORKS_AT]->(x) DETACH DELETE x //", ["f1"])
+        cypher_writes.link_fact_relationships("t", "WORKS_AT]->(x) DETACH DELETE x //", ["f1"])
 
 
 def test_time_filter_refuses_unsafe_aliases() -> None:
@@ -55,15 +55,15 @@ def test_time_filter_refuses_unsafe_aliases() -> None:
 
 # -- every value is a parameter -------------------------------------------------
 BUILDERS: dict[str, Callable[[], cypher.Query]] = {
-    "delete_facts": lambda: cypher.delete_facts(EVIL, [EVIL]),
-    "delete_episodes": lambda: cypher.delete_episodes(EVIL, [EVIL]),
-    "delete_entities": lambda: cypher.delete_entities(EVIL, [EVIL]),
-    "upsert_episodes": lambda: cypher.upsert_episodes([{"id": EVIL}]),
-    "upsert_entities": lambda: cypher.upsert_entities([{"id": EVIL}]),
-    "upsert_fact_nodes": lambda: cypher.upsert_fact_nodes([{"id": EVIL}]),
-    "link_facts": lambda: cypher.link_facts(EVIL, [EVIL]),
-    "upsert_mentions": lambda: cypher.upsert_mentions(EVIL, [{"episodeId": EVIL}]),
-    "record_access": lambda: cypher.record_access(EVIL, [EVIL], NOW),
+    "delete_facts": lambda: cypher_writes.delete_facts(EVIL, [EVIL]),
+    "delete_episodes": lambda: cypher_writes.delete_episodes(EVIL, [EVIL]),
+    "delete_entities": lambda: cypher_writes.delete_entities(EVIL, [EVIL]),
+    "upsert_episodes": lambda: cypher_writes.upsert_episodes([{"id": EVIL}]),
+    "upsert_entities": lambda: cypher_writes.upsert_entities([{"id": EVIL}]),
+    "upsert_fact_nodes": lambda: cypher_writes.upsert_fact_nodes([{"id": EVIL}]),
+    "link_facts": lambda: cypher_writes.link_facts(EVIL, [EVIL]),
+    "upsert_mentions": lambda: cypher_writes.upsert_mentions(EVIL, [{"episodeId": EVIL}]),
+    "record_access": lambda: cypher_writes.record_access(EVIL, [EVIL], NOW),
     "get_episode": lambda: cypher.get_episode(EVIL, EVIL),
     "find_episode": lambda: cypher.find_episode(EVIL, EVIL, EVIL),
     "list_episodes": lambda: cypher.list_episodes(EVIL, [EVIL], 5, NOW),
@@ -100,7 +100,7 @@ def test_values_never_reach_the_query_text(name: str) -> None:
 
 
 def test_delete_scope_statements_take_values_as_parameters() -> None:
-    for query, params in cypher.delete_scope(EVIL, EVIL):
+    for query, params in cypher_writes.delete_scope(EVIL, EVIL):
         assert EVIL not in query
         assert params == {"tenant": EVIL, "scopeKey": EVIL}
         assert "RETURN" in query and "deleted" in query
