@@ -24,33 +24,70 @@ PREDICATE_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]{0,63}$")
 
 @dataclass(frozen=True)
 class PredicateSpec:
+    """One predicate: how its facts supersede each other, and how people ask about it.
+
+    ``description`` and ``questions`` describe the *slot* the predicate fills
+    ("where does X work?"): recall's slot channel matches a question against
+    them to read the answer straight from the graph, so every predicate a user
+    would ask about carries a few example questions with ``X`` for the person.
+    """
+
     name: str
     cardinality: Cardinality
     family: str
+    description: str = ""
+    questions: tuple[str, ...] = ()
 
 
-def _spec(name: str, cardinality: Cardinality, family: str | None = None) -> PredicateSpec:
-    return PredicateSpec(name, cardinality, family or name)
+def _spec(name: str, cardinality: Cardinality, family: str | None = None,
+          description: str = "", questions: tuple[str, ...] = ()) -> PredicateSpec:
+    return PredicateSpec(name, cardinality, family or name, description, questions)
 
 
 ONE, MANY = Cardinality.ONE, Cardinality.MANY
 
 DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
     # functional: one value per subject at a time
-    _spec("WORKS_AT", ONE),
-    _spec("JOB_TITLE", ONE),
-    _spec("LIVES_IN", ONE),
-    _spec("MARRIED_TO", ONE),
-    _spec("DRIVES", ONE),
+    _spec("WORKS_AT", ONE, description="the organisation a person works for (employer)",
+          questions=("Where does X work?", "Who does X work for?", "What company is X at?",
+                     "Who is X's employer?")),
+    _spec("JOB_TITLE", ONE, description="a person's job title or role at work",
+          questions=("What is X's job title?", "What does X do for a living?",
+                     "What is X's role?", "What position does X hold?")),
+    _spec("LIVES_IN", ONE, description="the city or place a person lives in",
+          questions=("Where does X live?", "Which city does X live in?", "Where is X based?",
+                     "Where is X's home?")),
+    _spec("MARRIED_TO", ONE, description="a person's spouse",
+          questions=("Who is X married to?", "Who is X's wife?", "Who is X's husband?")),
+    _spec("DRIVES", ONE, description="the car a person drives",
+          questions=("What car does X drive?", "What does X drive?", "What is X's car?")),
+    _spec("HAS_PHONE", ONE, description="the phone a person uses",
+          questions=("What phone does X use?", "What phone does X have?",
+                     "Which smartphone does X own?")),
+    _spec("DIET", ONE, description="the diet a person follows (vegan, vegetarian, keto...)",
+          questions=("What diet does X follow?", "Is X vegetarian?", "What does X eat?")),
+    _spec("MAIN_LANGUAGE", ONE, description="the programming language a person uses most",
+          questions=("Which programming language does X use most?",
+                     "What is X's main programming language?", "What language does X code in?")),
+    _spec("PLAYS_SPORT", ONE, description="the sport a person does regularly",
+          questions=("Which sport does X do?", "What sport does X play?",
+                     "What does X do for exercise?")),
+    _spec("REPORTS_TO", ONE, description="a person's manager or boss at work",
+          questions=("Who is X's manager?", "Who does X report to?", "Who is X's boss?")),
     _spec("IS_NAMED", ONE),
     _spec("PREFERRED_NAME", ONE),
     _spec("AGE", ONE),
-    _spec("STUDIES_AT", ONE),
-    _spec("RELATIONSHIP_STATUS", ONE),
-    _spec("USES_FRAMEWORK", ONE),
+    _spec("STUDIES_AT", ONE, description="the school or university a person studies at",
+          questions=("Where does X study?", "Which university does X attend?")),
+    _spec("RELATIONSHIP_STATUS", ONE, description="whether a person is single, dating, married...",
+          questions=("Is X single?", "What is X's relationship status?")),
+    _spec("USES_FRAMEWORK", ONE, description="the frontend or web framework a person uses",
+          questions=("Which frontend framework does X use?", "What framework does X use?")),
     _spec("FAVORITE", ONE),  # the rules extractor says FAVORITE_BAND, FAVORITE_FOOD... (stated one)
-    _spec("IS_FROM", ONE),
-    _spec("HAS_PARTNER", ONE),
+    _spec("IS_FROM", ONE, description="where a person comes from (hometown, home country)",
+          questions=("Where is X from?", "Where did X grow up?")),
+    _spec("HAS_PARTNER", ONE, description="a person's partner (boyfriend, girlfriend)",
+          questions=("Who is X's partner?", "Who is X dating?")),
     # multi-valued: each object has its own timeline
     _spec("LIKES", MANY, "SENTIMENT"),
     _spec("LOVES", MANY, "SENTIMENT"),
@@ -67,7 +104,8 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
     _spec("HAS_CHILD", MANY),
     _spec("HAS_PARENT", MANY),
     _spec("HAS_FRIEND", MANY),
-    _spec("HAS_PET", MANY),
+    _spec("HAS_PET", MANY, description="a person's pets",
+          questions=("What pets does X have?", "Does X have a pet?")),
     _spec("HOBBY", MANY),
     _spec("SKILLED_IN", MANY),
     _spec("PLANS", MANY),
@@ -78,7 +116,8 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
     _spec("TODO_DONE", MANY, "TODO"),
     _spec("TODO_CANCELLED", MANY, "TODO"),
     _spec("TODO_EXPIRED", MANY, "TODO"),
-    _spec("ALLERGIC_TO", MANY),
+    _spec("ALLERGIC_TO", MANY, description="what a person is allergic to",
+          questions=("What is X allergic to?", "Does X have allergies?")),
     _spec("LEARNING", MANY),
     _spec("LESSON", MANY),
     _spec("GOAL", MANY),
