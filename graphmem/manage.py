@@ -132,10 +132,31 @@ def get_fact(memory: Memory, tenant: str, fact_id: str, scope: Scope | None = No
 
 def get_episode(memory: Memory, tenant: str, episode_id: str,
                 scope: Scope | None = None) -> Episode:
-    episode = memory.get_episode(tenant, episode_id)
-    if scope is not None and episode.scope_key not in scope.visible_keys:
+    """An episode by the server's id or by the ``episode_id`` its client sent.
+
+    A client id is unique within a scope, not across the tenant: with a scope
+    the most specific visible scope's episode wins; without one, a client id
+    used in several scopes is a conflict the caller resolves by naming the scope.
+    """
+    episode = memory.store.get_episode(tenant, episode_id)
+    if episode is None:
+        episode = _by_client_id(memory, tenant, episode_id, scope)
+    if episode is None or (scope is not None and episode.scope_key not in scope.visible_keys):
         raise NotFoundError(f"episode {episode_id!r} not found")
     return episode
+
+
+def _by_client_id(memory: Memory, tenant: str, client_id: str,
+                  scope: Scope | None) -> Episode | None:
+    found = memory.store.episodes_by_client_id(tenant, client_id)
+    if scope is not None:
+        rank = {key: i for i, key in enumerate(scope.visible_keys)}
+        found = sorted((e for e in found if e.scope_key in rank), key=lambda e: rank[e.scope_key])
+        return found[0] if found else None
+    if len(found) > 1:
+        raise ConflictError(f"episode id {client_id!r} was sent in {len(found)} scopes; "
+                            "name one with user_id and/or group_id")
+    return found[0] if found else None
 
 
 def episode_facts(memory: Memory, tenant: str, episode_id: str) -> list[Fact]:

@@ -52,22 +52,25 @@ async def add_episode(body: EpisodeBody, request: Request, tenant: Tenant, memor
 
 def _episode(memory: Memory, tenant: str, episode_id: str, scope: Scope | None) -> EpisodeOut:
     episode = manage.get_episode(memory, tenant, episode_id, scope)
-    return EpisodeOut.of(episode, manage.episode_facts(memory, tenant, episode_id))
+    return EpisodeOut.of(episode, manage.episode_facts(memory, tenant, episode.id))
 
 
 @router.get("/{episode_id}", response_model=EpisodeOut)
 async def get_episode(episode_id: EpisodeId, request: Request, tenant: Tenant,
                       memory: MemoryDep, scope: OptionalScope) -> EpisodeOut:
-    """An episode as received, with the memories it asserted or retracted."""
+    """An episode as received, with the memories it asserted or retracted.
+
+    ``episode_id`` is the server's id or the client's own ``episode_id``.
+    """
     return await run_sync(request, _episode, memory, tenant, episode_id, scope)
 
 
 def _delete(memory: Memory, bus: EventBus, tenant: str, episode_id: str,
             scope: Scope | None) -> EpisodeDeleted:
-    manage.get_episode(memory, tenant, episode_id, scope)
-    result = memory.delete_episode(tenant, episode_id)
+    episode = manage.get_episode(memory, tenant, episode_id, scope)
+    result = memory.delete_episode(tenant, episode.id)
     bus.publish_all(tenant, events_for(result))
-    return EpisodeDeleted(episode_id=episode_id, deleted=memories(result.deleted),
+    return EpisodeDeleted(episode_id=episode.id, deleted=memories(result.deleted),
                           reopened=memories(result.reopened))
 
 

@@ -95,7 +95,8 @@ def current_profile(memory: Memory, tenant: str, scope: Scope, *,
     history = profile_history(memory, tenant, scope, owner=owner)
     if history:
         return history[-1]
-    return Profile(scope_key=scope.key, owner=owner or scope.user_id or scope.group_id or "")
+    name = owner or records.owner_name(memory, tenant, scope)
+    return Profile(scope_key=scope.key, owner=name or scope.user_id or scope.group_id or "")
 
 
 def _trace(fact: Fact, old: Fact) -> str:

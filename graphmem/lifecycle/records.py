@@ -20,6 +20,7 @@ Every write in this package happens under the ingestion lock
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime
 from typing import Literal, TypeVar
 
@@ -74,7 +75,32 @@ def all_episodes(memory: Memory, tenant: str, scope_keys: list[str]) -> list[Epi
         before = page[-1].reference_time
 
 
-def _owner_request(scope: Scope, name: str | None) -> NameRequest:
+#: How many recent episodes name the user when no name is given.
+_NAMING_EPISODES = 20
+
+
+def speaker_name(messages: list[Message]) -> str | None:
+    """The name the user speaks under in these messages (the most frequent), if any."""
+    names = Counter(m.speaker.strip() for m in messages
+                    if m.role == "user" and m.speaker and m.speaker.strip())
+    return names.most_common(1)[0][0] if names else None
+
+
+def owner_name(memory: Memory, tenant: str, scope: Scope) -> str | None:
+    """The name a user scope's person goes by: the speaker of their recent messages.
+
+    A user id (``u7``) is an account, not a name; summaries and the profile
+    speak of the person, and the rule extractor files "I ..." under the
+    speaker's name, so the owner entity is the one their facts are about.
+    """
+    if scope.user_id is None:
+        return None
+    recent = memory.store.list_episodes(tenant, [scope.key], limit=_NAMING_EPISODES)
+    return speaker_name([m for e in recent if not is_record(e) for m in e.messages])
+
+
+def _owner_request(memory: Memory, tenant: str, scope: Scope, name: str | None) -> NameRequest:
+    name = name or owner_name(memory, tenant, scope)
     return NameRequest(name or scope.user_id or scope.group_id or "user",
                        "person" if scope.user_id else "group")
 
@@ -83,11 +109,11 @@ def owner_entity(memory: Memory, tenant: str, scope: Scope,
                  name: str | None = None) -> tuple[Entity, list[Entity]]:
     """The entity a scope's memory is about, and the entities to write if it is new.
 
-    It is the entity named ``name`` or, by default, the scope's user (or group)
-    id; the rule extractor names the speaker's own entity by the speaker, so a
+    It is the entity named ``name`` or, by default, the name the user speaks
+    under (:func:`owner_name`), else the scope's user (or group) id; the rule extractor names the speaker's own entity by the speaker, so a
     user ``alice`` who speaks as "Alice" resolves to the same entity.
     """
-    request = _owner_request(scope, name)
+    request = _owner_request(memory, tenant, scope, name)
     resolution = memory.ingestor.resolver.resolve(tenant, scope, [request])
     entity = resolution.get(request.name)
     if entity is None:  # pragma: no cover - resolve() creates what it does not find
@@ -97,7 +123,7 @@ def owner_entity(memory: Memory, tenant: str, scope: Scope,
 
 def find_owner(memory: Memory, tenant: str, scope: Scope, name: str | None = None) -> Entity | None:
     """:func:`owner_entity` without creating anything: None for a user graphmem has never met."""
-    request = _owner_request(scope, name)
+    request = _owner_request(memory, tenant, scope, name)
     return memory.ingestor.resolver.resolve(tenant, scope, [request], create=False).get(request.name)
 
 

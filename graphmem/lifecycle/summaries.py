@@ -118,9 +118,10 @@ def summarize_session(memory: Memory, tenant: str, scope: Scope, session_id: str
         ids = [e.id for e in episodes]
         if before is not None and before.episode_ids == ids:
             return before
-        entity, new_entities = records.owner_entity(memory, tenant, scope, owner)
+        entity, new_entities = records.owner_entity(
+            memory, tenant, scope, owner or records.speaker_name(messages))
         digest = SessionDigest(
-            session_id=session_id, owner=entity.name, started_at=episodes[0].reference_time,
+            session_id=session_id, owner=entity.name, started_at=_started(episodes, messages),
             ended_at=episodes[-1].reference_time, messages=messages,
             facts=[DigestFact(text=f.text, category=f.category, predicate=f.predicate,
                               subject=f.subject_name, object=f.object_name,
@@ -132,7 +133,8 @@ def summarize_session(memory: Memory, tenant: str, scope: Scope, session_id: str
             topics=draft.topics, intent=draft.intent, tone=draft.tone, key_facts=draft.key_facts,
             unresolved=draft.unresolved, episode_ids=ids, written_by=written_by)
         episode_id = record.id if record else new_id("ep")
-        fact = _summary_fact(memory, tenant, episode_id, entity.id, entity.name, summary)
+        fact = _summary_fact(memory, tenant, episode_id, entity.id, entity.name, summary,
+                             memory.clock())
         summary.fact_id = fact.id
         episode = records.authored_episode(
             tenant, scope.key, kind=RECORD_KIND, key=session_id, session_id=session_id,
@@ -155,8 +157,19 @@ def _draft(writer: Writer, digest: SessionDigest,
         return fallback.summarize(digest, **options), fallback.name
 
 
+def _started(episodes: list[Episode], messages: list[Message]) -> datetime:
+    """When the session began: its first message's time (an episode's time is its last)."""
+    stamps = [m.timestamp for m in messages if m.timestamp is not None]
+    return min([*stamps, episodes[0].reference_time])
+
+
 def _summary_fact(memory: Memory, tenant: str, episode_id: str, owner_id: str, owner_name: str,
-                  summary: SessionSummary) -> Fact:
+                  summary: SessionSummary, now: datetime) -> Fact:
+    """The searchable summary: valid from the session's end, recorded when it is written.
+
+    Decay measures a memory's age from when it was recorded (or last used), so
+    a summary of a session imported from last year is new, not a year old.
+    """
     existing = [f for f in memory.store.facts_of_episode(tenant, episode_id)
                 if f.predicate == records.SESSION_SUMMARY]
     base = existing[0] if existing else Fact(
@@ -164,9 +177,10 @@ def _summary_fact(memory: Memory, tenant: str, episode_id: str, owner_id: str, o
         predicate=records.SESSION_SUMMARY, object_id=owner_id, object_name=owner_name, text="",
         category=Category.CONTEXT, importance=0.4, confidence=0.9,
         timeline_key=f"{summary.scope_key}|{owner_id}|{records.SESSION_SUMMARY}|{summary.session_id}",
-        valid_from=summary.ended_at, recorded_at=summary.ended_at)
+        valid_from=summary.ended_at, recorded_at=now)
     return base.model_copy(update={
         "text": summary.summary, "valid_from": summary.ended_at, "embedding": None,
+        "recorded_at": now,
         "evidence": [Evidence(at=summary.ended_at, episode_id=episode_id)],
         "episode_ids": [episode_id]})
 

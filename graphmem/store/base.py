@@ -115,6 +115,13 @@ class GraphStore(Protocol):
     def find_episode(self, tenant: str, scope_key: str, client_id: str) -> Episode | None:
         """The episode a client sent with this idempotency id, if any."""
 
+    def episodes_by_client_id(self, tenant: str, client_id: str) -> list[Episode]:
+        """Every episode of the tenant a client sent with this id, in any scope.
+
+        A client id is unique only within a scope, so the caller decides which
+        scope's episode it meant (``GET /v1/episodes/{client id}``).
+        """
+
     def list_episodes(self, tenant: str, scope_keys: list[str], *, limit: int = 50,
                       before: datetime | None = None) -> list[Episode]:
         """Newest first by reference time."""

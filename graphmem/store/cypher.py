@@ -170,6 +170,14 @@ def find_episode(tenant: str, scope_key: str, client_id: str) -> Query:
     )
 
 
+def episodes_by_client_id(tenant: str, client_id: str) -> Query:
+    return (
+        "MATCH (e:Episode {clientId: $clientId}) WHERE e.tenant = $tenant\n"
+        "RETURN properties(e) AS e ORDER BY e.scopeKey",
+        {"tenant": tenant, "clientId": client_id},
+    )
+
+
 def list_episodes(tenant: str, scope_keys: list[str], limit: int,
                   before: datetime | None) -> Query:
     before_clause = " AND e.referenceTime < $before" if before is not None else ""

@@ -162,6 +162,11 @@ class EmbeddedStore:
         )
         return Episode.model_validate_json(str(rows[0][0])) if rows else None
 
+    def episodes_by_client_id(self, tenant: str, client_id: str) -> list[Episode]:
+        rows = self._query("SELECT doc FROM episodes WHERE tenant=? AND client_id=? ORDER BY scope_key",
+                           (tenant, client_id))
+        return [Episode.model_validate_json(str(r[0])) for r in rows]
+
     def list_episodes(self, tenant: str, scope_keys: list[str], *, limit: int = 50,
                       before: datetime | None = None) -> list[Episode]:
         params: list[object] = [tenant, *scope_keys]

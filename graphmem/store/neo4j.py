@@ -240,6 +240,10 @@ class Neo4jStore:
         rows = self._read(cypher.find_episode(tenant, scope_key, client_id))
         return records.episode_from(rows[0]["e"]) if rows else None
 
+    def episodes_by_client_id(self, tenant: str, client_id: str) -> list[Episode]:
+        rows = self._read(cypher.episodes_by_client_id(tenant, client_id))
+        return [records.episode_from(r["e"]) for r in rows]
+
     def list_episodes(self, tenant: str, scope_keys: list[str], *, limit: int = 50,
                       before: datetime | None = None) -> list[Episode]:
         if not scope_keys:

@@ -31,6 +31,7 @@ def test_episode_round_trips(store: GraphStore, tenant: str) -> None:
 
     assert store.get_episode(tenant, episode.id) == episode
     assert store.find_episode(tenant, ALICE.key, "c-1") == episode
+    assert store.episodes_by_client_id(tenant, "c-1") == [episode]
     assert store.list_episodes(tenant, ALICE.visible_keys) == [episode]
 
 
@@ -44,6 +45,7 @@ def test_nothing_crosses_tenants(store: GraphStore, embedder: Embedder, tenant: 
 
     assert store.get_episode(other, episode.id) is None
     assert store.find_episode(other, ALICE.key, "c-1") is None
+    assert store.episodes_by_client_id(other, "c-1") == []
     assert store.get_facts(other, [fact_id]) == []
     assert store.get_entities(other, [result.entities[0].id]) == []
     assert store.list_facts(other, FactQuery(scope_keys=ALICE.visible_keys)) == []

@@ -1,0 +1,86 @@
+"""Lifecycle promises through REST, once per store (issue 18): a client's own
+episode id finds its episode, backfilled sessions keep their summaries, people
+who share a first name stay apart, reminders fire."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from tests.api.conftest import ALICE, assert_problem, episode
+from tests.api.test_stores import clients  # noqa: F401  (the two-store REST fixture)
+
+BOB = {"user_id": "bob"}
+
+
+def test_client_episode_id_finds_and_deletes_its_episode(
+        clients: tuple[TestClient, TestClient]) -> None:  # noqa: F811
+    a, b = clients
+    body = episode("I work at Acme.", episode_id="client-ep-1")
+    stored = a.post("/v1/episodes", json=body)
+    assert stored.status_code == 201, stored.text
+    server_id = stored.json()["episode_id"]
+    assert server_id != "client-ep-1"
+
+    shown = a.get("/v1/episodes/client-ep-1")
+    assert shown.status_code == 200, shown.text
+    assert shown.json()["id"] == server_id and shown.json()["episode_id"] == "client-ep-1"
+    assert [m["object"] for m in shown.json()["memories"]] == ["Acme"]
+    assert a.get("/v1/episodes/client-ep-1", params=ALICE).json()["id"] == server_id
+    assert_problem(a.get("/v1/episodes/client-ep-1", params=BOB), 404)
+    assert_problem(b.get("/v1/episodes/client-ep-1"), 404)  # another tenant's namespace
+    assert_problem(b.delete("/v1/episodes/client-ep-1"), 404)
+
+    # the same client id in another scope: ambiguous without a scope, exact with one
+    other = episode("I work at Globex.", scope=BOB, episode_id="client-ep-1")
+    other["messages"][0]["id"] = "bob-m1"
+    bob_id = a.post("/v1/episodes", json=other).json()["episode_id"]
+    assert_problem(a.get("/v1/episodes/client-ep-1"), 409, "client-ep-1", "user_id")
+    assert a.get("/v1/episodes/client-ep-1", params=BOB).json()["id"] == bob_id
+
+    deleted = a.delete("/v1/episodes/client-ep-1", params=ALICE)
+    assert deleted.status_code == 200, deleted.text
+    assert deleted.json()["episode_id"] == server_id
+    assert [m["object"] for m in deleted.json()["deleted"]] == ["Acme"]
+    assert_problem(a.get(f"/v1/episodes/{server_id}"), 404)
+    assert a.get("/v1/episodes/client-ep-1").json()["id"] == bob_id
+
+
+def _session_episode(user: str, speaker: str, msg_id: str, content: str,
+                     at: str) -> dict[str, object]:
+    return {"scope": {"user_id": user}, "session_id": "s-oct",
+            "messages": [{"id": msg_id, "role": "user", "speaker": speaker, "content": content,
+                          "timestamp": at}]}
+
+
+def test_backfilled_session_summary_survives_maintenance_and_names_the_person(
+        clients: tuple[TestClient, TestClient]) -> None:  # noqa: F811
+    a, _ = clients
+    said = [("I moved to Lisbon last spring.", "2024-10-01T09:00:00Z"),
+            ("My sister Ana visits me every month.", "2024-10-01T09:05:00Z"),
+            ("I work at Siemens as an engineer.", "2024-10-01T09:10:00Z")]
+    for i, (content, at) in enumerate(said):
+        posted = a.post("/v1/episodes", json=_session_episode("u7", "Nora", f"oct-{i}", content, at))
+        assert posted.status_code == 201, posted.text
+
+    report = a.post("/v1/maintenance", json={"scope": {"user_id": "u7"}})
+    assert report.status_code == 200, report.text
+    scope_report = report.json()["scopes"][0]
+    assert scope_report["summarized_sessions"] == ["s-oct"]
+    assert not any("talked about" in m["text"] or m["text"].startswith("Session")
+                   for m in scope_report["decay"]["forgotten"]), scope_report["decay"]
+
+    listed = a.get("/v1/summaries", params={"user_id": "u7"}).json()["summaries"]
+    assert len(listed) == 1, listed
+    summary = listed[0]
+    assert summary["session_id"] == "s-oct"
+    assert summary["started_at"].startswith("2024-10-01T09:00:00")
+    assert summary["ended_at"].startswith("2024-10-01T09:10:00")
+    assert "Nora" in summary["summary"] and "u7" not in summary["summary"], summary["summary"]
+
+    again = a.post("/v1/maintenance", json={"scope": {"user_id": "u7"}}).json()
+    assert again["scopes"][0]["decay"]["forgotten"] == []
+    assert len(a.get("/v1/summaries", params={"user_id": "u7"}).json()["summaries"]) == 1
+    profile = a.get("/v1/profile", params={"user_id": "u7"})
+    assert profile.status_code == 200, profile.text
+    text = profile.json()["text"] if "text" in profile.json() else profile.json()["profile"]["text"]
+    assert "Nora" in text and "u7" not in text, text
