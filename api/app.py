@@ -25,6 +25,7 @@ from api import errors
 from api.limits import BodySizeLimit, TokenBuckets
 from api.routes import ROUTERS, lifecycle, portability, profile, todos
 from api.routes.jobs import JobRunner
+from api.scheduler import ReminderScheduler
 from graphmem.embed.tokens import TokenCounter
 from graphmem.errors import SetupError
 from graphmem.events import EventBus
@@ -65,13 +66,18 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     mem = memory if memory is not None else Memory.from_settings(settings)
     jobs = JobRunner()
 
+    bus = EventBus()
+    reminders = ReminderScheduler(mem, bus, interval=settings.reminder_poll_seconds)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if owns_memory:
             await anyio.to_thread.run_sync(mem.open)
+        reminders.start()
         try:
             yield
         finally:
+            await reminders.stop()
             jobs.shutdown()
             if owns_memory:
                 mem.close()
@@ -80,7 +86,8 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.api_keys = api_keys
     app.state.memory = mem
-    app.state.events = EventBus()
+    app.state.events = bus
+    app.state.reminders = reminders
     app.state.jobs = jobs
     app.state.rate_limits = TokenBuckets(settings.rate_limit_per_minute)
     app.state.token_counter = TokenCounter()

@@ -25,16 +25,17 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from graphmem.ingest.pipeline import IngestResult
+from graphmem.lifecycle.todos import Todo
 from graphmem.models import Fact, new_id, utcnow
 
 EventType = Literal[
     "memory.created", "memory.updated", "memory.superseded", "memory.forgotten",
-    "memory.restored", "memory.deleted",
+    "memory.restored", "memory.deleted", "todo.reminder",
 ]
 
 
 class Event(BaseModel):
-    """One change to one memory (fact)."""
+    """One change to one memory (fact), or a todo's reminder (``memory_id`` is the todo's id)."""
 
     id: str = Field(default_factory=lambda: new_id("evt"))
     type: EventType
@@ -42,6 +43,7 @@ class Event(BaseModel):
     memory_id: str
     episode_id: str | None = None
     memory: Fact | None = None
+    todo: Todo | None = None
 
 
 class Subscription:
@@ -132,3 +134,8 @@ def events_for(result: IngestResult) -> list[Event]:
     out += [fact_event("memory.superseded", f, ep) for f in result.superseded]
     out += [fact_event("memory.deleted", f, ep) for f in result.deleted]
     return out
+
+
+def reminder_event(todo: Todo, at: datetime) -> Event:
+    """``todo.reminder``: the todo's reminder time has come (sent once; see lifecycle.reminders)."""
+    return Event(type="todo.reminder", at=at, memory_id=todo.id, todo=todo)

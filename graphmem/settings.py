@@ -62,3 +62,5 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = 600
     max_request_bytes: int = 1_000_000
     store_timeout_seconds: float = 10.0
+    reminder_poll_seconds: float = Field(
+        default=2.0, gt=0, le=3600, description="how often the server looks for due reminders")

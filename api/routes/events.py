@@ -6,13 +6,14 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse
 
 from api.deps import EventsDep, Tenant
 from api.errors import PROBLEMS
 from api.schemas import MemoryOut
 from graphmem.events import Event, EventBus, EventType
+from graphmem.lifecycle.todos import Todo
 
 router = APIRouter(tags=["events"], responses=PROBLEMS)
 
@@ -24,12 +25,13 @@ class EventOut(BaseModel):
     memory_id: str
     episode_id: str | None = None
     memory: MemoryOut | None = None
+    todo: Todo | None = Field(None, description="the todo of a todo.reminder")
 
     @classmethod
     def of(cls, event: Event) -> EventOut:
         return cls(id=event.id, type=event.type, at=event.at, memory_id=event.memory_id,
                    episode_id=event.episode_id,
-                   memory=MemoryOut.of(event.memory) if event.memory else None)
+                   memory=MemoryOut.of(event.memory) if event.memory else None, todo=event.todo)
 
 
 async def _stream(bus: EventBus, tenant: str) -> AsyncIterator[dict[str, str]]:
@@ -47,5 +49,7 @@ async def _stream(bus: EventBus, tenant: str) -> AsyncIterator[dict[str, str]]:
     200: {"content": {"text/event-stream": {}}, "description": "an endless event stream"}})
 async def events(tenant: Tenant, bus: EventsDep) -> EventSourceResponse:
     """Memory events of the caller's tenant (``memory.created``, ``.updated``,
-    ``.superseded``, ``.forgotten``, ``.restored``, ``.deleted``), after one ``ready``."""
+    ``.superseded``, ``.forgotten``, ``.restored``, ``.deleted``) and ``todo.reminder`` when
+    a todo's reminder time comes, after one ``ready``. A reminder is sent once, by one of
+    the processes serving the database."""
     return EventSourceResponse(_stream(bus, tenant), ping=15)

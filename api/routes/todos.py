@@ -21,10 +21,12 @@ TodoId = Annotated[str, Path(max_length=256)]
 
 
 def _list(memory: Memory, tenant: str, scope: Scope, status: TodoStatus | None,
-          due_before: datetime | None) -> TodoList:
+          due_before: datetime | None, reminder_due: bool | None) -> TodoList:
     found = list_todos(memory, tenant, scope, status=status)
     if due_before is not None:
         found = [t for t in found if t.due is not None and t.due <= due_before]
+    if reminder_due is not None:
+        found = [t for t in found if t.reminder_due is reminder_due]
     return TodoList(todos=found)
 
 
@@ -33,10 +35,13 @@ async def todos(
     request: Request, tenant: Tenant, memory: MemoryDep, scope: ScopeQuery,
     status: TodoStatus | None = None,
     due_before: Annotated[datetime | None, Query(description="only todos due by then")] = None,
+    reminder_due: Annotated[bool | None, Query(
+        description="true: only pending todos whose reminder time has come")] = None,
 ) -> TodoList:
-    """Todos visible in the scope, soonest due first; ``overdue`` marks late pending ones."""
+    """Todos visible in the scope, soonest due first; ``overdue`` marks late pending ones and
+    ``reminder_due`` those whose reminder time has come."""
     until = None if due_before is None else as_utc(due_before)
-    return await run_sync(request, _list, memory, tenant, scope, status, until)
+    return await run_sync(request, _list, memory, tenant, scope, status, until, reminder_due)
 
 
 @router.get("/overdue", response_model=TodoList)

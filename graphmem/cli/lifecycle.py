@@ -39,7 +39,7 @@ AuditPath = Annotated[Path | None, typer.Option("--audit-log", help="Append audi
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Report what would change; change nothing")]
 Learnings = Annotated[bool, typer.Option("--learnings", help="learnings.md: lessons and skills only")]
 
-todos_app = typer.Typer(help="List and complete todos.", no_args_is_help=True)
+todos_app = typer.Typer(help="List and complete todos; --due: reminders due now.")
 profile_app = typer.Typer(help="Show or rewrite the profile narrative.", no_args_is_help=True)
 
 
@@ -158,17 +158,38 @@ def forget(scope: ScopeKey, tenant: Tenant = None,
     typer.echo(erased.model_dump_json(indent=2))
 
 
+DueOnly = Annotated[bool, typer.Option("--due", help="Only pending todos whose reminder time has come")]
+
+
+@todos_app.callback(invoke_without_command=True)
+def todos_main(ctx: typer.Context, scope: Annotated[str | None, typer.Option(
+                   "--scope", help="With --due: user:<id>, group:<id> or member:<group>:<user>")] = None,
+               tenant: Tenant = None, due: DueOnly = False) -> None:
+    """``graphmem todos --due --scope user:alice``: what to remind the user of now."""
+    if ctx.invoked_subcommand is not None:
+        return
+    if not due or scope is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit(0 if not due else 2)
+    todos_list(scope, tenant, status=None, due=True)
+
+
 @todos_app.command("list")
 def todos_list(scope: ScopeKey, tenant: Tenant = None,
-               status: Annotated[todos.TodoStatus | None, typer.Option()] = None) -> None:
-    """Todos, soonest due first; overdue ones are marked."""
+               status: Annotated[todos.TodoStatus | None, typer.Option()] = None,
+               due: DueOnly = False) -> None:
+    """Todos, soonest due first; overdue ones and due reminders are marked."""
     with _opened() as (settings, memory):
         found = todos.list_todos(memory, _tenant(settings, tenant), _scope(scope), status=status)
-    table = Table("id", "todo", "due", "status", "assignee", "creator")
+    table = Table("id", "todo", "due", "remind at", "status", "assignee", "creator")
     for t in found:
-        due = t.due.strftime("%Y-%m-%d %H:%M") if t.due else ""
-        state = f"{t.status.value} (overdue)" if t.overdue else t.status.value
-        table.add_row(t.id, t.description, due, state, t.assignee, t.creator or "")
+        if due and not t.reminder_due:
+            continue
+        when = t.due.strftime("%Y-%m-%d %H:%M") if t.due else ""
+        remind = t.remind_at.strftime("%Y-%m-%d %H:%M") if t.remind_at else ""
+        state = t.status.value + (" (overdue)" if t.overdue else "") + (
+            " (remind now)" if t.reminder_due else "")
+        table.add_row(t.id, t.description, when, remind, state, t.assignee, t.creator or "")
     Console(width=200).print(table)
 
 

@@ -22,6 +22,7 @@ from graphmem.ingest.apply import Outcome, Statement, TimelineEditor, with_evide
 from graphmem.ingest.inputs import EpisodeInput, FactInput
 from graphmem.ingest.resolve import EntityResolver, NameRequest, Resolution
 from graphmem.models import (
+    Category,
     Entity,
     Episode,
     Fact,
@@ -32,7 +33,7 @@ from graphmem.models import (
     utcnow,
 )
 from graphmem.predicates import PredicateRegistry
-from graphmem.store.base import GraphStore, Mention, WriteBatch
+from graphmem.store.base import GraphStore, Mention, Reminder, WriteBatch
 from graphmem.store.names import normalize_name
 from graphmem.temporal import TimeFilter
 
@@ -56,6 +57,18 @@ class IngestResult(BaseModel):
     entities: list[Entity] = Field(default_factory=list)
     language: str = "en"
     warnings: list[str] = Field(default_factory=list)
+
+
+def due_reminders(facts: list[Fact], now: datetime) -> list[Reminder]:
+    """A reminder at the due time of each new pending todo that is due in the future.
+
+    A todo from an imported conversation that was due long ago is history, not
+    something to remind anyone of now.
+    """
+    return [Reminder(tenant=f.tenant, scope_key=f.scope_key, todo_id=f.id, remind_at=f.stated_until)
+            for f in facts if f.predicate == "TODO" and f.category is Category.TODO
+            and f.status is FactStatus.ACTIVE and f.stated_until is not None
+            and f.stated_until > now]
 
 
 class Ingestor:
@@ -252,6 +265,7 @@ class Ingestor:
         deleted = set(outcome.deleted_ids)
         batch.facts = [f for f in outcome.changed if f.id not in deleted]
         batch.delete_fact_ids = [*batch.delete_fact_ids, *outcome.deleted_ids]
+        batch.reminders = [*batch.reminders, *due_reminders(batch.facts, self.clock())]
 
     def _result(self, result: IngestResult, outcome: Outcome) -> IngestResult:
         if result.duplicate or result.episode_id is None:

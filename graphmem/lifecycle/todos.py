@@ -34,7 +34,7 @@ from graphmem.lifecycle.policy import TodoPolicy
 from graphmem.lifecycle.todo_match import says_done
 from graphmem.memory import Memory
 from graphmem.models import Category, Episode, Evidence, Fact, FactStatus, Scope
-from graphmem.store.base import WriteBatch
+from graphmem.store.base import Reminder, WriteBatch
 from graphmem.temporal import TimeFilter
 
 TODO = "TODO"
@@ -67,6 +67,7 @@ class Todo(BaseModel):
     created_at: datetime
     closed_at: datetime | None = None
     overdue: bool = False
+    reminder_due: bool = Field(False, description="pending, and its reminder time has come")
     episode_ids: list[str] = Field(default_factory=list)
 
 
@@ -147,7 +148,21 @@ def _todo(memory: Memory, tenant: str, state: _State, now: datetime,
                 text=fact.text, due=due, remind_at=remind, creator=creator or fact.subject_name,
                 assignee=fact.subject_name, status=state.status, created_at=fact.valid_from,
                 closed_at=state.closed_at, episode_ids=list(fact.episode_ids),
-                overdue=state.status is TodoStatus.PENDING and due is not None and due < now)
+                overdue=state.status is TodoStatus.PENDING and due is not None and due < now,
+                reminder_due=state.status is TodoStatus.PENDING and remind is not None
+                and remind <= now)
+
+
+def get_todo(memory: Memory, tenant: str, todo_id: str, *, now: datetime | None = None,
+             policy: TodoPolicy = TodoPolicy()) -> Todo | None:
+    """One todo by the id of its ``TODO`` fact, with its status now; None if there is none."""
+    now = now or memory.clock()
+    found = memory.store.get_facts(tenant, [todo_id], embeddings=False)
+    if not found or found[0].predicate != TODO:
+        return None
+    timeline = memory.store.facts_in_timelines(tenant, [found[0].timeline_key])
+    state = next((s for s in _states(timeline) if s.fact.id == todo_id), None)
+    return None if state is None else _todo(memory, tenant, state, now, policy)
 
 
 def list_todos(memory: Memory, tenant: str, scope: Scope, *,
@@ -193,6 +208,11 @@ def add_todo(memory: Memory, tenant: str, scope: Scope, description: str, *,
     now = now or memory.clock()
     if due is not None and due <= now:
         raise ValidationError(f"the due time {due.isoformat()} is not in the future")
+    if remind_at is not None and remind_at <= now:
+        raise ValidationError(f"remind_at {remind_at.isoformat()} is not in the future")
+    if remind_at is not None and due is not None and remind_at > due:
+        raise ValidationError(f"remind_at {remind_at.isoformat()} is after the due time "
+                              f"{due.isoformat()}")
     owner = scope.user_id or scope.group_id or "user"
     who, by = assignee or owner, creator or owner
     with memory.ingestor.lock:
@@ -215,11 +235,14 @@ def add_todo(memory: Memory, tenant: str, scope: Scope, description: str, *,
             importance=0.7, confidence=0.9, cardinality=None, valid_from=now, stated_until=due,
             episode_id=episode.id, message_ids=[m.id for m in episode.messages if m.id]))
         outcome = editor.finish()
+        fact = next(f for f in [*outcome.created, *outcome.confirmed] if f.object_id == task.id)
+        reminder = remind_at or due
         records.write(memory, tenant, WriteBatch(
             episodes=[episode], entities=[*resolution.created, *resolution.updated],
             facts=[f for f in outcome.changed if f.id not in set(outcome.deleted_ids)],
-            delete_fact_ids=outcome.deleted_ids))
-        fact = next(f for f in [*outcome.created, *outcome.confirmed] if f.object_id == task.id)
+            delete_fact_ids=outcome.deleted_ids,
+            reminders=[Reminder(tenant=tenant, scope_key=fact.scope_key, todo_id=fact.id,
+                                remind_at=reminder)] if reminder else []))
     return _todo(memory, tenant, _State(fact=fact), now, TodoPolicy())
 
 

@@ -27,6 +27,20 @@ class Mention(BaseModel):
     entity_id: str
 
 
+class Reminder(BaseModel):
+    """When to remind someone of a todo, and when that was done: at most once, ever.
+
+    ``todo_id`` is the id of the todo's ``TODO`` fact (fact ids are unique
+    across tenants). Scheduling a reminder again never resets one already sent.
+    """
+
+    tenant: str
+    scope_key: str
+    todo_id: str
+    remind_at: datetime
+    sent_at: datetime | None = None
+
+
 class WriteBatch(BaseModel):
     """Everything one ingestion step changes, applied in one transaction.
 
@@ -42,13 +56,16 @@ class WriteBatch(BaseModel):
     turn_vectors: dict[str, list[list[float]]] = Field(
         default_factory=dict,
         description="episode id -> one embedding per turn (see models.episode_turns), in order")
+    reminders: list[Reminder] = Field(
+        default_factory=list, description="scheduled if absent; deleting a fact drops its own")
     delete_fact_ids: list[str] = Field(default_factory=list)
     delete_episode_ids: list[str] = Field(default_factory=list)
     delete_entity_ids: list[str] = Field(default_factory=list)
 
     def is_empty(self) -> bool:
         return not any(
-            (self.episodes, self.entities, self.facts, self.mentions, self.delete_fact_ids,
+            (self.episodes, self.entities, self.facts, self.mentions, self.reminders,
+             self.delete_fact_ids,
              self.delete_episode_ids, self.delete_entity_ids)
         )
 
@@ -180,6 +197,21 @@ class GraphStore(Protocol):
     def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
                      limit: int) -> list[TurnHit]:
         """Nearest raw turns by cosine similarity, from an index."""
+
+    # -- reminders ------------------------------------------------------------
+    def due_reminders(self, until: datetime, limit: int) -> list[Reminder]:
+        """Unsent reminders due by ``until``, oldest first, of every tenant.
+
+        The one read that spans tenants: a server's scheduler serves them all.
+        Each reminder names its tenant, and every later step runs in it.
+        """
+
+    def claim_reminder(self, tenant: str, todo_id: str, at: datetime) -> bool:
+        """Mark a reminder sent at ``at`` unless it already was; True for the one caller that did.
+
+        A compare-and-set in one transaction, so of several processes serving
+        one database exactly one wins, and a restart never sends it again.
+        """
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats: ...

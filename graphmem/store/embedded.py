@@ -26,7 +26,7 @@ from pathlib import Path
 from graphmem.errors import SchemaError, StoreError, StoreUnavailableError
 from graphmem.models import TURN_CONTEXT_WEIGHT, Entity, Episode, Fact, FactStatus, utcnow
 from graphmem.store import sql, sql_writes as writes
-from graphmem.store.base import FactQuery, Scored, StoreStats, TurnHit, WriteBatch
+from graphmem.store.base import FactQuery, Reminder, Scored, StoreStats, TurnHit, WriteBatch
 from graphmem.store.names import normalize_name
 from graphmem.store.embedded_index import EmbeddedIndex
 from graphmem.temporal import TimeFilter
@@ -126,6 +126,8 @@ class EmbeddedStore:
         for model in models:
             if model.tenant != tenant:
                 raise StoreError(f"refusing to write {model.id} of another tenant into {tenant!r}")
+        if any(r.tenant != tenant for r in batch.reminders):
+            raise StoreError(f"refusing to write a reminder of another tenant into {tenant!r}")
         try:
             with self._lock:
                 with self._transaction() as db:
@@ -135,6 +137,7 @@ class EmbeddedStore:
                     writes.write_episodes(db, batch.episodes, batch.turn_vectors)
                     writes.write_entities(db, batch.entities)
                     writes.write_facts(db, batch.facts)
+                    writes.write_reminders(db, batch.reminders)
                     db.executemany(
                         "INSERT OR IGNORE INTO mentions VALUES (?, ?)",
                         [(m.episode_id, m.entity_id) for m in batch.mentions],
@@ -394,13 +397,33 @@ class EmbeddedStore:
         stats.current_facts = sum(1 for f in facts if current.matches(f, now))
         return stats
 
+    # -- reminders ------------------------------------------------------------
+    def due_reminders(self, until: datetime, limit: int) -> list[Reminder]:
+        rows = self._query(
+            "SELECT tenant, scope_key, todo_id, remind_at FROM reminders"
+            " WHERE sent_at IS NULL AND remind_at <= ? ORDER BY remind_at LIMIT ?",
+            (writes.stamp(until), limit))
+        return [Reminder(tenant=str(t), scope_key=str(k), todo_id=str(i),
+                         remind_at=datetime.fromisoformat(str(at))) for t, k, i, at in rows]
+
+    def claim_reminder(self, tenant: str, todo_id: str, at: datetime) -> bool:
+        try:
+            with self._transaction() as db:  # BEGIN IMMEDIATE: one writer, across processes too
+                return db.execute(
+                    "UPDATE reminders SET sent_at=? WHERE todo_id=? AND tenant=? AND sent_at IS NULL",
+                    (writes.stamp(at), todo_id, tenant)).rowcount == 1
+        except sqlite3.Error as err:
+            raise StoreError(f"embedded store write failed, nothing was written: {err}") from err
+
     def delete_scope(self, tenant: str, scope_key: str) -> int:
         ids = {
             kind: [str(r[0]) for r in self._query(
                 f"SELECT id FROM {kind} WHERE tenant=? AND scope_key=?", (tenant, scope_key))]
             for kind in ("facts", "episodes", "entities")
         }
-        self.write(tenant, WriteBatch(delete_fact_ids=ids["facts"],
+        reminders = [str(r[0]) for r in self._query(
+            "SELECT todo_id FROM reminders WHERE tenant=? AND scope_key=?", (tenant, scope_key))]
+        self.write(tenant, WriteBatch(delete_fact_ids=sorted({*ids["facts"], *reminders}),
                                       delete_episode_ids=ids["episodes"],
                                       delete_entity_ids=ids["entities"]))
         return sum(len(v) for v in ids.values())

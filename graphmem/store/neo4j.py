@@ -35,9 +35,9 @@ from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, Sessio
 
 from graphmem.errors import StoreError, StoreUnavailableError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
-from graphmem.store import cypher, cypher_writes, neo4j_schema
+from graphmem.store import cypher, cypher_reminders, cypher_writes, neo4j_schema
 from graphmem.store import neo4j_records as records
-from graphmem.store.base import FactQuery, Scored, StoreStats, TurnHit, WriteBatch
+from graphmem.store.base import FactQuery, Reminder, Scored, StoreStats, TurnHit, WriteBatch
 from graphmem.temporal import TimeFilter
 
 #: How many more candidates than asked a ranked channel fetches before filtering.
@@ -188,6 +188,7 @@ class Neo4jStore:
         owners = [(m.id, m.tenant) for m in batch.episodes]
         owners += [(e.id, e.tenant) for e in batch.entities]
         owners += [(f.id, f.tenant) for f in batch.facts]
+        owners += [(r.todo_id, r.tenant) for r in batch.reminders]
         for model_id, owner in owners:
             if owner != tenant:
                 raise StoreError(f"refusing to write {model_id} of another tenant into {tenant!r}")
@@ -203,6 +204,7 @@ class Neo4jStore:
         statements: list[cypher.Query] = []
         if batch.delete_fact_ids:
             statements.append(cypher_writes.delete_facts(tenant, batch.delete_fact_ids))
+            statements.append(cypher_reminders.delete_of_facts(tenant, batch.delete_fact_ids))
         if batch.delete_episode_ids:
             statements.append(cypher_writes.delete_episodes(tenant, batch.delete_episode_ids))
         if batch.delete_entity_ids:
@@ -225,6 +227,10 @@ class Neo4jStore:
             statements.append(cypher_writes.link_facts(tenant, [f.id for f in batch.facts]))
             statements += [cypher_writes.link_fact_relationships(tenant, predicate, ids)
                            for predicate, ids in by_predicate.items()]
+        if batch.reminders:
+            statements.append(cypher_reminders.schedule(tenant, [
+                {"todoId": r.todo_id, "scopeKey": r.scope_key, "remindAt": r.remind_at,
+                 "sentAt": r.sent_at} for r in batch.reminders]))
         if batch.mentions:
             statements.append(cypher_writes.upsert_mentions(
                 tenant, [{"episodeId": m.episode_id, "entityId": m.entity_id}
@@ -407,6 +413,17 @@ class Neo4jStore:
             stats.current_facts += int(row["current"])
         return stats
 
+    # -- reminders ------------------------------------------------------------
+    def due_reminders(self, until: datetime, limit: int) -> list[Reminder]:
+        rows = self._read(cypher_reminders.due(until, limit))
+        return [Reminder(tenant=r["tenant"], scope_key=r["scopeKey"], todo_id=r["todoId"],
+                         remind_at=records.required_datetime(r["remindAt"])) for r in rows]
+
+    def claim_reminder(self, tenant: str, todo_id: str, at: datetime) -> bool:
+        rows = self._write([cypher_reminders.claim(tenant, todo_id, at)])[0]
+        return bool(rows and rows[0]["won"])
+
     def delete_scope(self, tenant: str, scope_key: str) -> int:
-        results = self._write(cypher_writes.delete_scope(tenant, scope_key))
+        results = self._write([*cypher_writes.delete_scope(tenant, scope_key),
+                               cypher_reminders.delete_of_scope(tenant, scope_key)])
         return sum(int(rows[0]["deleted"]) for rows in results if rows)

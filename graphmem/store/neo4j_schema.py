@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphmem.errors import SchemaError
-from graphmem.store import cypher
+from graphmem.store import cypher, cypher_reminders
 
 SCHEMA_VERSION = 3
 
@@ -31,6 +31,7 @@ CONSTRAINTS = {
     "entity_id": "CREATE CONSTRAINT entity_id IF NOT EXISTS"
     " FOR (n:Entity) REQUIRE n.id IS UNIQUE",
     "fact_id": "CREATE CONSTRAINT fact_id IF NOT EXISTS FOR (n:Fact) REQUIRE n.id IS UNIQUE",
+    cypher_reminders.CONSTRAINT[0]: cypher_reminders.CONSTRAINT[1],
 }
 
 RANGE_INDEXES = {
@@ -46,6 +47,7 @@ RANGE_INDEXES = {
     "fact_scope": "CREATE INDEX fact_scope IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.scopeKey)",
     "fact_timeline": "CREATE INDEX fact_timeline IF NOT EXISTS FOR (n:Fact) ON (n.timelineKey)",
     "fact_valid_from": "CREATE INDEX fact_valid_from IF NOT EXISTS FOR (n:Fact) ON (n.validFrom)",
+    cypher_reminders.DUE_INDEX[0]: cypher_reminders.DUE_INDEX[1],
 }
 
 # BM25 with English stemming, as the embedded store's porter FTS5 tables. The name index

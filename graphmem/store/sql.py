@@ -52,6 +52,13 @@ CREATE INDEX IF NOT EXISTS entity_names_name ON entity_names (tenant, name);
 CREATE INDEX IF NOT EXISTS entity_names_entity ON entity_names (entity_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5 (text, tokenize='porter unicode61');
 
+CREATE TABLE IF NOT EXISTS reminders (
+    todo_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, scope_key TEXT NOT NULL,
+    remind_at TEXT NOT NULL, sent_at TEXT
+);
+CREATE INDEX IF NOT EXISTS reminders_due ON reminders (remind_at) WHERE sent_at IS NULL;
+CREATE INDEX IF NOT EXISTS reminders_scope ON reminders (tenant, scope_key);
+
 CREATE TABLE IF NOT EXISTS facts (
     rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tenant TEXT NOT NULL,
     scope_key TEXT NOT NULL, timeline_key TEXT NOT NULL, subject_id TEXT NOT NULL,

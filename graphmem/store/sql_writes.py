@@ -9,11 +9,13 @@ rolls the whole batch back. Full-text rows are written through
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 
 import numpy as np
 
 from graphmem.models import Entity, Episode, Fact, episode_turns, turn_context_texts
 from graphmem.store import sql
+from graphmem.store.base import Reminder
 from graphmem.store.names import normalize_name
 
 
@@ -105,7 +107,21 @@ def write_facts(db: sqlite3.Connection, facts: list[Fact]) -> dict[str, int]:
     return rows
 
 
+def stamp(at: datetime) -> str:
+    """A reminder time as sortable text (always UTC, always with microseconds)."""
+    return at.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def write_reminders(db: sqlite3.Connection, reminders: list[Reminder]) -> None:
+    db.executemany(
+        "INSERT OR IGNORE INTO reminders (todo_id, tenant, scope_key, remind_at, sent_at)"
+        " VALUES (?,?,?,?,?)",
+        [(r.todo_id, r.tenant, r.scope_key, stamp(r.remind_at),
+          stamp(r.sent_at) if r.sent_at else None) for r in reminders])
+
+
 def delete_facts(db: sqlite3.Connection, tenant: str, ids: list[str]) -> None:
+    db.executemany("DELETE FROM reminders WHERE todo_id=? AND tenant=?", [(i, tenant) for i in ids])
     for fid in ids:
         row = db.execute("SELECT rowid FROM facts WHERE id=? AND tenant=?", (fid, tenant)).fetchone()
         if row is None:

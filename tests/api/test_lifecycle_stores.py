@@ -4,6 +4,8 @@ who share a first name stay apart, reminders fire."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from fastapi.testclient import TestClient
 
 from tests.api.conftest import ALICE, assert_problem, episode
@@ -84,3 +86,24 @@ def test_backfilled_session_summary_survives_maintenance_and_names_the_person(
     assert profile.status_code == 200, profile.text
     text = profile.json()["text"] if "text" in profile.json() else profile.json()["profile"]["text"]
     assert "Nora" in text and "u7" not in text, text
+
+
+def test_a_reminder_in_the_past_or_after_the_due_time_is_refused(
+        clients: tuple[TestClient, TestClient]) -> None:  # noqa: F811
+    a, _ = clients
+    now = datetime.now(UTC)
+    for remind_at, due, detail in [
+            (now - timedelta(minutes=1), None, "remind_at"),
+            (datetime(1, 1, 1, tzinfo=UTC), None, "remind_at"),
+            (now + timedelta(hours=2), now + timedelta(hours=1), "after the due time")]:
+        body: dict[str, object] = {"scope": ALICE, "description": "pay rent",
+                                   "remind_at": remind_at.isoformat()}
+        if due is not None:
+            body["due"] = due.isoformat()
+        assert_problem(a.post("/v1/todos", json=body), 422, detail)
+    assert a.get("/v1/todos", params=ALICE).json() == {"todos": []}
+    later = now + timedelta(hours=1)
+    made = a.post("/v1/todos", json={"scope": ALICE, "description": "pay rent",
+                                     "remind_at": later.isoformat(), "due": later.isoformat()})
+    assert made.status_code == 201, made.text
+    assert made.json()["reminder_due"] is False

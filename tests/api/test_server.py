@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,20 +38,16 @@ class Server:
         return httpx.Client(base_url=self.url, headers=headers, timeout=60.0)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    workdir = tmp_path_factory.mktemp("served")
+@contextmanager
+def serving(workdir: Path, env: dict[str, str], args: list[str]) -> Iterator[Server]:
+    """``graphmem serve *args`` on a free loopback port with ``env`` added, until the block ends."""
     [port] = free_ports(1)
-    env = {**os.environ, "GRAPHMEM_API_KEYS": json.dumps({sha(KEY_A): TENANT_A,
-                                                          sha(KEY_B): TENANT_B})}
-    log_path = workdir / "server.log"
+    log_path = workdir / f"server-{port}.log"
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-c", "from graphmem.cli import app; app()", "serve",
-             "--store", "embedded", "--host", "127.0.0.1", "--port", str(port),
-             "--db-path", str(workdir / "m.db"),
-             "--log-level", "warning"],
-            cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
+            [sys.executable, "-c", "from graphmem.cli import app; app()", "serve", *args,
+             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+            cwd=workdir, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(url, proc, log_path)
@@ -62,6 +59,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    workdir = tmp_path_factory.mktemp("served")
+    env = {"GRAPHMEM_API_KEYS": json.dumps({sha(KEY_A): TENANT_A, sha(KEY_B): TENANT_B})}
+    with serving(workdir, env, ["--store", "embedded", "--db-path", str(workdir / "m.db")]) as served:
+        yield served
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:

@@ -95,3 +95,17 @@ def test_lifecycle_commands(settings: Settings, tmp_path: Path) -> None:
     actions = [json.loads(line)["action"] for line in
                (tmp_path / "audit.jsonl").read_text().splitlines()]
     assert actions == ["retract", "forget"]
+
+
+def test_todos_due_lists_the_reminders_due_now(settings: Settings) -> None:
+    now = utcnow()
+    with Memory.from_settings(settings) as memory:
+        add_todo(memory, settings.default_tenant, ALICE, "pay the rent", now=now - timedelta(hours=1),
+                 remind_at=now - timedelta(minutes=1), due=now + timedelta(days=1))
+        add_todo(memory, settings.default_tenant, ALICE, "book the hotel",
+                 due=now + timedelta(days=3))
+    due = run("todos", "--due", "--scope", "user:alice")
+    assert "pay the rent" in due and "remind now" in due and "book the hotel" not in due
+    listed = run("todos", "list", "--scope", "user:alice")
+    assert "pay the rent" in listed and "book the hotel" in listed
+    assert "pay the rent" in run("todos", "list", "--due", "--scope", "user:alice")

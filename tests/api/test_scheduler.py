@@ -1,0 +1,114 @@
+"""Reminders fire over real HTTP: ``graphmem serve`` subprocesses, ``/v1/events`` listeners.
+
+A todo's reminder reaches ``/v1/events`` as ``todo.reminder`` shortly after
+its ``remind_at``, exactly once: once from a single embedded-store process,
+once across two processes serving one Neo4j, and never again after a restart.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+from contextlib import AbstractContextManager as ContextManager
+from contextlib import ExitStack
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.api.conftest import KEY_A, TENANT_A, sha
+from tests.api.test_server import EventReader, Server
+from tests.api.test_server import serving as serve
+
+pytestmark = pytest.mark.slow
+SCOPE = {"user_id": "remindee"}
+#: How long a listener waits for a reminder past its time (a loaded machine is slow).
+PATIENCE = 30.0
+
+
+def serving(workdir: Path, env: dict[str, str], store: list[str]) -> ContextManager[Server]:
+    """One server of tenant A that sweeps reminders every 0.3 s."""
+    return serve(workdir, {**env, "GRAPHMEM_API_KEYS": json.dumps({sha(KEY_A): TENANT_A}),
+                           "GRAPHMEM_REMINDER_POLL_SECONDS": "0.3"}, store)
+
+
+def _reminders(readers: list[EventReader], wait: float) -> list[dict[str, Any]]:
+    """Every todo.reminder the readers receive within ``wait`` seconds of the first call."""
+    deadline = datetime.now(UTC) + timedelta(seconds=wait)
+    found: list[dict[str, Any]] = []
+    while (left := (deadline - datetime.now(UTC)).total_seconds()) > 0:
+        for reader in readers:
+            try:
+                event = reader.next(timeout=min(left, 0.2))
+            except queue.Empty:
+                continue
+            if event.get("event") == "todo.reminder":
+                found.append(event["data"])
+    return found
+
+
+def _remind_soon(server: Server, description: str, seconds: float) -> tuple[str, datetime]:
+    remind_at = datetime.now(UTC) + timedelta(seconds=seconds)
+    with server.client(KEY_A) as client:
+        made = client.post("/v1/todos", json={
+            "scope": SCOPE, "description": description, "remind_at": remind_at.isoformat(),
+            "due": (remind_at + timedelta(hours=1)).isoformat()})
+    assert made.status_code == 201, made.text
+    return made.json()["id"], remind_at
+
+
+def _fires_once(servers: list[Server], description: str) -> str:
+    readers = [EventReader(s, KEY_A) for s in servers]
+    try:
+        todo_id, remind_at = _remind_soon(servers[0], description, 4.0)
+        with servers[-1].client(KEY_A) as client:
+            waiting = client.get("/v1/todos", params={**SCOPE, "reminder_due": "true"}).json()
+            assert waiting["todos"] == []  # not yet
+        fired = _reminders(readers, (remind_at - datetime.now(UTC)).total_seconds() + PATIENCE)
+    finally:
+        for reader in readers:
+            reader.close()
+    assert [e["memory_id"] for e in fired] == [todo_id], fired
+    event = fired[0]
+    assert datetime.fromisoformat(event["at"]) >= remind_at
+    assert event["todo"]["description"] == description and event["todo"]["status"] == "pending"
+    assert event["todo"]["reminder_due"] is True
+    with servers[-1].client(KEY_A) as client:
+        due = client.get("/v1/todos", params={**SCOPE, "reminder_due": "true"}).json()["todos"]
+        assert [t["id"] for t in due] == [todo_id]
+        assert client.get("/v1/todos", params={**SCOPE, "reminder_due": "false"}).json() == {
+            "todos": []}
+    return todo_id
+
+
+def _silent_after_restart(server: Server) -> None:
+    reader = EventReader(server, KEY_A)
+    try:
+        assert _reminders([reader], 3.0) == []  # ten sweeps: the sent reminder stays sent
+    finally:
+        reader.close()
+
+
+def test_a_reminder_fires_once_on_the_embedded_store(tmp_path: Path) -> None:
+    store = ["--store", "embedded", "--db-path", str(tmp_path / "m.db")]
+    with serving(tmp_path, {}, store) as server:
+        _fires_once([server], "email the landlord")
+    with serving(tmp_path, {}, store) as restarted:
+        _silent_after_restart(restarted)
+
+
+@pytest.mark.neo4j
+def test_a_reminder_fires_once_across_two_processes_on_one_neo4j(
+        tmp_path: Path, neo4j_uri: Any) -> None:
+    env = {"GRAPHMEM_NEO4J_URI": neo4j_uri.uri, "GRAPHMEM_NEO4J_USER": neo4j_uri.user,
+           "GRAPHMEM_NEO4J_PASSWORD": neo4j_uri.password}
+    with ExitStack() as stack:
+        servers = [stack.enter_context(serving(tmp_path, env, ["--store", "neo4j"]))
+                   for _ in range(2)]
+        with servers[0].client(KEY_A) as client:  # a clean slate for this tenant's scope
+            client.post("/v1/forget", json={"scope": SCOPE})
+        _fires_once(servers, "renew the passport")
+    with serving(tmp_path, env, ["--store", "neo4j"]) as restarted:
+        _silent_after_restart(restarted)
+
