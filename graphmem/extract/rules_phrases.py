@@ -37,6 +37,7 @@ _TIME_WORDS = frozenset({"someday", "today", "tomorrow", "tonight", "yesterday",
                          "eventually", "lately", "recently", "now", "again", "anymore", "ever",
                          "already", "still", "finally", "really", "also", "too", "just",
                          "definitely", "actually", "always", "sometimes", "often", "usually"})
+_TIME_UNITS = frozenset({"second", "minute", "min", "hour", "hr", "day", "week", "month", "year"})
 _SUBORDINATE = frozenset({"advcl", "ccomp", "relcl", "acl", "conj", "parataxis", "csubj"})
 _CLAUSE_DEPS = frozenset({"advcl", "ccomp", "relcl", "acl", "conj", "parataxis", "cc", "punct",
                           "mark", "dep", "intj"})
@@ -137,6 +138,9 @@ def verb_phrase(verb: Token, speech: Speech, *, generic_you: bool = False,
             continue
         if c.dep_ == "npadvmod" and c.lower_ in ("day", "one"):
             continue
+        if c.dep_ == "prep" and c.lower_ in ("in", "within") and any(
+                g.lemma_.lower() in _TIME_UNITS for g in c.children):
+            continue  # "email the landlord in two minutes": the due time, not the task
         if c.lower_ in ("why", "how", "what"):
             continue
         if not companions and c.dep_ == "prep" and c.lower_ == "with" and any(

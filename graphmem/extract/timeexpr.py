@@ -56,7 +56,7 @@ _I = re.IGNORECASE
 #: A cheap pre-check: no match here means no expression, so the parser is skipped.
 TIME_CUE = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|ago|since|weekends?|(?:day|week|month|year)s?|morning|night|"
-    r"spring|summer|fall|autumn|winter|" + _DAY_RE + r"|" + _MONTH_RE + r"|(?:19|20)\d\d)\b"
+    r"spring|summer|fall|autumn|winter|minutes?|hours?|mins?|hrs?|" + _DAY_RE + r"|" + _MONTH_RE + r"|(?:19|20)\d\d)\b"
     r"|\d{1,2}/\d{1,2}", _I)
 
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -90,6 +90,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                             + _UNIT_RE + r")\b", _I)),
     ("slash_date", re.compile(r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b")),
 )
+
+#: "in two minutes", "within an hour", "in half an hour": a clock time from the reference.
+_IN_CLOCK = re.compile(r"\b(?:in|within)\s+(" + _NUM_RE + r"|half\s+an)\s+(minute|min|hour|hr)s?\b", _I)
 
 _RELATION_BEFORE = re.compile(r"\b(since|from|starting|by|before|until|till|due)\s+(?:the\s+)?$", _I)
 _AT_HOUR = re.compile(r"\bat\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)", _I)
@@ -162,6 +165,9 @@ def resolve(text: str, reference: datetime, *, prefer: Prefer = "auto") -> TimeS
     if not has_time_cue(text):
         return None
     ref = reference.astimezone(UTC) if reference.tzinfo else reference.replace(tzinfo=UTC)
+    clock = _IN_CLOCK.search(text)
+    if clock is not None:
+        return _in_clock(clock, ref)
     direction = _direction(text) if prefer == "auto" else prefer
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
@@ -175,6 +181,15 @@ def resolve(text: str, reference: datetime, *, prefer: Prefer = "auto") -> TimeS
             span = TimeSpan(_dt(start), _dt(end), granularity, relation, match.group(0))
             return _with_hour(span, text)
     return None
+
+
+def _in_clock(match: re.Match[str], ref: datetime) -> TimeSpan:
+    """"in two minutes": to the minute, so a reminder set for then fires then (granularity hour)."""
+    amount, unit = match.group(1).lower(), match.group(2).lower()
+    count = 0.5 if amount.startswith("half") else (_NUMBERS.get(amount) or int(amount))
+    minutes = count * (60 if unit.startswith("h") else 1)
+    start = ref + timedelta(minutes=minutes)
+    return TimeSpan(start, start + timedelta(minutes=1), "hour", "at", match.group(0))
 
 
 def _direction(text: str) -> Literal["past", "future"]:

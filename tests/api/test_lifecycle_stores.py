@@ -107,3 +107,21 @@ def test_a_reminder_in_the_past_or_after_the_due_time_is_refused(
                                      "remind_at": later.isoformat(), "due": later.isoformat()})
     assert made.status_code == 201, made.text
     assert made.json()["reminder_due"] is False
+
+
+def test_a_relative_reminder_in_a_message_gets_its_due_time(
+        clients: tuple[TestClient, TestClient]) -> None:  # noqa: F811
+    a, _ = clients
+    said = datetime.now(UTC).replace(microsecond=0)
+    for i, (text, minutes) in enumerate([("Remind me to email the landlord in two minutes.", 2),
+                                         ("Remind me to call the plumber in an hour.", 60)]):
+        posted = a.post("/v1/episodes", json={"scope": BOB, "messages": [
+            {"id": f"rel-{i}", "role": "user", "speaker": "Bob", "content": text,
+             "timestamp": said.isoformat()}]})
+        assert posted.status_code == 201, posted.text
+    todos = a.get("/v1/todos", params=BOB).json()["todos"]
+    assert [(t["description"], datetime.fromisoformat(t["due"]),
+             datetime.fromisoformat(t["remind_at"])) for t in todos] == [
+        (task, said + timedelta(minutes=m), said + timedelta(minutes=m))
+        for task, m in [("email the landlord", 2), ("call the plumber", 60)]], todos
+    assert not any("minutes" in t["text"] or "hour." in t["text"] for t in todos), todos

@@ -145,3 +145,18 @@ def test_spans_are_well_formed_for_every_day_of_a_year() -> None:
             span = resolve(text, day)
             assert span is not None and span.start < span.end, (text, day)
         day += timedelta(days=1)
+
+
+@pytest.mark.parametrize(("text", "minutes"), [
+    ("Remind me to email the landlord in two minutes.", 2),
+    ("call mom in an hour", 60),
+    ("take the pizza out in 15 mins", 15),
+    ("within half an hour", 30),
+    ("in 3 hours", 180),
+])
+def test_in_minutes_and_hours_is_a_clock_time(text: str, minutes: int) -> None:
+    reference = REF + timedelta(seconds=20)
+    span = resolve(text, reference)
+    assert span is not None
+    assert span.start == reference + timedelta(minutes=minutes)
+    assert span.granularity == "hour" and span.relation == "at"
