@@ -25,6 +25,7 @@ from graphmem.models import (
     Fact,
     FactStatus,
     Message,
+    Resolved,
     Scope,
     utcnow,
 )
@@ -97,13 +98,15 @@ class EntityOut(BaseModel):
     user_id: str | None = None
     group_id: str | None = None
     created_at: datetime
+    resolutions: list[Resolved] = Field(
+        default_factory=list, description="why mentions were taken to be this entity")
 
     @classmethod
     def of(cls, entity: Entity) -> EntityOut:
         scope = Scope.from_key(entity.scope_key)
         return cls(id=entity.id, name=entity.name, type=entity.type, aliases=entity.aliases,
                    summary=entity.summary, user_id=scope.user_id, group_id=scope.group_id,
-                   created_at=entity.created_at)
+                   created_at=entity.created_at, resolutions=entity.resolutions)
 
 
 class IngestOut(BaseModel):

@@ -213,6 +213,21 @@ def turn_context_texts(episode: Episode, before: int = TURN_CONTEXT_BEFORE,
             for i in range(len(own))]
 
 
+class Resolved(BaseModel):
+    """Why a mention was taken to be an existing entity (see graphmem.ingest.people).
+
+    ``reason``: the same normalised ``name``, an ``alias``, the ``speaker`` who
+    spoke of this entity before, the same ``relation`` to someone, or a near
+    spelling (``fuzzy``) or meaning (``embedding``) of the name.
+    """
+
+    at: datetime = Field(default_factory=utcnow)
+    name: str
+    reason: Literal["name", "alias", "speaker", "relation", "fuzzy", "embedding"]
+    speaker: str | None = None
+    detail: str = ""
+
+
 class Entity(BaseModel):
     id: str = Field(default_factory=lambda: new_id("ent"))
     tenant: str
@@ -223,6 +238,8 @@ class Entity(BaseModel):
     summary: str = ""
     embedding: list[float] | None = None
     created_at: datetime = Field(default_factory=utcnow)
+    resolutions: list[Resolved] = Field(
+        default_factory=list, description="why mentions joined this entity, one per kind")
 
 
 class Retraction(BaseModel):

@@ -6,19 +6,23 @@ from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
+from pydantic import BaseModel, Field
 
 from api.deps import MemoryDep, OptionalScope, ScopeQuery, Tenant
 from api.errors import PROBLEMS
 from api.limits import run_sync
 from api.schemas import (
+    STRICT,
     EntityHitOut,
     EntityOut,
     EntitySearchOut,
+    MemoryOut,
     NeighborsOut,
     TimelineOut,
     memories,
 )
 from graphmem import manage
+from graphmem.ingest.split import split_entity
 from graphmem.memory import Memory
 from graphmem.models import Scope
 
@@ -70,3 +74,36 @@ async def neighbors(
     return NeighborsOut(entity=EntityOut.of(found.entity),
                         entities=[EntityOut.of(e) for e in found.entities],
                         memories=memories(found.facts), hops=found.hops)
+
+
+class SplitBody(BaseModel):
+    """The episodes whose mentions of the entity were someone else."""
+
+    model_config = STRICT
+
+    episode_ids: list[Annotated[str, Field(min_length=1, max_length=256)]] = Field(
+        min_length=1, max_length=1000,
+        description="server or client episode ids; what only they said moves to a new entity")
+
+
+class SplitOut(BaseModel):
+    entity: EntityOut
+    new_entity: EntityOut
+    moved: list[MemoryOut]
+    reopened: list[MemoryOut] = Field(description="memories the wrong merge had closed")
+
+
+def _split(memory: Memory, tenant: str, entity_id: str, body: SplitBody,
+           scope: Scope | None) -> SplitOut:
+    episodes = [manage.get_episode(memory, tenant, e, scope).id for e in body.episode_ids]
+    done = split_entity(memory, tenant, entity_id, episodes, scope=scope)
+    return SplitOut(entity=EntityOut.of(done.entity), new_entity=EntityOut.of(done.new_entity),
+                    moved=memories(done.moved), reopened=memories(done.reopened))
+
+
+@router.post("/{entity_id}/split", response_model=SplitOut)
+async def split(entity_id: EntityId, body: SplitBody, request: Request, tenant: Tenant,
+                memory: MemoryDep, scope: OptionalScope) -> SplitOut:
+    """Undo a wrong merge: what the given episodes alone said about the entity moves to a
+    new entity of the same name, and the memories it had closed reopen."""
+    return await run_sync(request, _split, memory, tenant, entity_id, body, scope)

@@ -20,6 +20,7 @@ from graphmem.errors import ExtractionError, NotFoundError
 from graphmem.extract.base import SELF, CandidateFact, ExtractedFact, Extraction, Extractor
 from graphmem.ingest.apply import Outcome, Statement, TimelineEditor, with_evidence
 from graphmem.ingest.inputs import EpisodeInput, FactInput
+from graphmem.ingest.people import contexts
 from graphmem.ingest.resolve import EntityResolver, NameRequest, Resolution
 from graphmem.models import (
     Category,
@@ -162,7 +163,7 @@ class Ingestor:
             outcome = editor.finish()
             batch.turn_vectors = {e.id: turn_vectors[e.id] for e in batch.episodes
                                   if e.id in turn_vectors}
-            self._finish_batch(batch, outcome, pending)
+            self._finish_batch(batch, outcome, pending, now)
             self.store.write(tenant, batch)
         return [self._result(r, outcome) for r in results]
 
@@ -202,14 +203,18 @@ class Ingestor:
     def _resolve(self, tenant: str, scope: Scope, episode: Episode, extraction: Extraction,
                  pending: dict[tuple[str, str], Entity]) -> Resolution:
         types = {normalize_name(e.name): e.type for e in extraction.entities}
-        requests: list[NameRequest] = [NameRequest(e.name, e.type, e.aliases)
+        spoken = contexts(episode, extraction, self._speaker(scope, None))
+        requests: list[NameRequest] = [NameRequest(e.name, e.type, e.aliases,
+                                                   spoken.get(normalize_name(e.name)))
                                        for e in extraction.entities]
         for f in extraction.facts:
             subject = self._speaker(scope, f.subject) if f.subject == SELF else f.subject
-            requests.append(NameRequest(subject, types.get(normalize_name(subject), "person")))
+            requests.append(NameRequest(subject, types.get(normalize_name(subject), "person"),
+                                        context=spoken.get(normalize_name(subject))))
             if f.object:  # retracted objects too: the marker must outlive arrival order
                 requests.append(NameRequest(f.object, types.get(normalize_name(f.object),
-                                                                 f.object_type)))
+                                                                 f.object_type),
+                                            context=spoken.get(normalize_name(f.object))))
         known = [r for r in requests if (scope.key, normalize_name(r.name)) in pending]
         fresh = [r for r in requests if (scope.key, normalize_name(r.name)) not in pending]
         resolution = self.resolver.resolve(tenant, scope, fresh)
@@ -252,7 +257,7 @@ class Ingestor:
                 editor.retract_fact(fact.id, episode.reference_time, episode.id)
 
     def _finish_batch(self, batch: WriteBatch, outcome: Outcome,
-                      pending: dict[tuple[str, str], Entity]) -> None:
+                      pending: dict[tuple[str, str], Entity], now: datetime) -> None:
         """Embed the facts that need it (the turns were embedded during extraction)."""
         batch.entities = list({e.id: e for e in pending.values()}.values())
         needs_vectors = [f for f in outcome.changed
@@ -265,7 +270,7 @@ class Ingestor:
         deleted = set(outcome.deleted_ids)
         batch.facts = [f for f in outcome.changed if f.id not in deleted]
         batch.delete_fact_ids = [*batch.delete_fact_ids, *outcome.deleted_ids]
-        batch.reminders = [*batch.reminders, *due_reminders(batch.facts, self.clock())]
+        batch.reminders = [*batch.reminders, *due_reminders(batch.facts, now)]
 
     def _result(self, result: IngestResult, outcome: Outcome) -> IngestResult:
         if result.duplicate or result.episode_id is None:
@@ -315,7 +320,8 @@ class Ingestor:
                 editor.apply(st)
             outcome = editor.finish()
             batch = WriteBatch()
-            self._finish_batch(batch, outcome, {(e.scope_key, e.id): e for e in created.values()})
+            self._finish_batch(batch, outcome, {(e.scope_key, e.id): e for e in created.values()},
+                               now)
             self.store.write(tenant, batch)
         return IngestResult(
             created=[_public(f) for f in outcome.created],

@@ -2,24 +2,32 @@
 
 Rules, strictest first:
 
-1. an exact normalised name or alias match in a visible scope always merges
-   (a peer misses these when name embeddings score under its threshold);
+1. an exact normalised name or alias match in a visible scope merges, except
+   that a bare first name introduced by another speaker in another relation is
+   a new person (see :mod:`graphmem.ingest.people`, which also picks among
+   several people of one name);
 2. otherwise a fuzzy or embedding candidate merges only above a strict
    threshold, only with the same entity type, and never when the names look
    like identifiers that differ in their digits (SR-2023-052 vs SR-2023-053);
 3. otherwise a new entity is created in the episode's scope.
+
+Each merge is recorded on the entity (:class:`~graphmem.models.Resolved`, one
+entry per kind of reason), so a wrong one can be explained and split.
 """
 
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from typing import Literal
 
 from graphmem.embed.base import Embedder
-from graphmem.models import Entity, Scope
+from graphmem.ingest.people import NameContext, choose, noted
+from graphmem.models import Entity, Resolved, Scope
 from graphmem.store.base import GraphStore
-from graphmem.store.names import normalize_name
+from graphmem.store.names import legacy_name, normalize_name
 
 _DIGITS = re.compile(r"\d+")
 
@@ -38,6 +46,7 @@ class NameRequest:
     name: str
     type: str = "concept"
     aliases: list[str] = field(default_factory=list)
+    context: NameContext | None = None  # who spoke of it, and in what relation
 
 
 @dataclass
@@ -62,35 +71,44 @@ class EntityResolver:
             norm = normalize_name(req.name)
             if norm and norm not in wanted:
                 wanted[norm] = req
-        found = self.store.find_entities(tenant, scope.visible_keys, list(wanted))
-        by_name: dict[str, Entity] = {}
-        for ent in _most_specific_first(found, scope):
-            for alias in [ent.name, *ent.aliases]:
-                by_name.setdefault(normalize_name(alias), ent)
-        result = Resolution(by_name={n: by_name[n] for n in wanted if n in by_name},
-                            created=[], updated=[])
+        lookup = list(dict.fromkeys([*wanted, *(legacy_name(r.name) for r in wanted.values())]))
+        candidates: dict[str, list[Entity]] = defaultdict(list)
+        for ent in _most_specific_first(
+                self.store.find_entities(tenant, scope.visible_keys, lookup), scope):
+            for norm in dict.fromkeys(normalize_name(a) for a in [ent.name, *ent.aliases]):
+                if norm in wanted:
+                    candidates[norm].append(ent)
+        result = Resolution(by_name={}, created=[], updated=[])
+        distinct: set[str] = set()
+        for norm, found in candidates.items():
+            req = wanted[norm]
+            chosen, why = choose(self.store, tenant, scope, req.name, req.type, req.context, found)
+            if chosen is None:
+                distinct.add(norm)
+            else:
+                _note(result, norm, chosen, why)
         missing = [n for n in wanted if n not in result.by_name]
         if not missing:
             return result
         vectors = self.embedder.embed([wanted[n].name for n in missing]) if self.embedder else None
         for i, norm in enumerate(missing):
             req = wanted[norm]
-            match = self._candidate(tenant, scope, req, None if vectors is None else
-                                    [float(x) for x in vectors[i]])
-            if match is not None:
-                merged = match.model_copy(update={"aliases": [*match.aliases, req.name]})
-                result.by_name[norm] = merged
-                result.updated.append(merged)
+            vector = None if vectors is None else [float(x) for x in vectors[i]]
+            near = None if norm in distinct else self._candidate(tenant, scope, req, vector)
+            if near is not None:
+                match, why = near
+                _note(result, norm, match.model_copy(update={"aliases": [*match.aliases, req.name]}),
+                      why, changed=True)
             elif create:
                 ent = Entity(tenant=tenant, scope_key=scope.key, name=req.name.strip(),
                              type=req.type, aliases=list(dict.fromkeys(req.aliases)),
-                             embedding=None if vectors is None else [float(x) for x in vectors[i]])
+                             embedding=vector)
                 result.by_name[norm] = ent
                 result.created.append(ent)
         return result
 
     def _candidate(self, tenant: str, scope: Scope, req: NameRequest,
-                   vector: list[float] | None) -> Entity | None:
+                   vector: list[float] | None) -> tuple[Entity, Resolved] | None:
         """The best near match among the name's nearest neighbours, if any is close enough.
 
         Candidates come from the entity vector index (cheap, and names that are
@@ -102,17 +120,36 @@ class EntityResolver:
         hits = {h.id: h.score for h in self.store.vector_entities(tenant, scope.visible_keys,
                                                                     vector, 5)}
         norm = normalize_name(req.name)
-        best: tuple[float, Entity] | None = None
+        best: tuple[float, Entity, Resolved] | None = None
+        speaker = req.context.speaker if req.context else None
         for ent in self.store.get_entities(tenant, list(hits)):
             if ent.type != req.type or digits_conflict(ent.name, req.name):
                 continue
             fuzzy = SequenceMatcher(None, normalize_name(ent.name), norm).ratio()
             cosine = hits[ent.id]
+            kind: Literal["fuzzy", "embedding"] = (
+                "fuzzy" if fuzzy >= FUZZY_THRESHOLD and fuzzy >= cosine else "embedding")
             score = max(fuzzy if fuzzy >= FUZZY_THRESHOLD else 0.0,
                         cosine if cosine >= EMBEDDING_THRESHOLD else 0.0)
             if score > 0 and (best is None or score > best[0]):
-                best = (score, ent)
-        return None if best is None else best[1]
+                best = (score, ent, Resolved(name=req.name, reason=kind, speaker=speaker,
+                                             detail=f"{kind} {score:.2f} to {ent.name}"))
+        return None if best is None else (best[1], best[2])
+
+
+def _note(result: Resolution, norm: str, entity: Entity, why: Resolved, *,
+          changed: bool = False) -> None:
+    """Use ``entity`` for ``norm`` and record why; a changed entity is written back."""
+    earlier = next((e for e in result.updated if e.id == entity.id), None)
+    if earlier is not None:  # a second name of an entity this request already changed
+        entity = earlier.model_copy(update={
+            "aliases": list(dict.fromkeys([*earlier.aliases, *entity.aliases]))})
+    recorded = noted(entity, why)
+    entity = recorded or entity
+    if recorded is not None or changed or earlier is not None:
+        result.updated = [e for e in result.updated if e.id != entity.id] + [entity]
+    result.by_name.update({k: entity for k, e in result.by_name.items() if e.id == entity.id})
+    result.by_name[norm] = entity
 
 
 def _most_specific_first(entities: list[Entity], scope: Scope) -> list[Entity]:

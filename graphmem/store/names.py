@@ -1,4 +1,11 @@
-"""Name normalisation shared by the stores and entity resolution."""
+"""Name normalisation shared by the stores and entity resolution.
+
+Company suffixes are one suffix. "ACME Inc", "Acme Corp." and "Acme GmbH"
+normalise alike ("acme inc") and so name one organisation; "Acme" without a
+suffix normalises to "acme" and stays apart, because a bare name may be the
+product, the place or the person a company was named after. The two are joined
+only by an alias (or by an extractor that knows better).
+"""
 
 from __future__ import annotations
 
@@ -8,11 +15,34 @@ import unicodedata
 _SPACE = re.compile(r"\s+")
 _EDGE_PUNCT = re.compile(r"^[\W_]+|[\W_]+$", re.UNICODE)
 _ARTICLE = re.compile(r"^(the|a|an)\s+", re.IGNORECASE)
+#: Legal-form suffixes, compared without dots or spaces ("S.A." -> "sa", "B. V." -> "bv").
+LEGAL_SUFFIXES = frozenset({
+    "inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited", "llc", "llp",
+    "lp", "plc", "gmbh", "ag", "kg", "sa", "sas", "sarl", "srl", "spa", "bv", "nv", "oy", "ab",
+    "pty", "pte", "ltda", "aps",
+})
+#: The one suffix every legal form normalises to.
+CANONICAL_SUFFIX = "inc"
+_SUFFIX = re.compile(r"^(?P<core>.+?)(?:,?\s+&?\s*)(?P<suffix>(?:[a-z]\.?\s?){1,4}|[a-z]+)$")
 
 
-def normalize_name(name: str) -> str:
-    """Case-, width- and space-insensitive form of a name: " The  Acme Corp." -> "acme corp"."""
+def _plain(name: str) -> str:
     text = unicodedata.normalize("NFKC", name).casefold().strip()
     text = _ARTICLE.sub("", text)
     text = _EDGE_PUNCT.sub("", text)
     return _SPACE.sub(" ", text)
+
+
+def normalize_name(name: str) -> str:
+    """Case-, width-, space- and legal-form-insensitive: " The  Acme Corp." -> "acme inc"."""
+    text = core = _plain(name)
+    while (match := _SUFFIX.match(core)) is not None:  # "Acme Co. Ltd" has two
+        if re.sub(r"[.\s]", "", match.group("suffix")) not in LEGAL_SUFFIXES:
+            break
+        core = _EDGE_PUNCT.sub("", match.group("core"))
+    return f"{core} {CANONICAL_SUFFIX}" if core and core != text else text
+
+
+def legacy_name(name: str) -> str:
+    """The form stores wrote before legal suffixes were unified, for finding older entities."""
+    return _plain(name)

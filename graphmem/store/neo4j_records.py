@@ -23,6 +23,7 @@ from graphmem.models import (
     Evidence,
     Fact,
     Message,
+    Resolved,
     Retraction,
     as_utc,
     turn_context_texts,
@@ -32,6 +33,7 @@ from graphmem.store.names import normalize_name
 
 _MESSAGES = TypeAdapter(list[Message])
 _EVIDENCE = TypeAdapter(list[Evidence])
+_RESOLVED = TypeAdapter(list[Resolved])
 
 
 def unique(values: list[str]) -> list[str]:
@@ -103,6 +105,7 @@ def entity_row(ent: Entity) -> dict[str, Any]:
         "tenant": ent.tenant, "scopeKey": ent.scope_key, "name": ent.name, "type": ent.type,
         "aliases": ent.aliases, "names": names, "aliasText": " ".join(ent.aliases),
         "summary": ent.summary, "createdAt": ent.created_at,
+        "resolutionsJson": _RESOLVED.dump_json(ent.resolutions).decode(),
     }
     return {"id": ent.id, "props": props, "embedding": ent.embedding}
 
@@ -113,6 +116,7 @@ def entity_from(p: Mapping[str, Any]) -> Entity:
         type=p.get("type") or "concept", aliases=list(p.get("aliases") or []),
         summary=p.get("summary") or "", embedding=p.get("embedding"),
         created_at=required_datetime(p["createdAt"]),
+        resolutions=_RESOLVED.validate_json(p.get("resolutionsJson") or "[]"),
     )
 
 

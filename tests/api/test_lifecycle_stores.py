@@ -125,3 +125,68 @@ def test_a_relative_reminder_in_a_message_gets_its_due_time(
         (task, said + timedelta(minutes=m), said + timedelta(minutes=m))
         for task, m in [("email the landlord", 2), ("call the plumber", 60)]], todos
     assert not any("minutes" in t["text"] or "hour." in t["text"] for t in todos), todos
+
+
+GROUP = {"group_id": "flatmates"}
+
+
+def _say(client: TestClient, speaker: str, content: str, msg_id: str) -> dict[str, object]:
+    posted = client.post("/v1/episodes", json={"scope": GROUP, "episode_id": f"ep-{msg_id}",
+                                               "messages": [{"id": msg_id, "speaker": speaker,
+                                                             "content": content}]})
+    assert posted.status_code == 201, posted.text
+    result: dict[str, object] = posted.json()
+    return result
+
+
+def _current(client: TestClient) -> dict[str, str]:
+    """Object -> subject id of the current LIVES_IN memories of the group."""
+    listed = client.get("/v1/memories", params={**GROUP, "limit": 500}).json()["memories"]
+    return {m["object"]: m["subject_id"] for m in listed if m["predicate"] == "LIVES_IN"}
+
+
+def test_people_who_share_a_first_name_stay_apart_and_a_wrong_merge_splits(
+        clients: tuple[TestClient, TestClient]) -> None:  # noqa: F811
+    a, _ = clients
+    _say(a, "Maria", "My colleague Alex lives in Berlin.", "alex-1")
+    _say(a, "Pedro", "My neighbour Alex lives in Lyon.", "alex-2")
+    current = _current(a)
+    assert set(current) == {"Berlin", "Lyon"}  # Lyon does not close Berlin
+    marias, pedros = current["Berlin"], current["Lyon"]
+    assert marias != pedros
+
+    _say(a, "Pedro", "Alex moved to Paris.", "alex-3")  # Pedro's Alex, by who is speaking
+    assert _current(a) == {"Berlin": marias, "Paris": pedros}
+    why = a.get(f"/v1/entities/{pedros}").json()["resolutions"]
+    assert {(r["reason"], r["speaker"]) for r in why} >= {("speaker", "Pedro")}, why
+
+    # Lucia says nothing that tells the Alexes apart: the name joins the first one, and
+    # the record says so; that wrong merge is split off again
+    _say(a, "Lucia", "Alex lives in Madrid.", "alex-4")
+    assert _current(a) == {"Madrid": marias, "Paris": pedros}
+    why = a.get(f"/v1/entities/{marias}").json()["resolutions"]
+    assert ("name", "Lucia") in {(r["reason"], r["speaker"]) for r in why}, why
+    split = a.post(f"/v1/entities/{marias}/split", json={"episode_ids": ["ep-alex-4"]})
+    assert split.status_code == 200, split.text
+    body = split.json()
+    assert body["new_entity"]["name"] == "Alex" and body["new_entity"]["id"] not in (marias, pedros)
+    assert [m["object"] for m in body["moved"]] == ["Madrid"]
+    assert [m["object"] for m in body["reopened"]] == ["Berlin"]
+    assert _current(a) == {"Berlin": marias, "Paris": pedros, "Madrid": body["new_entity"]["id"]}
+
+    assert_problem(a.post(f"/v1/entities/{marias}/split", json={"episode_ids": ["ep-alex-2"]}),
+                   422, "episode_ids")
+    assert_problem(a.post(f"/v1/entities/{marias}/split", json={"episode_ids": []}), 422)
+    assert_problem(a.post("/v1/entities/ent_nope/split", json={"episode_ids": ["ep-alex-1"]}), 404)
+
+
+def test_company_suffixes_are_one_name_and_a_bare_name_stays_apart(
+        clients: tuple[TestClient, TestClient]) -> None:  # noqa: F811
+    a, _ = clients
+    first = _say(a, "Maria", "I work at ACME Inc.", "co-1")["created"]
+    second = _say(a, "Pedro", "I work at Acme Corp.", "co-2")["created"]
+    third = _say(a, "Lucia", "I work at Acme.", "co-3")["created"]
+    employer = {m["subject"]: m["object_id"] for m in [*first, *second, *third]}  # type: ignore[misc]
+    assert employer["Maria"] == employer["Pedro"] != employer["Lucia"]
+    why = a.get(f"/v1/entities/{employer['Maria']}").json()["resolutions"]
+    assert [(r["reason"], r["name"]) for r in why] == [("name", "Acme Corp")]

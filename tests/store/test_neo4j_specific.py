@@ -32,6 +32,7 @@ from graphmem.models import (
     Category,
     Cardinality,
     Entity,
+    Resolved,
     Episode,
     Evidence,
     Fact,
@@ -689,10 +690,11 @@ def test_every_episode_and_entity_field_round_trips_through_properties() -> None
 
     entity = Entity(id="ent_x", tenant="t", scope_key="user:a", name=" The Acme Corp.",
                     type="org", aliases=["ACME"], summary="a company", embedding=[1.0],
-                    created_at=T0)
+                    created_at=T0, resolutions=[Resolved(at=T0, name="Acme Inc", reason="name",
+                                                         speaker="Maria", detail="same name")])
     _all_set(entity)
     row = _entity_row(entity)
-    assert row["props"]["names"] == ["acme", "acme corp"]
+    assert row["props"]["names"] == ["acme", "acme inc"]
     assert _entity({**row["props"], "id": row["id"], "embedding": row["embedding"]}) == entity
 
 
