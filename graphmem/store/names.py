@@ -39,7 +39,7 @@ def normalize_name(name: str) -> str:
     while (match := _SUFFIX.match(core)) is not None:  # "Acme Co. Ltd" has two
         if re.sub(r"[.\s]", "", match.group("suffix")) not in LEGAL_SUFFIXES:
             break
-        core = _EDGE_PUNCT.sub("", match.group("core"))
+        core = match.group("core").rstrip(",")
     return f"{core} {CANONICAL_SUFFIX}" if core and core != text else text
 
 
