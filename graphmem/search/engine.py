@@ -15,6 +15,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 from typing import Any, TypeVar
 
+import numpy as np
+
 from graphmem.embed.base import Embedder
 from graphmem.models import Fact, as_utc, utcnow
 from graphmem.predicates import PredicateRegistry
@@ -50,10 +52,13 @@ POOL = 50
 #: turns out of the top ten; facts still rank where they agree, and a fact absorbs the
 #: turns it came from, so current, clean statements take those turns' places.
 WEIGHTS = {"bm25": 0.2, "vector": 0.2, "graph": 0.2, "turns": 1.0, "turns_vector": 0.3}
-#: When a question names someone, a result about someone else stays only if its cosine
-#: similarity to the question reaches this floor (chosen on the dev temporal suite and
-#: checked against LoCoMo dev recall; see the README's figures).
+#: When a question names someone, a fact about someone else stays only if its cosine
+#: similarity to the question reaches this floor, and so does anything about someone else
+#: when the question asks for one of the focus's slots; other people's turns that reach
+#: no floor count this much of their score. Chosen on the dev temporal suite and checked
+#: against LoCoMo dev recall (see the README's figures).
 FOCUS_FLOOR = 0.6
+OTHERS_TURN_FACTOR = 0.5
 
 
 class SearchEngine:
@@ -138,7 +143,7 @@ class SearchEngine:
         walked_by_id = {f.id: f for f, _ in walked}
         fact_ids = [i[2:] for i in best if i.startswith("f:") and i[2:] not in walked_by_id]
         facts = {**walked_by_id, **{f.id: f for f in self.store.get_facts(
-            tenant, fact_ids, embeddings=request.mmr)}}  # vectors only for MMR
+            tenant, fact_ids, embeddings=request.mmr or request.rerank)}}  # vectors when needed
         found_turns = [turns[i] for i in best if i in turns]
         said = facts_by_turn(self.store.facts_of_episodes(
             tenant, list(dict.fromkeys(t.episode_id for t in found_turns))) if found_turns else [])
@@ -160,10 +165,9 @@ class SearchEngine:
                 hits[item] = _turn_hit(turn, score, ranks[item])
         absorb_turns(hits, turns)
         if focus:
-            for key in [k for k, h in hits.items() if not _about(h, focus, facts, turns)]:
-                if relevance.get(key, 0.0) < FOCUS_FLOOR:
-                    del hits[key]
-        ordered = self._order(hits, request, facts, now)
+            _apply_focus(hits, focus, facts, turns, relevance, strict=slot is not None)
+        similarity = _similarities(hits, relevance, facts, vector) if request.rerank else {}
+        ordered = self._order(hits, request, facts, now, similarity)
         if slot is not None and slot.current and not request.categories:
             ordered = _slot_first(ordered, slot, now, time)
         if request.min_score is not None:
@@ -209,13 +213,13 @@ class SearchEngine:
         return True
 
     def _order(self, hits: dict[str, SearchHit], request: SearchRequest, facts: dict[str, Fact],
-               now: datetime) -> list[SearchHit]:
+               now: datetime, similarity: dict[str, float]) -> list[SearchHit]:
         ordered = sorted(hits.values(), key=lambda h: h.score, reverse=True)
         if request.rerank and ordered:
-            top = ordered[0].score or 1.0
             for hit in ordered:
                 when = hit.valid_from or now
-                hit.score = fuse.rerank_score(hit.score / top, fuse.recency_factor(when, now),
+                hit.score = fuse.rerank_score(similarity.get(hit.id, 0.0),
+                                              fuse.recency_factor(when, now),
                                               hit.importance if hit.importance is not None else 0.5)
             ordered.sort(key=lambda h: h.score, reverse=True)
         if request.mmr:
@@ -341,3 +345,29 @@ def _slot_first(ordered: list[SearchHit], slot: SlotAnswer, now: datetime,
         hit.score = max(hit.score, top) + 1.0 / (rank + 1)
         lead.append(hit)
     return lead + [h for h in ordered if h.id not in lead_ids]
+
+
+def _similarities(hits: dict[str, SearchHit], relevance: dict[str, float],
+                  facts: dict[str, Fact], query: list[float]) -> dict[str, float]:
+    """Each hit's cosine similarity to the query: as a vector channel measured it, else from
+    the fact's own vector; a turn no vector channel found counts as unrelated (0)."""
+    q = np.asarray(query, dtype=np.float32)
+    found: dict[str, float] = {}
+    for key, hit in hits.items():
+        if key in relevance:
+            found[hit.id] = relevance[key]
+        elif hit.kind == "fact" and (fact := facts.get(hit.id)) is not None and fact.embedding:
+            found[hit.id] = float(np.asarray(fact.embedding, dtype=np.float32) @ q)
+    return found
+
+
+def _apply_focus(hits: dict[str, SearchHit], focus: Focus, facts: dict[str, Fact],
+                 turns: dict[str, TurnHit], relevance: dict[str, float], *, strict: bool) -> None:
+    """Results about someone other than the focus give way (see FOCUS_FLOOR)."""
+    for key, hit in list(hits.items()):
+        if _about(hit, focus, facts, turns) or relevance.get(key, 0.0) >= FOCUS_FLOOR:
+            continue
+        if hit.kind == "fact" or strict:
+            del hits[key]
+        else:
+            hit.score *= OTHERS_TURN_FACTOR

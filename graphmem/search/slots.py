@@ -22,7 +22,7 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.embed.base import Embedder
-from graphmem.models import Fact, FactStatus
+from graphmem.models import Fact
 from graphmem.predicates import PredicateRegistry, PredicateSpec
 from graphmem.search.focus import Focus
 from graphmem.store.base import GraphStore
@@ -55,11 +55,9 @@ class SlotAnswer:
     match: SlotMatch
     current: list[Fact]
     stale: list[Fact]
-
-    @property
-    def known(self) -> bool:
-        """Whether the graph has ever heard of this slot for the focus."""
-        return bool(self.current or self.stale)
+    known: bool
+    """Whether the graph knows this slot of the focus at all (at any time): then the
+    slot answers for it, even when the answer is "nothing at that time"."""
 
 
 class SlotMatcher:
@@ -99,15 +97,17 @@ class SlotMatcher:
 def read_slot(store: GraphStore, tenant: str, scope_keys: list[str], focus: Focus,
               match: SlotMatch, registry: PredicateRegistry, time: TimeFilter,
               now: datetime) -> SlotAnswer:
-    """The focus's facts of the slot's family that had started by the view's time, split
-    into those valid in the view and the rest (superseded or retracted by then)."""
-    history = TimeFilter(as_of=time.as_of, as_known_at=time.as_known_at, include_history=True)
+    """The focus's facts of the slot's family (as known at ``as_known_at``): those valid in
+    the view, and those that had started by the view's time but ended by then."""
+    everything = TimeFilter(as_known_at=time.as_known_at, include_history=True)
+    view = TimeFilter(as_of=time.as_of, as_known_at=time.as_known_at)
     family = match.spec.family
-    facts = [f for f in store.facts_about(tenant, scope_keys, list(focus.ids), history,
+    facts = [f for f in store.facts_about(tenant, scope_keys, list(focus.ids), everything,
                                           SLOT_READ_LIMIT)
              if f.subject_id in focus.ids and registry.spec(f.predicate).family == family]
-    current = sorted((f for f in facts if time.matches(f, now)),
+    current = sorted((f for f in facts if view.matches(f, now)),
                      key=lambda f: (f.valid_from, f.recorded_at), reverse=True)
     chosen = {f.id for f in current}
-    stale = [f for f in facts if f.id not in chosen and f.status is not FactStatus.FORGOTTEN]
-    return SlotAnswer(match, current, stale)
+    at = view.at(now)
+    stale = [f for f in facts if f.id not in chosen and f.valid_from <= at]
+    return SlotAnswer(match, current, stale, known=bool(facts))

@@ -99,3 +99,18 @@ def test_a_superseded_value_and_its_turn_do_not_answer_now(client: TestClient) -
     assert then[0]["object"] == "Oscorp"
     history = ask(client, GROUP, "Who does Kofi work for?", include_history=True)
     assert {"Oscorp", "Cyberdyne"} <= {r["object"] for r in history}
+
+
+def test_rerank_multiplies_so_an_unrelated_memory_never_outranks_a_related_one(
+        client: TestClient) -> None:
+    dana = {"user_id": "dana"}
+    old = client.post("/v1/memories", json={
+        "scope": dana, "subject": "Dana", "predicate": "LIKES", "object": "espresso",
+        "text": "Dana likes espresso.", "valid_from": "2021-03-01T00:00:00", "importance": 0.3})
+    new = client.post("/v1/memories", json={
+        "scope": dana, "subject": "Dana", "predicate": "LIKES", "object": "hiking",
+        "text": "Dana likes hiking in the Alps.", "importance": 1.0})
+    assert old.status_code == 201 and new.status_code == 201, (old.text, new.text)
+    results = ask(client, dana, "Does Dana like espresso?", rerank=True)
+    assert results[0]["text"] == "Dana likes espresso."
+    assert all(r["score"] <= results[0]["score"] for r in results)
