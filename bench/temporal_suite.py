@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import importlib.util
 import io
+import json
 import os
 import re
 import socket
@@ -119,6 +120,35 @@ def run_store(store: str, data: Path, scorer_path: Path) -> dict[str, Any]:
     }
 
 
+def bm25_baseline(data: Path, scorer_path: Path) -> dict[str, Any]:
+    """Plain retrieval in the same run: BM25 (bm25s) over the raw turns said by ``as_of``,
+    top 3, scored by the suite's own pass rule. What graphmem adds over it is the graph."""
+    import bm25s
+
+    module = scorer(scorer_path)
+    cases = json.loads(data.read_text())
+    turns = sorted((e for c in cases for e in c["episodes"]), key=lambda e: e["time"])
+    texts = [f"{e['speaker']}: {e['text']}" for e in turns]
+    retriever = bm25s.BM25()
+    retriever.index(bm25s.tokenize(texts, stopwords="en", show_progress=False), show_progress=False)
+    ok: dict[str, int] = {}
+    n: dict[str, int] = {}
+    for case in cases:
+        for probe in case["probes"]:
+            docs, _ = retriever.retrieve(bm25s.tokenize([probe["question"]], stopwords="en",
+                                                        show_progress=False),
+                                         k=len(texts), show_progress=False)
+            said = [texts[i] for i in docs[0]
+                    if probe["as_of"] is None or turns[i]["time"] <= probe["as_of"]]
+            kind = ("now" if probe["as_of"] is None
+                    else "before-any" if probe["expect"] is None else "as-of")
+            n[kind] = n.get(kind, 0) + 1
+            ok[kind] = ok.get(kind, 0) + int(module.passed(probe, [t.lower() for t in said[:3]]))
+    return {"accuracy": round(100 * sum(ok.values()) / sum(n.values()), 1),
+            "by_kind": {k: {"passed": ok[k], "probes": n[k], "percent": round(100 * ok[k] / n[k], 1)}
+                        for k in sorted(n)}}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--stores", nargs="+", choices=["embedded", "neo4j"],
@@ -127,7 +157,9 @@ def main() -> None:
     parser.add_argument("--scorer", type=Path, default=SHARED / "eval" / "temporal_suite.py")
     args = parser.parse_args()
     results = {store: run_store(store, args.data, args.scorer) for store in args.stores}
-    payload = {"suite": args.data.name, "through": "REST (graphmem serve), naive ISO timestamps",
+    baseline = bm25_baseline(args.data, args.scorer)
+    print(f"baseline bm25 over raw turns said by as_of: {baseline['accuracy']}%")
+    payload = {"baseline_bm25_turns": baseline,"suite": args.data.name, "through": "REST (graphmem serve), naive ISO timestamps",
                "store_timeout_seconds": STORE_TIMEOUT_SECONDS,
                "results": results}
     path = write_result("temporal_suite", payload)

@@ -3,10 +3,12 @@
 A raw turn has no end of its own, but the facts extracted from it do. "I drive
 a Subaru" stays in the conversation forever; once "I now drive a Tesla"
 superseded it, the turn no longer tells what is true. So in a view without
-history, a turn whose facts all ended by the view's time (superseded, or
-retracted: a retraction marker holds nothing) is stale, and recall leaves it
-out; turns from which nothing was extracted, most of a conversation, stay.
-With ``include_history`` every turn stays.
+history, a turn whose every fact was overtaken by the view's time (superseded,
+or retracted; a retraction marker itself holds nothing) is stale, and recall
+leaves it out. A fact that simply ran its stated course (last week's trip)
+was not overtaken: its turn still tells what happened. Turns from which
+nothing was extracted, most of a conversation, stay, and with
+``include_history`` every turn stays.
 
 The same link lets a fact stand for its turns: a turn that a found fact came
 from goes, and the fact, the clean statement of what the turn said, takes the
@@ -18,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from graphmem.models import Fact
+from graphmem.models import Fact, FactStatus
 from graphmem.search.models import SearchHit
 from graphmem.store.base import TurnHit
 from graphmem.temporal import TimeFilter
@@ -48,13 +50,21 @@ def facts_by_turn(facts: Iterable[Fact]) -> dict[Source, list[Fact]]:
     return by_turn
 
 
+def overtaken(fact: Fact, time: TimeFilter, now: datetime) -> bool:
+    """Whether a later statement had ended the fact by the view's time."""
+    if fact.status is FactStatus.RETRACTION:
+        return fact.valid_from <= time.at(now)
+    ended_by = fact.superseded_by is not None or fact.retraction is not None
+    return ended_by and not time.matches(fact, now) and fact.valid_from <= time.at(now)
+
+
 def is_stale(turn: TurnHit, by_turn: dict[Source, list[Fact]], time: TimeFilter,
              now: datetime) -> bool:
-    """A turn whose every fact has ended in the view (never in a history view)."""
+    """A turn whose every fact was overtaken in the view (never in a history view)."""
     if time.include_history:
         return False
     facts = by_turn.get(turn_source(turn), [])
-    return bool(facts) and not any(time.matches(f, now) for f in facts)
+    return bool(facts) and all(overtaken(f, time, now) for f in facts)
 
 
 def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit]) -> None:

@@ -27,8 +27,11 @@ def turn(episode: str, score: float = 1.0) -> TurnHit:
                    content="...", timestamp=None, score=score)
 
 
-def test_a_turn_whose_facts_all_ended_is_stale_now_but_not_then_or_in_history() -> None:
-    said = facts_by_turn([fact("acme", 1, until=3), fact("quit", 3, status=FactStatus.RETRACTION)])
+def test_a_turn_whose_facts_were_all_overtaken_is_stale_now_but_not_then_or_in_history() -> None:
+    acme = fact("acme", 1, until=3).model_copy(update={"superseded_by": "globex"})
+    trip = fact("trip", 1, until=2)  # ran its stated course: still tells what happened
+    said = facts_by_turn([acme, fact("quit", 3, status=FactStatus.RETRACTION), trip])
+    assert not is_stale(turn("ep-trip"), said, TimeFilter(), NOW)
     assert is_stale(turn("ep-acme"), said, TimeFilter(), NOW)
     assert is_stale(turn("ep-quit"), said, TimeFilter(), NOW)  # a retraction holds nothing
     assert not is_stale(turn("ep-acme"), said, TimeFilter(as_of=datetime(2022, 1, 1, tzinfo=UTC)), NOW)
