@@ -97,7 +97,9 @@ def _states(facts: list[Fact]) -> list[_State]:
     out: list[_State] = []
     for timeline in timelines.values():
         open_: _State | None = None
-        for fact in sorted(timeline, key=lambda f: (f.valid_from, f.recorded_at, f.id)):
+        # a todo closed the moment it was made: the opening comes first whatever the ids
+        for fact in sorted(timeline, key=lambda f: (f.valid_from, f.recorded_at,
+                                                    f.predicate != TODO, f.id)):
             if fact.predicate == TODO:
                 open_ = _State(fact=fact)
                 if fact.retraction is not None:
