@@ -227,8 +227,9 @@ def remind(clause: Clause, speech: Speech) -> list[Finding]:
             return []
     elif not (clause.negated and imperative(verb)):
         return []
-    steps = [c for c in verb.children if c.dep_ in ("xcomp", "ccomp") and c.pos_ == "VERB"
-             and any(a.lower_ == "to" for a in c.children)]
+    # "remind me in ten minutes to ...": the parser hangs the task on as an adverbial clause
+    steps = [c for c in verb.children if c.dep_ in ("xcomp", "ccomp", "advcl")
+             and c.pos_ == "VERB" and any(a.lower_ == "to" for a in c.children)]
     if clause.lemma == "forget" and speech.speaker != SELF:
         # between two people "don't forget to ..." is usually advice to the listener
         steps = [s for s in steps if any(t.lower_ in ("my", "me", "our", "us") for t in s.subtree)]

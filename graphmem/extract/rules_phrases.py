@@ -37,7 +37,8 @@ _TIME_WORDS = frozenset({"someday", "today", "tomorrow", "tonight", "yesterday",
                          "eventually", "lately", "recently", "now", "again", "anymore", "ever",
                          "already", "still", "finally", "really", "also", "too", "just",
                          "definitely", "actually", "always", "sometimes", "often", "usually"})
-_TIME_UNITS = frozenset({"second", "minute", "min", "hour", "hr", "day", "week", "month", "year"})
+_UNIT_WORDS = [[u] for u in ("second", "minute", "min", "hour", "hr", "day", "week", "month",
+                              "year", "seconds", "minutes", "mins", "hours", "hrs")]
 _SUBORDINATE = frozenset({"advcl", "ccomp", "relcl", "acl", "conj", "parataxis", "csubj"})
 _CLAUSE_DEPS = frozenset({"advcl", "ccomp", "relcl", "acl", "conj", "parataxis", "cc", "punct",
                           "mark", "dep", "intj"})
@@ -139,7 +140,8 @@ def verb_phrase(verb: Token, speech: Speech, *, generic_you: bool = False,
         if c.dep_ == "npadvmod" and c.lower_ in ("day", "one"):
             continue
         if c.dep_ == "prep" and c.lower_ in ("in", "within") and any(
-                g.lemma_.lower() in _TIME_UNITS for g in c.children):
+                g.ent_type_ in _TIME_ENTS or g.lemma_.lower().split()[-1:] in _UNIT_WORDS
+                for g in c.children):
             continue  # "email the landlord in two minutes": the due time, not the task
         if c.lower_ in ("why", "how", "what"):
             continue

@@ -114,6 +114,8 @@ def test_a_relative_reminder_in_a_message_gets_its_due_time(
     a, _ = clients
     said = datetime.now(UTC).replace(microsecond=0)
     for i, (text, minutes) in enumerate([("Remind me to email the landlord in two minutes.", 2),
+                                         ("Remind me in 10 minutes to take the pizza out.", 10),
+                                         ("Please remind me to stretch in 45 minutes.", 45),
                                          ("Remind me to call the plumber in an hour.", 60)]):
         posted = a.post("/v1/episodes", json={"scope": BOB, "messages": [
             {"id": f"rel-{i}", "role": "user", "speaker": "Bob", "content": text,
@@ -123,8 +125,10 @@ def test_a_relative_reminder_in_a_message_gets_its_due_time(
     assert [(t["description"], datetime.fromisoformat(t["due"]),
              datetime.fromisoformat(t["remind_at"])) for t in todos] == [
         (task, said + timedelta(minutes=m), said + timedelta(minutes=m))
-        for task, m in [("email the landlord", 2), ("call the plumber", 60)]], todos
-    assert not any("minutes" in t["text"] or "hour." in t["text"] for t in todos), todos
+        for task, m in [("email the landlord", 2), ("take the pizza out", 10), ("stretch", 45),
+                        ("call the plumber", 60)]], todos
+    assert not any("minutes" in t["text"] or "hour." in t["text"] or " in " in t["description"]
+                   for t in todos), todos
 
 
 GROUP = {"group_id": "flatmates"}
