@@ -11,8 +11,8 @@ moved to Paris") goes to the Alex its speaker knows, else to the first.
 
 An introduction is a fact whose object is the person and whose subject is
 someone else ("Alex is Maria's colleague": ``KNOWS`` from Maria). Its relation
-is the predicate and, for the generic ones, the noun of the sentence
-("KNOWS:colleague").
+is the predicate with the relation's noun ("KNOWS:colleague"); a mention
+introduces only when it names one ("my neighbour Alex", not "I met Alex").
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from graphmem.store.base import GraphStore
 from graphmem.store.names import normalize_name
 from graphmem.temporal import TimeFilter
 
-_FIRST_NAME = re.compile(r"^[^\W\d_][\w'-]*$")
+_FIRST_NAME = re.compile(r"^[^\W\d_]+(?:['-][^\W\d_]+)*$")
 _RELATION_NOUN = re.compile(r"\bis\s+.+?'s\s+([\w -]+?)\.?$", re.IGNORECASE)
 #: Introductions looked at per candidate set (a person is rarely introduced more often).
 _INTRODUCTIONS = 200
@@ -38,10 +38,13 @@ def is_first_name(name: str) -> bool:
     return bool(_FIRST_NAME.match(name.strip()))
 
 
-def relation_of(predicate: str, text: str) -> str:
-    """``KNOWS:colleague`` for "Alex is Maria's colleague."; the predicate alone otherwise."""
+def relation_of(predicate: str, text: str) -> str | None:
+    """``KNOWS:colleague`` for "Alex is Maria's colleague."; None when no relation is named.
+
+    Only a named relation introduces someone: "I met Sam" says nothing about which Sam.
+    """
     noun = _RELATION_NOUN.search(text.strip())
-    return f"{predicate}:{noun.group(1).lower()}" if noun else predicate
+    return f"{predicate}:{noun.group(1).lower()}" if noun else None
 
 
 @dataclass
@@ -81,7 +84,7 @@ def introductions(store: GraphStore, tenant: str, scope: Scope,
         if (fact.object_id in ids and fact.subject_id not in ids
                 and fact.status is not FactStatus.RETRACTION):
             out[fact.object_id].add((normalize_name(fact.subject_name),
-                                     relation_of(fact.predicate, fact.text)))
+                                     relation_of(fact.predicate, fact.text) or fact.predicate))
     return out
 
 
