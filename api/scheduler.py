@@ -57,3 +57,6 @@ class ReminderScheduler:
                 await self.sweep()
             except GraphMemError as err:
                 log.warning("reminder sweep failed, retrying in %.1f s: %s", self.interval, err)
+            except Exception:  # one bad record must not stop every later reminder
+                log.exception("reminder sweep failed unexpectedly, retrying in %.1f s",
+                              self.interval)

@@ -7,6 +7,7 @@ once across two processes serving one Neo4j, and never again after a restart.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import queue
 from contextlib import AbstractContextManager as ContextManager
@@ -17,11 +18,15 @@ from typing import Any
 
 import pytest
 
-from tests.api.conftest import KEY_A, TENANT_A, sha
+from api.scheduler import ReminderScheduler
+from graphmem.events import EventBus
+from graphmem.lifecycle.todos import add_todo
+from graphmem.memory import Memory
+from graphmem.models import Scope, utcnow
+from tests.api.conftest import KEY_A, TENANT_A, TENANT_B, sha
 from tests.api.test_server import EventReader, Server
 from tests.api.test_server import serving as serve
 
-pytestmark = pytest.mark.slow
 SCOPE = {"user_id": "remindee"}
 #: How long a listener waits for a reminder past its time (a loaded machine is slow).
 PATIENCE = 30.0
@@ -88,6 +93,7 @@ def _silent_after_restart(server: Server) -> None:
         reader.close()
 
 
+@pytest.mark.slow
 def test_a_reminder_fires_once_on_the_embedded_store(tmp_path: Path) -> None:
     store = ["--store", "embedded", "--db-path", str(tmp_path / "m.db")]
     with serving(tmp_path, {}, store) as server:
@@ -96,6 +102,7 @@ def test_a_reminder_fires_once_on_the_embedded_store(tmp_path: Path) -> None:
         _silent_after_restart(restarted)
 
 
+@pytest.mark.slow
 @pytest.mark.neo4j
 def test_a_reminder_fires_once_across_two_processes_on_one_neo4j(
         tmp_path: Path, neo4j_uri: Any) -> None:
@@ -110,3 +117,21 @@ def test_a_reminder_fires_once_across_two_processes_on_one_neo4j(
     with serving(tmp_path, env, ["--store", "neo4j"]) as restarted:
         _silent_after_restart(restarted)
 
+
+
+def test_a_sweep_publishes_each_due_reminder_once_to_its_tenant(memory: Memory) -> None:
+    now = utcnow()
+    todo = add_todo(memory, TENANT_A, Scope(user_id="remindee"), "water the plants",
+                    now=now - timedelta(hours=1), remind_at=now - timedelta(seconds=1))
+    bus = EventBus()
+    scheduler = ReminderScheduler(memory, bus, interval=60)
+
+    async def scenario() -> tuple[list[int], list[str], int]:
+        mine, theirs = bus.subscribe(TENANT_A), bus.subscribe(TENANT_B)
+        sent = [await scheduler.sweep(), await scheduler.sweep()]
+        await asyncio.sleep(0)  # let the bus deliver
+        got = [mine.queue.get_nowait().memory_id for _ in range(mine.queue.qsize())]
+        return sent, got, theirs.queue.qsize()
+
+    sent, got, leaked = asyncio.run(scenario())
+    assert sent == [1, 0] and got == [todo.id] and leaked == 0
