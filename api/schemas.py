@@ -307,7 +307,7 @@ class AddMemoryBody(BaseModel):
     cardinality: Cardinality | None = None
     valid_from: UtcDateTime | None = None
     valid_until: UtcDateTime | None = None
-    source_id: CleanText | None = Field(None, max_length=256)
+    source_id: CleanText | None = Field(None, min_length=1, max_length=256)
 
     @model_validator(mode="after")
     def _shape(self) -> AddMemoryBody:
@@ -338,7 +338,7 @@ class PatchBody(BaseModel):
 
     importance: float | None = Field(None, ge=0.0, le=1.0)
     text: CleanText | None = Field(None, min_length=1, max_length=1000)
-    object: CleanText | None = Field(None, min_length=1, max_length=500)
+    object: EntityName | None = Field(None, min_length=1, max_length=500)
     category: Category | None = None
 
     @model_validator(mode="after")

@@ -15,6 +15,7 @@ from graphmem.lifecycle.policy import MAX_PURGE_DAYS
 from graphmem.lifecycle.profile import Profile
 from graphmem.lifecycle.summaries import SessionSummary
 from graphmem.lifecycle.todos import Todo
+from graphmem.ingest.inputs import EntityName
 from graphmem.models import CleanText, Scope, UtcDateTime
 
 
@@ -45,11 +46,11 @@ class TodoBody(BaseModel):
     model_config = STRICT
 
     scope: Scope
-    description: CleanText = Field(min_length=1, max_length=1000)
+    description: EntityName = Field(min_length=1, max_length=1000)
     due: UtcDateTime | None = None
     remind_at: UtcDateTime | None = None
-    assignee: CleanText | None = Field(None, min_length=1, max_length=200)
-    creator: CleanText | None = Field(None, min_length=1, max_length=200)
+    assignee: EntityName | None = Field(None, min_length=1, max_length=200)
+    creator: EntityName | None = Field(None, min_length=1, max_length=200)
 
 
 class ImportBody(BaseModel):

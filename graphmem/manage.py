@@ -348,7 +348,7 @@ def correct_fact(memory: Memory, tenant: str, fact_id: str, *, object: str | Non
         new_text = (text or said).strip()
         new_category = category or old.category
         if (new_object, new_text, new_category) == (old.object_name, old.text, old.category):
-            raise ValidationError("the correction changes nothing")
+            raise ValidationError("text, object, category: the correction changes nothing")
         fact_scope = Scope.from_key(old.scope_key)
         resolution = memory.ingestor.resolver.resolve(
             tenant, fact_scope, [NameRequest(new_object, _object_type(memory, tenant, old))])

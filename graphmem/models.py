@@ -188,7 +188,7 @@ class Scope(BaseModel):
 class Message(BaseModel):
     """One turn of a conversation as the client sent it."""
 
-    id: CleanText | None = Field(default=None, max_length=256)
+    id: CleanText | None = Field(default=None, min_length=1, max_length=256)
     role: Literal["user", "assistant", "system", "tool"] = "user"
     speaker: CleanText | None = Field(default=None, max_length=256)
     content: CleanText

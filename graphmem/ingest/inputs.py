@@ -27,11 +27,12 @@ MAX_DOCUMENT_DEPTH = 64
 
 def _names_something(value: str) -> str:
     if not normalize_name(value):
-        raise ValueError("is not a name: nothing is left once spaces and punctuation are removed")
+        raise ValueError("has no words: nothing is left once spaces and punctuation are removed")
     return value
 
 
-#: A subject or object name: clean text that still names something once normalised.
+#: A subject or object name (or a todo's description, which becomes one): clean text
+#: that still names something once normalised.
 EntityName = Annotated[CleanText, AfterValidator(_names_something)]
 
 
@@ -66,8 +67,8 @@ class EpisodeInput(BaseModel):
     text: CleanText | None = Field(default=None, max_length=MAX_TEXT_CHARS)
     document: dict[str, Any] | None = None
     reference_time: UtcDateTime | None = None
-    episode_id: CleanText | None = Field(default=None, max_length=256)
-    session_id: CleanText | None = Field(default=None, max_length=256)
+    episode_id: CleanText | None = Field(default=None, min_length=1, max_length=256)
+    session_id: CleanText | None = Field(default=None, min_length=1, max_length=256)
 
     @model_validator(mode="after")
     def _one_kind(self) -> EpisodeInput:
@@ -114,7 +115,7 @@ class FactInput(BaseModel):
     cardinality: Cardinality | None = None
     valid_from: UtcDateTime | None = None
     valid_until: UtcDateTime | None = None
-    source_id: CleanText | None = Field(default=None, max_length=256)
+    source_id: CleanText | None = Field(default=None, min_length=1, max_length=256)
 
     @model_validator(mode="after")
     def _interval(self) -> FactInput:

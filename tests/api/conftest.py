@@ -93,10 +93,15 @@ def clients(store_memory: Memory) -> Iterator[tuple[TestClient, TestClient]]:
     """Two tenants' clients on one app over ``store_memory``; a 500 comes back as a response."""
     keys = {name: f"{name}-{uuid.uuid4().hex}" for name in ("a", "b")}
     app = create_app(settings(api_keys={hashlib.sha256(k.encode()).hexdigest(): f"t{k[-12:]}"
-                                        for k in keys.values()},
+                                        for k in keys.values()},  # see tenant_of
                               store_timeout_seconds=120), store_memory)
     with TestClient(app, headers={"X-API-Key": keys["a"]}, raise_server_exceptions=False) as a:
         yield a, TestClient(app, headers={"X-API-Key": keys["b"]}, raise_server_exceptions=False)
+
+
+def tenant_of(client: TestClient) -> str:
+    """The tenant of a client of :func:`clients`."""
+    return f"t{client.headers['X-API-Key'][-12:]}"
 
 
 def episode(*contents: str, scope: dict[str, str] | None = None, **extra: Any) -> dict[str, Any]:
