@@ -57,7 +57,10 @@ def as_utc(value: datetime) -> datetime:
     if offset is None:
         return value.replace(tzinfo=UTC)
     if abs(offset) > MAX_UTC_OFFSET:
-        raise ValueError(f"the UTC offset {offset} is beyond +/-18 hours")
+        minutes = int(offset.total_seconds()) // 60
+        sign, minutes = ("-" if minutes < 0 else "+"), abs(minutes)
+        raise ValueError(f"the UTC offset {sign}{minutes // 60:02d}:{minutes % 60:02d} "
+                         "is beyond +/-18 hours")
     try:
         return value.astimezone(UTC)
     except OverflowError as err:

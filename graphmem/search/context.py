@@ -86,9 +86,15 @@ def _line(hit: SearchHit) -> str:
     return f"- {hit.text}{suffix}"
 
 
-def _stated_by(hit: SearchHit, as_of: datetime | None) -> bool:
-    """Whether a hit was stated (a turn said, a fact begun) by ``as_of``; undated hits pass."""
-    return as_of is None or hit.valid_from is None or hit.valid_from <= as_of
+def _stated_by(hit: SearchHit, request: ContextRequest) -> bool:
+    """Whether a hit belongs in a context under the request's time view.
+
+    A turn must have been said by the view's cutoff (a turn said after
+    ``as_known_at`` cannot have been recorded by then); a fact must have begun
+    by ``as_of`` (the search already applied the rest of the view). Undated hits pass.
+    """
+    limit = request.cutoff if hit.kind == "turn" else request.as_of
+    return limit is None or hit.valid_from is None or hit.valid_from <= limit
 
 
 def assemble_context(engine: SearchEngine, count_tokens: Callable[[str], int], tenant: str,
@@ -119,7 +125,7 @@ def assemble_context(engine: SearchEngine, count_tokens: Callable[[str], int], t
         as_known_at=request.as_known_at, include_history=request.include_history)).results
     chosen: dict[Category | None, list[SearchHit]] = {}
     for hit in hits:
-        if not _stated_by(hit, request.as_of):
+        if not _stated_by(hit, request):
             continue
         cost = count_tokens(_line(hit) + "\n")
         title_cost = 0 if hit.category in chosen else count_tokens(
