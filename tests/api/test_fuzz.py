@@ -105,6 +105,9 @@ REPRODUCTIONS: list[tuple[str, str, str, dict[str, Any] | str, int, str]] = [
      422, "as_known_at"),
     ("2 valid_at", "GET", "/v1/memories", {**ALICE, "valid_at": "9999-12-31T23:00:00-05:00"},
      422, "valid_at"),
+    ("2 calendar edge, relative time", "POST", "/v1/episodes", {"scope": ALICE, "messages": [
+        {"content": "Next year I fly to Rome.", "timestamp": "9999-12-31T12:00:00"},
+        {"content": "Last year I went to Paris.", "timestamp": "0001-01-02"}]}, 201, ""),
     ("3 deep document", "POST", "/v1/episodes", {"scope": ALICE, "document": nested(450)},
      422, "document"),
     ("3 deeper document", "POST", "/v1/episodes",
