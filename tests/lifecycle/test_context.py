@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from graphmem.lifecycle.profile import refresh_profile
 from graphmem.lifecycle.summaries import summarize_session
 from graphmem.memory import Memory
 from graphmem.search.context import Context, ContextRequest
+from graphmem.store.base import FactQuery
 from tests.lifecycle.conftest import ALICE, START, Clock
 from tests.lifecycle.helpers import chat
 
@@ -73,3 +77,32 @@ def test_include_history_shows_what_ended_before_as_of_but_nothing_later(
     built = memory.context(tenant, request)
     assert "Acme" in built.prompt and "Globex" in built.prompt
     assert "no longer true" in built.prompt
+
+
+#: (when it was said, what was said, a word only that statement brings into a context)
+STATEMENTS = [
+    (datetime(2023, 1, 10, tzinfo=UTC), "I work at Acme.", "Acme"),
+    (datetime(2023, 5, 3, tzinfo=UTC), "I moved to Lisbon last week.", "Lisbon"),
+    (datetime(2023, 9, 20, tzinfo=UTC), "I adopted a cat named Miso.", "Miso"),
+    (datetime(2024, 2, 12, tzinfo=UTC), "I work at Globex now.", "Globex"),
+]
+
+
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(as_of=st.datetimes(min_value=datetime(2022, 6, 1), max_value=datetime(2024, 6, 1),
+                          timezones=st.just(UTC)),
+       include_history=st.booleans())
+def test_no_context_line_was_first_stated_after_as_of(memory: Memory, tenant: str,
+                                                      as_of: datetime,
+                                                      include_history: bool) -> None:
+    if not memory.list_facts(tenant, FactQuery(scope_keys=ALICE.visible_keys)):
+        for when, text, _ in STATEMENTS:
+            chat(memory, tenant, text, "I see.", at=when)
+    built = memory.context(tenant, ContextRequest(
+        scope=ALICE, message="Tell me about Alice's work, her home and her pets.",
+        as_of=as_of, include_history=include_history))
+    assert all(hit.valid_from is None or hit.valid_from <= as_of for hit in built.items)
+    for when, _, word in STATEMENTS:
+        if when > as_of:
+            assert word not in built.prompt, (as_of, word, built.prompt)
