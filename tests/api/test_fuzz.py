@@ -108,6 +108,11 @@ REPRODUCTIONS: list[tuple[str, str, str, dict[str, Any] | str, int, str]] = [
     ("2 calendar edge, relative time", "POST", "/v1/episodes", {"scope": ALICE, "messages": [
         {"content": "Next year I fly to Rome.", "timestamp": "9999-12-31T12:00:00"},
         {"content": "Last year I went to Paris.", "timestamp": "0001-01-02"}]}, 201, ""),
+    ("2 calendar edge, query window", "POST", "/v1/memories/search",
+     {"scope": ALICE, "query": "what did I do last year?", "as_of": "0001-01-01"}, 200, ""),
+    ("2 calendar edge, context window", "POST", "/v1/context",
+     {"scope": ALICE, "message": "plans for this winter?", "as_of": "9999-12-31T23:00:00"},
+     200, ""),
     ("3 deep document", "POST", "/v1/episodes", {"scope": ALICE, "document": nested(450)},
      422, "document"),
     ("3 deeper document", "POST", "/v1/episodes",
