@@ -1,0 +1,117 @@
+"""``/mcp``: graphmem's MCP server over streamable HTTP, behind the REST API's keys.
+
+Every HTTP request to ``/mcp`` is authenticated exactly like a REST call
+(:func:`api.deps.tenant`: the same keys, tenants and rate limit, the same 401
+problem document); the tenant is put on the request scope, where the tools
+read it (:func:`tenant_of`). A tool call therefore acts for the key that sent
+it, never for a tenant named in its arguments. An MCP session is also bound
+to the tenant that opened it: another tenant's key gets 404 for that session
+id, as if it did not exist.
+
+The SDK's session manager runs for the app's lifespan (:meth:`MCPEndpoint.running`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.security import HTTPAuthorizationCredentials
+from fastapi.security.utils import get_authorization_scheme_param
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from starlette.requests import Request
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api import deps
+from api.errors import APIError, problem
+from graphmem.mcp import build_server
+from graphmem.mcp.tools import Ctx
+
+PATH = "/mcp"
+TENANT = "graphmem_tenant"
+SESSION_HEADER = "mcp-session-id"
+#: Sessions end without telling us (idle timeout): keep ten times the SDK's live maximum,
+#: forgetting the oldest, which are long dead by then.
+MAX_SESSIONS = 100_000
+
+
+def tenant_of(ctx: Ctx) -> str:
+    """The tenant :class:`MCPEndpoint` authenticated; refuses a request it did not see."""
+    state = getattr(ctx.request_context.request, "state", None)
+    tenant = getattr(state, TENANT, None)
+    if not isinstance(tenant, str):
+        raise ToolError("this request was not authenticated")
+    return tenant
+
+
+async def _authenticate(request: Request) -> str:
+    scheme, token = get_authorization_scheme_param(request.headers.get("authorization"))
+    bearer = (HTTPAuthorizationCredentials(scheme=scheme, credentials=token)
+              if scheme.lower() == "bearer" and token else None)
+    return await deps.tenant(request, bearer, request.headers.get("x-api-key"))
+
+
+class MCPEndpoint:
+    """The ASGI app at ``/mcp``: authenticate, bind the session to its tenant, hand over."""
+
+    def __init__(self, server: MCPServer, host: str) -> None:
+        self.server = server
+        self.host = host
+        self._app: ASGIApp | None = None
+        self._owners: dict[str, str] = {}  # MCP session id -> tenant
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Serve MCP while this is open; a fresh session manager each time (one per lifespan)."""
+        app = self.server.streamable_http_app(streamable_http_path=PATH, host=self.host)
+        async with self.server.session_manager.run():
+            self._app = app
+            try:
+                yield
+            finally:
+                self._app = None
+                self._owners.clear()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope)
+        try:
+            tenant = await _authenticate(request)
+        except APIError as err:
+            await problem(err.status, err.detail, err.headers)(scope, receive, send)
+            return
+        app = self._app
+        if app is None:
+            await problem(503, "the MCP endpoint is not running")(scope, receive, send)
+            return
+        session = request.headers.get(SESSION_HEADER)
+        if session is not None and self._owners.get(session, tenant) != tenant:
+            await problem(404, "no such MCP session")(scope, receive, send)
+            return
+        if session is not None and request.method == "DELETE":
+            self._owners.pop(session, None)
+        scope.setdefault("state", {})[TENANT] = tenant
+        await app(scope, receive, self._recording(send, tenant))
+
+    def _recording(self, send: Send, tenant: str) -> Send:
+        """``send``, noting the tenant of a session the response opens."""
+        async def wrapped(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                for name, value in message.get("headers", []):
+                    if name.lower() == SESSION_HEADER.encode():
+                        if len(self._owners) >= MAX_SESSIONS:
+                            self._owners.pop(next(iter(self._owners)))
+                        self._owners.setdefault(value.decode("latin-1"), tenant)
+            await send(message)
+        return wrapped
+
+
+def mount(app: FastAPI) -> MCPEndpoint:
+    """Add ``/mcp`` to the REST app; the app's lifespan must enter ``endpoint.running()``."""
+    server = build_server(app.state.memory, tenant_of, events=app.state.events)
+    endpoint = MCPEndpoint(server, app.state.settings.host)
+    app.router.routes.append(Route(PATH, endpoint, methods=["GET", "POST", "DELETE"],
+                                   include_in_schema=False))
+    return endpoint
