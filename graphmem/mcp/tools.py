@@ -24,6 +24,7 @@ from pydantic import Field
 from graphmem import errors, manage
 from graphmem.events import Event, EventBus, EventType, events_for, fact_event
 from graphmem.ingest.inputs import EpisodeInput, FactInput
+from graphmem.lifecycle.context import layered_context
 from graphmem.lifecycle.todos import Todo, TodoStatus, close_todo, list_todos
 from graphmem.mcp.views import (
     ContextBlock,
@@ -245,13 +246,14 @@ class MemoryTools:
         group_id: GroupId = None,
     ) -> ContextBlock:
         """Get what you should remember while answering this message, as a ready-made
-        Markdown block within a token budget. Call it at the start of a conversation
-        and whenever the topic changes; put the prompt in your context."""
+        Markdown block within a token budget: the user's profile, their latest sessions,
+        then the most relevant memories. Call it at the start of a conversation and
+        whenever the topic changes; put the prompt in your context."""
         with shown():
             request = ContextRequest(scope=self.scope(user_id, group_id), message=message,
                                      recent_messages=recent_messages or [],
                                      token_budget=token_budget)
-            built = self.memory.context(self.tenant_of(ctx), request)
+            built = layered_context(self.memory, self.tenant_of(ctx), request)
         return ContextBlock(prompt=built.prompt, tokens=built.tokens,
                             token_budget=built.token_budget)
 
@@ -273,10 +275,12 @@ class MemoryTools:
                 if not name or not name.strip():
                     raise errors.ValidationError("name or entity_id is required")
                 hits = manage.search_entities(self.memory, tenant,
-                                              self.scope(user_id, group_id), name, limit=1)
-                if not hits:
+                                              self.scope(user_id, group_id), name, limit=5)
+                # by name only: the nearest meaning of an unknown name is another entity
+                named = [h for h in hits if "bm25" in h.channels]
+                if not named:
                     raise errors.NotFoundError(f"nothing is known about {name!r}")
-                entity_id = hits[0].entity.id
+                entity_id = named[0].entity.id
             limit = self._limit_to(user_id, group_id)
             entity = manage.get_entity(self.memory, tenant, entity_id, limit)
             facts = manage.entity_timeline(self.memory, tenant, entity_id, limit)
