@@ -3,10 +3,14 @@
 Every HTTP request to ``/mcp`` is authenticated exactly like a REST call
 (:func:`api.deps.tenant`: the same keys, tenants and rate limit, the same 401
 problem document); the tenant is put on the request scope, where the tools
-read it (:func:`tenant_of`). A tool call therefore acts for the key that sent
+read it (:func:`caller_of`). A tool call therefore acts for the key that sent
 it, never for a tenant named in its arguments. An MCP session is also bound
 to the tenant that opened it: another tenant's key gets 404 for that session
 id, as if it did not exist.
+
+The optional ``X-Graphmem-User-Id`` / ``X-Graphmem-Group-Id`` headers say whose
+memory a tool call means when the model names no ``user_id`` (an assistant's
+config sets them once, like the key).
 
 The SDK's session manager runs for the app's lifespan (:meth:`MCPEndpoint.running`).
 """
@@ -16,6 +20,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import pydantic
 from fastapi import FastAPI
 from fastapi.security import HTTPAuthorizationCredentials
 from fastapi.security.utils import get_authorization_scheme_param
@@ -23,28 +28,46 @@ from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from starlette.requests import Request
 from starlette.routing import Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Send
+from starlette.types import Scope as ASGIScope
 
 from api import deps
 from api.errors import APIError, problem
-from graphmem.mcp import build_server
-from graphmem.mcp.tools import Ctx
+from graphmem.mcp import Caller, build_server
+from graphmem.mcp.tools import Ctx, field_errors
+from graphmem.models import Scope
 
 PATH = "/mcp"
-TENANT = "graphmem_tenant"
+CALLER = "graphmem_caller"
+USER_HEADER, GROUP_HEADER = "x-graphmem-user-id", "x-graphmem-group-id"
 SESSION_HEADER = "mcp-session-id"
 #: Sessions end without telling us (idle timeout): keep ten times the SDK's live maximum,
 #: forgetting the oldest, which are long dead by then.
 MAX_SESSIONS = 100_000
 
 
-def tenant_of(ctx: Ctx) -> str:
-    """The tenant :class:`MCPEndpoint` authenticated; refuses a request it did not see."""
+def caller_of(ctx: Ctx) -> Caller:
+    """The caller :class:`MCPEndpoint` authenticated; refuses a request it did not see."""
     state = getattr(ctx.request_context.request, "state", None)
-    tenant = getattr(state, TENANT, None)
-    if not isinstance(tenant, str):
+    caller = getattr(state, CALLER, None)
+    if not isinstance(caller, Caller):
         raise ToolError("this request was not authenticated")
-    return tenant
+    return caller
+
+
+class BadHeader(APIError):
+    status = 422
+
+
+def _default_scope(request: Request) -> Scope | None:
+    """The scope the headers name, if any; a bad id is a 422 naming the header."""
+    user, group = request.headers.get(USER_HEADER), request.headers.get(GROUP_HEADER)
+    if user is None and group is None:
+        return None
+    try:
+        return Scope(user_id=user, group_id=group)
+    except pydantic.ValidationError as err:
+        raise BadHeader(f"X-Graphmem-User-Id / X-Graphmem-Group-Id: {field_errors(err)}") from err
 
 
 async def _authenticate(request: Request) -> str:
@@ -75,10 +98,11 @@ class MCPEndpoint:
                 self._app = None
                 self._owners.clear()
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(self, scope: ASGIScope, receive: Receive, send: Send) -> None:
         request = Request(scope)
         try:
             tenant = await _authenticate(request)
+            scope_default = _default_scope(request)
         except APIError as err:
             await problem(err.status, err.detail, err.headers)(scope, receive, send)
             return
@@ -92,7 +116,7 @@ class MCPEndpoint:
             return
         if session is not None and request.method == "DELETE":
             self._owners.pop(session, None)
-        scope.setdefault("state", {})[TENANT] = tenant
+        scope.setdefault("state", {})[CALLER] = Caller(tenant, scope_default)
         await app(scope, receive, self._recording(send, tenant))
 
     def _recording(self, send: Send, tenant: str) -> Send:
@@ -110,7 +134,7 @@ class MCPEndpoint:
 
 def mount(app: FastAPI) -> MCPEndpoint:
     """Add ``/mcp`` to the REST app; the app's lifespan must enter ``endpoint.running()``."""
-    server = build_server(app.state.memory, tenant_of, events=app.state.events)
+    server = build_server(app.state.memory, caller_of, events=app.state.events)
     endpoint = MCPEndpoint(server, app.state.settings.host)
     app.router.routes.append(Route(PATH, endpoint, methods=["GET", "POST", "DELETE"],
                                    include_in_schema=False))

@@ -45,15 +45,14 @@ def mcp(
         help="The embedded store's file \\[default: graphmem.db]", dir_okay=False)] = None,
 ) -> None:
     """Serve memory to an assistant over MCP on stdin/stdout (add it to the client's config)."""
-    from graphmem.mcp import build_server
+    from graphmem.mcp import Caller, build_server
     from graphmem.memory import Memory
 
     given: dict[str, Any] = {"db_path": db_path, "store": store.value if store else None}
     settings = Settings(**{k: v for k, v in given.items() if v is not None})
-    scope = _scope(user, group)
-    name = tenant or settings.default_tenant
+    caller = Caller(tenant or settings.default_tenant, _scope(user, group))
     memory = Memory.from_settings(settings).open()
     try:
-        build_server(memory, lambda _ctx: name, default_scope=scope).run("stdio")
+        build_server(memory, lambda _ctx: caller).run("stdio")
     finally:
         memory.close()

@@ -3,6 +3,6 @@
 from __future__ import annotations
 
 from graphmem.mcp.server import build_server
-from graphmem.mcp.tools import MemoryTools, TenantOf
+from graphmem.mcp.tools import Caller, CallerOf, MemoryTools
 
-__all__ = ["MemoryTools", "TenantOf", "build_server"]
+__all__ = ["Caller", "CallerOf", "MemoryTools", "build_server"]

@@ -4,10 +4,10 @@ the official SDK's :class:`~mcp.server.MCPServer`.
 One server object serves either transport: ``graphmem mcp`` runs it over stdio
 for a desktop assistant (the tenant is fixed by configuration), and the REST
 app mounts its streamable HTTP transport at ``/mcp`` (the tenant is the API
-key's, see :mod:`api.mcp`). Only ``tenant_of`` differs.
+key's, see :mod:`api.mcp`). Only ``caller_of`` differs.
 
->>> server = build_server(memory, lambda ctx: "default",             # doctest: +SKIP
-...                       default_scope=Scope(user_id="alice"))
+>>> alice = Caller("default", Scope(user_id="alice"))                 # doctest: +SKIP
+>>> server = build_server(memory, lambda ctx: alice)                  # doctest: +SKIP
 >>> server.run("stdio")                                               # doctest: +SKIP
 """
 
@@ -22,9 +22,8 @@ from mcp_types import ToolAnnotations
 from graphmem.events import EventBus
 from graphmem.lifecycle import markdown
 from graphmem.lifecycle.profile import current_profile
-from graphmem.mcp.tools import Ctx, MemoryTools, TenantOf, shown
+from graphmem.mcp.tools import CallerOf, Ctx, MemoryTools, shown
 from graphmem.memory import Memory
-from graphmem.models import Scope
 
 INSTRUCTIONS = """graphmem is the user's long-term memory: facts, preferences, goals, lessons
 and todos from past conversations, each with the time it holds and what replaced it.
@@ -38,14 +37,13 @@ PROFILE_URI = "graphmem://profile{?user_id,group_id}"
 MEMORY_MD_URI = "graphmem://memory.md{?user_id,group_id}"
 
 
-def build_server(memory: Memory, tenant_of: TenantOf, *, default_scope: Scope | None = None,
+def build_server(memory: Memory, caller_of: CallerOf, *,
                  events: EventBus | None = None) -> MCPServer:
-    """An MCP server over ``memory``; ``tenant_of`` names the caller's tenant per request.
-
-    ``default_scope`` is whose memory a call without ``user_id``/``group_id`` reads
-    and writes; ``events`` (the REST app's bus) hears every change a tool makes.
+    """An MCP server over ``memory``; ``caller_of`` says per request who is calling: the
+    tenant, and whose memory a call without ``user_id``/``group_id`` means. ``events``
+    (the REST app's bus) hears every change a tool makes.
     """
-    tools = MemoryTools(memory, tenant_of, default_scope=default_scope, events=events)
+    tools = MemoryTools(memory, caller_of, events=events)
     # WARNING: the SDK configures the root logger when none is set up; at INFO it would
     # let every library's chatter through (and a caller's failed call is not news)
     server: MCPServer = MCPServer("graphmem", title="graphmem memory", version="0.1.0",
@@ -65,7 +63,7 @@ def build_server(memory: Memory, tenant_of: TenantOf, *, default_scope: Scope | 
                                  "user as someone you know.")
     def profile(ctx: Ctx, user_id: str | None = None, group_id: str | None = None) -> str:
         with shown(ResourceError):
-            found = current_profile(memory, tenant_of(ctx), tools.scope(user_id, group_id))
+            found = current_profile(memory, *tools.scope(ctx, user_id, group_id))
         return found.text or f"(no profile of {found.owner} yet: nothing is known so far)"
 
     @server.resource(MEMORY_MD_URI, name="memory.md", mime_type="text/markdown",
@@ -73,7 +71,6 @@ def build_server(memory: Memory, tenant_of: TenantOf, *, default_scope: Scope | 
                                  "each, grouped by category.")
     def memory_md(ctx: Ctx, user_id: str | None = None, group_id: str | None = None) -> str:
         with shown(ResourceError):
-            return markdown.export_markdown(memory, tenant_of(ctx),
-                                            tools.scope(user_id, group_id))
+            return markdown.export_markdown(memory, *tools.scope(ctx, user_id, group_id))
 
     return server

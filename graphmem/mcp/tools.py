@@ -3,16 +3,18 @@
 
 A tool's docstring is what the model reads to decide when to call it, so it says
 what the tool is for and when to use it, not how it works. Every tool takes an
-optional ``user_id``/``group_id``; without them the server's default scope (the
-``--user`` of ``graphmem mcp``) is used. The tenant never comes from the model:
-``tenant_of`` reads it from the connection (the API key over HTTP, the
-configuration over stdio), so a model cannot ask for another tenant's memory.
+optional ``user_id``/``group_id``; without them the caller's default scope (the
+``--user`` of ``graphmem mcp``, or the ``X-Graphmem-User-Id`` header over HTTP) is
+used. The tenant never comes from the model: ``caller_of`` reads it from the
+connection (the API key over HTTP, the configuration over stdio), so a model
+cannot ask for another tenant's memory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -44,8 +46,18 @@ from graphmem.store.base import FactQuery
 from graphmem.temporal import TimeFilter
 
 Ctx = Context[Any, Any]
-#: Reads the caller's tenant off the request context; raises if there is none.
-TenantOf = Callable[[Ctx], str]
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling: the tenant, and whose memory a call means when it names no one."""
+
+    tenant: str
+    scope: Scope | None = None
+
+
+#: Reads the caller off the request context (never off the arguments); raises if it cannot.
+CallerOf = Callable[[Ctx], Caller]
 
 #: Library errors whose message helps the model correct its call.
 SHOWN = (errors.ValidationError, errors.NotFoundError, errors.ConflictError, errors.ScopeError)
@@ -83,30 +95,33 @@ def shown(error: type[Exception] = ToolError) -> Iterator[None]:
 
 
 class MemoryTools:
-    """The tools of one MCP server, bound to one memory and one way of finding the tenant."""
+    """The tools of one MCP server, bound to one memory and one way of finding the caller."""
 
-    def __init__(self, memory: Memory, tenant_of: TenantOf, *,
-                 default_scope: Scope | None = None, events: EventBus | None = None) -> None:
+    def __init__(self, memory: Memory, caller_of: CallerOf, *,
+                 events: EventBus | None = None) -> None:
         self.memory = memory
-        self.tenant_of = tenant_of
-        self.default_scope = default_scope
+        self.caller_of = caller_of
         self.events = events
 
     # -- helpers ------------------------------------------------------------------------
-    def scope(self, user_id: str | None, group_id: str | None) -> Scope:
-        """The scope the caller named, else the default one; one is required."""
+    def scope(self, ctx: Ctx, user_id: str | None, group_id: str | None) -> tuple[str, Scope]:
+        """The tenant, and the scope the model named, else the caller's default (one is
+        required)."""
+        caller = self.caller_of(ctx)
         if user_id is None and group_id is None:
-            if self.default_scope is None:
+            if caller.scope is None:
                 raise errors.ValidationError(
                     "user_id or group_id is required: say whose memory this is")
-            return self.default_scope
-        return Scope(user_id=user_id, group_id=group_id)
+            return caller.tenant, caller.scope
+        return caller.tenant, Scope(user_id=user_id, group_id=group_id)
 
-    def _limit_to(self, user_id: str | None, group_id: str | None) -> Scope | None:
+    def _limit_to(self, ctx: Ctx, user_id: str | None,
+                  group_id: str | None) -> tuple[str, Scope | None]:
         """For calls by id: a named or default scope confines them; none means the tenant."""
+        caller = self.caller_of(ctx)
         if user_id is None and group_id is None:
-            return self.default_scope
-        return Scope(user_id=user_id, group_id=group_id)
+            return caller.tenant, caller.scope
+        return caller.tenant, Scope(user_id=user_id, group_id=group_id)
 
     def _publish(self, tenant: str, events: list[Event]) -> None:
         if self.events is not None:
@@ -131,9 +146,9 @@ class MemoryTools:
         preferences, goals and todos in them, and a change ("I left Acme and joined
         Globex") supersedes the old fact, which stays in the history. The result lists
         the memories created, confirmed and superseded."""
-        tenant = self.tenant_of(ctx)
         with shown():
-            data = EpisodeInput(scope=self.scope(user_id, group_id), messages=messages,
+            tenant, scope = self.scope(ctx, user_id, group_id)
+            data = EpisodeInput(scope=scope, messages=messages,
                                 session_id=session_id, episode_id=episode_id)
             result = self.memory.add_episode(tenant, data)
         self._publish(tenant, events_for(result))
@@ -161,9 +176,9 @@ class MemoryTools:
         you to remember something specific ("remember that I'm vegetarian"). A new value
         for a one-at-a-time relation (WORKS_AT, LIVES_IN, JOB_TITLE...) supersedes the
         current one, which stays in the history."""
-        tenant = self.tenant_of(ctx)
         with shown():
-            fact = FactInput(scope=self.scope(user_id, group_id), subject=subject,
+            tenant, scope = self.scope(ctx, user_id, group_id)
+            fact = FactInput(scope=scope, subject=subject,
                              predicate="_".join(predicate.upper().replace("-", " ").split()),
                              object=object, text=text, category=category,
                              importance=importance, valid_from=valid_from)
@@ -185,10 +200,10 @@ class MemoryTools:
 
     def _set_status(self, ctx: Ctx, memory_id: str, user_id: str | None, group_id: str | None,
                     *, forget: bool) -> MemoryView:
-        tenant = self.tenant_of(ctx)
         change = manage.forget_fact if forget else manage.restore_fact
         with shown():
-            fact = change(self.memory, tenant, memory_id, self._limit_to(user_id, group_id))
+            tenant, limit = self._limit_to(ctx, user_id, group_id)
+            fact = change(self.memory, tenant, memory_id, limit)
         kind: EventType = "memory.forgotten" if forget else "memory.restored"
         self._publish(tenant, [fact_event(kind, fact)])
         return MemoryView.of(fact, self.memory.clock())
@@ -206,8 +221,8 @@ class MemoryTools:
         cancel=true, when they drop it)."""
         status = TodoStatus.CANCELLED if cancel else TodoStatus.COMPLETED
         with shown():
-            return close_todo(self.memory, self.tenant_of(ctx), todo_id, status=status,
-                              scope=self._limit_to(user_id, group_id))
+            tenant, limit = self._limit_to(ctx, user_id, group_id)
+            return close_todo(self.memory, tenant, todo_id, status=status, scope=limit)
 
     # -- reading ------------------------------------------------------------------------
     def search_memory(
@@ -228,9 +243,10 @@ class MemoryTools:
         (valid_from/valid_until) and whether it was superseded; use as_of for "where did
         I work in 2022?" and include_history for "where have I worked?"."""
         with shown():
-            request = SearchRequest(scope=self.scope(user_id, group_id), query=query,
-                                    as_of=as_of, include_history=include_history, limit=limit)
-            found = self.memory.search(self.tenant_of(ctx), request)
+            tenant, scope = self.scope(ctx, user_id, group_id)
+            request = SearchRequest(scope=scope, query=query, as_of=as_of,
+                                    include_history=include_history, limit=limit)
+            found = self.memory.search(tenant, request)
         return SearchResults(results=found.results, as_of=found.as_of)
 
     def get_context(
@@ -250,10 +266,11 @@ class MemoryTools:
         then the most relevant memories. Call it at the start of a conversation and
         whenever the topic changes; put the prompt in your context."""
         with shown():
-            request = ContextRequest(scope=self.scope(user_id, group_id), message=message,
+            tenant, scope = self.scope(ctx, user_id, group_id)
+            request = ContextRequest(scope=scope, message=message,
                                      recent_messages=recent_messages or [],
                                      token_budget=token_budget)
-            built = layered_context(self.memory, self.tenant_of(ctx), request)
+            built = layered_context(self.memory, tenant, request)
         return ContextBlock(prompt=built.prompt, tokens=built.tokens,
                             token_budget=built.token_budget)
 
@@ -269,19 +286,18 @@ class MemoryTools:
         """Everything known about one person, place or thing, as a timeline, oldest first,
         with past and forgotten memories marked. Use it for "tell me about Bob" or to see
         how something changed over time."""
-        tenant = self.tenant_of(ctx)
         with shown():
+            tenant, limit = self._limit_to(ctx, user_id, group_id)
             if entity_id is None:
                 if not name or not name.strip():
                     raise errors.ValidationError("name or entity_id is required")
-                hits = manage.search_entities(self.memory, tenant,
-                                              self.scope(user_id, group_id), name, limit=5)
+                _, scope = self.scope(ctx, user_id, group_id)
+                hits = manage.search_entities(self.memory, tenant, scope, name, limit=5)
                 # by name only: the nearest meaning of an unknown name is another entity
                 named = [h for h in hits if "bm25" in h.channels]
                 if not named:
                     raise errors.NotFoundError(f"nothing is known about {name!r}")
                 entity_id = named[0].entity.id
-            limit = self._limit_to(user_id, group_id)
             entity = manage.get_entity(self.memory, tenant, entity_id, limit)
             facts = manage.entity_timeline(self.memory, tenant, entity_id, limit)
         return EntityTimeline.of(entity, facts, self.memory.clock())
@@ -307,13 +323,14 @@ class MemoryTools:
         lesson...) or status. Use it when the user asks what you remember about them;
         to answer a question, search_memory ranks better."""
         with shown():
+            tenant, scope = self.scope(ctx, user_id, group_id)
             query = FactQuery(
-                scope_keys=self.scope(user_id, group_id).visible_keys,
+                scope_keys=scope.visible_keys,
                 categories=[category] if category else None,
                 statuses=[FactStatus(status)] if status else None, text_contains=text,
                 limit=limit, offset=offset,
                 time=TimeFilter(as_of=valid_at, include_history=include_history))
-            facts = self.memory.list_facts(self.tenant_of(ctx), query)
+            facts = self.memory.list_facts(tenant, query)
         return MemoryPage(memories=views(facts, self.memory.clock()), limit=limit, offset=offset)
 
     def list_todos(self, ctx: Ctx, status: TodoStatus | None = None, user_id: UserId = None,
@@ -321,8 +338,8 @@ class MemoryTools:
         """The user's todos and reminders, soonest due first; overdue ones are marked.
         Check them when the user asks what they have to do, or to remind them."""
         with shown():
-            found = list_todos(self.memory, self.tenant_of(ctx), self.scope(user_id, group_id),
-                               status=status)
+            tenant, scope = self.scope(ctx, user_id, group_id)
+            found = list_todos(self.memory, tenant, scope, status=status)
         return TodoList(todos=found)
 
     @property

@@ -71,10 +71,10 @@ def served(store: GraphStore, embedder: Embedder, extractor: Extractor) -> Itera
 
 
 @asynccontextmanager
-async def connect(url: str, key: str) -> AsyncIterator[Client]:
+async def connect(url: str, key: str, **headers: str) -> AsyncIterator[Client]:
     """The SDK's client on ``/mcp``, sending ``key`` as a bearer token."""
     timeout = httpx2.Timeout(60.0, read=300.0)
-    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"},
+    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}", **headers},
                                   timeout=timeout) as http:
         async with Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client:
             yield client
@@ -86,6 +86,29 @@ def test_an_assistant_remembers_revises_and_forgets_over_http(served: Served) ->
             await remember_revise_forget(client, **ALICE)
 
     anyio.run(scenario)
+
+
+def test_a_header_names_whose_memory_a_call_means(served: Served) -> None:
+    bob = {"X-Graphmem-User-Id": "bob"}
+
+    async def scenario() -> None:
+        async with connect(served.url, KEY_A, **bob) as client:
+            made = await call(client, "add_episode", messages=[
+                said("I work at Initech.", "2024-01-10T09:00:00Z", speaker="Bob")])
+            assert one(made["created"], object="Initech")["scope"] == "user:bob"
+            found = await call(client, "search_memory", query="Where does Bob work?")
+            assert found["results"][0]["object"] == "Initech"
+            other = await call(client, "search_memory", query="Where does Bob work?", **ALICE)
+            assert [h for h in other["results"] if h["kind"] == "fact"] == []
+        async with connect(served.url, KEY_A) as client:
+            message = await refused(client, "list_memories")
+            assert "user_id or group_id is required" in message
+
+    anyio.run(scenario)
+    response = httpx.post(f"{served.url}/mcp", json={"jsonrpc": "2.0", "id": 1,
+                                                     "method": "tools/list"},
+                          headers={**ACCEPT, "X-API-Key": KEY_A, "X-Graphmem-User-Id": "a b"})
+    assert_problem(response, 422, "X-Graphmem-User-Id", "not a valid id")
 
 
 def test_a_key_of_another_tenant_cannot_reach_the_memories(served: Served) -> None:

@@ -10,7 +10,7 @@ from mcp import Client
 
 from graphmem.embed.base import Embedder
 from graphmem.extract.base import Extractor
-from graphmem.mcp import build_server
+from graphmem.mcp import Caller, build_server
 from graphmem.memory import Memory
 from graphmem.models import Scope
 from graphmem.store.base import GraphStore
@@ -33,4 +33,4 @@ def memory(store: GraphStore, embedder: Embedder, extractor: Extractor) -> Itera
 @pytest.fixture
 def client(memory: Memory, tenant: str) -> Client:
     """Not yet connected: ``async with client:`` inside the test's event loop."""
-    return Client(build_server(memory, lambda _ctx: tenant, default_scope=ALICE))
+    return Client(build_server(memory, lambda _ctx: Caller(tenant, ALICE)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import anyio
 from mcp import Client
 
-from graphmem.mcp import build_server
+from graphmem.mcp import Caller, build_server
 from graphmem.mcp.server import MEMORY_MD_URI, PROFILE_URI
 from graphmem.memory import Memory
 from tests.mcp.conftest import ALICE
@@ -35,8 +35,8 @@ def test_a_client_sees_instructions_tools_and_resources(client: Client) -> None:
 
 
 def test_each_server_acts_for_its_own_tenant_only(memory: Memory, tenant: str) -> None:
-    mine = Client(build_server(memory, lambda _ctx: tenant, default_scope=ALICE))
-    theirs = Client(build_server(memory, lambda _ctx: tenant + "x", default_scope=ALICE))
+    mine = Client(build_server(memory, lambda _ctx: Caller(tenant, ALICE)))
+    theirs = Client(build_server(memory, lambda _ctx: Caller(tenant + "x", ALICE)))
 
     async def scenario() -> None:
         async with mine, theirs:
