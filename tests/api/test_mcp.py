@@ -27,6 +27,7 @@ from mcp.client.streamable_http import streamable_http_client
 from api.app import create_app
 from graphmem.embed.base import Embedder
 from graphmem.extract.base import Extractor
+from graphmem.lifecycle.profile import refresh_profile
 from graphmem.lifecycle.todos import add_todo
 from graphmem.memory import Memory
 from graphmem.models import Scope
@@ -121,6 +122,11 @@ def test_a_key_of_another_tenant_cannot_reach_the_memories(served: Served) -> No
                               messages=[said("I work at Acme.", "2024-01-10T09:00:00Z")])
             job = one(made["created"], predicate="WORKS_AT")["id"]
             [todo] = [t["id"] for t in (await call(a, "list_todos", **ALICE))["todos"]]
+            alice = (await call(a, "get_entity", name="Alice", **ALICE))["id"]
+            await anyio.to_thread.run_sync(lambda: refresh_profile(
+                served.app.state.memory, served.tenant_a, Scope(user_id="alice")))
+            own = await a.read_resource("graphmem://profile?user_id=alice")
+            assert "Acme" in own.contents[0].text  # type: ignore[union-attr]
         async with connect(served.url, KEY_B) as b:
             found = await call(b, "search_memory", query="Where does Alice work?", **ALICE)
             assert found["results"] == []
@@ -132,11 +138,13 @@ def test_a_key_of_another_tenant_cannot_reach_the_memories(served: Served) -> No
             for tool, arguments in [("forget_memory", {"memory_id": job}),
                                     ("restore_memory", {"memory_id": job}),
                                     ("complete_todo", {"todo_id": todo}),
-                                    ("get_entity", {"name": "Acme", **ALICE})]:
+                                    ("get_entity", {"name": "Acme", **ALICE}),
+                                    ("get_entity", {"entity_id": alice})]:
                 message = await refused(b, tool, **arguments)
                 assert "not found" in message or "nothing is known" in message, message
-            exported = await b.read_resource("graphmem://memory.md?user_id=alice")
-            assert "Acme" not in exported.contents[0].text  # type: ignore[union-attr]
+            for uri in ["graphmem://memory.md?user_id=alice", "graphmem://profile?user_id=alice"]:
+                read = await b.read_resource(uri)
+                assert "Acme" not in read.contents[0].text  # type: ignore[union-attr]
         async with connect(served.url, KEY_A) as a:
             still = await call(a, "search_memory", query="Where does Alice work?", **ALICE)
             assert [h["id"] for h in still["results"] if h["kind"] == "fact"][0] == job
