@@ -104,6 +104,10 @@ def test_a_header_names_whose_memory_a_call_means(served: Served) -> None:
         async with connect(served.url, KEY_A) as client:
             message = await refused(client, "list_memories")
             assert "user_id or group_id is required" in message
+            with pytest.raises(MCPError, match="user_id or group_id is required"):
+                await client.read_resource("graphmem://memory.md")
+            with pytest.raises(MCPError, match="user_id.*not a valid id"):
+                await client.read_resource("graphmem://profile?user_id=a%20b")
 
     anyio.run(scenario)
     response = httpx.post(f"{served.url}/mcp", json={"jsonrpc": "2.0", "id": 1,
