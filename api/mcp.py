@@ -32,7 +32,8 @@ from starlette.types import ASGIApp, Message, Receive, Send
 from starlette.types import Scope as ASGIScope
 
 from api import deps
-from api.errors import APIError, problem
+from api.errors import APIError
+from graphmem.errors import NotFoundError
 from graphmem.mcp import Caller, build_server
 from graphmem.mcp.tools import Ctx, field_errors
 from graphmem.models import Scope
@@ -57,6 +58,10 @@ def caller_of(ctx: Ctx) -> Caller:
 
 class BadHeader(APIError):
     status = 422
+
+
+class NotRunning(APIError):
+    status = 503
 
 
 def _default_scope(request: Request) -> Scope | None:
@@ -99,21 +104,16 @@ class MCPEndpoint:
                 self._owners.clear()
 
     async def __call__(self, scope: ASGIScope, receive: Receive, send: Send) -> None:
+        """Refusals are raised, so :mod:`api.errors` answers them like any REST error."""
         request = Request(scope)
-        try:
-            tenant = await _authenticate(request)
-            scope_default = _default_scope(request)
-        except APIError as err:
-            await problem(err.status, err.detail, err.headers)(scope, receive, send)
-            return
+        tenant = await _authenticate(request)
+        scope_default = _default_scope(request)
         app = self._app
         if app is None:
-            await problem(503, "the MCP endpoint is not running")(scope, receive, send)
-            return
+            raise NotRunning("the MCP endpoint is not running")
         session = request.headers.get(SESSION_HEADER)
         if session is not None and self._owners.get(session, tenant) != tenant:
-            await problem(404, "no such MCP session")(scope, receive, send)
-            return
+            raise NotFoundError("no such MCP session")
         if session is not None and request.method == "DELETE":
             self._owners.pop(session, None)
         scope.setdefault("state", {})[CALLER] = Caller(tenant, scope_default)

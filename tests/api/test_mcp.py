@@ -21,6 +21,7 @@ import httpx2
 import pytest
 import uvicorn
 from fastapi import FastAPI
+from fastapi.testclient import TestClient
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
@@ -219,3 +220,10 @@ def test_tool_writes_are_published_to_the_tenants_event_stream(served: Served) -
         other.close()
 
     anyio.run(scenario)
+
+
+def test_outside_the_apps_lifespan_mcp_answers_503(app: FastAPI) -> None:
+    client = TestClient(app, raise_server_exceptions=False)  # not entered: no lifespan ran
+    response = client.post("/mcp", headers={**ACCEPT, "X-API-Key": KEY_A}, json={})
+    assert_problem(response, 503, "not running")
+    assert_problem(client.post("/mcp", json={}), 401, "API key")
