@@ -45,10 +45,12 @@ class ContextRequest(BaseModel):
     recent_messages: list[CleanText] = Field(default_factory=list, max_length=20)
     token_budget: int = Field(default=2000, ge=50, le=100_000)
     include_turns: bool = True
-    as_of: UtcDateTime | None = Field(None, description="build the context as of this world time")
+    as_of: UtcDateTime | None = Field(
+        default=None, description="build the context as of this world time")
     as_known_at: UtcDateTime | None = Field(
-        None, description="use only what graphmem had recorded by this time")
-    include_history: bool = Field(False, description="also superseded and retracted memories")
+        default=None, description="use only what graphmem had recorded by this time")
+    include_history: bool = Field(
+        default=False, description="also superseded and retracted memories")
 
     @property
     def cutoff(self) -> datetime | None:
