@@ -157,12 +157,25 @@ def build_clause(verb: Token, speech: Speech) -> Clause | None:
             modal or "", modal)
         negated = negated or any(c.dep_ == "neg" for c in verb.head.children)
     text = verb.sent.text.lower()
-    ended = ("anymore" in children or "any longer" in text or "any more" in text
-             or "no longer" in text)
+    ended = _ended(verb) or (verb.dep_ == "conj" and _ended(verb.head) and not aux)
     hedged = modal in ("might", "may", "could") or any(h in text for h in _HEDGES)
     perfect = verb.tag_ == "VBN" and any(a.lemma_ == "have" and a.tag_ != "VBD" for a in aux)
     perfect = perfect or (verb.tag_ == "VBG" and any(a.lower_ == "been" for a in aux))
     return Clause(verb, subjects, negated, ended, hedged, tense_of(verb, modal), perfect, modal)
+
+
+#: Clauses inside a clause: their "anymore" is their own.
+_INNER_CLAUSES = frozenset({"conj", "ccomp", "parataxis", "advcl", "relcl", "acl", "csubj"})
+
+
+def _ended(verb: Token) -> bool:
+    """"no longer", "not ... anymore", "any more", "never again" in the verb's own clause."""
+    inner = {t.i for c in verb.children if c.dep_ in _INNER_CLAUSES for t in c.subtree}
+    words = [t.lower_ for t in verb.subtree if t.i not in inner]
+    pairs = set(zip(words, words[1:], strict=False))
+    return ("anymore" in words or ("no", "longer") in pairs or ("any", "longer") in pairs
+            or ("any", "more") in pairs or ("no", "more") in pairs
+            or "again" in words and any(w in ("never", "not", "n't") for w in words))
 
 
 def tense_of(verb: Token, modal: str | None) -> Tense:
@@ -207,7 +220,7 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
         if node.dep_ in ("conj", "xcomp", "advcl") and node.head != node:
             node = node.head
         else:
-            return []
+            return [speech.me()] if _diary(node, speech) else []
     else:
         return []
     parties: list[Party] = []
@@ -223,6 +236,19 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
                     x.dep_ == "cc" for x in c.children):
                 parties.append(Party(c.text, "person"))
     return parties
+
+
+def _diary(verb: Token, speech: Speech) -> bool:
+    """"Replaced my phone", "Got a new job", "Just moved to Oslo": the speaker, unsaid.
+
+    A sentence that opens with a past-tense verb (after adverbs at most) and has
+    no subject is the diary style of a first-person message; a base form at the
+    start is an imperative and says nothing about the speaker.
+    """
+    if not speech.first_person or verb.dep_ != "ROOT" or verb.tag_ not in ("VBD", "VBN"):
+        return False
+    before = [t for t in verb.sent if t.i < verb.i]
+    return all(t.pos_ in ("ADV", "INTJ", "PUNCT") for t in before)
 
 
 def party_of(token: Token, speech: Speech) -> Party | None:

@@ -19,13 +19,16 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from graphmem.extract import rules_events, rules_intent, rules_life, rules_prefs
+from graphmem.extract import (
+    rules_change, rules_events, rules_intent, rules_life, rules_prefs)
 from graphmem.extract.rules_clause import KIN, PETS, PROJECT_NOUNS
 from graphmem.extract.rules_copula import ATTITUDES, STATUS_WORDS
 from graphmem.extract.rules_lesson import PREFIX, TECH_WORDS
 from graphmem.extract.rules_lexicon import (
     ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, OCCUPATIONS, POSSESSIONS, TRIP_NOUNS)
 from graphmem.extract.patterns import AGE, I_AM, TODO
+from graphmem.extract.rules_slots import (
+    CAR_WORDS, DIETS, PHONE_WORDS, SLOT_NOUNS, SPORT_VERBS, SPORTS)
 from graphmem.extract.terms import spellings
 from graphmem.extract.timeexpr import has_time_cue
 
@@ -115,7 +118,7 @@ def _nouns(words: frozenset[str] | set[str]) -> set[str]:
 
 def _triggers() -> frozenset[str]:
     lemmas = {lemma for table in (rules_life.RULES, rules_events.RULES, rules_prefs.RULES,
-                                  rules_intent.RULES) for lemma in table}
+                                  rules_intent.RULES, rules_change.RULES) for lemma in table}
     lemmas |= {"become", "marry", "engage"}
     words: set[str] = set()
     for lemma in lemmas - _NEEDS_COMPLEMENT - _PHRASE_ONLY:
@@ -123,6 +126,8 @@ def _triggers() -> frozenset[str]:
     words |= _nouns(set(KIN) | PETS | POSSESSIONS | TRIP_NOUNS | EVENT_NOUNS | BUSINESSES
                     | OCCUPATIONS | PROJECT_NOUNS)
     words |= ACTIVITY_NOUNS | STATUS_WORDS | set(ATTITUDES) | TECH_WORDS | _COMPLEMENTS
+    words |= DIETS | PHONE_WORDS | CAR_WORDS | set(SPORT_VERBS.values())
+    words |= {w for phrase in (*SPORTS, *SLOT_NOUNS) for w in phrase.split()}
     words |= {w for s in spellings() for w in _WORD.findall(s.lower())} - _COMMON_TERM_WORDS
     return frozenset(words)
 

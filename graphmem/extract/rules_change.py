@@ -1,0 +1,459 @@
+"""Verb rules for change: a slot's value opens, closes or is replaced.
+
+Three families, each read off the parse rather than listed as phrases:
+
+* **states** open a value: a possessed slot noun linked to a value by a copula
+  ("my phone is a Pixel 8", "Rust is my go-to language now", "home for me is
+  Oslo", "Camille became my boss"), a diet word in any clause about oneself
+  ("I eat vegan", "I went vegetarian"), "I drive X", "I report to X",
+  "employed by X", "I'm with X", "settled in X", "started at X";
+* **cessation** verbs (stop, quit, give up, drop, ditch, sell, rehome, leave)
+  close the value they take as object, and a negated state ("not ... anymore",
+  "no longer", "never") closes what it would have opened;
+* **transitions** (switch/move/go from X to Y, replace/swap X with/for Y, trade
+  in X for Y) close X and open Y.
+
+Which slot a value belongs to comes from :mod:`graphmem.extract.rules_slots`;
+a slot named without a value ("I'm unemployed", "I don't do any sport now")
+closes whatever its current value is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from graphmem.extract.rules_clause import (
+    PETS, Action, Clause, Finding, Party, Rule, Speech, conjuncts, is_person_name, possessor)
+from graphmem.extract.rules_lexicon import dobjs, has_prt, is_org, is_place, object_type, pobjs
+from graphmem.extract.rules_phrases import phrase
+from graphmem.extract.rules_slots import (
+    DIETS, SLOT_THINGS, SLOT_TYPES, SPORT_VERBS, SPORTS, is_language, slot_noun, value_slot)
+from graphmem.extract.terms import TECH_LABEL
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+_PAST_STATES = ("would", "could", "should", "might")
+#: Words that make a possessed slot noun the *current* one ("my main sport", "my new boss").
+_UNEMPLOYED = frozenset({"unemployed", "jobless", "retired"})
+_ALL_OF_IT = frozenset({"everything", "all", "most", "mostly", "mainly", "primarily",
+                        "exclusively", "only", "nothing"})
+_DIET_VERBS = frozenset({"be", "eat", "go", "become", "turn", "try", "follow", "stay", "start",
+                         "keep", "live", "do", "switch", "get"})
+_CONSUMING = frozenset({"drink", "eat", "smoke", "have", "buy", "take"})
+
+
+def _each(clause: Clause, make: Callable[[Party], list[Finding]]) -> list[Finding]:
+    return [f for s in clause.subjects for f in make(s)]
+
+
+def _action(clause: Clause) -> Action:
+    return "retract" if clause.negated or clause.ended else "assert"
+
+
+def _value(token: Token) -> str | None:
+    """A slot value's name: "a Pixel 8" -> "Pixel 8", "a keto diet" -> "keto"."""
+    if token.lemma_.lower() == "diet":
+        words = [c.lower_ for c in token.children if c.dep_ in ("amod", "compound")
+                 and c.lower_ in DIETS]
+        return words[0] if words else None
+    if token.lower_ in DIETS:
+        return token.lower_
+    return phrase(token)
+
+
+def _slot_finding(s: Party, slot: str, name: str, action: Action, **kw: object) -> Finding:
+    return Finding(s, slot, name, SLOT_TYPES.get(slot, "concept"), action, **kw)  # type: ignore[arg-type]
+
+
+def _slot_for(slot: str, token: Token) -> str | None:
+    """Check a value fits the slot its noun names; None when it does not."""
+    name = _value(token)
+    if not name or name.lower() in ("it", "this", "that", "what", "who", "one"):
+        return None
+    if slot == "REPORTS_TO" and not (is_person_name(token, _NOBODY) or token.text[:1].isupper()):
+        return None
+    if slot == "LIVES_IN" and not (is_place(token) or token.text[:1].isupper()):
+        return None
+    if slot == "WORKS_AT" and not token.text[:1].isupper():
+        return None
+    if slot == "MAIN_LANGUAGE" and not is_language(name):
+        return None
+    if slot == "PLAYS_SPORT" and value_slot(name) != "PLAYS_SPORT" and token.tag_ != "VBG":
+        return None
+    if slot == "DIET" and value_slot(name) != "DIET":
+        return None
+    return name
+
+
+_NOBODY = Speech("", False, frozenset())
+
+
+def slot_copula(clause: Clause, speech: Speech) -> list[Finding]:
+    """"my phone is X", "X is my only sport now", "home for me is X", "X became my boss"."""
+    verb = clause.verb
+    if clause.modal in _PAST_STATES or (clause.tense == "past" and clause.lemma == "be"):
+        return []
+    sides = [c for c in verb.children if c.dep_ in ("nsubj", "attr", "acomp", "oprd")]
+    action = _action(clause)
+    out: list[Finding] = []
+    for noun in sides:
+        slot = slot_noun(noun)
+        owner = _possessed_by(noun, speech)
+        if slot is None or owner is None:
+            continue
+        for other in sides:
+            if other is noun or other.dep_ == noun.dep_ and other.dep_ != "attr":
+                continue
+            for value in [other, *conjuncts(other)]:
+                if (name := _slot_for(slot, value)) is not None:
+                    out.append(_slot_finding(owner, slot, name, action))
+    return out
+
+
+def _possessed_by(noun: Token, speech: Speech) -> Party | None:
+    """"my manager" -> the speaker; "Ana's car" -> Ana; "home for me" -> the speaker."""
+    for c in noun.children:
+        if c.dep_ == "poss":
+            if c.lower_ in ("my", "our"):
+                return speech.me() if speech.first_person else None
+            if is_person_name(c, speech):
+                return Party(c.text, "person")
+    for t in pobjs(noun, ("for",)):
+        if t.lower_ in ("me", "us") and speech.first_person:
+            return speech.me()
+    return None
+
+
+def with_org(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'm with Globex now", "I'm no longer with Accenture": an employer."""
+    if clause.lemma != "be" or clause.modal in _PAST_STATES or clause.tense == "past":
+        return []
+    orgs = [t for t in pobjs(clause.verb, ("with",)) if t.text[:1].isupper() and possessor(t)
+            is None and t.ent_type_ not in ("PERSON", "GPE", "LOC", "DATE", "TIME", "NORP")
+            and not is_person_name(t, speech) or is_org(t) and t.ent_type_ == "ORG"]
+    orgs = list(dict.fromkeys(orgs))
+    titles = [t for t in pobjs(clause.verb, ("as",))]
+    action = _action(clause)
+    return _each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", action)
+                                    for t in orgs if (n := phrase(t))]
+                 + [Finding(s, "JOB_TITLE", n, "role", action) for t in titles
+                    if orgs and (n := phrase(t))])
+
+
+def out_of_work(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'm unemployed for now", "between jobs", "out of work": no employer at the moment."""
+    verb = clause.verb
+    if clause.modal in _PAST_STATES or clause.tense == "past" or clause.negated:
+        return []
+    said = any(c.lower_ in _UNEMPLOYED for c in verb.children if c.dep_ in ("acomp", "attr"))
+    said = said or any(t.lemma_.lower() == "job" for t in pobjs(verb, ("between",)))
+    said = said or any(t.lower_ == "work" for p in verb.children if p.lower_ == "out"
+                       for t in pobjs(p, ("of",)))
+    if not said:
+        return []
+    return _each(clause, lambda s: [Finding(s, "WORKS_AT", "", "organization", "retract")])
+
+
+def diet(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'm vegan", "I eat pescatarian", "I went vegetarian", "I'm trying a keto diet now"."""
+    verb = clause.verb
+    if clause.modal in _PAST_STATES or clause.lemma not in _DIET_VERBS:
+        return []
+    if any(c.dep_ == "prep" and c.lower_ in ("from", "to") for c in verb.children):
+        return []  # "went from vegetarian to vegan" is a transition
+    if clause.lemma == "be" and clause.tense == "past" and not clause.perfect:
+        return []
+    words: list[Token] = []
+    for c in verb.children:
+        if c.dep_ in ("acomp", "attr", "oprd", "dobj", "advmod", "npadvmod", "xcomp", "ccomp",
+                      "amod", "nsubj") and c.dep_ != "nsubj":
+            words += [c, *conjuncts(c)]
+            words += [x for x in c.children if x.dep_ in ("amod", "compound", "acomp")]
+    names = list(dict.fromkeys(w.lower_ for w in words if w.lower_ in DIETS
+                               or w.lemma_.lower() in DIETS))
+    action = _action(clause)
+    eats_all = clause.lemma == "eat" and any(t.lower_ in ("everything", "anything")
+                                             for t in dobjs(verb)) and not clause.negated
+    if eats_all:  # "I eat everything again": no diet any more
+        return _each(clause, lambda s: [Finding(s, "DIET", "", "diet", "retract")])
+    return _each(clause, lambda s: [Finding(s, "DIET", n, "diet", action) for n in names])
+
+
+def drive(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I drive a Honda Civic", "I don't drive the Volvo anymore"."""
+    if clause.modal in _PAST_STATES or clause.tense == "past" and not clause.perfect:
+        return []
+    cars = [t for t in dobjs(clause.verb) if t.pos_ in ("PROPN", "NOUN")
+            and (value_slot(phrase(t) or "") == "DRIVES" or t.text[:1].isupper())]
+    action = _action(clause)
+    return _each(clause, lambda s: [Finding(s, "DRIVES", n, "product", action)
+                                    for t in cars if (n := phrase(t))])
+
+
+def report_to(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I report to Yusuf now": the manager."""
+    if clause.modal in _PAST_STATES or clause.tense == "past" and not clause.perfect:
+        return []
+    bosses = [t for t in pobjs(clause.verb, ("to",)) if t.text[:1].isupper()]
+    action = _action(clause)
+    return _each(clause, lambda s: [Finding(s, "REPORTS_TO", t.text, "person", action)
+                                    for t in bosses])
+
+
+def employed(clause: Clause, speech: Speech) -> list[Finding]:
+    """"employed by Globex", "hired by Oscorp": the employer."""
+    if clause.negated or clause.modal in _PAST_STATES:
+        return []
+    orgs = [t for t in pobjs(clause.verb, ("by", "at")) if t.text[:1].isupper()]
+    titles = pobjs(clause.verb, ("as",))
+    return _each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization")
+                                    for t in orgs if (n := phrase(t))]
+                 + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := phrase(t))])
+
+
+def started_at(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Started at Cyberdyne on Monday!", "I started at Etsy in February"."""
+    verb = clause.verb
+    if clause.negated or clause.modal or dobjs(verb) or \
+            any(c.dep_ == "xcomp" for c in verb.children):
+        return []
+    orgs = [t for t in pobjs(verb, ("at", "with")) if t.text[:1].isupper()
+            and t.ent_type_ not in ("GPE", "LOC", "DATE", "TIME", "PERSON")]
+    titles = pobjs(verb, ("as",))
+    return _each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", timing="event")
+                                    for t in orgs if (n := phrase(t))]
+                 + [Finding(s, "JOB_TITLE", n, "role") for t in titles
+                    if orgs and (n := phrase(t))])
+
+
+def settle_in(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Finally settled in Prague": a new home."""
+    if clause.negated or clause.modal:
+        return []
+    places = [t for t in pobjs(clause.verb, ("in", "into")) if is_place(t)]
+    return _each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place")
+                                    for t in places if (n := phrase(t))])
+
+
+def main_language(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I write almost everything in Go", "I code mostly in Rust": the main language."""
+    verb = clause.verb
+    if clause.negated or clause.modal in _PAST_STATES or clause.tense == "past":
+        return []
+    tokens = [*dobjs(verb), *[c for c in verb.children if c.dep_ == "advmod"]]
+    tokens += [x for t in tokens for x in t.children if x.dep_ == "advmod"]
+    if not any(t.lower_ in _ALL_OF_IT for t in tokens):
+        return []
+    langs = [n for t in pobjs(verb, ("in", "with")) + [x for o in dobjs(verb)
+                                                       for x in pobjs(o, ("in",))]
+             if (n := phrase(t)) and is_language(n)]
+    return _each(clause, lambda s: [Finding(s, "MAIN_LANGUAGE", n, "technology")
+                                    for n in dict.fromkeys(langs)])
+
+
+def as_my(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I use a Galaxy S24 as my phone": the object fills the slot named after "as my"."""
+    verb = clause.verb
+    if clause.modal in _PAST_STATES or clause.tense == "past" and not clause.perfect:
+        return []
+    action = _action(clause)
+    out: list[Finding] = []
+    for noun in pobjs(verb, ("as",)):
+        slot = slot_noun(noun)
+        if slot is None or possessor(noun) != "me":
+            continue
+        out += _each(clause, lambda s: [Finding(s, slot, n, SLOT_TYPES.get(slot, "concept"),
+                                                action)
+                                        for t in dobjs(verb) if (n := _slot_for(slot, t))])
+    return out
+
+
+def got_new(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Got a new phone, a Pixel 8", "bought a new car: a Kia Niro": the appositive value."""
+    if clause.negated or clause.modal:
+        return []
+    out: list[Finding] = []
+    for noun in dobjs(clause.verb):
+        slot = SLOT_THINGS.get(noun.lemma_.lower())
+        values = [c for c in noun.children if c.dep_ == "appos"]
+        if slot is None or not values:
+            continue
+        out += _each(clause, lambda s: [Finding(s, slot, n, "product")
+                                        for v in values if (n := phrase(v))])
+    return out
+
+
+def no_slot(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I don't do any sport now", "I don't have a manager": the slot is empty."""
+    if not (clause.negated or clause.ended):
+        return []
+    out: list[Finding] = []
+    for t in dobjs(clause.verb):
+        slot = slot_noun(t)
+        if slot in ("PLAYS_SPORT", "DIET", "REPORTS_TO", "DRIVES", "HAS_PHONE", "WORKS_AT") \
+                and possessor(t) in (None, "me") and not any(
+                    c.dep_ == "compound" for c in t.children):
+            out += _each(clause, lambda s: [Finding(s, slot, "", SLOT_TYPES[slot], "retract")])
+    return out
+
+
+def _old_new(verb: Token, lemma: str) -> tuple[list[Token], list[Token]]:
+    """What a transition leaves and what it takes up."""
+    if lemma in ("replace", "swap", "trade", "exchange"):
+        old = [t for t in dobjs(verb)]
+        old += [t for p in verb.children if p.dep_ == "prt" and p.lower_ == "in"
+                for t in dobjs(p)]
+        return old, pobjs(verb, ("with", "for"))
+    old = pobjs(verb, ("from",))
+    inner = [x for p in verb.children if p.dep_ == "prep" and p.lower_ == "from"
+             for x in pobjs(p, ("to",))] + [x for o in old for x in pobjs(o, ("to",))]
+    new = pobjs(verb, ("to",)) + inner
+    return [t for t in old if t not in new], new
+
+
+def transition(clause: Clause, speech: Speech) -> list[Finding]:
+    """switch/move/go/change from X to Y, replace/swap X with Y, trade in X for Y."""
+    verb = clause.verb
+    if clause.negated or clause.modal in ("would", "could", "should", "might"):
+        return []
+    old, new = _old_new(verb, clause.lemma)
+    slot = next((s for t in [*new, *old] if (s := _slot_of(t, clause.lemma))), None)
+    if slot is None:
+        return []
+    news = [n for t in new if (n := _slot_value(t, slot))]
+    olds = [n for t in old if (n := _slot_value(t, slot))]
+    if not olds and any(SLOT_THINGS.get(t.lemma_.lower()) == slot for t in old):
+        olds = [""]  # "traded in my car for X": whichever car it was
+    out: list[Finding] = []
+    for s in clause.subjects:
+        out += [_slot_finding(s, slot, o, "retract") for o in olds]
+        out += [_slot_finding(s, slot, n, "assert") for n in news]
+    return out
+
+
+def _slot_of(token: Token, lemma: str) -> str | None:
+    name = _value(token) or ""
+    slot = value_slot(name, token)
+    if slot is not None:
+        return slot
+    if SLOT_THINGS.get(token.lemma_.lower()):
+        return SLOT_THINGS[token.lemma_.lower()]
+    if lemma in ("move", "relocate") and is_place(token):
+        return "LIVES_IN"
+    return None
+
+
+def _slot_value(token: Token, slot: str) -> str | None:
+    if token.lemma_.lower() in SLOT_THINGS and not any(
+            c.dep_ in ("compound", "appos") for c in token.children):
+        return None
+    name = _value(token)
+    if name is None:
+        return None
+    if slot == "LIVES_IN":
+        return name if is_place(token) else None
+    return name if value_slot(name, token) == slot else None
+
+
+def cease(clause: Clause, speech: Speech) -> list[Finding]:
+    """stop / quit / give up / drop / ditch / sell / rehome / leave: the value they name ends."""
+    verb = clause.verb
+    lemma = clause.lemma
+    if clause.negated or clause.modal in ("would", "could", "should", "might"):
+        return []
+    if lemma == "give" and not has_prt(verb, "up"):
+        return []
+    objects = dobjs(verb) + pobjs(verb, ("on",) if lemma == "give" else ())
+    objects += [c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"]
+    owners = clause.subjects
+    passive = [c for c in verb.children if c.dep_ == "nsubjpass"]
+    if passive and lemma in ("rehome", "sell", "give", "adopt"):
+        objects, owners = passive, []
+        for t in passive:
+            holder = t if possessor(t) else next(
+                (c for c in t.children if c.dep_ == "appos" and possessor(c)), t)
+            if possessor(holder) == "me" and speech.first_person:
+                owners = [speech.me()]
+    out: list[Finding] = []
+    for t in objects:
+        out += _ended(t, lemma, owners, speech)
+    return out
+
+
+def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Finding]:
+    """What ends when ``t`` is given up, sold, rehomed or left."""
+    word = t.lemma_.lower()
+    if t.tag_ == "VBG" or t.pos_ == "VERB":
+        if t.lemma_ == "be":  # "gave up being vegetarian"
+            names = [c.lower_ for c in t.children if c.lower_ in DIETS]
+            return [Finding(s, "DIET", n, "diet", "retract") for s in owners for n in names]
+        if t.lemma_ in SPORT_VERBS:
+            return [Finding(s, "PLAYS_SPORT", SPORT_VERBS[t.lemma_], "activity", "retract")
+                    for s in owners]
+        if t.lemma_ in _CONSUMING:  # "stopped drinking coffee"
+            return [Finding(s, "LIKES", n, object_type(o), "retract") for s in owners
+                    for o in dobjs(t) if (n := phrase(o))]
+        if t.lemma_ in ("play", "do"):
+            return [Finding(s, "PLAYS_SPORT", n, "activity", "retract") for s in owners
+                    for o in dobjs(t) if (n := phrase(o)) and value_slot(n) == "PLAYS_SPORT"]
+        if t.lemma_ == "eat":
+            return [Finding(s, "DIET", n, "diet", "retract") for s in owners
+                    for c in t.children if (n := c.lower_) in DIETS]
+        return []
+    name = _value(t)
+    if not name:
+        return []
+    slot = value_slot(name, t)
+    pet_named = word in PETS or (lemma == "rehome")
+    if slot == "PLAYS_SPORT" or name.lower() in SPORTS:
+        return [Finding(s, "PLAYS_SPORT", name, "activity", "retract") for s in owners]
+    if slot == "DIET":
+        return [Finding(s, "DIET", name, "diet", "retract") for s in owners]
+    if pet_named and lemma in ("rehome", "sell", "give", "lose"):
+        names = [c.text for c in [*t.children] if c.dep_ == "appos" and c.text[:1].isupper()]
+        named = names or ([t.text] if t.text[:1].isupper() and word not in PETS else [])
+        if not named and word in PETS:
+            named = [phrase(t) or word]
+        return [Finding(s, "HAS_PET", n, "animal", "retract") for s in owners for n in named]
+    if slot == "MAIN_LANGUAGE" and t.ent_type_ == TECH_LABEL:
+        return []  # the usage rules retract USES; settle() adds MAIN_LANGUAGE
+    if lemma == "leave" and is_place(t) and t.ent_type_ in ("GPE", "LOC"):
+        return [Finding(s, "LIVES_IN", name, "place", "retract") for s in owners]
+    if lemma in ("give", "quit", "stop") and slot is None and t.pos_ == "NOUN" and \
+            word not in ("job", "work", "position", "role") and possessor(t) is None:
+        return [Finding(s, "LIKES", name, object_type(t), "retract") for s in owners]
+    return []
+
+
+def move_out(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I moved out of Boston": the old home ends."""
+    verb = clause.verb
+    if clause.negated or clause.modal:
+        return []
+    places = [t for p in verb.children if p.lower_ == "out" for t in pobjs(p, ("of",))
+              if is_place(t)]
+    places += [t for t in pobjs(verb, ("out",)) if is_place(t)]
+    return _each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", "retract")
+                                    for t in places if (n := phrase(t))])
+
+
+RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
+    "be": (slot_copula, with_org, out_of_work, diet),
+    "become": (slot_copula, diet), "eat": (diet,), "go": (diet, transition), "turn": (diet,),
+    "try": (diet,), "follow": (diet, no_slot), "stay": (diet,), "keep": (diet,),
+    "drive": (drive,), "report": (report_to,), "employ": (employed,), "hire": (employed,),
+    "start": (started_at,), "settle": (settle_in,),
+    "write": (main_language,), "code": (main_language,), "program": (main_language,),
+    "develop": (main_language,),
+    "use": (as_my,), "have": (as_my, no_slot), "do": (no_slot,),
+    "get": (got_new,), "buy": (got_new,),
+    "switch": (transition,), "move": (transition, move_out), "change": (transition,),
+    "replace": (transition,), "swap": (transition,), "trade": (transition,),
+    "exchange": (transition,), "upgrade": (transition,), "relocate": (transition,),
+    "stop": (cease,), "quit": (cease,), "give": (cease,), "drop": (cease,),
+    "ditch": (cease,), "abandon": (cease,), "sell": (cease,), "rehome": (cease,),
+    "leave": (cease,),
+})
