@@ -68,6 +68,7 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
         return []
     found = _lexical(sent, speech)
     found += noun_facts(sent, speech)
+    found += rules_change.progressive_slot(sent, speech)
     for token in sent:
         if token.pos_ not in ("VERB", "AUX") or token.dep_ not in _VERB_DEPS:
             continue

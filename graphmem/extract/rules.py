@@ -33,7 +33,7 @@ from graphmem.extract.patterns import sentence_findings
 from graphmem.extract.rules_clause import Finding, Speech
 from graphmem.extract.rules_lang import guess_language
 from graphmem.extract.rules_render import cardinality, statement, style
-from graphmem.extract.rules_gate import Gate, split_sentences
+from graphmem.extract.rules_gate import Gate, split_sentences, with_subject
 from graphmem.extract.terms import TermMarker
 from graphmem.extract.timeexpr import TimeSpan, has_time_cue, resolve
 from graphmem.models import Episode
@@ -125,7 +125,10 @@ class RuleExtractor:
             if guess_language(unit.text) != "en":
                 skipped += 1
                 continue
-            pieces += [(unit, s) for s in split_sentences(unit.text) if self._worth(s)]
+            sentences = split_sentences(unit.text)
+            if unit.first_person:
+                sentences = [with_subject(s) for s in sentences]
+            pieces += [(unit, s) for s in sentences if self._worth(s)]
         docs = self._parse([s for _, s in pieces])
         people = _people(units, docs)
         speakers = frozenset(u.speaker for u in units if u.speaker != SELF)
@@ -216,7 +219,12 @@ def _time_of(finding: Finding, sent: Span, when: datetime) -> TimeSpan | None:
         text = "".join(t.text_with_ws for t in verb.subtree if t.i not in skip)
         if not has_time_cue(text):
             return None
-    prefer = "past" if finding.timing == "event" and finding.predicate != "TRAVELS_TO" else (
+    verb = sent.doc[finding.anchor] if finding.anchor is not None else None
+    said_done = verb is not None and (verb.tag_ == "VBD" or any(
+        a.tag_ == "VBD" or a.lower_ in ("have", "'ve", "has", "'s") for a in verb.children
+        if a.dep_ in ("aux", "auxpass")))
+    prefer = "past" if (finding.timing == "event" or said_done and finding.timing == "start") \
+        and finding.predicate != "TRAVELS_TO" else (
         "future" if finding.timing in ("trip", "due", "plan") else "auto")
     return resolve(text, when, prefer=prefer)  # type: ignore[arg-type]
 

@@ -25,15 +25,18 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules_clause import (
-    PETS, Action, Clause, Finding, Party, Rule, Speech, conjuncts, is_person_name, possessor)
-from graphmem.extract.rules_lexicon import dobjs, has_prt, is_org, is_place, object_type, pobjs
+    KIN, PETS, Action, Clause, Finding, Party, Rule, Speech, appositive_name, conjuncts,
+    is_person_name, possessor)
+from graphmem.extract.rules_copula import copula_subjects
+from graphmem.extract.rules_lexicon import (
+    dobjs, has_prt, is_named, is_org, is_place, object_type, pobjs)
 from graphmem.extract.rules_phrases import phrase
 from graphmem.extract.rules_slots import (
     DIETS, SLOT_THINGS, SLOT_TYPES, SPORT_VERBS, SPORTS, is_language, slot_noun, value_slot)
 from graphmem.extract.terms import TECH_LABEL
 
 if TYPE_CHECKING:
-    from spacy.tokens import Token
+    from spacy.tokens import Span, Token
 
 _PAST_STATES = ("would", "could", "should", "might")
 #: Words that make a possessed slot noun the *current* one ("my main sport", "my new boss").
@@ -43,6 +46,8 @@ _ALL_OF_IT = frozenset({"everything", "all", "most", "mostly", "mainly", "primar
 _DIET_VERBS = frozenset({"be", "eat", "go", "become", "turn", "try", "follow", "stay", "start",
                          "keep", "live", "do", "switch", "get"})
 _CONSUMING = frozenset({"drink", "eat", "smoke", "have", "buy", "take"})
+#: Words the sentence gate must let through for these rules.
+TRIGGERS = _UNEMPLOYED | {"jobs", "born", "rehomed", "rehome", "settled"}
 
 
 def _each(clause: Clause, make: Callable[[Party], list[Finding]]) -> list[Finding]:
@@ -61,6 +66,8 @@ def _value(token: Token) -> str | None:
         return words[0] if words else None
     if token.lower_ in DIETS:
         return token.lower_
+    if token.pos_ in ("VERB", "AUX") and token.text[:1].isupper():
+        return token.text  # "Go is my main language": the parser read a verb
     return phrase(token)
 
 
@@ -96,16 +103,20 @@ def slot_copula(clause: Clause, speech: Speech) -> list[Finding]:
     verb = clause.verb
     if clause.modal in _PAST_STATES or (clause.tense == "past" and clause.lemma == "be"):
         return []
-    sides = [c for c in verb.children if c.dep_ in ("nsubj", "attr", "acomp", "oprd")]
+    sides = copula_subjects(verb) + [c for c in verb.children if c.dep_ in ("attr", "acomp",
+                                                                            "oprd")]
     action = _action(clause)
     out: list[Finding] = []
     for noun in sides:
         slot = slot_noun(noun)
         owner = _possessed_by(noun, speech)
-        if slot is None or owner is None:
-            continue
+        if slot is None or owner is None or any(
+                c.lower_ in ("favorite", "favourite", "fave", "dream", "ideal", "first", "old",
+                             "previous", "former", "last", "ex") for c in noun.children):
+            continue  # a favourite is not the current value; a former one is not either
         for other in sides:
-            if other is noun or other.dep_ == noun.dep_ and other.dep_ != "attr":
+            if other is noun or other.dep_ == noun.dep_ and other.dep_ != "attr" or \
+                    other.dep_ in ("nsubj", "csubj", "conj") and noun.dep_ in ("nsubj", "conj"):
                 continue
             for value in [other, *conjuncts(other)]:
                 if (name := _slot_for(slot, value)) is not None:
@@ -131,9 +142,10 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
     """"I'm with Globex now", "I'm no longer with Accenture": an employer."""
     if clause.lemma != "be" or clause.modal in _PAST_STATES or clause.tense == "past":
         return []
-    orgs = [t for t in pobjs(clause.verb, ("with",)) if t.text[:1].isupper() and possessor(t)
-            is None and t.ent_type_ not in ("PERSON", "GPE", "LOC", "DATE", "TIME", "NORP")
-            and not is_person_name(t, speech) or is_org(t) and t.ent_type_ == "ORG"]
+    orgs = [t for t in pobjs(clause.verb, ("with",)) if is_named(t) and possessor(t) is None
+            and t.ent_type_ not in ("GPE", "LOC", "NORP") and t.text not in speech.speakers
+            and (t.ent_type_ != "PERSON" or " " in t.text)]
+    orgs += [t for t in pobjs(clause.verb, ("at",)) if is_org(t) and t.ent_type_ == "ORG"]
     orgs = list(dict.fromkeys(orgs))
     titles = [t for t in pobjs(clause.verb, ("as",))]
     action = _action(clause)
@@ -247,11 +259,12 @@ def main_language(clause: Clause, speech: Speech) -> list[Finding]:
     tokens += [x for t in tokens for x in t.children if x.dep_ == "advmod"]
     if not any(t.lower_ in _ALL_OF_IT for t in tokens):
         return []
-    langs = [n for t in pobjs(verb, ("in", "with")) + [x for o in dobjs(verb)
-                                                       for x in pobjs(o, ("in",))]
-             if (n := phrase(t)) and is_language(n)]
-    return _each(clause, lambda s: [Finding(s, "MAIN_LANGUAGE", n, "technology")
-                                    for n in dict.fromkeys(langs)])
+    langs = list(dict.fromkeys(
+        n for t in pobjs(verb, ("in", "with")) + [x for o in dobjs(verb) for x in pobjs(o, ("in",))]
+        if (n := phrase(t)) and is_language(n)))
+    if len(langs) != 1:
+        return []  # "mostly in Python and TypeScript" names no single main language
+    return _each(clause, lambda s: [Finding(s, "MAIN_LANGUAGE", langs[0], "technology")])
 
 
 def as_my(clause: Clause, speech: Speech) -> list[Finding]:
@@ -320,11 +333,16 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.negated or clause.modal in ("would", "could", "should", "might"):
         return []
     old, new = _old_new(verb, clause.lemma)
-    slot = next((s for t in [*new, *old] if (s := _slot_of(t, clause.lemma))), None)
+    named = next((s for t in dobjs(verb) if (s := slot_noun(t)) and not possessor(t)), None)
+    slot = named or next((s for t in [*new, *old] if (s := _slot_of(t, clause.lemma))), None)
     if slot is None:
         return []
-    news = [n for t in new if (n := _slot_value(t, slot))]
-    olds = [n for t in old if (n := _slot_value(t, slot))]
+    if named:  # "changed jobs from IBM to SAP": the object names the slot
+        news = [n for t in new if (n := _slot_for(slot, t))]
+        olds = [n for t in old if (n := _slot_for(slot, t))]
+    else:
+        news = [n for t in new if (n := _slot_value(t, slot))]
+        olds = [n for t in old if (n := _slot_value(t, slot))]
     if not olds and any(SLOT_THINGS.get(t.lemma_.lower()) == slot for t in old):
         olds = [""]  # "traded in my car for X": whichever car it was
     out: list[Finding] = []
@@ -341,7 +359,7 @@ def _slot_of(token: Token, lemma: str) -> str | None:
         return slot
     if SLOT_THINGS.get(token.lemma_.lower()):
         return SLOT_THINGS[token.lemma_.lower()]
-    if lemma in ("move", "relocate") and is_place(token):
+    if lemma in ("move", "relocate") and (is_place(token) or is_named(token)):
         return "LIVES_IN"
     return None
 
@@ -354,7 +372,7 @@ def _slot_value(token: Token, slot: str) -> str | None:
     if name is None:
         return None
     if slot == "LIVES_IN":
-        return name if is_place(token) else None
+        return name if is_place(token) or is_named(token) else None
     return name if value_slot(name, token) == slot else None
 
 
@@ -387,9 +405,10 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
     """What ends when ``t`` is given up, sold, rehomed or left."""
     word = t.lemma_.lower()
     if t.tag_ == "VBG" or t.pos_ == "VERB":
-        if t.lemma_ == "be":  # "gave up being vegetarian"
+        if t.lemma_ in ("be", "eat", "go"):  # "gave up being vegetarian", "stopped eating vegan"
             names = [c.lower_ for c in t.children if c.lower_ in DIETS]
-            return [Finding(s, "DIET", n, "diet", "retract") for s in owners for n in names]
+            if names or t.lemma_ == "be":
+                return [Finding(s, "DIET", n, "diet", "retract") for s in owners for n in names]
         if t.lemma_ in SPORT_VERBS:
             return [Finding(s, "PLAYS_SPORT", SPORT_VERBS[t.lemma_], "activity", "retract")
                     for s in owners]
@@ -399,9 +418,6 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
         if t.lemma_ in ("play", "do"):
             return [Finding(s, "PLAYS_SPORT", n, "activity", "retract") for s in owners
                     for o in dobjs(t) if (n := phrase(o)) and value_slot(n) == "PLAYS_SPORT"]
-        if t.lemma_ == "eat":
-            return [Finding(s, "DIET", n, "diet", "retract") for s in owners
-                    for c in t.children if (n := c.lower_) in DIETS]
         return []
     name = _value(t)
     if not name:
@@ -413,8 +429,9 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
     if slot == "DIET":
         return [Finding(s, "DIET", name, "diet", "retract") for s in owners]
     if pet_named and lemma in ("rehome", "sell", "give", "lose"):
-        names = [c.text for c in [*t.children] if c.dep_ == "appos" and c.text[:1].isupper()]
-        named = names or ([t.text] if t.text[:1].isupper() and word not in PETS else [])
+        called = appositive_name(t)
+        named = [called] if called else (
+            [t.text] if t.text[:1].isupper() and word not in PETS else [])
         if not named and word in PETS:
             named = [phrase(t) or word]
         return [Finding(s, "HAS_PET", n, "animal", "retract") for s in owners for n in named]
@@ -440,7 +457,57 @@ def move_out(clause: Clause, speech: Speech) -> list[Finding]:
                                     for t in places if (n := phrase(t))])
 
 
+def diet_word(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'm not keto anymore" when the parser reads the diet word as a verb."""
+    if clause.modal in _PAST_STATES or clause.verb.lower_ not in DIETS:
+        return []
+    word = clause.verb.lower_
+    return _each(clause, lambda s: [Finding(s, "DIET", word, "diet", _action(clause))])
+
+
+def born(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Our daughter Mia was born in September": the child, dated by the sentence."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.tense == "future":
+        return []
+    out: list[Finding] = []
+    for t in (c for c in verb.children if c.dep_ == "nsubjpass"):
+        relation = KIN.get(t.lemma_.lower())
+        name = appositive_name(t)
+        if relation != "HAS_CHILD" or name is None or possessor(t) != "me" or \
+                not speech.first_person:
+            continue
+        out.append(Finding(speech.me(), "HAS_CHILD", name, "person", timing="event",
+                           confidence=0.9, statement=f"{name} is {{s's}} {t.lower_}"))
+    return out
+
+
+def support(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I support Arsenal", "I no longer support Arsenal": a team one follows."""
+    if clause.modal in _PAST_STATES or clause.tense == "past":
+        return []
+    teams = [t for t in dobjs(clause.verb) if is_named(t)]
+    return _each(clause, lambda s: [Finding(s, "LIKES", n, "organization", _action(clause),
+                                            timing="none") for t in teams if (n := phrase(t))])
+
+
+def progressive_slot(sent: Span, speech: Speech) -> list[Finding]:
+    """"My sport is running", parsed as the progressive of "run"."""
+    out: list[Finding] = []
+    for t in sent:
+        slot = slot_noun(t) if t.dep_ == "nsubj" else None
+        head = t.head
+        if slot != "PLAYS_SPORT" or head.tag_ != "VBG" or not any(
+                a.lemma_ == "be" for a in head.children if a.dep_ == "aux"):
+            continue
+        owner = _possessed_by(t, speech)
+        if owner is not None:
+            out.append(Finding(owner, slot, head.lower_, "activity"))
+    return out
+
+
 RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
+    **{word: (diet_word,) for word in DIETS}, "bear": (born,), "support": (support,),
     "be": (slot_copula, with_org, out_of_work, diet),
     "become": (slot_copula, diet), "eat": (diet,), "go": (diet, transition), "turn": (diet,),
     "try": (diet,), "follow": (diet, no_slot), "stay": (diet,), "keep": (diet,),

@@ -316,12 +316,19 @@ def has_det(token: Token, words: tuple[str, ...]) -> bool:
 def conjuncts(token: Token) -> list[Token]:
     """Tokens coordinated with ``token``: "TypeScript and a functional style"."""
     found: list[Token] = []
-    stack = [c for c in token.children if c.dep_ in ("conj", "appos")]
+    own = any(c.dep_ == "poss" for c in token.children)
+    stack = [c for c in token.children if c.dep_ in ("conj", "appos")
+             and (own or c.dep_ == "appos" or not _possessed_by_me(c))]
     while stack:
         c = stack.pop(0)
         found.append(c)
         stack.extend(x for x in c.children if x.dep_ in ("conj", "appos"))
     return found
+
+
+def _possessed_by_me(token: Token) -> bool:
+    """"Siemens and my favourite band": "my" opens a new clause, not a second object."""
+    return any(c.dep_ == "poss" and c.lower_ in FIRST_POSSESSIVE for c in token.children)
 
 
 def is_question(sent: Span) -> bool:

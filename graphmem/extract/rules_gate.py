@@ -126,7 +126,7 @@ def _triggers() -> frozenset[str]:
     words |= _nouns(set(KIN) | PETS | POSSESSIONS | TRIP_NOUNS | EVENT_NOUNS | BUSINESSES
                     | OCCUPATIONS | PROJECT_NOUNS)
     words |= ACTIVITY_NOUNS | STATUS_WORDS | set(ATTITUDES) | TECH_WORDS | _COMPLEMENTS
-    words |= DIETS | PHONE_WORDS | CAR_WORDS | set(SPORT_VERBS.values())
+    words |= DIETS | PHONE_WORDS | CAR_WORDS | set(SPORT_VERBS.values()) | rules_change.TRIGGERS
     words |= {w for phrase in (*SPORTS, *SLOT_NOUNS) for w in phrase.split()}
     words |= {w for s in spellings() for w in _WORD.findall(s.lower())} - _COMMON_TERM_WORDS
     return frozenset(words)
@@ -155,6 +155,37 @@ class Gate:
     @staticmethod
     def needs_ner(doc: Doc) -> bool:
         return _CAPITAL_AFTER_START.search(doc.text) is not None
+
+
+_DIARY_ADVERBS = frozenset({"just", "finally", "recently", "also", "then", "so", "today",
+                            "yesterday", "already", "officially", "now", "and"})
+_PAST_FORMS = frozenset({w for forms in _IRREGULAR.values() for w in forms.split()} | {
+    "got", "left", "quit", "became", "began", "made", "had", "sold", "bought", "went", "took",
+    "gave", "drove", "found", "set", "put", "cut", "won", "lost"})
+_NOT_PAST = frozenset({"need", "speed", "seed", "feed", "breed", "united", "red", "bed", "shed",
+                       "weed", "indeed", "embed", "naked", "wicked", "sacred", "hundred",
+                       "kindred", "ahead", "instead", "bread", "dread", "thread", "spread"})
+
+
+def with_subject(sentence: str) -> str:
+    """"Replaced my phone with a Pixel." -> "I replaced my phone with a Pixel."
+
+    First-person messages often drop the subject of a past-tense sentence
+    (diary style). The small parser then misreads the verb ("Swapped" as an
+    adjective, "Got" as an imperative) and no rule sees a speaker, so the
+    speaker's "I" is put back before parsing.
+    """
+    words = sentence.split(maxsplit=3)
+    if not words or not words[0][:1].isupper() or words[0] == "I":
+        return sentence
+    i = 0
+    while i < len(words) - 1 and words[i].lower().strip(",") in _DIARY_ADVERBS:
+        i += 1
+    verb = words[i].lower().strip(",.!")
+    past = verb in _PAST_FORMS or (verb.endswith("ed") and len(verb) > 4)
+    if not past or verb in _NOT_PAST or (i and not words[0].lower() in _DIARY_ADVERBS):
+        return sentence
+    return "I " + sentence[:1].lower() + sentence[1:]
 
 
 def split_sentences(text: str) -> list[str]:

@@ -86,11 +86,9 @@ SLOT_TYPES = MappingProxyType({
 def slot_noun(token: Token) -> str | None:
     """The slot a noun names, with its compound ("job title", "programming language")."""
     lemma = token.lemma_.lower()
-    compound = " ".join(c.lower_ for c in token.children if c.dep_ == "compound")
-    if compound and f"{compound} {lemma}" in SLOT_NOUNS:
-        return SLOT_NOUNS[f"{compound} {lemma}"]
-    if compound and lemma == "driver":
-        return None
+    for c in token.children:
+        if c.dep_ in ("compound", "amod") and f"{c.lower_} {lemma}" in SLOT_NOUNS:
+            return SLOT_NOUNS[f"{c.lower_} {lemma}"]
     return SLOT_NOUNS.get(lemma)
 
 
