@@ -20,6 +20,7 @@ closes whatever its current value is.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -46,6 +47,9 @@ _ALL_OF_IT = frozenset({"everything", "all", "most", "mostly", "mainly", "primar
 _DIET_VERBS = frozenset({"be", "eat", "go", "become", "turn", "try", "follow", "stay", "start",
                          "keep", "live", "do", "switch", "get"})
 _CONSUMING = frozenset({"drink", "eat", "smoke", "have", "buy", "take"})
+#: "I'm with Globex", "I'm not at Cyberdyne anymore": a name after a copula and "with"/"at".
+GATE_PATTERN = re.compile(r"(?:'m|\b[Aa]m|'re|\b[Aa]re|\b[Ii]s|\b[Bb]e|\b[Bb]een)\s+"
+                          r"(?:\w+\s+){0,2}(?:with|at)\s+[A-Z]")
 #: Words the sentence gate must let through for these rules.
 TRIGGERS = _UNEMPLOYED | {"jobs", "born", "rehomed", "rehome", "settled"}
 
@@ -68,7 +72,11 @@ def _value(token: Token) -> str | None:
         return token.lower_
     if token.pos_ in ("VERB", "AUX") and token.text[:1].isupper():
         return token.text  # "Go is my main language": the parser read a verb
-    return phrase(token)
+    name = phrase(token)
+    if name is None and token.pos_ == "PROPN":  # "an iPhone 12" merged as a number
+        words = token.text.split()
+        name = " ".join(words[1:] if words[0].lower() in ("a", "an", "the", "my") else words)
+    return name
 
 
 def _slot_finding(s: Party, slot: str, name: str, action: Action, **kw: object) -> Finding:
@@ -232,8 +240,7 @@ def started_at(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.negated or clause.modal or dobjs(verb) or \
             any(c.dep_ == "xcomp" for c in verb.children):
         return []
-    orgs = [t for t in pobjs(verb, ("at", "with")) if t.text[:1].isupper()
-            and t.ent_type_ not in ("GPE", "LOC", "DATE", "TIME", "PERSON")]
+    orgs = [t for t in pobjs(verb, ("at", "with")) if is_named(t) and t.ent_type_ != "PERSON"]
     titles = pobjs(verb, ("as",))
     return _each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", timing="event")
                                     for t in orgs if (n := phrase(t))]
@@ -284,6 +291,18 @@ def as_my(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
+def use_thing(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I use an Android phone", "I don't use my Pixel anymore": the slot the thing fills."""
+    if clause.modal in _PAST_STATES or clause.tense == "past" and not clause.perfect:
+        return []
+    out: list[Finding] = []
+    for t in dobjs(clause.verb):
+        slot = SLOT_THINGS.get(t.lemma_.lower())
+        if slot and any(c.dep_ == "compound" for c in t.children) and (n := phrase(t)):
+            out += _each(clause, lambda s: [Finding(s, slot, n, "product", _action(clause))])
+    return out
+
+
 def got_new(clause: Clause, speech: Speech) -> list[Finding]:
     """"Got a new phone, a Pixel 8", "bought a new car: a Kia Niro": the appositive value."""
     if clause.negated or clause.modal:
@@ -319,8 +338,8 @@ def _old_new(verb: Token, lemma: str) -> tuple[list[Token], list[Token]]:
         old = [t for t in dobjs(verb)]
         old += [t for p in verb.children if p.dep_ == "prt" and p.lower_ == "in"
                 for t in dobjs(p)]
-        return old, pobjs(verb, ("with", "for"))
-    old = pobjs(verb, ("from",))
+        return old, pobjs(verb, ("with", "for")) + [x for o in old for x in pobjs(o, ("for",))]
+    old = pobjs(verb, ("from",)) + [x for o in dobjs(verb) for x in pobjs(o, ("from",))]
     inner = [x for p in verb.children if p.dep_ == "prep" and p.lower_ == "from"
              for x in pobjs(p, ("to",))] + [x for o in old for x in pobjs(o, ("to",))]
     new = pobjs(verb, ("to",)) + inner
@@ -515,7 +534,7 @@ RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     "start": (started_at,), "settle": (settle_in,),
     "write": (main_language,), "code": (main_language,), "program": (main_language,),
     "develop": (main_language,),
-    "use": (as_my,), "have": (as_my, no_slot), "do": (no_slot,),
+    "use": (as_my, use_thing), "have": (as_my, no_slot), "do": (no_slot,),
     "get": (got_new,), "buy": (got_new,),
     "switch": (transition,), "move": (transition, move_out), "change": (transition,),
     "replace": (transition,), "swap": (transition,), "trade": (transition,),

@@ -215,6 +215,8 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
     node = verb
     for _ in range(4):
         subj = [c for c in node.children if c.dep_ in ("nsubj", "nsubjpass")]
+        subj = subj or [x for a in node.children if a.dep_ == "aux" for x in a.children
+                        if x.dep_ == "nsubj"]  # "I go swimming": "I" hung on "go"
         if subj:
             break
         if node.dep_ in ("conj", "xcomp", "advcl") and node.head != node:

@@ -44,7 +44,8 @@ _IRREGULAR = {
     "take": "took taken", "grow": "grew grown", "come": "came", "give": "gave given",
     "get": "got gotten", "write": "wrote written", "build": "built", "lay": "laid",
     "swim": "swam swum", "sing": "sang sung", "draw": "drew drawn", "dream": "dreamt",
-    "learn": "learnt", "stand": "stood", "hold": "held", "find": "found", "ride": "rode ridden",
+    "learn": "learnt", "stand": "stood", "break": "broke broken", "bear": "born borne bore",
+    "become": "became", "eat": "ate eaten", "hold": "held", "find": "found", "ride": "rode ridden",
 }
 _COMPLEMENTS = frozenset({"favorite", "favourite", "fave", "name", "student", "rid", "hired",
                           "fan", "fans",
@@ -142,7 +143,8 @@ class Gate:
         sentence = sentence.replace("\u2019", "'")
         if sentence.rstrip().endswith("?") and not _REMIND.search(sentence):
             return False  # questions state nothing (see patterns.sentence_findings)
-        if _PHRASES.search(sentence) or _NAMED_OBJECT.search(sentence) or PREFIX.match(sentence):
+        if _PHRASES.search(sentence) or _NAMED_OBJECT.search(sentence) or PREFIX.match(sentence) \
+                or rules_change.GATE_PATTERN.search(sentence):
             return True
         if _OBLIGATION.search(sentence) and has_time_cue(sentence):
             return True

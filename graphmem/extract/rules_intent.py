@@ -59,9 +59,11 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
     """play X, do yoga, go running, take up / get into X, and bare activity verbs."""
     verb = clause.verb
     lemma = clause.lemma
-    if clause.modal in ("would", "could", "should", "might", "will"):
+    if clause.modal in ("would", "could", "should", "might", "will") and not (
+            clause.negated and clause.ended):  # "I'll never do CrossFit again" still ends it
         return []  # a negated activity is read as it is and closed by patterns._never_asserted
-    habitual = clause.tense == "present" and _present_form(verb) or clause.perfect
+    habitual = clause.tense == "present" and _present_form(verb) or clause.perfect or (
+        clause.negated and clause.ended)
     out: list[Finding] = []
     if lemma == "play" and habitual:
         if any(c.dep_ == "prep" and c.lower_ == "with" for c in verb.children):

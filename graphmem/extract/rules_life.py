@@ -67,7 +67,8 @@ def work(clause: Clause, speech: Speech) -> list[Finding]:
 
 def join(clause: Clause, speech: Speech) -> list[Finding]:
     """"joined Datadog as a staff engineer": an employer, and a title when one is given."""
-    orgs = [t for t in dobjs(clause.verb) if is_named(t) and t.text not in speech.speakers]
+    orgs = [t for t in dobjs(clause.verb) if (is_named(t) or t.ent_type_ == TECH_LABEL)
+            and t.text not in speech.speakers]
     if clause.negated or clause.modal:
         return []
     titles = pobjs(clause.verb, ("as",)) if orgs else []
@@ -142,8 +143,8 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
         if t.lemma_.lower() in _JOB_NOUNS:
             job_mentioned = True
             orgs += pobjs(t, ("at", "with", "for"))
-        elif lemma in ("quit", "leave") and is_named(t) and t.ent_type_ not in ("GPE", "LOC") \
-                and t.text not in speech.speakers:
+        elif lemma in ("quit", "leave") and is_named(t) and t.text not in speech.speakers \
+                and (lemma == "quit" or t.ent_type_ not in ("GPE", "LOC")):
             orgs.append(t)
     orgs += pobjs(verb, ("from",) if lemma != "leave" else ())
     if job_mentioned:

@@ -143,6 +143,7 @@ def settle(findings: list[Finding]) -> list[Finding]:
             out.append(f)
     retracted = {(f.subject.name.lower(), f.predicate, f.obj.lower()) for f in out
                  if f.action == "retract"}
+    filled = {(f.subject.name.lower(), f.predicate) for f in out if f.action == "assert"}
     valued = {(f.subject.name.lower(), f.predicate, f.anchor) for f in out
               if f.action == "retract" and f.obj}
     kept = []
@@ -150,6 +151,9 @@ def settle(findings: list[Finding]) -> list[Finding]:
         if f.action == "assert" and (f.subject.name.lower(), f.predicate, f.obj.lower()) \
                 in retracted:
             continue  # "Our dog Rex was rehomed": the noun phrase does not bring Rex back
+        if f.action == "assert" and f.predicate == "OWNS" and \
+                (f.subject.name.lower(), SLOT_THINGS.get(f.obj.lower(), "")) in filled:
+            continue  # "Got a new car, a Kia Niro": the car is the Kia Niro
         if f.action == "retract" and not f.obj and \
                 (f.subject.name.lower(), f.predicate, f.anchor) in valued:
             continue  # "I sold my Tesla" names the car: no need to close "whichever car"
