@@ -242,8 +242,8 @@ def _interval(finding: Finding, span: TimeSpan | None, when: datetime
     if finding.timing == "start":
         if span.relation == "until":
             return when, span.end
-        if span.relation == "by":
-            return when, None
+        if span.relation == "by" or span.relation != "since" and span.start <= when < span.end:
+            return when, None  # "this year", "these days" say it holds now, not since when
         return span.start, None
     if finding.timing == "event":
         return span.start, None

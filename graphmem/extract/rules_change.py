@@ -76,6 +76,10 @@ def _value(token: Token) -> str | None:
     if name is None and token.pos_ == "PROPN":  # "an iPhone 12" merged as a number
         words = token.text.split()
         name = " ".join(words[1:] if words[0].lower() in ("a", "an", "the", "my") else words)
+    after = token.nbor(1) if token.i + 1 < len(token.doc) else None
+    if name and after is not None and after.tag_ == "CD" and token.pos_ == "PROPN" and \
+            after.head != token and not name.endswith(after.text):
+        name = f"{name} {after.text}"  # "a Pixel 8 as my phone": the parser lost the "8"
     return name
 
 
@@ -153,7 +157,8 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
     orgs = [t for t in pobjs(clause.verb, ("with",)) if is_named(t) and possessor(t) is None
             and t.ent_type_ not in ("GPE", "LOC", "NORP") and t.text not in speech.speakers
             and (t.ent_type_ != "PERSON" or " " in t.text)]
-    orgs += [t for t in pobjs(clause.verb, ("at",)) if is_org(t) and t.ent_type_ == "ORG"]
+    orgs += [t for t in pobjs(clause.verb, ("at",)) if is_org(t) and t.ent_type_ == "ORG"
+             or clause.ended and is_named(t) and t.ent_type_ not in ("GPE", "LOC")]
     orgs = list(dict.fromkeys(orgs))
     titles = [t for t in pobjs(clause.verb, ("as",))]
     action = _action(clause)
@@ -240,7 +245,8 @@ def started_at(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.negated or clause.modal or dobjs(verb) or \
             any(c.dep_ == "xcomp" for c in verb.children):
         return []
-    orgs = [t for t in pobjs(verb, ("at", "with")) if is_named(t) and t.ent_type_ != "PERSON"]
+    orgs = [t for t in pobjs(verb, ("at", "with")) if is_named(t)
+            and t.text not in speech.speakers]
     titles = pobjs(verb, ("as",))
     return _each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", timing="event")
                                     for t in orgs if (n := phrase(t))]
@@ -314,7 +320,7 @@ def got_new(clause: Clause, speech: Speech) -> list[Finding]:
         if slot is None or not values:
             continue
         out += _each(clause, lambda s: [Finding(s, slot, n, "product")
-                                        for v in values if (n := phrase(v))])
+                                        for v in values if (n := _value(v))])
     return out
 
 
@@ -497,7 +503,7 @@ def born(clause: Clause, speech: Speech) -> list[Finding]:
                 not speech.first_person:
             continue
         out.append(Finding(speech.me(), "HAS_CHILD", name, "person", timing="event",
-                           confidence=0.9, statement=f"{name} is {{s's}} {t.lower_}"))
+                           confidence=0.9, statement=f"{{s's}} {t.lower_} {name} was born"))
     return out
 
 
@@ -515,7 +521,7 @@ def progressive_slot(sent: Span, speech: Speech) -> list[Finding]:
     out: list[Finding] = []
     for t in sent:
         slot = slot_noun(t) if t.dep_ == "nsubj" else None
-        head = t.head
+        head = t.head.head if t.head.dep_ == "aux" else t.head
         if slot != "PLAYS_SPORT" or head.tag_ != "VBG" or not any(
                 a.lemma_ == "be" for a in head.children if a.dep_ == "aux"):
             continue

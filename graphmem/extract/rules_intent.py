@@ -49,8 +49,9 @@ def _present_form(verb: Token) -> bool:
     aux = [c for c in verb.children if c.dep_ == "aux"]
     if verb.tag_ == "VB" and any(a.lemma_ == "do" and a.tag_ in ("VBP", "VBZ") for a in aux):
         return True
-    if verb.tag_ == "VBG" and any(a.lower_ in ("go", "goes") for a in aux):
-        return True
+    if verb.tag_ == "VBG" and any(a.lower_ in ("go", "goes") or a.lemma_ == "do" and
+                                  a.tag_ != "VBD" for a in aux):
+        return True  # "I go swimming", "I do climbing" (the parser makes "do" an auxiliary)
     return verb.tag_ == "VB" and verb.dep_ == "conj" and not aux and \
         verb.head.tag_ in ("VBP", "VBZ")
 
@@ -88,7 +89,8 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
                     out += [Finding(s, "PLANS", doing, "activity", timing="plan",
                                     statement=f"{{s}} is going {doing}") for s in clause.subjects]
     elif lemma in ("do", "practice", "practise") and habitual:
-        names = [n for t in dobjs(verb) if t.lemma_.lower() in ACTIVITY_NOUNS or lemma != "do"
+        done = dobjs(verb) + [c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"]
+        names = [n for t in done if t.lemma_.lower() in ACTIVITY_NOUNS or lemma != "do"
                  or t.lower_ in ACTIVITY_NOUNS if (n := phrase(t) if t.tag_ != "VBG" else t.lower_)]
         out += _each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in names])
     elif (lemma == "take" and has_prt(verb, "up")) or lemma in ("start", "begin"):

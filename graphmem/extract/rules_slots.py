@@ -158,4 +158,7 @@ def settle(findings: list[Finding]) -> list[Finding]:
                 (f.subject.name.lower(), f.predicate, f.anchor) in valued:
             continue  # "I sold my Tesla" names the car: no need to close "whichever car"
         kept.append(f)
-    return kept
+    return [f for f in kept if not (f.action == "assert" and any(
+        g is not f and g.action == "assert" and g.predicate == f.predicate
+        and g.subject.name == f.subject.name and g.obj.lower().startswith(f.obj.lower() + " ")
+        for g in kept))]  # "Pixel" and "Pixel 8" from two rules: the fuller name
