@@ -233,9 +233,9 @@ def _time_of(finding: Finding, sent: Span, when: datetime) -> TimeSpan | None:
         text = "".join(t.text_with_ws for t in verb.subtree if t.i not in skip)
         if not has_time_cue(text):
             return None
-    verb = sent.doc[finding.anchor] if finding.anchor is not None else None
-    said_done = verb is not None and (verb.tag_ == "VBD" or any(
-        a.tag_ == "VBD" or a.lower_ in ("have", "'ve", "has", "'s") for a in verb.children
+    head = sent.doc[finding.anchor] if finding.anchor is not None else None
+    said_done = head is not None and (head.tag_ == "VBD" or any(
+        a.tag_ == "VBD" or a.lower_ in ("have", "'ve", "has", "'s") for a in head.children
         if a.dep_ in ("aux", "auxpass")))
     prefer = "past" if (finding.timing == "event" or said_done and finding.timing == "start") \
         and finding.predicate != "TRAVELS_TO" else (

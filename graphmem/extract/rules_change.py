@@ -369,9 +369,9 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
     if not olds and any(SLOT_THINGS.get(t.lemma_.lower()) == slot for t in old):
         olds = [""]  # "traded in my car for X": whichever car it was
     out: list[Finding] = []
-    for s in clause.subjects:
-        out += [_slot_finding(s, slot, o, "retract") for o in olds]
-        out += [_slot_finding(s, slot, n, "assert") for n in news]
+    for who in clause.subjects:
+        out += [_slot_finding(who, slot, o, "retract") for o in olds]
+        out += [_slot_finding(who, slot, n, "assert") for n in news]
     return out
 
 
