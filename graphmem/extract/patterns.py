@@ -72,7 +72,9 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
     for token in sent:
         if token.pos_ not in ("VERB", "AUX") or token.dep_ not in _VERB_DEPS:
             continue
-        if token.dep_ in ("xcomp", "pcomp") and token.head.lemma_ not in _PASS_THROUGH:
+        used_to = _used_to(token)
+        if token.dep_ in ("xcomp", "pcomp") and token.head.lemma_ not in _PASS_THROUGH \
+                and not used_to:
             continue
         if token.dep_ == "advcl" and any(c.dep_ == "aux" and c.lower_ == "to"
                                          for c in token.children):
@@ -81,6 +83,7 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
         clause = build_clause(token, speech) if rules or _has_project_subject(token) else None
         if clause is None:
             continue
+        clause.ended = clause.ended or used_to  # "I used to live in Paris": no longer
         findings = [f for rule in rules for f in rule(clause, speech)]
         findings += _stack(clause, findings)
         if clause.negated or clause.ended:
@@ -102,6 +105,13 @@ def _never_asserted(finding: Finding) -> Finding:
     if finding.action == "assert" and finding.predicate not in _NEGATION_AWARE:
         finding.action = "retract"
     return finding
+
+
+def _used_to(verb: Token) -> bool:
+    """"used to love jazz", "used to live in Paris": a state that has ended."""
+    head = verb.head
+    return verb.dep_ == "xcomp" and head.lemma_ == "use" and head.tag_ == "VBD" and any(
+        c.lower_ == "to" for c in verb.children if c.dep_ == "aux")
 
 
 def _stack(clause: Clause, findings: list[Finding]) -> list[Finding]:

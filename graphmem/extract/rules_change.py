@@ -51,7 +51,7 @@ _CONSUMING = frozenset({"drink", "eat", "smoke", "have", "buy", "take"})
 GATE_PATTERN = re.compile(r"(?:'m|\b[Aa]m|'re|\b[Aa]re|\b[Ii]s|\b[Bb]e|\b[Bb]een)\s+"
                           r"(?:\w+\s+){0,2}(?:with|at)\s+[A-Z]|\bout\s+of\s+work\b")
 #: Words the sentence gate must let through for these rules.
-TRIGGERS = _UNEMPLOYED | {"jobs", "born", "rehomed", "rehome", "settled"}
+TRIGGERS = _UNEMPLOYED | {"jobs", "born", "rehomed", "rehome", "settled", "together"}
 
 
 def _each(clause: Clause, make: Callable[[Party], list[Finding]]) -> list[Finding]:
@@ -147,6 +147,9 @@ def _possessed_by(noun: Token, speech: Speech) -> Party | None:
     for t in pobjs(noun, ("for",)):
         if t.lower_ in ("me", "us") and speech.first_person:
             return speech.me()
+    if noun.lower_ == "home" and noun.dep_ == "attr" and speech.first_person and not any(
+            c.dep_ in ("det", "poss", "prep") for c in noun.children):
+        return speech.me()  # "Lisbon is home now"
     return None
 
 
@@ -157,8 +160,10 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
     orgs = [t for t in pobjs(clause.verb, ("with",)) if is_named(t) and possessor(t) is None
             and t.ent_type_ not in ("GPE", "LOC", "NORP") and t.text not in speech.speakers
             and (t.ent_type_ != "PERSON" or " " in t.text)]
+    titled = bool(pobjs(clause.verb, ("as",)))
     orgs += [t for t in pobjs(clause.verb, ("at",)) if is_org(t) and t.ent_type_ == "ORG"
-             or clause.ended and is_named(t) and t.ent_type_ not in ("GPE", "LOC")]
+             or (clause.ended or titled) and (is_named(t) or t.ent_type_ == TECH_LABEL)
+             and t.ent_type_ not in ("GPE", "LOC")]
     orgs = list(dict.fromkeys(orgs))
     titles = [t for t in pobjs(clause.verb, ("as",))]
     action = _action(clause)
@@ -340,7 +345,7 @@ def no_slot(clause: Clause, speech: Speech) -> list[Finding]:
 
 def _old_new(verb: Token, lemma: str) -> tuple[list[Token], list[Token]]:
     """What a transition leaves and what it takes up."""
-    if lemma in ("replace", "swap", "trade", "exchange"):
+    if lemma in ("replace", "swap", "trade", "exchange", "ditch", "drop", "dump", "leave", "quit"):
         old = dobjs(verb) + (pobjs(verb, ("in",)) if lemma == "trade" else [])  # "traded in X"
         return old, pobjs(verb, ("with", "for")) + [x for o in old for x in pobjs(o, ("for",))]
     old = pobjs(verb, ("from",)) + [x for o in dobjs(verb) for x in pobjs(o, ("from",))]
@@ -468,6 +473,27 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
     return []
 
 
+def consume(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I don't drink coffee anymore": what one no longer has stops being a liking."""
+    if not (clause.ended and (clause.negated or clause.verb.dep_ == "xcomp")):
+        return []
+    things = [t for t in dobjs(clause.verb) if t.lower_ not in DIETS and t.pos_ == "NOUN"]
+    return _each(clause, lambda s: [Finding(s, "LIKES", n, object_type(t), "retract",
+                                            timing="none") for t in things if (n := phrase(t))])
+
+
+def together(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Chris and I aren't together anymore": the partner fact ends."""
+    verb = clause.verb
+    if not (clause.negated and clause.ended) or not any(
+            c.lower_ == "together" for c in verb.children):
+        return []
+    me = [s for s in clause.subjects if s.is_speaker]
+    others = [s.name for s in clause.subjects if not s.is_speaker and s.type == "person"]
+    return [Finding(s, "HAS_PARTNER", others[0] if len(others) == 1 else "", "person", "retract")
+            for s in me]
+
+
 def move_out(clause: Clause, speech: Speech) -> list[Finding]:
     """"I moved out of Boston": the old home ends."""
     verb = clause.verb
@@ -531,8 +557,9 @@ def progressive_slot(sent: Span, speech: Speech) -> list[Finding]:
 
 RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     **{word: (diet_word,) for word in DIETS}, "bear": (born,), "support": (support,),
-    "be": (slot_copula, with_org, out_of_work, diet),
-    "become": (slot_copula, diet), "eat": (diet,), "go": (diet, transition), "turn": (diet,),
+    "be": (slot_copula, with_org, out_of_work, diet, together),
+    "drink": (consume,), "smoke": (consume,),
+    "become": (slot_copula, diet), "eat": (diet, consume), "go": (diet, transition), "turn": (diet,),
     "try": (diet,), "follow": (diet, no_slot), "stay": (diet,), "keep": (diet,),
     "drive": (drive,), "report": (report_to,), "employ": (employed,), "hire": (employed,),
     "start": (started_at,), "settle": (settle_in,),
@@ -543,7 +570,7 @@ RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     "switch": (transition,), "move": (transition, move_out), "change": (transition,),
     "replace": (transition,), "swap": (transition,), "trade": (transition,),
     "exchange": (transition,), "upgrade": (transition,), "relocate": (transition,),
-    "stop": (cease,), "quit": (cease,), "give": (cease,), "drop": (cease,),
-    "ditch": (cease,), "abandon": (cease,), "sell": (cease,), "rehome": (cease,),
-    "leave": (cease,),
+    "stop": (cease,), "quit": (cease, transition), "give": (cease,), "drop": (cease, transition),
+    "ditch": (cease, transition), "abandon": (cease,), "sell": (cease,), "rehome": (cease,),
+    "leave": (cease, transition), "dump": (cease, transition),
 })

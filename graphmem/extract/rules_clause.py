@@ -174,7 +174,7 @@ def _ended(verb: Token) -> bool:
     words = [t.lower_ for t in verb.subtree if t.i not in inner]
     pairs = set(zip(words, words[1:], strict=False))
     return ("anymore" in words or ("no", "longer") in pairs or ("any", "longer") in pairs
-            or ("any", "more") in pairs or ("no", "more") in pairs
+            or ("any", "more") in pairs
             or "again" in words and any(w in ("never", "not", "n't") for w in words))
 
 
@@ -217,6 +217,8 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
         subj = [c for c in node.children if c.dep_ in ("nsubj", "nsubjpass")]
         subj = subj or [x for a in node.children if a.dep_ == "aux" for x in a.children
                         if x.dep_ == "nsubj"]  # "I go swimming": "I" hung on "go"
+        subj = subj or [c for c in node.children if c.dep_ == "npadvmod" and c.i < node.i
+                        and any(x.lower_ in FIRST_PERSON for x in conjuncts(c))]  # "Chris and I"
         if subj:
             break
         if node.dep_ in ("conj", "xcomp", "advcl") and node.head != node:

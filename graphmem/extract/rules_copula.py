@@ -150,7 +150,8 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
     if lemma == "student":
         return [Finding(s, "STUDIES_AT", n, "organization")
                 for s in clause.subjects for t in pobjs(attr, ("at",)) if (n := phrase(t))]
-    if is_occupation(attr) and (clause.tense != "past" or clause.perfect):
+    if is_occupation(attr) and (clause.tense != "past" or clause.perfect
+                                or clause.lemma == "become"):
         title = phrase(attr)
         for s in clause.subjects:
             if title:
@@ -170,6 +171,11 @@ def _adjective(comp: Token, clause: Clause, speech: Speech) -> list[Finding]:
         found = pobjs(comp, preps) + (pobjs(head, preps) if head is not None else [])
         return found or _after(comp, preps)
 
+    if word in STATUS_WORDS and clause.negated and clause.ended:  # "not married anymore"
+        return [Finding(s, "RELATIONSHIP_STATUS", word, "status", "retract")
+                for s in clause.subjects] + ([Finding(s, "MARRIED_TO", "", "person", "retract")
+                                              for s in clause.subjects] if word == "married"
+                                             else [])
     if word in STATUS_WORDS and not clause.negated:
         partners = [t for t in targets(("to",)) if t.ent_type_ == "PERSON" or t.tag_ == "NNP"]
         if word == "married":

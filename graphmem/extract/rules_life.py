@@ -357,9 +357,10 @@ def break_up(clause: Clause, speech: Speech) -> list[Finding]:
     out: list[Finding] = []
     if not pobjs(verb, ("with",)) and not any(c.dep_ == "prt" and pobjs(c, ("with",))
                                               for c in verb.children):
-        together = [c for c in verb.children if c.dep_ == "nsubj" and c.lower_ == "we"]
-        return [Finding(s, "HAS_PARTNER", "", "person", "retract")
-                for s in clause.subjects] if together else []  # "We broke up"
+        together = any(c.dep_ == "nsubj" and c.lower_ == "we" for c in verb.children) or (
+            len(clause.subjects) > 1 and any(s.is_speaker for s in clause.subjects))
+        return [Finding(s, "HAS_PARTNER", "", "person", "retract") for s in clause.subjects
+                if s.is_speaker] if together else []  # "We broke up", "My partner and I..."
     for t in pobjs(verb, ("with",)) or pobjs(next((c for c in verb.children if c.dep_ == "prt"),
                                                   verb), ("with",)):
         predicate = "MARRIED_TO" if KIN.get(t.lemma_.lower()) == "MARRIED_TO" else "HAS_PARTNER"
