@@ -21,7 +21,7 @@ from contextlib import asynccontextmanager
 import anyio.to_thread
 from fastapi import FastAPI
 
-from api import errors
+from api import errors, mcp
 from api.limits import BodySizeLimit, TokenBuckets
 from api.routes import ROUTERS, lifecycle, portability, profile, todos
 from api.routes.jobs import JobRunner
@@ -70,7 +70,8 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
         if owns_memory:
             await anyio.to_thread.run_sync(mem.open)
         try:
-            yield
+            async with app.state.mcp.running():
+                yield
         finally:
             jobs.shutdown()
             if owns_memory:
@@ -92,4 +93,5 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.include_router(profile.router)
     app.include_router(todos.router)
     app.include_router(portability.router)
+    app.state.mcp = mcp.mount(app)
     return app
