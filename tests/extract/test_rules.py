@@ -316,7 +316,9 @@ def test_candidates_name_what_a_bare_retraction_ends(extractor: RuleExtractor) -
         episode(Message(id="m", speaker="Alice", content="I quit my job last week.")), [candidate])
     retract = fact(extraction, "WORKS_AT")
     assert (retract.action, retract.object) == ("retract", "Acme")
-    assert retract.valid_from == datetime(2024, 6, 3, tzinfo=UTC)
+    # a departure "last week" is dated by the sentence, at the end of that week: the
+    # person still worked there during it (see rules._interval)
+    assert retract.valid_from == datetime(2024, 6, 10, tzinfo=UTC)
 
 
 # ---------------------------------------------------------------- language

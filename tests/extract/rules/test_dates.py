@@ -36,3 +36,17 @@ def test_a_span_that_includes_now_does_not_backdate(extractor: RuleExtractor) ->
     [fact] = said(extractor, "I went vegetarian this year.").facts
     assert fact.predicate == "DIET" and fact.valid_from is not None
     assert fact.valid_from.date() == date(2024, 6, 12)
+
+
+def test_a_vague_duration_does_not_backdate(extractor: RuleExtractor) -> None:
+    [fact] = said(extractor, "I've been vegetarian for a few weeks now.").facts
+    assert fact.valid_from is not None and fact.valid_from.date() == date(2024, 6, 12)
+    [exact] = said(extractor, "I've been vegan for three weeks.").facts
+    assert exact.valid_from is not None and exact.valid_from.date() == date(2024, 5, 22)
+
+
+def test_a_departure_is_dated_at_the_end_of_its_span(extractor: RuleExtractor) -> None:
+    [left] = [f for f in said(extractor, "I left Google last month.").facts
+              if f.action == "retract"]
+    assert (left.predicate, left.object) == ("WORKS_AT", "Google")
+    assert left.valid_from is not None and left.valid_from.date() == date(2024, 6, 1)
