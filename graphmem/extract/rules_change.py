@@ -104,7 +104,7 @@ def _slot_for(slot: str, token: Token) -> str | None:
         return None
     if slot == "DIET" and value_slot(name) != "DIET":
         return None
-    return name
+    return name.lower() if slot in ("PLAYS_SPORT", "DIET") else name  # "Tennis is my sport"
 
 
 _NOBODY = Speech("", False, frozenset())
