@@ -51,7 +51,8 @@ _CONSUMING = frozenset({"drink", "eat", "smoke", "have", "buy", "take"})
 GATE_PATTERN = re.compile(r"(?:'m|\b[Aa]m|'re|\b[Aa]re|\b[Ii]s|\b[Bb]e|\b[Bb]een)\s+"
                           r"(?:\w+\s+){0,2}(?:with|at)\s+[A-Z]|\bout\s+of\s+work\b")
 #: Words the sentence gate must let through for these rules.
-TRIGGERS = _UNEMPLOYED | {"jobs", "born", "rehomed", "rehome", "settled", "together"}
+TRIGGERS = _UNEMPLOYED | {"jobs", "born", "rehomed", "rehome", "settled", "together", "died",
+                          "passed", "done", "through"}
 
 
 def _each(clause: Clause, make: Callable[[Party], list[Finding]]) -> list[Finding]:
@@ -160,7 +161,7 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
     orgs = [t for t in pobjs(clause.verb, ("with",)) if is_named(t) and possessor(t) is None
             and t.ent_type_ not in ("GPE", "LOC", "NORP") and t.text not in speech.speakers
             and (t.ent_type_ != "PERSON" or " " in t.text)]
-    titled = bool(pobjs(clause.verb, ("as",)))
+    titled = bool(pobjs(clause.verb, ("as",))) or clause.perfect  # "I've been at Shopify for..."
     orgs += [t for t in pobjs(clause.verb, ("at",)) if is_org(t) and t.ent_type_ == "ORG"
              or (clause.ended or titled) and (is_named(t) or t.ent_type_ == TECH_LABEL)
              and t.ent_type_ not in ("GPE", "LOC")]
@@ -219,6 +220,8 @@ def drive(clause: Clause, speech: Speech) -> list[Finding]:
     cars = [t for t in dobjs(clause.verb) if t.pos_ in ("PROPN", "NOUN")
             and (value_slot(phrase(t) or "") == "DRIVES" or t.text[:1].isupper())]
     action = _action(clause)
+    if not dobjs(clause.verb) and clause.ended:  # "I no longer drive"
+        return _each(clause, lambda s: [Finding(s, "DRIVES", "", "product", "retract")])
     return _each(clause, lambda s: [Finding(s, "DRIVES", n, "product", action)
                                     for t in cars if (n := phrase(t))])
 
@@ -351,7 +354,9 @@ def _old_new(verb: Token, lemma: str) -> tuple[list[Token], list[Token]]:
     old = pobjs(verb, ("from",)) + [x for o in dobjs(verb) for x in pobjs(o, ("from",))]
     inner = [x for p in verb.children if p.dep_ == "prep" and p.lower_ == "from"
              for x in pobjs(p, ("to",))] + [x for o in old for x in pobjs(o, ("to",))]
-    new = pobjs(verb, ("to",)) + inner
+    misread = [c for c in verb.children if c.dep_ == "xcomp" and value_slot(c.lower_)
+               and any(a.lower_ == "to" for a in c.children)]  # "to keto" read as a verb
+    new = pobjs(verb, ("to",)) + inner + misread
     return [t for t in old if t not in new], new
 
 
@@ -361,7 +366,8 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.negated or clause.modal in ("would", "could", "should", "might"):
         return []
     old, new = _old_new(verb, clause.lemma)
-    named = next((s for t in dobjs(verb) if (s := slot_noun(t)) and not possessor(t)), None)
+    named = next((s for t in dobjs(verb) if (s := slot_noun(t))
+                  and possessor(t) in (None, "me")), None)
     slot = named or next((s for t in [*new, *old] if (s := _slot_of(t, clause.lemma))), None)
     if slot is None:
         return []
@@ -475,7 +481,7 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
 
 def consume(clause: Clause, speech: Speech) -> list[Finding]:
     """"I don't drink coffee anymore": what one no longer has stops being a liking."""
-    if not (clause.ended and (clause.negated or clause.verb.dep_ == "xcomp")):
+    if not clause.ended:
         return []
     things = [t for t in dobjs(clause.verb) if t.lower_ not in DIETS and t.pos_ == "NOUN"]
     return _each(clause, lambda s: [Finding(s, "LIKES", n, object_type(t), "retract",
@@ -485,13 +491,45 @@ def consume(clause: Clause, speech: Speech) -> list[Finding]:
 def together(clause: Clause, speech: Speech) -> list[Finding]:
     """"Chris and I aren't together anymore": the partner fact ends."""
     verb = clause.verb
-    if not (clause.negated and clause.ended) or not any(
-            c.lower_ == "together" for c in verb.children):
+    if not clause.ended or not any(c.lower_ == "together" for c in verb.children):
         return []
     me = [s for s in clause.subjects if s.is_speaker]
     others = [s.name for s in clause.subjects if not s.is_speaker and s.type == "person"]
     return [Finding(s, "HAS_PARTNER", others[0] if len(others) == 1 else "", "person", "retract")
             for s in me]
+
+
+def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Our cat Luna passed away", "my dog died": the pet is gone."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.tense == "future" or (
+            clause.lemma == "pass" and not has_prt(verb, "away")):
+        return []
+    out: list[Finding] = []
+    for t in (c for c in verb.children if c.dep_ == "nsubj"):
+        if t.lemma_.lower() in PETS and possessor(t) == "me" and speech.first_person:
+            name = appositive_name(t) or phrase(t)
+            if name:
+                out.append(Finding(speech.me(), "HAS_PET", name, "animal", "retract"))
+    return out
+
+
+def done_with(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'm done with Java", "I'm through with tennis": it has ended."""
+    verb = clause.verb
+    word = verb if verb.lower_ in ("done", "through", "finished") else next(
+        (c for c in verb.children if c.dep_ == "acomp" and c.lower_ in ("done", "through")), None)
+    if word is None or clause.negated or clause.modal:
+        return []
+    out: list[Finding] = []
+    for t in pobjs(word, ("with",)) + (pobjs(verb, ("with",)) if word is not verb else []):
+        name = _value(t)
+        if name and is_language(name) or t.ent_type_ == TECH_LABEL:
+            out += [Finding(s, "USES", name or t.text, "technology", "retract")
+                    for s in clause.subjects]
+        else:
+            out += _ended(t, "stop", clause.subjects, speech)
+    return out
 
 
 def move_out(clause: Clause, speech: Speech) -> list[Finding]:
@@ -557,15 +595,16 @@ def progressive_slot(sent: Span, speech: Speech) -> list[Finding]:
 
 RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     **{word: (diet_word,) for word in DIETS}, "bear": (born,), "support": (support,),
-    "be": (slot_copula, with_org, out_of_work, diet, together),
-    "drink": (consume,), "smoke": (consume,),
+    "be": (slot_copula, with_org, out_of_work, diet, together, done_with),
+    "drink": (consume,), "smoke": (consume,), "pass": (pass_away,), "die": (pass_away,),
+    "do": (no_slot, done_with),
     "become": (slot_copula, diet), "eat": (diet, consume), "go": (diet, transition), "turn": (diet,),
     "try": (diet,), "follow": (diet, no_slot), "stay": (diet,), "keep": (diet,),
     "drive": (drive,), "report": (report_to,), "employ": (employed,), "hire": (employed,),
     "start": (started_at,), "settle": (settle_in,),
     "write": (main_language,), "code": (main_language,), "program": (main_language,),
     "develop": (main_language,),
-    "use": (as_my, use_thing), "have": (as_my, no_slot), "do": (no_slot,),
+    "use": (as_my, use_thing), "have": (as_my, no_slot),
     "get": (got_new,), "buy": (got_new,),
     "switch": (transition,), "move": (transition, move_out), "change": (transition,),
     "replace": (transition,), "swap": (transition,), "trade": (transition,),

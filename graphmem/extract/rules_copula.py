@@ -171,7 +171,7 @@ def _adjective(comp: Token, clause: Clause, speech: Speech) -> list[Finding]:
         found = pobjs(comp, preps) + (pobjs(head, preps) if head is not None else [])
         return found or _after(comp, preps)
 
-    if word in STATUS_WORDS and clause.negated and clause.ended:  # "not married anymore"
+    if word in STATUS_WORDS and clause.ended:  # "not married anymore", "no longer married"
         return [Finding(s, "RELATIONSHIP_STATUS", word, "status", "retract")
                 for s in clause.subjects] + ([Finding(s, "MARRIED_TO", "", "person", "retract")
                                               for s in clause.subjects] if word == "married"

@@ -161,7 +161,12 @@ class Gate:
 
 
 _DIARY_ADVERBS = frozenset({"just", "finally", "recently", "also", "then", "so", "today",
-                            "yesterday", "already", "officially", "now", "and"})
+                            "yesterday", "already", "officially", "now", "and", "currently",
+                            "still"})
+#: What follows a subjectless progressive ("Living in Denver"), unlike a gerund subject
+#: ("Running is my sport").
+_GERUND_OBJECTS = frozenset({"in", "at", "for", "with", "on", "from", "a", "an", "the", "my",
+                             "our", "to", "through"})
 _PAST_FORMS = frozenset({w for forms in _IRREGULAR.values() for w in forms.split()} | {
     "got", "left", "quit", "became", "began", "made", "had", "sold", "bought", "went", "took",
     "gave", "drove", "found", "set", "put", "cut", "won", "lost"})
@@ -185,6 +190,9 @@ def with_subject(sentence: str) -> str:
     while i < len(words) - 1 and words[i].lower().strip(",") in _DIARY_ADVERBS:
         i += 1
     verb = words[i].lower().strip(",.!")
+    following = words[i + 1].lower() if i + 1 < len(words) else ""
+    if verb.endswith("ing") and len(verb) > 5 and following in _GERUND_OBJECTS:
+        return "I'm " + sentence[:1].lower() + sentence[1:]  # "Currently living in Denver."
     past = verb in _PAST_FORMS or (verb.endswith("ed") and len(verb) > 4)
     if not past or verb in _NOT_PAST or (i and not words[0].lower() in _DIARY_ADVERBS):
         return sentence

@@ -92,6 +92,12 @@ CASES: list[tuple[str, set[Triple]]] = [
      {(B, "RELATIONSHIP_STATUS", "married", "retract"), (B, "MARRIED_TO", "", "retract")}),
     ("Lisbon is home now.", {(B, "LIVES_IN", "Lisbon", "assert")}),
     ("I became a manager last year.", {(B, "JOB_TITLE", "manager", "assert")}),
+    ("Our cat Luna passed away last week.", {(B, "HAS_PET", "Luna", "retract")}),
+    ("I'm done with tennis.", {(B, "PLAYS_SPORT", "tennis", "retract")}),
+    ("I no longer drive.", {(B, "DRIVES", "", "retract")}),
+    ("I switched my diet to keto.", {(B, "DIET", "keto", "assert")}),
+    ("Currently living in Denver.", {(B, "LIVES_IN", "Denver", "assert")}),
+    ("We're no longer together.", {(B, "HAS_PARTNER", "", "retract")}),
     # a coordinated clause does not lend its noun to the first clause's object
     ("I work at Siemens and my favourite band is Radiohead.",
      {(B, "WORKS_AT", "Siemens", "assert"), (B, "FAVORITE_BAND", "Radiohead", "assert")}),
