@@ -21,12 +21,11 @@ from contextlib import asynccontextmanager
 import anyio.to_thread
 from fastapi import FastAPI
 
-from api import errors
+from api import errors, mcp
 from api.limits import BodySizeLimit, TokenBuckets
 from api.routes import ROUTERS, lifecycle, portability, profile, todos
 from api.routes.jobs import JobRunner
 from api.scheduler import ReminderScheduler
-from graphmem.embed.tokens import TokenCounter
 from graphmem.errors import SetupError
 from graphmem.events import EventBus
 from graphmem.memory import Memory
@@ -75,7 +74,8 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
             await anyio.to_thread.run_sync(mem.open)
         reminders.start()
         try:
-            yield
+            async with app.state.mcp.running():
+                yield
         finally:
             await reminders.stop()
             jobs.shutdown()
@@ -90,7 +90,6 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.state.reminders = reminders
     app.state.jobs = jobs
     app.state.rate_limits = TokenBuckets(settings.rate_limit_per_minute)
-    app.state.token_counter = TokenCounter()
     errors.install(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
     for router in ROUTERS:
@@ -99,4 +98,5 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.include_router(profile.router)
     app.include_router(todos.router)
     app.include_router(portability.router)
+    app.state.mcp = mcp.mount(app)
     return app

@@ -16,7 +16,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from graphmem.models import Category, Entity, Episode, Fact, FactStatus
+from graphmem.models import Category, Entity, Episode, Fact, FactStatus, UtcDateTime
 from graphmem.temporal import TimeFilter
 
 
@@ -37,8 +37,8 @@ class Reminder(BaseModel):
     tenant: str
     scope_key: str
     todo_id: str
-    remind_at: datetime
-    sent_at: datetime | None = None
+    remind_at: UtcDateTime
+    sent_at: UtcDateTime | None = None
 
 
 class WriteBatch(BaseModel):

@@ -160,3 +160,14 @@ def test_in_minutes_and_hours_is_a_clock_time(text: str, minutes: int) -> None:
     assert span is not None
     assert span.start == reference + timedelta(minutes=minutes)
     assert span.granularity == "hour" and span.relation == "at"
+
+
+@pytest.mark.parametrize(("text", "reference"), [
+    ("Next year I fly to Rome.", datetime(9999, 12, 31, 12, tzinfo=UTC)),
+    ("In 3 days I start.", datetime(9999, 12, 30, tzinfo=UTC)),
+    ("Last year I went to Paris.", datetime(1, 1, 2, tzinfo=UTC)),
+    ("Yesterday I went to Paris.", datetime(1, 1, 1, tzinfo=UTC)),
+])
+def test_an_expression_that_leaves_the_calendar_resolves_to_nothing(text: str,
+                                                                    reference: datetime) -> None:
+    assert resolve(text, reference) is None
