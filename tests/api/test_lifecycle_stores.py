@@ -9,13 +9,12 @@ from datetime import UTC, datetime, timedelta
 from fastapi.testclient import TestClient
 
 from tests.api.conftest import ALICE, assert_problem, episode
-from tests.api.test_stores import clients  # noqa: F401  (the two-store REST fixture)
 
 BOB = {"user_id": "bob"}
 
 
 def test_client_episode_id_finds_and_deletes_its_episode(
-        clients: tuple[TestClient, TestClient]) -> None:  # noqa: F811
+        clients: tuple[TestClient, TestClient]) -> None:
     a, b = clients
     body = episode("I work at Acme.", episode_id="client-ep-1")
     stored = a.post("/v1/episodes", json=body)
@@ -55,7 +54,7 @@ def _session_episode(user: str, speaker: str, msg_id: str, content: str,
 
 
 def test_backfilled_session_summary_survives_maintenance_and_names_the_person(
-        clients: tuple[TestClient, TestClient]) -> None:  # noqa: F811
+        clients: tuple[TestClient, TestClient]) -> None:
     a, _ = clients
     said = [("I moved to Lisbon last spring.", "2024-10-01T09:00:00Z"),
             ("My sister Ana visits me every month.", "2024-10-01T09:05:00Z"),
@@ -89,7 +88,7 @@ def test_backfilled_session_summary_survives_maintenance_and_names_the_person(
 
 
 def test_a_reminder_in_the_past_or_after_the_due_time_is_refused(
-        clients: tuple[TestClient, TestClient]) -> None:  # noqa: F811
+        clients: tuple[TestClient, TestClient]) -> None:
     a, _ = clients
     now = datetime.now(UTC)
     for remind_at, due, detail in [
@@ -110,7 +109,7 @@ def test_a_reminder_in_the_past_or_after_the_due_time_is_refused(
 
 
 def test_a_relative_reminder_in_a_message_gets_its_due_time(
-        clients: tuple[TestClient, TestClient]) -> None:  # noqa: F811
+        clients: tuple[TestClient, TestClient]) -> None:
     a, _ = clients
     said = datetime.now(UTC).replace(microsecond=0)
     for i, (text, minutes) in enumerate([("Remind me to email the landlord in two minutes.", 2),
@@ -150,7 +149,7 @@ def _current(client: TestClient) -> dict[str, str]:
 
 
 def test_people_who_share_a_first_name_stay_apart_and_a_wrong_merge_splits(
-        clients: tuple[TestClient, TestClient]) -> None:  # noqa: F811
+        clients: tuple[TestClient, TestClient]) -> None:
     a, _ = clients
     _say(a, "Maria", "My colleague Alex lives in Berlin.", "alex-1")
     _say(a, "Pedro", "My neighbour Alex lives in Lyon.", "alex-2")
@@ -185,7 +184,7 @@ def test_people_who_share_a_first_name_stay_apart_and_a_wrong_merge_splits(
 
 
 def test_company_suffixes_are_one_name_and_a_bare_name_stays_apart(
-        clients: tuple[TestClient, TestClient]) -> None:  # noqa: F811
+        clients: tuple[TestClient, TestClient]) -> None:
     a, _ = clients
     first = _say(a, "Maria", "I work at ACME Inc.", "co-1")["created"]
     second = _say(a, "Pedro", "I work at Acme Corp.", "co-2")["created"]

@@ -94,7 +94,7 @@ def test_get_context_carries_the_profile_and_fits_the_budget(client: Client, mem
         async with client:
             await _jobs(client)
             before = await client.read_resource("graphmem://profile")
-            assert "no profile of alice yet" in before.contents[0].text  # type: ignore[union-attr]
+            assert "no profile of Alice yet" in before.contents[0].text  # type: ignore[union-attr]
             await anyio.to_thread.run_sync(lambda: refresh_profile(memory, tenant, ALICE))
             profile = await client.read_resource("graphmem://profile?user_id=alice")
             narrative = profile.contents[0].text  # type: ignore[union-attr]
