@@ -28,7 +28,7 @@ from graphmem.memory import Memory
 INSTRUCTIONS = """graphmem is the user's long-term memory: facts, preferences, goals, lessons
 and todos from past conversations, each with the time it holds and what replaced it.
 At the start of a conversation (and when the topic changes) call get_context with the
-user's message. Before answering a question about the user's life, call search_memory.
+user's message, and list_todos with reminder_due=true for what to remind the user of now. Before answering a question about the user's life, call search_memory.
 After each exchange, call add_episode with the new messages so they are remembered.
 When the user asks you to forget something, call forget_memory (restore_memory undoes
 it). Never invent memory ids: take them from search_memory or list_memories."""

@@ -332,14 +332,18 @@ class MemoryTools:
             facts = self.memory.list_facts(tenant, query)
         return MemoryPage(memories=views(facts, self.memory.clock()), limit=limit, offset=offset)
 
-    def list_todos(self, ctx: Ctx, status: TodoStatus | None = None, user_id: UserId = None,
-                   group_id: GroupId = None) -> TodoList:
-        """The user's todos and reminders, soonest due first; overdue ones are marked.
-        Check them when the user asks what they have to do, or to remind them."""
+    def list_todos(self, ctx: Ctx, status: TodoStatus | None = None,
+                   reminder_due: Annotated[bool | None, Field(
+                       description="true: only the reminders whose time has come")] = None,
+                   user_id: UserId = None, group_id: GroupId = None) -> TodoList:
+        """The user's todos and reminders, soonest due first; overdue ones are marked, and
+        reminder_due ones are those to remind the user of now. Check them when the user asks
+        what they have to do, and with reminder_due=true at the start of a conversation."""
         with shown():
             tenant, scope = self.scope(ctx, user_id, group_id)
             found = list_todos(self.memory, tenant, scope, status=status)
-        return TodoList(todos=found)
+        return TodoList(todos=[t for t in found
+                               if reminder_due is None or t.reminder_due is reminder_due])
 
     @property
     def writes(self) -> list[Callable[..., Any]]:

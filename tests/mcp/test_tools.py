@@ -70,11 +70,19 @@ def test_list_memories_filters_by_category_text_status_and_time(client: Client) 
 
 def test_todos_are_listed_and_completed_once(client: Client, memory: Memory,
                                             tenant: str) -> None:
-    due = datetime.now(UTC) + timedelta(days=3)
+    now = datetime.now(UTC)
+    due = now + timedelta(days=3)
     todo = add_todo(memory, tenant, ALICE, "renew the passport", due=due)
+    rent = add_todo(memory, tenant, ALICE, "pay the rent", due=due, now=now - timedelta(hours=1),
+                    remind_at=now - timedelta(minutes=1))
 
     async def scenario() -> None:
         async with client:
+            now_due = await call(client, "list_todos", reminder_due=True)
+            assert [t["id"] for t in now_due["todos"]] == [rent.id]
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert "reminder_due" in tools["list_todos"].input_schema["properties"]
+            await call(client, "complete_todo", todo_id=rent.id)
             pending = await call(client, "list_todos", status="pending")
             assert [(t["id"], t["description"]) for t in pending["todos"]] == [
                 (todo.id, "renew the passport")]
@@ -83,7 +91,7 @@ def test_todos_are_listed_and_completed_once(client: Client, memory: Memory,
             assert "is completed" in await refused(client, "complete_todo", todo_id=todo.id)
             assert (await call(client, "list_todos", status="pending"))["todos"] == []
             completed = await call(client, "list_todos", status="completed")
-            assert [t["id"] for t in completed["todos"]] == [todo.id]
+            assert {t["id"] for t in completed["todos"]} == {rent.id, todo.id}
 
     anyio.run(scenario)
 
