@@ -116,7 +116,7 @@ def summarize_session(memory: Memory, tenant: str, scope: Scope, session_id: str
         record = records.find_record(memory, tenant, scope.key, RECORD_KIND, session_id)
         before = records.payload_of(record, SessionSummary) if record else None
         ids = [e.id for e in episodes]
-        if before is not None and before.episode_ids == ids:
+        if before is not None and before.episode_ids == ids and _kept(memory, tenant, before):
             return before
         entity, new_entities = records.owner_entity(
             memory, tenant, scope, owner or records.speaker_name(messages))
@@ -157,6 +157,15 @@ def _draft(writer: Writer, digest: SessionDigest,
         return fallback.summarize(digest, **options), fallback.name
 
 
+def _kept(memory: Memory, tenant: str, summary: SessionSummary) -> bool:
+    """Whether a summary's searchable fact is still there and not forgotten.
+
+    Asking for a summary again brings back one that decay (or a user) had forgotten.
+    """
+    found = memory.store.get_facts(tenant, [summary.fact_id or ""], embeddings=False)
+    return bool(found) and found[0].status is FactStatus.ACTIVE
+
+
 def _started(episodes: list[Episode], messages: list[Message]) -> datetime:
     """When the session began: its first message's time (an episode's time is its last)."""
     stamps = [m.timestamp for m in messages if m.timestamp is not None]
@@ -180,7 +189,7 @@ def _summary_fact(memory: Memory, tenant: str, episode_id: str, owner_id: str, o
         valid_from=summary.ended_at, recorded_at=now)
     return base.model_copy(update={
         "text": summary.summary, "valid_from": summary.ended_at, "embedding": None,
-        "recorded_at": now,
+        "recorded_at": now, "status": FactStatus.ACTIVE,
         "evidence": [Evidence(at=summary.ended_at, episode_id=episode_id)],
         "episode_ids": [episode_id]})
 

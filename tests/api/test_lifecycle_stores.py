@@ -81,6 +81,14 @@ def test_backfilled_session_summary_survives_maintenance_and_names_the_person(
     again = a.post("/v1/maintenance", json={"scope": {"user_id": "u7"}}).json()
     assert again["scopes"][0]["decay"]["forgotten"] == []
     assert len(a.get("/v1/summaries", params={"user_id": "u7"}).json()["summaries"]) == 1
+
+    # a forgotten summary comes back when it is asked for again
+    assert a.delete(f"/v1/memories/{summary['fact_id']}").status_code == 200
+    assert a.get("/v1/summaries", params={"user_id": "u7"}).json()["summaries"] == []
+    redone = a.post("/v1/sessions/s-oct/summary", params={"user_id": "u7"})
+    assert redone.status_code == 200, redone.text
+    listed = a.get("/v1/summaries", params={"user_id": "u7"}).json()["summaries"]
+    assert [s["session_id"] for s in listed] == ["s-oct"]
     profile = a.get("/v1/profile", params={"user_id": "u7"})
     assert profile.status_code == 200, profile.text
     text = profile.json()["text"] if "text" in profile.json() else profile.json()["profile"]["text"]
