@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from api.deps import MemoryDep, OptionalScope, ScopeQuery, Tenant
 from api.errors import PROBLEMS
@@ -75,14 +75,24 @@ async def neighbors(
                         memories=memories(found.facts), hops=found.hops)
 
 
+Ids = list[Annotated[str, Field(min_length=1, max_length=256)]]
+
+
 class SplitBody(BaseModel):
-    """The episodes whose mentions of the entity were someone else."""
+    """The episodes (or memories) whose mentions of the entity were someone else."""
 
     model_config = STRICT
 
-    episode_ids: list[Annotated[str, Field(min_length=1, max_length=256)]] = Field(
-        min_length=1, max_length=1000,
-        description="server or client episode ids; what only they said moves to a new entity")
+    episode_ids: Ids = Field(default_factory=list, max_length=1000, description=(
+        "server or client episode ids; what only they said moves to a new entity"))
+    fact_ids: Ids = Field(default_factory=list, max_length=1000,
+                          description="memories about the entity that move too")
+
+    @model_validator(mode="after")
+    def _some(self) -> SplitBody:
+        if not self.episode_ids and not self.fact_ids:
+            raise ValueError("episode_ids or fact_ids must name what to split off")
+        return self
 
 
 class SplitOut(BaseModel):
@@ -95,7 +105,7 @@ class SplitOut(BaseModel):
 def _split(memory: Memory, tenant: str, entity_id: str, body: SplitBody,
            scope: Scope | None) -> SplitOut:
     episodes = [manage.get_episode(memory, tenant, e, scope).id for e in body.episode_ids]
-    done = split_entity(memory, tenant, entity_id, episodes, scope=scope)
+    done = split_entity(memory, tenant, entity_id, episodes, fact_ids=body.fact_ids, scope=scope)
     return SplitOut(entity=EntityOut.of(done.entity), new_entity=EntityOut.of(done.new_entity),
                     moved=memories(done.moved), reopened=memories(done.reopened))
 

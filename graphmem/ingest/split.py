@@ -35,9 +35,10 @@ class SplitResult(BaseModel):
 
 
 def split_entity(memory: Memory, tenant: str, entity_id: str, episode_ids: list[str], *,
-                 scope: Scope | None = None) -> SplitResult:
-    """Move what ``episode_ids`` alone said about the entity to a new entity of its name."""
-    wanted = set(episode_ids)
+                 fact_ids: list[str] | None = None, scope: Scope | None = None) -> SplitResult:
+    """Move what ``episode_ids`` alone said about the entity (and ``fact_ids``) to a new
+    entity of its name."""
+    wanted, chosen = set(episode_ids), set(fact_ids or [])
     with memory.ingestor.lock:
         found = memory.store.get_entities(tenant, [entity_id])
         if not found or (scope is not None and found[0].scope_key not in scope.visible_keys):
@@ -47,13 +48,14 @@ def split_entity(memory: Memory, tenant: str, entity_id: str, episode_ids: list[
                                    entity.scope_key]))
         facts = memory.store.list_facts(tenant, FactQuery(
             scope_keys=keys, entity_id=entity_id, time=_EVERYTHING, limit=_MOST))
-        moving = [f for f in facts if f.episode_ids and set(f.episode_ids) <= wanted]
+        moving = [f for f in facts if f.id in chosen
+                  or (f.episode_ids and set(f.episode_ids) <= wanted)]
         if not moving:
-            raise ValidationError(f"episode_ids: no memory about {entity.name!r} comes only "
-                                  "from these episodes")
+            raise ValidationError(f"episode_ids/fact_ids: no memory about {entity.name!r} comes "
+                                  "only from these episodes, and none has these ids")
         if len(moving) == len(facts):
-            raise ValidationError(f"episode_ids: every memory about {entity.name!r} comes from "
-                                  "these episodes; there is nothing to split from")
+            raise ValidationError(f"episode_ids/fact_ids: that is every memory about "
+                                  f"{entity.name!r}; there is nothing to split from")
         twin = Entity(tenant=tenant, scope_key=entity.scope_key, name=entity.name,
                       type=entity.type, embedding=entity.embedding)
         editor = TimelineEditor(memory.store, tenant, memory.ingestor.registry, memory.clock())

@@ -187,7 +187,14 @@ def test_people_who_share_a_first_name_stay_apart_and_a_wrong_merge_splits(
 
     assert_problem(a.post(f"/v1/entities/{marias}/split", json={"episode_ids": ["ep-alex-2"]}),
                    422, "episode_ids")
-    assert_problem(a.post(f"/v1/entities/{marias}/split", json={"episode_ids": []}), 422)
+    assert_problem(a.post(f"/v1/entities/{marias}/split", json={"episode_ids": []}), 422,
+                   "episode_ids or fact_ids")
+    # a memory can be named directly: Pedro's Alex gives up Lyon (and Paris no longer ends it)
+    lyon = next(m for m in a.get("/v1/memories", params={**GROUP, "include_history": "true"})
+                .json()["memories"] if m["object"] == "Lyon")
+    by_fact = a.post(f"/v1/entities/{pedros}/split", json={"fact_ids": [lyon["id"]]}).json()
+    assert [m["object"] for m in by_fact["moved"]] == ["Lyon"]
+    assert _current(a)["Lyon"] == by_fact["new_entity"]["id"]
     assert_problem(a.post("/v1/entities/ent_nope/split", json={"episode_ids": ["ep-alex-1"]}), 404)
 
 
