@@ -220,10 +220,11 @@ async def erase(request: Request, tenant: PageTenant) -> Response:
 # -- entity and conversation views ----------------------------------------------------------
 @router.get("/entities/{entity_id}", response_model=None)
 async def entity(entity_id: ObjectId, request: Request, tenant: PageTenant,
-                 scope: deps.ScopeQuery, as_of: FormDate = None) -> Response:
+                 scope: deps.ScopeQuery, as_of: FormDate = None,
+                 all_rows: Annotated[bool, Query(alias="all")] = False) -> Response:
     """An entity's timeline (bars, supersede arrows, retractions) and its neighbourhood."""
     data = await run_sync(request, views.entity_page, deps.memory(request), tenant, entity_id,
-                          scope, as_of)
+                          scope, as_of, all_rows)
     return _render(request, "entity.html", e=data, page=page_url)
 
 

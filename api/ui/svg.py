@@ -17,7 +17,7 @@ import math
 from collections import defaultdict
 from datetime import datetime, timedelta
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from graphmem.manage import Neighborhood
 from graphmem.models import Fact, FactStatus
@@ -68,15 +68,22 @@ class Timeline(BaseModel):
     crosses: list[Cross]
     ticks: list[Tick]
     now_x: float
+    hidden: int = 0
 
 
 def _date(moment: datetime) -> str:
     return moment.date().isoformat()
 
 
-def timeline(facts: list[Fact], now: datetime, *, width: int = 900) -> Timeline:
-    """Lay out the facts of one entity (as :func:`graphmem.manage.entity_timeline` gives them)."""
-    rows = _rows(facts)
+def timeline(facts: list[Fact], now: datetime, *, width: int = 900,
+             max_rows: int | None = None) -> Timeline:
+    """Lay out the facts of one entity (as :func:`graphmem.manage.entity_timeline` gives them).
+
+    Past ``max_rows`` the rest are left out (``hidden`` counts them): facts that changed
+    come first, so what is cut is the long tail of things that simply hold.
+    """
+    ordered = _rows(facts)
+    rows = ordered[:max_rows] if max_rows is not None else ordered
     ends = [f.valid_until for f in rows if f.valid_until] + [
         f.retraction.at for f in rows if f.retraction]
     first = min((f.valid_from for f in rows), default=now)
@@ -107,15 +114,15 @@ def timeline(facts: list[Fact], now: datetime, *, width: int = 900) -> Timeline:
     height = TOP + len(rows) * ROW + AXIS
     ticks = [Tick(x=x_of(moment), label=label) for moment, label in _ticks(first, last)]
     return Timeline(width=width, height=height, bars=bars, arrows=arrows, crosses=crosses,
-                    ticks=ticks, now_x=x_of(now))
+                    ticks=ticks, now_x=x_of(now), hidden=len(ordered) - len(rows))
 
 
 def _rows(facts: list[Fact]) -> list[Fact]:
-    """One row per fact, grouped by timeline; groups with a history (a value that ended)
-    first, then small groups before large ones, so the changes are not pushed out of view."""
-    groups: dict[str, list[Fact]] = defaultdict(list)
+    """One row per fact, grouped by subject and predicate; groups with a history (a value
+    that ended) first, then small groups before large ones, so changes stay in view."""
+    groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
     for fact in facts:
-        groups[fact.timeline_key or f"{fact.subject_id}:{fact.predicate}"].append(fact)
+        groups[(fact.subject_id, fact.predicate)].append(fact)
 
     def order(group: list[Fact]) -> tuple[bool, int, datetime]:
         return (all(f.valid_until is None for f in group), len(group),
@@ -159,6 +166,7 @@ class Edge(BaseModel):
     label: str
     lx: float
     ly: float
+    shown: bool = Field(default=True, description="whether the label is drawn (else a tooltip)")
 
 
 class Graph(BaseModel):
@@ -172,7 +180,8 @@ def neighbourhood(found: Neighborhood, *, width: int = 760, height: int = 480) -
     """The entity at the centre and its neighbours on one ring per hop.
 
     A crowded ring alternates between two radii so that names do not collide;
-    an edge's label sits near its outer end, where edges are furthest apart.
+    an edge's label sits near its outer end, where edges are furthest apart, and in
+    a crowd only the first edge of each label draws it (the rest keep it as a tooltip).
     """
     cx, cy = width / 2, height / 2
     by_hop: dict[int, list[str]] = defaultdict(list)
@@ -196,12 +205,16 @@ def neighbourhood(found: Neighborhood, *, width: int = 760, height: int = 480) -
         if pair[0] in place and pair[1] in place:
             labels[pair].append(predicate_label(fact.predicate))
     edges = []
+    drawn: set[str] = set()
+    crowded = len(labels) > 12
     for (a, b), predicates in labels.items():
         (x1, y1), (x2, y2) = place[a], place[b]
         inner, outer = ((x1, y1), (x2, y2)) if a == found.entity.id else ((x2, y2), (x1, y1))
         lx, ly = inner[0] + 0.62 * (outer[0] - inner[0]), inner[1] + 0.62 * (outer[1] - inner[1])
-        edges.append(Edge(x1=x1, y1=y1, x2=x2, y2=y2, lx=lx, ly=ly - 3,
-                          label=", ".join(dict.fromkeys(predicates))))
+        label = ", ".join(dict.fromkeys(predicates))
+        edges.append(Edge(x1=x1, y1=y1, x2=x2, y2=y2, lx=lx, ly=ly - 3, label=label,
+                          shown=not crowded or label not in drawn))
+        drawn.add(label)
     nodes = [Node(entity_id=i, name=names[i].name, type=names[i].type, x=x, y=y,
                   colour=entity_colour(names[i].type), root=i == found.entity.id)
              for i, (x, y) in place.items()]

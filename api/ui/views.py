@@ -22,6 +22,8 @@ from graphmem.store.base import FactQuery
 from graphmem.temporal import TimeFilter
 
 PAGE = 20
+#: Timeline rows an entity view draws unless asked for all of them.
+TIMELINE_ROWS = 14
 #: The most search results a page can reach by "load more" (the engine's own limit).
 MAX_SEARCH = 200
 
@@ -129,21 +131,23 @@ class EntityPage(BaseModel):
     entity: Entity
     scope: Scope
     as_of: date | None
+    all_rows: bool
     cards: list[Card]
     timeline: svg.Timeline
     graph: svg.Graph
 
 
 def entity_page(memory: Memory, tenant: str, entity_id: str, scope: Scope,
-                as_of: date | None) -> EntityPage:
+                as_of: date | None, all_rows: bool = False) -> EntityPage:
     entity = manage.get_entity(memory, tenant, entity_id, scope)
     facts = manage.entity_timeline(memory, tenant, entity_id, scope)
     at = end_of_day(as_of) if as_of else None
     found = manage.neighbors(memory, tenant, entity_id, scope=scope, as_of=at)
     shown = [f for f in facts if f.valid_from <= at] if at else facts
-    return EntityPage(entity=entity, scope=scope, as_of=as_of,
+    return EntityPage(entity=entity, scope=scope, as_of=as_of, all_rows=all_rows,
                       cards=cards_of(memory, tenant, list(reversed(shown))),
-                      timeline=svg.timeline(shown, at or memory.clock()),
+                      timeline=svg.timeline(shown, at or memory.clock(),
+                                            max_rows=None if all_rows else TIMELINE_ROWS),
                       graph=svg.neighbourhood(found))
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
@@ -29,7 +30,9 @@ WAIT = 20
 
 
 def wait(page: Any) -> WebDriverWait:  # type: ignore[type-arg]
-    return WebDriverWait(page, WAIT)
+    """Wait for a condition, looking again while a page or a swapped card is replaced."""
+    return WebDriverWait(page, WAIT, ignored_exceptions=(NoSuchElementException,
+                                                         StaleElementReferenceException))
 
 
 def cards(page: Any) -> list[WebElement]:
@@ -91,6 +94,7 @@ def test_page_lists_searches_and_filters(served: Served, page: Any, tmp_path: Pa
     assert page.find_element(By.CSS_SELECTOR, ".tab.active").get_attribute("aria-current") == "page"
 
     page.find_elements(By.CSS_SELECTOR, "a.tab")[0].click()
+    wait(page).until(lambda p: "category" not in p.current_url)
     box = wait(page).until(lambda p: p.find_element(By.ID, "q"))
     box.send_keys("where does Alice work?")
     box.submit()
@@ -165,23 +169,26 @@ def test_entity_view_draws_the_timeline_and_neighbourhood(served: Served, page: 
     assert any("Alice works at Globex." in a.find_element(By.TAG_NAME, "title")
                .get_attribute("textContent") for a in arrows)
     assert page.find_elements(By.CSS_SELECTOR, "#timeline g.retraction")
-    names = {n.get_attribute("textContent").strip()
-             for n in page.find_elements(By.CSS_SELECTOR, "#graph a.node text")}
+    assert len(bars) == 14 and "Draw all 29" in page.find_element(By.CSS_SELECTOR,
+                                                                  ".more-rows").text
+    names = node_names(page)
     assert "Globex" in names and "Acme" not in names  # connections that hold today
-    page.set_window_size(1200, 1500)
+    page.set_window_size(1200, 1750)
     screenshot(page, "ui-entity.png", tmp_path, served)
     page.set_window_size(1200, 1000)
 
     page.execute_script("const i = document.getElementById('as_of'); i.value = '2024-06-01';"
                         "i.dispatchEvent(new Event('change', {bubbles: true}));")
-    wait(page).until(lambda p: "as_of=2024-06-01" in p.current_url and p.find_elements(
-        By.ID, "graph"))
-    names = {n.get_attribute("textContent").strip()
-             for n in page.find_elements(By.CSS_SELECTOR, "#graph a.node text")}
-    assert "Acme" in names and "Globex" not in names  # as they stood then
+    wait(page).until(lambda p: "as_of=2024-06-01" in p.current_url and "Acme" in node_names(p))
+    assert "Globex" not in node_names(page)  # as they stood then
 
     page.find_element(By.XPATH, "//*[@id='graph']//*[local-name()='a'][contains(., 'Acme')]").click()
     wait(page).until(lambda p: p.find_element(By.TAG_NAME, "h1").text == "Acme")
+
+
+def node_names(page: Any) -> set[str]:
+    return {str(n.get_attribute("textContent")).strip()
+            for n in page.find_elements(By.CSS_SELECTOR, "#graph a.node text")}
 
 
 def acme_fact_id(served: Served) -> str:
@@ -209,7 +216,8 @@ def test_clear_all_is_restorable_and_erase_is_for_good(served: Served, page: Any
     open_page(page, served)
     page.find_element(By.XPATH, "//summary[contains(., 'Clear all memories')]").click()
     page.find_element(By.XPATH, "//button[contains(., 'Yes, forget them all')]").click()
-    heading = wait(page).until(lambda p: p.find_element(By.TAG_NAME, "h1"))
+    wait(page).until(lambda p: p.find_element(By.TAG_NAME, "h1").text.endswith("forgotten"))
+    heading = page.find_element(By.TAG_NAME, "h1")
     stored = served.memory.list_facts(served.tenant, FactQuery(
         scope_keys=[ALICE.key], limit=500, time=EVERYTHING))
     assert {f.status for f in stored} == {FactStatus.FORGOTTEN}
