@@ -53,6 +53,7 @@ def memories_url(filters: Filters, **changes: Any) -> str:
 def _render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     templates: Jinja2Templates = request.app.state.ui_templates
     context.setdefault("keys_required", session.keys_required(request))
+    context.setdefault("signed_in", bool(request.cookies.get(session.COOKIE)))
     return templates.TemplateResponse(request, name, context, status_code=status,
                                       headers={"Cache-Control": "no-store"})
 
@@ -96,7 +97,8 @@ async def home() -> RedirectResponse:
 async def login_form(request: Request, next: str | None = None) -> Response:
     if not session.keys_required(request):
         return RedirectResponse(session.safe_next(next), status_code=303)
-    return _render(request, "login.html", next=session.safe_next(next), error=None)
+    return _render(request, "login.html", next=session.safe_next(next), error=None,
+                   signed_in=False)
 
 
 @router.post("/login", response_model=None)
@@ -105,7 +107,7 @@ async def login(request: Request) -> Response:
     fields = await session.form_fields(request)
     key, target = _first(fields, "key") or "", session.safe_next(_first(fields, "next"))
     if session.keys_required(request) and session.tenant_for_key(request, key) is None:
-        return _render(request, "login.html", status=401, next=target,
+        return _render(request, "login.html", status=401, next=target, signed_in=False,
                        error="That key is not valid. Check it and try again.")
     response = RedirectResponse(target, status_code=303)
     session.remember_key(response, request, key)

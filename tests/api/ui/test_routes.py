@@ -51,6 +51,7 @@ def test_without_a_key_the_page_sends_you_to_the_login_form(keyed: TestClient) -
     assert response.headers["location"] == "/ui/login?next=/ui/memories%3Fuser_id%3Dalice%26q%3Dtea"
     form = keyed.get(response.headers["location"])
     assert form.status_code == 200 and 'type="password"' in form.text
+    assert "Log out" not in form.text
     assert 'value="/ui/memories?user_id=alice&amp;q=tea"' in form.text
 
 
@@ -64,7 +65,8 @@ def test_a_wrong_key_is_refused_and_a_right_one_sets_a_strict_cookie(keyed: Test
     cookie = right.headers["set-cookie"]
     assert cookie.startswith("graphmem_key=") and "HttpOnly" in cookie
     assert "SameSite=strict" in cookie and "Path=/ui" in cookie
-    assert keyed.get("/ui/memories?user_id=alice").status_code == 200
+    signed_in = keyed.get("/ui/memories?user_id=alice")
+    assert signed_in.status_code == 200 and "Log out" in signed_in.text
 
 
 def test_the_login_form_never_redirects_off_the_page(keyed: TestClient) -> None:
