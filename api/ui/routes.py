@@ -104,6 +104,7 @@ async def login_form(request: Request, next: str | None = None) -> Response:
 @router.post("/login", response_model=None)
 async def login(request: Request) -> Response:
     """Check the key once, then keep it in the cookie; a wrong key shows the form again."""
+    session.same_origin(request)
     fields = await session.form_fields(request)
     key, target = _first(fields, "key") or "", session.safe_next(_first(fields, "next"))
     if session.keys_required(request) and session.tenant_for_key(request, key) is None:

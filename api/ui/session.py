@@ -43,11 +43,11 @@ def tenant_for_key(request: Request, key: str) -> str | None:
 def page_tenant(request: Request) -> str:
     """The tenant of a page request; a missing or wrong key sends a GET to the login form."""
     state = request.app.state
+    if request.method != "GET":
+        same_origin(request)
     if not keys_required(request):
         state.rate_limits.check("local")
         return str(state.settings.default_tenant)
-    if request.method != "GET":
-        _same_origin(request)
     key = request.cookies.get(COOKIE, "")
     found = tenant_for_key(request, key)
     if found is None:
@@ -60,10 +60,16 @@ def page_tenant(request: Request) -> str:
     return found
 
 
-def _same_origin(request: Request) -> None:
-    """Refuse a form posted from another site (the SameSite cookie is the first line)."""
+def same_origin(request: Request) -> None:
+    """Refuse a form posted from another site.
+
+    With keys the SameSite cookie already keeps other sites out; without keys there
+    is no cookie at all, and any web page could post to the loopback server, so the
+    ``Origin`` a browser sends with every post (``null`` from sandboxed frames) must be
+    this server's own.
+    """
     origin = request.headers.get("origin")
-    if origin and origin != "null" and urlsplit(origin).netloc != request.headers.get("host"):
+    if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
         raise CrossSiteRequest("this form must be sent from the memory page itself")
 
 

@@ -140,6 +140,22 @@ def test_delete_answers_a_card_fragment_or_goes_back(local: TestClient, memory: 
     assert get_fact(memory, "default", fact_id).status is FactStatus.ACTIVE
 
 
+@pytest.mark.parametrize("origin", ["https://evil.example", "null", "http://127.0.0.1:9"])
+def test_without_keys_other_sites_cannot_post_to_the_loopback_page(local: TestClient,
+                                                                   memory: Memory,
+                                                                   origin: str) -> None:
+    fact_id = _remember(memory, "default", "Alice likes tea.", "tea")
+    for path, data in (("/ui/scope/erase", {"user_id": "alice", "confirm": "user:alice"}),
+                       ("/ui/scope/clear", {"user_id": "alice"}),
+                       (f"/ui/memories/{fact_id}/forget", {"user_id": "alice"})):
+        assert_problem(local.post(path, data=data, headers={"Origin": origin}), 403,
+                       "memory page")
+    assert get_fact(memory, "default", fact_id).status is FactStatus.ACTIVE
+    same = local.post("/ui/scope/clear", data={"user_id": "alice"},
+                      headers={"Origin": "http://testserver"})
+    assert same.status_code == 200
+
+
 @pytest.mark.parametrize(("query", "field"), [
     ("user_id=alice&category=opinions", "category"),
     ("user_id=alice&offset=-1", "offset"),
