@@ -234,6 +234,39 @@ def test_clear_all_is_restorable_and_erase_is_for_good(served: Served, page: Any
     assert served.memory.list_facts(served.tenant, FactQuery(scope_keys=[ALICE.key])) == []
 
 
+AUDIT = """
+const problems = [];
+const name = el => (el.getAttribute('aria-label') || el.textContent || el.title || '').trim();
+if (!document.documentElement.lang) problems.push('html has no lang');
+if (document.querySelectorAll('h1').length !== 1) problems.push('not exactly one h1');
+const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
+ids.filter((id, i) => ids.indexOf(id) !== i).forEach(id => problems.push('duplicate id ' + id));
+document.querySelectorAll('input:not([type=hidden]), select').forEach(el => {
+  if (!el.labels.length && !el.getAttribute('aria-label')) problems.push('unlabelled ' + el.name);
+});
+document.querySelectorAll('button, a[href], summary').forEach(el => {
+  if (!name(el)) problems.push('nameless ' + el.outerHTML.slice(0, 80));
+});
+document.querySelectorAll('svg[role=img]').forEach(el => {
+  if (!el.getAttribute('aria-labelledby')) problems.push('svg without a name');
+});
+document.querySelectorAll('main img').forEach(el => { if (!el.alt) problems.push('img alt'); });
+return problems;
+"""
+
+
+def test_markup_names_every_control_and_picture(served: Served, page: Any) -> None:
+    open_page(page, served, "&history=1")
+    assert page.execute_script(AUDIT) == []
+    card_with(page, "Alice works at Acme.").find_element(By.LINK_TEXT, "Acme").click()
+    wait(page).until(lambda p: p.find_element(By.TAG_NAME, "h1").text == "Acme")
+    assert page.execute_script(AUDIT) == []
+    assert page.find_element(By.CSS_SELECTOR, "#graph desc").get_attribute("textContent")
+    page.execute_script("document.querySelector('main').insertAdjacentHTML('beforeend',"
+                        " '<input name=stray><button></button>')")
+    assert page.execute_script(AUDIT) == ["unlabelled stray", "nameless <button></button>"]
+
+
 def test_with_keys_the_page_asks_for_one_and_shows_only_that_tenant(served_with_keys: Served,
                                                                     page: Any) -> None:
     page.get(f"{served_with_keys.url}/ui/memories")

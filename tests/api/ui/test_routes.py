@@ -140,6 +140,25 @@ def test_delete_answers_a_card_fragment_or_goes_back(local: TestClient, memory: 
     assert get_fact(memory, "default", fact_id).status is FactStatus.ACTIVE
 
 
+def test_search_results_page_with_load_more_fragments(local: TestClient,
+                                                      memory: Memory) -> None:
+    sports = [f"sport {i:02d}" for i in range(26)]
+    memory.add_facts("default", [FactInput(scope=ALICE, subject="Alice", predicate="PLAYS",
+                                           object=s, text=f"Alice plays {s}.") for s in sports])
+    memory.add_facts("default", [FactInput(scope=ALICE, subject="Alice", predicate="LIKES",
+                                           object="tea", text="Alice likes tea.")])
+
+    first = local.get("/ui/memories?user_id=alice&q=which+sports+does+Alice+play")
+    shown = re.findall(r'id="text-[^"]+">([^<]+)<', first.text)
+    assert len(shown) == 20 and all(t.startswith("Alice plays sport") for t in shown)
+    more = re.search(r'href="([^"]+)" data-load-more', first.text)
+    assert more is not None and "offset=20" in more.group(1)
+    rest = local.get(more.group(1).replace("&amp;", "&"), headers={"X-UI-Fragment": "1"})
+    tail = re.findall(r'id="text-[^"]+">([^<]+)<', rest.text)
+    assert tail and not set(tail) & set(shown) and "<html" not in rest.text
+    assert {f"Alice plays {s}." for s in sports} <= set(shown + tail)
+
+
 @pytest.mark.parametrize("origin", ["https://evil.example", "null", "http://127.0.0.1:9"])
 def test_without_keys_other_sites_cannot_post_to_the_loopback_page(local: TestClient,
                                                                    memory: Memory,
