@@ -57,8 +57,11 @@
       if (next) { next.focus(); }
     }).catch(function (error) {
       if (button) { button.disabled = false; }
-      announce("Could not change the memory: " + error.message);
-      window.alert("Could not change the memory: " + error.message);
+      var note = item.querySelector(".card-error") || document.createElement("p");
+      note.className = "error card-error";
+      note.setAttribute("role", "alert");
+      note.textContent = "Could not change this memory: " + error.message;
+      item.querySelector("article").appendChild(note);
     });
   });
 

@@ -19,7 +19,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 
-from graphmem.manage import EVERYTHING, get_fact
+from graphmem.manage import EVERYTHING, erase_entity, get_fact
 from graphmem.models import FactStatus
 from graphmem.store.base import FactQuery
 from tests.api.ui.conftest import ALICE, HOBBIES, KEY_ALICE, Served
@@ -125,6 +125,19 @@ def test_delete_greys_out_and_restore_brings_back(served: Served, page: Any) -> 
     wait(page).until(lambda p: p.find_element(By.CSS_SELECTOR, selector)
                      .get_attribute("data-status") == "active")
     assert get_fact(served.memory, served.tenant, memory_id).status is FactStatus.ACTIVE
+
+
+def test_a_memory_erased_meanwhile_says_so_on_its_card(served: Served, page: Any) -> None:
+    open_page(page, served, "&category=goal")
+    [goal] = cards(page)
+    erase_entity(served.memory, served.tenant, ALICE,
+                 served.memory.get_fact(served.tenant, str(goal.get_attribute(
+                     "data-memory-id"))).object_id)  # erased by someone else
+
+    goal.find_element(By.CSS_SELECTOR, "button[aria-label^='Delete memory']").click()
+    alert = wait(page).until(lambda p: p.find_element(By.CSS_SELECTOR, ".card-error"))
+    assert "not found" in alert.text and alert.get_attribute("role") == "alert"
+    assert goal.find_element(By.CSS_SELECTOR, "button").is_enabled()  # can be tried again
 
 
 def test_history_toggle_shows_the_superseded_fact_with_its_interval(served: Served,

@@ -6,6 +6,7 @@ A real embedded store file and the real extractor and embedder sit behind
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -21,7 +22,7 @@ from graphmem.memory import Memory
 from graphmem.models import FactStatus, Scope
 from graphmem.settings import Settings
 from graphmem.store.base import FactQuery
-from tests.api.conftest import KEY_A, KEY_B, TENANT_A, TENANT_B, assert_problem, settings
+from tests.api.conftest import KEY_A, KEY_B, TENANT_A, TENANT_B, assert_problem
 
 ALICE = Scope(user_id="alice")
 
@@ -157,6 +158,27 @@ def test_search_results_page_with_load_more_fragments(local: TestClient,
     tail = re.findall(r'id="text-[^"]+">([^<]+)<', rest.text)
     assert tail and not set(tail) & set(shown) and "<html" not in rest.text
     assert {f"Alice plays {s}." for s in sports} <= set(shown + tail)
+
+
+def test_page_changes_reach_the_event_stream_like_api_changes(local: TestClient,
+                                                              memory: Memory) -> None:
+    fact_id = _remember(memory, "default", "Alice likes tea.", "tea")
+    bus = local.app.state.events  # type: ignore[attr-defined]
+
+    async def subscribe() -> Any:
+        return bus.subscribe("default")
+
+    subscription = local.portal.call(subscribe)  # type: ignore[union-attr]
+
+    async def next_event() -> Any:
+        return await asyncio.wait_for(subscription.__anext__(), timeout=10)
+
+    local.post(f"/ui/memories/{fact_id}/forget", data={"user_id": "alice"})
+    local.post(f"/ui/memories/{fact_id}/restore", data={"user_id": "alice"})
+    seen = [local.portal.call(next_event) for _ in range(2)]  # type: ignore[union-attr]
+    assert [(e.type, e.memory_id) for e in seen] == [("memory.forgotten", fact_id),
+                                                     ("memory.restored", fact_id)]
+    subscription.close()
 
 
 @pytest.mark.parametrize("origin", ["https://evil.example", "null", "http://127.0.0.1:9"])
