@@ -86,7 +86,9 @@ def test_page_lists_searches_and_filters(served: Served, page: Any, tmp_path: Pa
     assert globex.find_element(By.CSS_SELECTOR, "a.source").get_attribute("href")
     chinese = card_with(page, "爱丽丝喜欢喝绿茶。").find_element(By.CSS_SELECTOR, ".card-text")
     assert chinese.get_attribute("lang") == "zh"
+    page.set_window_size(1200, 1400)
     screenshot(page, "ui-memories.png", tmp_path, served)
+    page.set_window_size(1200, 1000)
 
     page.find_element(By.CSS_SELECTOR, "a.tab[href*='category=goal']").click()
     arrived(page, "category=goal")
