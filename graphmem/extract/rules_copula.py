@@ -256,7 +256,7 @@ def _favourite(verb: Token, subjects: list[Token], speech: Speech, clause: Claus
     for noun, values in pairs:
         if not any(_FAVOURITE.match(c.text) for c in noun.children if c.dep_ == "amod"):
             continue
-        owner = _owner(noun, speech)
+        owner = noun_owner(noun, speech)
         if owner is None:
             continue
         kind = _PREDICATE_WORD.sub("_", noun.lemma_.upper()).strip("_")
@@ -277,7 +277,7 @@ def _my_noun_is(verb: Token, subjects: list[Token], speech: Speech, clause: Clau
     """"My hobby is painting", "My goal is to run a marathon", "My name is Priya"."""
     out: list[Finding] = []
     for noun in subjects:
-        owner = _owner(noun, speech)
+        owner = noun_owner(noun, speech)
         lemma = noun.lemma_.lower()
         if owner is None or clause.negated:
             continue
@@ -301,7 +301,8 @@ def _my_noun_is(verb: Token, subjects: list[Token], speech: Speech, clause: Clau
     return out
 
 
-def _owner(noun: Token, speech: Speech) -> Party | None:
+def noun_owner(noun: Token, speech: Speech) -> Party | None:
+    """Whose noun: "my" is the speaker, "Ana's" is Ana; None for anyone else."""
     for c in noun.children:
         if c.dep_ == "poss":
             if c.lower_ in ("my", "our"):
