@@ -25,7 +25,6 @@ from api import errors, mcp
 from api.limits import BodySizeLimit, TokenBuckets
 from api.routes import ROUTERS, lifecycle, portability, profile, todos
 from api.routes.jobs import JobRunner
-from graphmem.embed.tokens import TokenCounter
 from graphmem.errors import SetupError
 from graphmem.events import EventBus
 from graphmem.memory import Memory
@@ -84,7 +83,6 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.state.events = EventBus()
     app.state.jobs = jobs
     app.state.rate_limits = TokenBuckets(settings.rate_limit_per_minute)
-    app.state.token_counter = TokenCounter()
     errors.install(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
     for router in ROUTERS:
