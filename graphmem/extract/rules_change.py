@@ -73,6 +73,12 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
     old, new = _old_new(verb, clause.lemma)
     named = next((s for t in dobjs(verb) if (s := slot_noun(t))
                   and possessor(t) in (None, "me")), None)
+    subjects = clause.subjects
+    if named is None:  # "My manager changed from Henrik to Rosa"
+        owned = [t for t in verb.children if t.dep_ == "nsubj" and possessor(t) == "me"
+                 and slot_noun(t) and speech.first_person]
+        named = slot_noun(owned[0]) if owned else None
+        subjects = [speech.me()] if owned else subjects
     slot = named or next((s for t in [*new, *old] if (s := _slot_of(t, clause.lemma))), None)
     if slot is None:
         return []
@@ -85,7 +91,7 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
     if not olds and any(SLOT_THINGS.get(t.lemma_.lower()) == slot for t in old):
         olds = [""]  # "traded in my car for X": whichever car it was
     out: list[Finding] = []
-    for who in clause.subjects:
+    for who in subjects:
         out += [slot_finding(who, slot, o, "retract") for o in olds]
         out += [slot_finding(who, slot, n, "assert") for n in news]
     return out

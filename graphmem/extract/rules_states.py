@@ -243,6 +243,16 @@ def use_thing(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
+def on_thing(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'm on an iPhone 15 now": the phone one uses."""
+    if clause.modal in NOT_SO or clause.tense == "past":
+        return []
+    things = [(t, n) for t in pobjs(clause.verb, ("on",)) if (n := value_name(t))
+              and value_slot(n, t) == "HAS_PHONE"]
+    return each(clause, lambda s: [Finding(s, "HAS_PHONE", n, "product", action_of(clause))
+                                   for _, n in things])
+
+
 def got_new(clause: Clause, speech: Speech) -> list[Finding]:
     """"Got a new phone, a Pixel 8", "bought a new car: a Kia Niro": the appositive value."""
     if clause.negated or clause.modal:
@@ -301,9 +311,9 @@ def progressive_slot(sent: Span, speech: Speech) -> list[Finding]:
 
 RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     **{word: (diet_word,) for word in DIETS}, "bear": (born,), "support": (support,),
-    "be": (slot_copula, with_org, out_of_work, diet), "become": (slot_copula, diet),
+    "be": (slot_copula, with_org, out_of_work, diet, on_thing), "become": (slot_copula, diet),
     "eat": (diet,), "go": (diet,), "turn": (diet,), "try": (diet,), "follow": (diet,),
-    "stay": (diet,), "keep": (diet,), "drive": (drive,), "report": (report_to,),
+    "stay": (diet,), "keep": (diet,), "drive": (drive,), "lease": (drive,), "report": (report_to,),
     "employ": (employed,), "hire": (employed,), "start": (started_at,), "settle": (settle_in,),
     "write": (main_language,), "code": (main_language,), "program": (main_language,),
     "develop": (main_language,), "use": (as_my, use_thing), "have": (as_my,),

@@ -69,6 +69,10 @@ CASES: list[tuple[str, set[Triple]]] = [
     ("I no longer drive.", {(B, "DRIVES", "", "retract")}),
     ("I switched my diet to keto.", {(B, "DIET", "keto", "assert")}),
     ("We're no longer together.", {(B, "HAS_PARTNER", "", "retract")}),
+    ("We split up last year.", {(B, "HAS_PARTNER", "", "retract")}),
+    ("My manager changed from Henrik to Rosa.",
+     {(B, "REPORTS_TO", "Henrik", "retract"), (B, "REPORTS_TO", "Rosa", "assert")}),
+    ("I gave my car to my son.", {(B, "OWNS", "car", "retract"), (B, "DRIVES", "", "retract")}),
 ]
 
 

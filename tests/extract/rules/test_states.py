@@ -41,6 +41,11 @@ CASES: list[tuple[str, set[Triple]]] = [
     ("Lisbon is home now.", {(B, "LIVES_IN", "Lisbon", "assert")}),
     ("I became a manager last year.", {(B, "JOB_TITLE", "manager", "assert")}),
     ("Currently living in Denver.", {(B, "LIVES_IN", "Denver", "assert")}),
+    ("I lease a BMW X3.", {(B, "DRIVES", "BMW X3", "assert")}),
+    ("I'm on an iPhone 15 now.", {(B, "HAS_PHONE", "iPhone 15", "assert")}),
+    ("I accepted an offer from Google.", {(B, "WORKS_AT", "Google", "assert")}),
+    ("I got promoted to senior engineer.", {(B, "JOB_TITLE", "senior engineer", "assert")}),
+    ("These days I mostly swim.", {(B, "PLAYS_SPORT", "swimming", "assert")}),
     # a coordinated clause does not lend its noun to the first clause's object
     ("I work at Siemens and my favourite band is Radiohead.",
      {(B, "WORKS_AT", "Siemens", "assert"), (B, "FAVORITE_BAND", "Radiohead", "assert")}),
