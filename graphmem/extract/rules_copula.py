@@ -66,7 +66,8 @@ def copula_subjects(verb: Token) -> list[Token]:
     "band" coordinated with "Siemens" and "is" left without a subject: the
     possessed noun right before the verb is its subject.
     """
-    found = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "csubj")]
+    found = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")
+             or c.dep_ == "csubj" and c.tag_ != "VBG"]  # "Go is ...", not "Seeing X was ..."
     if found or verb.i == verb.sent.start:
         return found
     before = verb.doc[verb.i - 1]

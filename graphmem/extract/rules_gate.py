@@ -193,8 +193,10 @@ def with_subject(sentence: str) -> str:
         i += 1
     verb = words[i].lower().strip(",.!")
     following = words[i + 1].lower() if i + 1 < len(words) else ""
-    if verb.endswith("ing") and len(verb) > 5 and following in _GERUND_OBJECTS:
-        return "I'm " + sentence[:1].lower() + sentence[1:]  # "Currently living in Denver."
+    if i and verb.endswith("ing") and len(verb) > 5 and following in _GERUND_OBJECTS:
+        # "Currently living in Denver."; without the adverb "Losing my job was hard" is a
+        # gerund subject, not a dropped "I'm"
+        return "I'm " + sentence[:1].lower() + sentence[1:]
     past = verb in _PAST_FORMS or (verb.endswith("ed") and len(verb) > 4)
     if not past or verb in _NOT_PAST or (i and not words[0].lower() in _DIARY_ADVERBS):
         return sentence
