@@ -243,6 +243,16 @@ def done_with(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
+def step_down(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I stepped down as CTO", "I resigned as treasurer": the title ends."""
+    verb = clause.verb
+    if clause.negated or clause.modal or (clause.lemma == "step" and not has_prt(verb, "down")):
+        return []
+    return each(clause, lambda s: [Finding(s, "JOB_TITLE", t.text if t.text.isupper() else n,
+                                           "role", "retract")
+                                   for t in pobjs(verb, ("as",)) if (n := phrase(t))])
+
+
 def move_out(clause: Clause, speech: Speech) -> list[Finding]:
     """"I moved out of Boston": the old home ends."""
     verb = clause.verb
@@ -264,5 +274,6 @@ RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     "exchange": (transition,), "upgrade": (transition,), "relocate": (transition,),
     "stop": (cease,), "quit": (cease, transition), "give": (cease,), "drop": (cease, transition),
     "ditch": (cease, transition), "abandon": (cease,), "sell": (cease,), "rehome": (cease,),
-    "leave": (cease, transition), "dump": (cease, transition),
+    "leave": (cease, transition), "dump": (cease, transition), "step": (step_down,),
+    "resign": (step_down,),
 })

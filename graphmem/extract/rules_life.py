@@ -112,9 +112,18 @@ def _title(token: Token) -> str | None:
 
 
 def promote(clause: Clause, speech: Speech) -> list[Finding]:
-    titles = pobjs(clause.verb, ("to",))
-    return _each(clause, lambda s: [Finding(s, "JOB_TITLE", n, "role")
-                                    for t in titles if (n := phrase(t))])
+    """"promoted to staff engineer"; the parser often reads "to staff" as an infinitive."""
+    titles = [n for t in pobjs(clause.verb, ("to",)) if (n := phrase(t))]
+    verb = clause.verb
+    doc = verb.doc
+    if not titles and verb.i + 1 < len(doc) and doc[verb.i + 1].lower_ == "to":
+        words = []
+        for t in doc[verb.i + 2: verb.sent.end]:
+            if t.pos_ not in ("NOUN", "PROPN", "ADJ", "VERB") or t.ent_type_ in ("DATE", "TIME"):
+                break
+            words.append(t.text)
+        titles = [" ".join(words)] if words else []
+    return _each(clause, lambda s: [Finding(s, "JOB_TITLE", n, "role") for n in titles])
 
 
 def teach(clause: Clause, speech: Speech) -> list[Finding]:

@@ -253,6 +253,20 @@ def on_thing(clause: Clause, speech: Speech) -> list[Finding]:
                                    for _, n in things])
 
 
+def call_home(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I now call Lisbon home", "I call Berlin my home": where one lives."""
+    verb = clause.verb
+    if clause.modal in NOT_SO or clause.tense == "past" or clause.negated:
+        return []
+    objects = [c for c in verb.children if c.dep_ in ("dobj", "oprd", "xcomp", "ccomp")]
+    if not any(t.lemma_.lower() == "home" for t in objects):
+        return []
+    places = [c for t in objects for c in [t, *t.children] if c.lemma_.lower() != "home"
+              and c.dep_ in ("dobj", "compound", "nsubj") and is_named(c)]
+    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action_of(clause))
+                                   for t in places if (n := phrase(t))])
+
+
 def got_new(clause: Clause, speech: Speech) -> list[Finding]:
     """"Got a new phone, a Pixel 8", "bought a new car: a Kia Niro": the appositive value."""
     if clause.negated or clause.modal:
@@ -317,5 +331,5 @@ RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     "employ": (employed,), "hire": (employed,), "start": (started_at,), "settle": (settle_in,),
     "write": (main_language,), "code": (main_language,), "program": (main_language,),
     "develop": (main_language,), "use": (as_my, use_thing), "have": (as_my,),
-    "get": (got_new,), "buy": (got_new,),
+    "get": (got_new,), "buy": (got_new,), "call": (call_home,),
 })

@@ -70,6 +70,7 @@ CASES: list[tuple[str, set[Triple]]] = [
     ("I switched my diet to keto.", {(B, "DIET", "keto", "assert")}),
     ("We're no longer together.", {(B, "HAS_PARTNER", "", "retract")}),
     ("We split up last year.", {(B, "HAS_PARTNER", "", "retract")}),
+    ("I stepped down as CTO.", {(B, "JOB_TITLE", "CTO", "retract")}),
     ("My manager changed from Henrik to Rosa.",
      {(B, "REPORTS_TO", "Henrik", "retract"), (B, "REPORTS_TO", "Rosa", "assert")}),
     ("I gave my car to my son.", {(B, "OWNS", "car", "retract"), (B, "DRIVES", "", "retract")}),

@@ -45,6 +45,8 @@ CASES: list[tuple[str, set[Triple]]] = [
     ("I'm on an iPhone 15 now.", {(B, "HAS_PHONE", "iPhone 15", "assert")}),
     ("I accepted an offer from Google.", {(B, "WORKS_AT", "Google", "assert")}),
     ("I got promoted to senior engineer.", {(B, "JOB_TITLE", "senior engineer", "assert")}),
+    ("I was promoted to team lead.", {(B, "JOB_TITLE", "team lead", "assert")}),
+    ("I now call Lisbon home.", {(B, "LIVES_IN", "Lisbon", "assert")}),
     ("These days I mostly swim.", {(B, "PLAYS_SPORT", "swimming", "assert")}),
     # a coordinated clause does not lend its noun to the first clause's object
     ("I work at Siemens and my favourite band is Radiohead.",
