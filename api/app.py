@@ -21,7 +21,7 @@ from contextlib import asynccontextmanager
 import anyio.to_thread
 from fastapi import FastAPI
 
-from api import errors, mcp
+from api import errors, mcp, ui
 from api.limits import BodySizeLimit, TokenBuckets
 from api.routes import ROUTERS, lifecycle, portability, profile, todos
 from api.routes.jobs import JobRunner
@@ -99,4 +99,5 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.include_router(todos.router)
     app.include_router(portability.router)
     app.state.mcp = mcp.mount(app)
+    ui.mount(app)  # the memory page, /ui
     return app
