@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from api.deps import MemoryDep, OptionalScope, ScopeQuery, Tenant
 from api.errors import PROBLEMS
@@ -85,14 +85,15 @@ class SplitBody(BaseModel):
 
     episode_ids: Ids = Field(default_factory=list, max_length=1000, description=(
         "server or client episode ids; what only they said moves to a new entity"))
-    fact_ids: Ids = Field(default_factory=list, max_length=1000,
+    fact_ids: Ids = Field(default_factory=list, max_length=1000, validate_default=True,
                           description="memories about the entity that move too")
 
-    @model_validator(mode="after")
-    def _some(self) -> SplitBody:
-        if not self.episode_ids and not self.fact_ids:
+    @field_validator("fact_ids")
+    @classmethod
+    def _some(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        if not value and not info.data.get("episode_ids"):
             raise ValueError("episode_ids or fact_ids must name what to split off")
-        return self
+        return value
 
 
 class SplitOut(BaseModel):

@@ -54,7 +54,7 @@ NAMED: dict[str, Any] = {
     "predicate": "LIKES", "dry_run": True, "markdown": "# Memory\n", "importance": 0.5,
 }
 #: Optional fields the baseline sends anyway, so that the body is complete and harmless.
-ALWAYS = {"text", "dry_run", "importance"}
+ALWAYS = {"text", "dry_run", "importance", "episode_ids"}
 
 
 @dataclass
