@@ -17,7 +17,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import Generic, ParamSpec, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -110,11 +110,64 @@ class TokenBuckets:
 
 
 async def run_sync(request: Request, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """Run a blocking library call in a worker thread, bounded by the store timeout (504)."""
+    """Run a blocking library call in a worker thread, bounded by the store timeout (504).
+
+    Past the timeout the thread goes on; when the request carries an ``Idempotency-Key``
+    (:mod:`api.idempotency`), the call's real answer is stored when it ends, so a retry
+    gets it instead of doing the work again.
+    """
     timeout = request.app.state.settings.store_timeout_seconds
-    call = functools.partial(fn, *args, **kwargs)
+    outcome = _Outcome(functools.partial(fn, *args, **kwargs))
     # move_on_after rather than fail_after: a TimeoutError raised by the call itself
     # must not be mistaken for ours
     with anyio.move_on_after(timeout):
-        return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+        return await anyio.to_thread.run_sync(outcome.run, abandon_on_cancel=True)
+    pending = request.scope.get("state", {}).get("idempotency")
+    if not outcome.hand_over(pending.settle if pending is not None else None):
+        return outcome.result()  # it ended just as the wait did
+    if pending is not None:
+        pending.defer(getattr(request.scope.get("route"), "status_code", None) or 200)
     raise StoreTimeout(f"the memory store did not answer within {timeout:g} s")
+
+
+class _Outcome(Generic[T]):
+    """A call and, once it ends, its result or error; :meth:`hand_over` passes that on to
+    a callback in the worker thread, for a caller that stopped waiting."""
+
+    def __init__(self, call: Callable[[], T]) -> None:
+        self._call = call
+        self._lock = threading.Lock()
+        self._ended = False
+        self._result: T | None = None
+        self._error: BaseException | None = None
+        self._callback: Callable[[object, BaseException | None], None] | None = None
+
+    def run(self) -> T:
+        try:
+            result = self._call()
+        except BaseException as err:
+            self._end(None, err)
+            raise
+        self._end(result, None)
+        return result
+
+    def _end(self, result: T | None, error: BaseException | None) -> None:
+        with self._lock:
+            self._ended, self._result, self._error = True, result, error
+            callback = self._callback
+        if callback is not None:
+            callback(result, error)
+
+    def hand_over(self, callback: Callable[[object, BaseException | None], None] | None) -> bool:
+        """Call ``callback`` (if any) when the call ends; False if it already has."""
+        with self._lock:
+            if self._ended:
+                return False
+            self._callback = callback
+            return True
+
+    def result(self) -> T:
+        """The result of a call that ended (or its error, raised)."""
+        if self._error is not None:
+            raise self._error
+        return self._result  # type: ignore[return-value]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from graphmem.jsonwalk import json_depth
 from graphmem.models import (
     MAX_MESSAGES_PER_EPISODE,
     Category,
@@ -18,6 +20,9 @@ from graphmem.models import (
 )
 
 MAX_TEXT_CHARS = 100_000
+#: How deep a JSON ``document`` may nest. Real documents stay far below it; a deeper one is
+#: an attack on every recursive walk downstream (redaction, rendering, storage).
+MAX_DOCUMENT_DEPTH = 64
 
 
 class EpisodeInput(BaseModel):
@@ -25,6 +30,7 @@ class EpisodeInput(BaseModel):
 
     ``reference_time`` defaults to the latest message timestamp (or now).
     ``episode_id`` is the client's idempotency key: sending it twice changes nothing.
+    Without it, messages that all carry ids are their own key (:meth:`idempotency_key`).
     """
 
     scope: Scope
@@ -39,6 +45,13 @@ class EpisodeInput(BaseModel):
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
         return None if value is None else as_utc(value)
+
+    @field_validator("document")
+    @classmethod
+    def _shallow(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is not None and json_depth(value) > MAX_DOCUMENT_DEPTH:
+            raise ValueError(f"document is nested deeper than {MAX_DOCUMENT_DEPTH} levels")
+        return value
 
     @model_validator(mode="after")
     def _one_kind(self) -> EpisodeInput:
@@ -56,6 +69,19 @@ class EpisodeInput(BaseModel):
         if self.document is not None and len(json.dumps(self.document)) > MAX_TEXT_CHARS:
             raise ValueError(f"document is larger than {MAX_TEXT_CHARS} characters as JSON")
         return self
+
+    def idempotency_key(self) -> str | None:
+        """The key a re-post of this episode is recognised by: ``episode_id`` or, when every
+        message has an id, a digest of the ids and what they say, so a client's retry of the
+        same messages is a duplicate without any new field. (What they say counts too: a
+        client that numbers each window's messages from 1 is not sending the same messages.)
+        """
+        if self.episode_id:
+            return self.episode_id
+        if not self.messages or any(m.id is None for m in self.messages):
+            return None
+        said = json.dumps([[m.id, m.speaker, m.content] for m in self.messages])
+        return f"messages:{hashlib.sha256(said.encode()).hexdigest()[:32]}"
 
     def source(self) -> Literal["messages", "text", "json"]:
         return "messages" if self.messages else "text" if self.text is not None else "json"

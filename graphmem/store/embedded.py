@@ -26,7 +26,14 @@ from pathlib import Path
 from graphmem.errors import SchemaError, StoreError, StoreUnavailableError
 from graphmem.models import TURN_CONTEXT_WEIGHT, Entity, Episode, Fact, FactStatus, utcnow
 from graphmem.store import sql, sql_writes as writes
-from graphmem.store.base import FactQuery, Scored, StoreStats, TurnHit, WriteBatch
+from graphmem.store.base import (
+    FactQuery,
+    Scored,
+    StoredResponse,
+    StoreStats,
+    TurnHit,
+    WriteBatch,
+)
 from graphmem.store.names import normalize_name
 from graphmem.store.embedded_index import EmbeddedIndex
 from graphmem.temporal import TimeFilter
@@ -55,6 +62,9 @@ class EmbeddedStore:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
+            # deleted rows are overwritten, not left in free pages: an erasure must not
+            # leave the erased text readable in the file
+            conn.execute("PRAGMA secure_delete=ON")
             conn.executescript(sql.SCHEMA)
         except (sqlite3.Error, OSError) as err:
             raise StoreUnavailableError(f"cannot open the embedded store at {self.path}: {err}") from err
@@ -117,6 +127,15 @@ class EmbeddedStore:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """A transaction whose SQLite errors become :class:`StoreError`."""
+        try:
+            with self._transaction() as db:
+                yield db
+        except sqlite3.Error as err:
+            raise StoreError(f"embedded store write failed, nothing was written: {err}") from err
 
     # -- writes ---------------------------------------------------------------
     def write(self, tenant: str, batch: WriteBatch) -> None:
@@ -399,6 +418,46 @@ class EmbeddedStore:
                                       delete_episode_ids=ids["episodes"],
                                       delete_entity_ids=ids["entities"]))
         return sum(len(v) for v in ids.values())
+
+    def purge_deleted(self) -> None:
+        try:
+            with self._lock:
+                for table in sql.FTS_TABLES:
+                    self._db.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as err:
+            raise StoreError(f"embedded store purge failed: {err}") from err
+
+    # -- idempotent requests --------------------------------------------------
+    def claim_request(self, tenant: str, request: StoredResponse, *, stale_before: datetime,
+                      expire_before: datetime) -> StoredResponse | None:
+        with self._writing() as db:
+            db.execute("DELETE FROM requests WHERE tenant=? AND created_at < ?",
+                       (tenant, expire_before.isoformat()))
+            row = db.execute("SELECT doc FROM requests WHERE tenant=? AND key=?",
+                             (tenant, request.key)).fetchone()
+            held = StoredResponse.model_validate_json(str(row[0])) if row else None
+            if held is not None and (held.status is not None or held.created_at >= stale_before):
+                return held
+            _put_request(db, tenant, request)
+            return None
+
+    def finish_request(self, tenant: str, request: StoredResponse) -> None:
+        with self._writing() as db:
+            _put_request(db, tenant, request)
+
+    def drop_requests(self, tenant: str, keys: list[str] | None = None) -> None:
+        with self._writing() as db:
+            if keys is None:
+                db.execute("DELETE FROM requests WHERE tenant=?", (tenant,))
+            else:
+                db.executemany("DELETE FROM requests WHERE tenant=? AND key=?",
+                               [(tenant, k) for k in keys])
+
+
+def _put_request(db: sqlite3.Connection, tenant: str, request: StoredResponse) -> None:
+    db.execute("INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?)",
+               (tenant, request.key, request.created_at.isoformat(), request.model_dump_json()))
 
 
 def _split_turn(key: str) -> tuple[str, int]:

@@ -23,19 +23,33 @@ def _blob(vector: list[float] | None) -> bytes | None:
 
 def write_episodes(db: sqlite3.Connection, episodes: list[Episode],
                    turn_vectors: dict[str, list[list[float]]]) -> None:
+    """Upsert episodes; a rewritten episode's turns are re-indexed (its text may have changed,
+    as when an erasure scrubs a name), turns it no longer has go, and a turn's embedding is
+    replaced when given and otherwise kept."""
     for ep in episodes:
         db.execute(sql.UPSERT_EPISODE, (
             ep.id, ep.tenant, ep.scope_key, ep.client_id, ep.reference_time.isoformat(),
             ep.expires_at.isoformat() if ep.expires_at else None, int(ep.pinned),
             ep.model_dump_json(),
         ))
-        if db.execute("SELECT 1 FROM turns WHERE episode_id=? LIMIT 1", (ep.id,)).fetchone():
-            continue
+        existing = {int(idx): int(rowid) for idx, rowid in db.execute(
+            "SELECT idx, rowid FROM turns WHERE episode_id=?", (ep.id,))}
+        count = len(episode_turns(ep))
+        db.executemany("DELETE FROM turns_fts WHERE rowid=?", [(r,) for r in existing.values()])
+        db.executemany("DELETE FROM turns WHERE rowid=?",
+                       [(r,) for idx, r in existing.items() if idx >= count])
         vectors = turn_vectors.get(ep.id, [])
-        rowids = [db.execute(sql.INSERT_TURN, (ep.id, idx, ep.tenant, ep.scope_key,
-                                               _blob(vectors[idx]) if idx < len(vectors) else None)
-                             ).lastrowid for idx in range(len(episode_turns(ep)))]
-        _index_turns(db, ep, dict(enumerate(rowids)))
+        rowids: dict[int, int | None] = {}
+        for idx in range(count):
+            blob = _blob(vectors[idx]) if idx < len(vectors) else None
+            if idx not in existing:
+                rowids[idx] = db.execute(sql.INSERT_TURN, (ep.id, idx, ep.tenant, ep.scope_key,
+                                                           blob)).lastrowid
+                continue
+            rowids[idx] = existing[idx]
+            if blob is not None:
+                db.execute("UPDATE turns SET embedding=? WHERE rowid=?", (blob, existing[idx]))
+        _index_turns(db, ep, rowids)
 
 
 def _index_turns(db: sqlite3.Connection, ep: Episode, rowids: dict[int, int | None]) -> None:
