@@ -13,10 +13,11 @@ processes and restarts:
   ``Idempotent-Replayed: true``); while the first one still runs, 409 with
   ``Retry-After``;
 * the same key with a different request (method, path, query or body) is 422;
-* a request that did no work keeps no answer: 5xx, 401 and 429 release the
-  key, so a retry runs for real. A 504 is different: the worker thread goes
-  on (see :func:`api.limits.run_sync`) and stores the real answer when it
-  finishes (:meth:`PendingAnswer.settle`); until then a retry gets 409.
+* only a success (2xx) is kept: a refused request changed nothing (the API
+  promises that), so its key is released and a corrected retry runs for real;
+  so does one after a 5xx. A 504 is different: the worker thread goes on (see
+  :func:`api.limits.run_sync`) and stores the real answer when it finishes
+  (:meth:`PendingAnswer.settle`); until then a retry gets 409.
 
 Answers are kept for :data:`TTL`; a claim whose process died is given up after
 :data:`STALE_AFTER`.
@@ -38,7 +39,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.deps import tenant_for
-from api.errors import PROBLEM_JSON, APIError, problem, status_of
+from api.errors import APIError, problem, status_of
 from graphmem.errors import GraphMemError
 from graphmem.models import utcnow
 from graphmem.store.base import GraphStore, StoredResponse
@@ -50,8 +51,6 @@ REPLAYED = "Idempotent-Replayed"
 TTL = timedelta(hours=24)
 STALE_AFTER = timedelta(minutes=10)
 _KEY = re.compile(r"[\x21-\x7e]{1,255}")
-#: Answers that mean the request did no work: a retry must run it again.
-_NOT_DONE = {401, 429}
 
 
 class PendingAnswer:
@@ -73,14 +72,10 @@ class PendingAnswer:
     def settle(self, result: object, error: BaseException | None) -> None:
         """Store the late answer of the call (runs in the worker thread)."""
         try:
-            if error is None:
-                status, body, media_type = _encoded(result, self.status_code)
-            elif isinstance(error, GraphMemError) and status_of(error)[0] < 500:
-                status, detail = status_of(error)
-                status, body, media_type = status, problem(status, detail).body, PROBLEM_JSON
-            else:
+            if error is not None:
                 self.store.drop_requests(self.tenant, [self.record.key])
                 return
+            status, body, media_type = _encoded(result, self.status_code)
             self.store.finish_request(self.tenant, self.record.model_copy(update={
                 "status": status, "body": body.decode("utf-8"), "media_type": media_type}))
         except GraphMemError:
@@ -167,7 +162,7 @@ class Idempotency:
     def _settle(pending: PendingAnswer, answer: _Recorder) -> None:
         status = answer.status
         try:
-            if status is None or status >= 500 or status in _NOT_DONE:
+            if status is None or not 200 <= status < 300:
                 pending.store.drop_requests(pending.tenant, [pending.record.key])
                 return
             pending.store.finish_request(pending.tenant, pending.record.model_copy(update={

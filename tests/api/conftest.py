@@ -8,6 +8,7 @@ Two API keys map to two tenants; ``client`` (tenant A) and ``client_b``
 from __future__ import annotations
 
 import hashlib
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from graphmem.embed.base import Embedder
 from graphmem.extract.base import Extractor
 from graphmem.memory import Memory
 from graphmem.settings import Settings
+from graphmem.store.base import GraphStore
 from graphmem.store.embedded import EmbeddedStore
 
 KEY_A = "key-a-0123456789"
@@ -103,3 +105,19 @@ def assert_problem(response: Any, status: int, *fragments: str) -> dict[str, Any
         assert fragment in body["detail"], body["detail"]
     assert "Traceback" not in response.text
     return body
+
+
+@pytest.fixture
+def store_client(store: GraphStore, embedder: Embedder,
+                 extractor: Extractor) -> Iterator[TestClient]:
+    """A client of an app over the parametrized ``store`` (embedded, then Neo4j), redaction
+    on as in production, for one fresh tenant (``client.app.state.memory`` is the memory)."""
+    from graphmem.lifecycle.privacy import Redactor
+
+    memory = Memory(store, extractor, embedder, redactor=Redactor())  # the fixture owns the store
+    key = f"key-{uuid.uuid4().hex}"
+    app = create_app(settings(api_keys={sha(key): f"t{key[-12:]}"}, store_timeout_seconds=120),
+                     memory)
+    with TestClient(app, headers={"X-API-Key": key}, raise_server_exceptions=False) as test_client:
+        yield test_client
+    memory.engine.close()
