@@ -24,7 +24,7 @@ from fastapi import FastAPI
 
 from api import errors
 from api.idempotency import Idempotency
-from api.limits import BodySizeLimit, TokenBuckets
+from api.limits import BodySizeLimit, JsonDepthLimit, TokenBuckets
 from api.routes import ROUTERS, lifecycle, portability, profile, todos
 from api.routes.jobs import JobRunner
 from graphmem.embed.tokens import TokenCounter
@@ -99,7 +99,8 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.state.token_counter = token_counter = TokenCounter()
     app.state.warmed = warmed
     errors.install(app)
-    app.add_middleware(Idempotency)  # inside the body limit: it reads the body first
+    app.add_middleware(Idempotency)  # inside the body limits: it reads the body first
+    app.add_middleware(JsonDepthLimit)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
     for router in ROUTERS:
         app.include_router(router)

@@ -40,6 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.deps import tenant_for
 from api.errors import APIError, problem, status_of
+from api.limits import read_body, replay_body
 from graphmem.errors import GraphMemError
 from graphmem.models import utcnow
 from graphmem.store.base import GraphStore, StoredResponse
@@ -129,7 +130,7 @@ class Idempotency:
             await self.app(scope, receive, send)  # the route answers 401
             return
         try:
-            body = await _read_body(receive)
+            body = await read_body(receive)
         except HTTPException as err:  # the body size limit
             await problem(err.status_code, str(err.detail))(scope, receive, send)
             return
@@ -153,7 +154,7 @@ class Idempotency:
         scope.setdefault("state", {})["idempotency"] = pending
         answer = _Recorder(send)
         try:
-            await self.app(scope, _replay(body, receive), answer.send)
+            await self.app(scope, replay_body(body, receive), answer.send)
         finally:
             if not pending.deferred:
                 await anyio.to_thread.run_sync(self._settle, pending, answer)
@@ -200,31 +201,6 @@ class _Recorder:
         elif message["type"] == "http.response.body":
             self.body += message.get("body", b"")
         await self._send(message)
-
-
-async def _read_body(receive: Receive) -> bytes:
-    chunks: list[bytes] = []
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            break
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            break
-    return b"".join(chunks)
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """The body already read, then the client's own messages (a disconnect)."""
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if sent:
-            return await receive()
-        sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
-    return replay
 
 
 async def _no_body() -> Message:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -66,6 +67,60 @@ class BodySizeLimit:
         return f"the request body is larger than {self.max_bytes} bytes"
 
 
+class JsonDepthLimit:
+    """ASGI middleware answering 422 to a JSON body nested deeper than ``max_depth``.
+
+    Python's parser gives up near 1,000 levels with a bare 400, and every recursive walk
+    after it (validation, redaction) fails sooner; this check runs first, without
+    recursion, and names the top-level field the deep value sits in.
+    """
+
+    def __init__(self, app: ASGIApp, max_depth: int = 128) -> None:
+        self.app = app
+        self.max_depth = max_depth
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        content_type = dict(scope.get("headers", [])).get(b"content-type", b"")
+        if scope["type"] != "http" or b"json" not in content_type:
+            await self.app(scope, receive, send)
+            return
+        try:
+            body = await read_body(receive)
+        except HTTPException as err:  # the body size limit
+            await problem(err.status_code, str(err.detail))(scope, receive, send)
+            return
+        field = too_deep(body, self.max_depth)
+        if field is not None:
+            await problem(422, f"{field}: JSON nested deeper than {self.max_depth} levels")(
+                scope, receive, send)
+            return
+        await self.app(scope, replay_body(body, receive), send)
+
+
+_JSON_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def too_deep(body: bytes, max_depth: int) -> str | None:
+    """The top-level field of a JSON text under which it nests deeper than ``max_depth``
+    (``"body"`` if the text itself does), or None.
+
+    >>> too_deep(b'{"a": 1, "doc": {"x": [[1]]}}', 3)
+    'doc'
+    """
+    depth, field = 0, None
+    for match in _JSON_TOKEN.finditer(body):
+        token = match.group()
+        if token in (b"{", b"["):
+            depth += 1
+            if depth > max_depth:
+                return field or "body"
+        elif token in (b"}", b"]"):
+            depth -= 1
+        elif depth == 1:  # the last top-level string before a value is its key
+            field = token[1:-1].decode("utf-8", errors="replace")
+    return None
+
+
 class TokenBuckets:
     """One token bucket per key: ``per_minute`` requests a minute, bursts up to the same."""
 
@@ -107,6 +162,32 @@ class TokenBuckets:
                 if tokens + (now - at) * self.rate >= self.capacity]
         for key in full:
             del self._buckets[key]
+
+
+async def read_body(receive: Receive) -> bytes:
+    """The whole request body (a middleware that must see it before the app does)."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def replay_body(body: bytes, receive: Receive) -> Receive:
+    """The body already read, then the client's own messages (a disconnect)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+    return replay
 
 
 async def run_sync(request: Request, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
