@@ -34,7 +34,6 @@ from datetime import timedelta
 import anyio.to_thread
 from fastapi.encoders import jsonable_encoder
 from starlette.datastructures import Headers
-from starlette.exceptions import HTTPException
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -129,10 +128,8 @@ class Idempotency:
         except APIError:
             await self.app(scope, receive, send)  # the route answers 401
             return
-        try:
-            body = await read_body(receive)
-        except HTTPException as err:  # the body size limit
-            await problem(err.status_code, str(err.detail))(scope, receive, send)
+        body = await read_body(scope, receive, send)
+        if body is None:
             return
         await self._once(scope, receive, send, state.memory.store, tenant, key, body)
 

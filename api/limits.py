@@ -84,10 +84,8 @@ class JsonDepthLimit:
         if scope["type"] != "http" or b"json" not in content_type:
             await self.app(scope, receive, send)
             return
-        try:
-            body = await read_body(receive)
-        except HTTPException as err:  # the body size limit
-            await problem(err.status_code, str(err.detail))(scope, receive, send)
+        body = await read_body(scope, receive, send)
+        if body is None:
             return
         field = too_deep(body, self.max_depth)
         if field is not None:
@@ -164,16 +162,21 @@ class TokenBuckets:
             del self._buckets[key]
 
 
-async def read_body(receive: Receive) -> bytes:
-    """The whole request body (a middleware that must see it before the app does)."""
+async def read_body(scope: Scope, receive: Receive, send: Send) -> bytes | None:
+    """The whole request body, for a middleware that must see it before the app does;
+    None once it has answered 413 (the body size limit's refusal)."""
     chunks: list[bytes] = []
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            break
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            break
+    try:
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+    except HTTPException as err:
+        await problem(err.status_code, str(err.detail))(scope, receive, send)
+        return None
     return b"".join(chunks)
 
 
