@@ -432,33 +432,15 @@ class EmbeddedStore:
     def claim_request(self, tenant: str, request: StoredResponse, *, stale_before: datetime,
                       expire_before: datetime) -> StoredResponse | None:
         with self._writing() as db:
-            db.execute("DELETE FROM requests WHERE tenant=? AND created_at < ?",
-                       (tenant, expire_before.isoformat()))
-            row = db.execute("SELECT doc FROM requests WHERE tenant=? AND key=?",
-                             (tenant, request.key)).fetchone()
-            held = StoredResponse.model_validate_json(str(row[0])) if row else None
-            if held is not None and (held.status is not None or held.created_at >= stale_before):
-                return held
-            _put_request(db, tenant, request)
-            return None
+            return writes.claim_request(db, tenant, request, stale_before, expire_before)
 
     def finish_request(self, tenant: str, request: StoredResponse) -> None:
         with self._writing() as db:
-            _put_request(db, tenant, request)
+            writes.put_request(db, tenant, request)
 
     def drop_requests(self, tenant: str, keys: list[str] | None = None) -> None:
         with self._writing() as db:
-            if keys is None:
-                db.execute("DELETE FROM requests WHERE tenant=?", (tenant,))
-            else:
-                db.executemany("DELETE FROM requests WHERE tenant=? AND key=?",
-                               [(tenant, k) for k in keys])
-
-
-def _put_request(db: sqlite3.Connection, tenant: str, request: StoredResponse) -> None:
-    db.execute("INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?)",
-               (tenant, request.key, request.created_at.isoformat(), request.model_dump_json()))
-
+            writes.drop_requests(db, tenant, keys)
 
 def _split_turn(key: str) -> tuple[str, int]:
     episode_id, _, idx = key.rpartition(":")

@@ -9,11 +9,13 @@ rolls the whole batch back. Full-text rows are written through
 from __future__ import annotations
 
 import sqlite3
+from datetime import datetime
 
 import numpy as np
 
 from graphmem.models import Entity, Episode, Fact, episode_turns, turn_context_texts
 from graphmem.store import sql
+from graphmem.store.base import StoredResponse
 from graphmem.store.names import normalize_name
 
 
@@ -150,3 +152,31 @@ def delete_entities(db: sqlite3.Connection, tenant: str, ids: list[str]) -> None
         db.execute("DELETE FROM entities WHERE rowid=?", (row[0],))
         db.execute("DELETE FROM entity_names WHERE entity_id=?", (eid,))
         db.execute("DELETE FROM mentions WHERE entity_id=?", (eid,))
+
+
+# -- stored answers of idempotent requests ------------------------------------------
+def claim_request(db: sqlite3.Connection, tenant: str, request: StoredResponse,
+                  stale_before: datetime, expire_before: datetime) -> StoredResponse | None:
+    """See :meth:`graphmem.store.base.GraphStore.claim_request` (run in one transaction)."""
+    db.execute("DELETE FROM requests WHERE tenant=? AND created_at < ?",
+               (tenant, expire_before.isoformat()))
+    row = db.execute("SELECT doc FROM requests WHERE tenant=? AND key=?",
+                     (tenant, request.key)).fetchone()
+    held = StoredResponse.model_validate_json(str(row[0])) if row else None
+    if held is not None and (held.status is not None or held.created_at >= stale_before):
+        return held
+    put_request(db, tenant, request)
+    return None
+
+
+def put_request(db: sqlite3.Connection, tenant: str, request: StoredResponse) -> None:
+    db.execute("INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?)",
+               (tenant, request.key, request.created_at.isoformat(), request.model_dump_json()))
+
+
+def drop_requests(db: sqlite3.Connection, tenant: str, keys: list[str] | None) -> None:
+    if keys is None:
+        db.execute("DELETE FROM requests WHERE tenant=?", (tenant,))
+    else:
+        db.executemany("DELETE FROM requests WHERE tenant=? AND key=?",
+                       [(tenant, k) for k in keys])
