@@ -17,8 +17,8 @@ Import compares the file with memory as it is now:
 * a deleted line retracts its fact now (it stays in history);
 * a file with no ``## Section`` heading is refused (an empty or truncated file
   must not read as "delete everything"), and so is an import that would
-  retract more than half of the scope's current memories (more than one),
-  unless ``allow_mass_retraction`` is set; a dry run reports it as a warning;
+  retract more than half of the scope's current memories, unless
+  ``allow_mass_retraction`` is set; a dry run reports it as a warning;
 * a line without an id is a new memory (the extractor structures it; if it
   finds nothing, it is kept as a ``NOTE``).
 
@@ -58,8 +58,8 @@ _HEADING = re.compile(r"^\s*##\s+(?P<title>.+?)\s*#*\s*$")
 _EXPORT_MARK = re.compile(r"^<!-- graphmem \w+ export of ", re.MULTILINE)
 #: The longest memory line (the longest text a fact holds).
 MAX_LINE_CHARS = 1000
-#: An import retracting more than this share of the current memories (and more than one)
-#: needs ``allow_mass_retraction``.
+#: An import retracting more than this share of the current memories needs
+#: ``allow_mass_retraction``.
 MASS_RETRACTION_SHARE = 0.5
 
 
@@ -191,7 +191,7 @@ def import_markdown(memory: Memory, tenant: str, scope: Scope, text: str, *,
         listed = {line.id for line in lines if line.id}
         doomed = [f for fid, f in current.items() if fid not in listed]
         report.current = len(current)
-        if _is_mass_retraction(len(doomed), len(current)):
+        if len(doomed) > MASS_RETRACTION_SHARE * len(current):
             warning = (f"this import retracts {len(doomed)} of the scope's {len(current)} current "
                        "memories (lines missing from the file)")
             if not (dry_run or allow_mass_retraction):
@@ -217,10 +217,6 @@ def import_markdown(memory: Memory, tenant: str, scope: Scope, text: str, *,
                                 targets=report.retracted, detail="deleted from memory.md")]
              if report.retracted else [])
     return report
-
-
-def _is_mass_retraction(retracted: int, current: int) -> bool:
-    return retracted > 1 and retracted > MASS_RETRACTION_SHARE * current
 
 
 def _new_object(memory: Memory, fact: Fact, text: str) -> str | None:

@@ -111,12 +111,13 @@ def _nested(depth: int) -> str:
     return '{"a":' * depth + '"sk-' + "x" * 24 + '"' + "}" * depth
 
 
+@pytest.mark.parametrize("content_type", ["application/json", "application/merge-patch+json"])
 @pytest.mark.parametrize("depth", [65, 450, 989, 5000])
-def test_a_deeply_nested_document_is_422_naming_the_field(store_client: TestClient,
-                                                          depth: int) -> None:
+def test_a_deeply_nested_document_is_422_naming_the_field(store_client: TestClient, depth: int,
+                                                          content_type: str) -> None:
     body = '{"scope": {"user_id": "alice"}, "document": ' + _nested(depth) + "}"
     response = store_client.post("/v1/episodes", content=body,
-                                 headers={"Content-Type": "application/json"})
+                                 headers={"Content-Type": content_type})
     assert_problem(response, 422, "document: ", "nested deeper than")
     stats = store_client.get("/v1/memories/stats", params=ALICE).json()["stats"]
     assert stats["episodes"] == 0

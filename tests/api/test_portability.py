@@ -78,3 +78,4 @@ def test_an_over_long_new_line_is_422_naming_the_line(store_client: TestClient) 
     line_no = len(export.splitlines()) + 1
     assert_problem(response, 422, f"line {line_no}", "longer than 1000 characters")
     assert current(store_client) == before
+
