@@ -22,7 +22,7 @@ from contextlib import asynccontextmanager
 import anyio.to_thread
 from fastapi import FastAPI
 
-from api import errors
+from api import errors, mcp
 from api.idempotency import Idempotency
 from api.limits import BodySizeLimit, JsonDepthLimit, TokenBuckets
 from api.routes import ROUTERS, lifecycle, portability, profile, todos
@@ -83,7 +83,8 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
             await anyio.to_thread.run_sync(mem.open)
         threading.Thread(target=warm_up, name="graphmem-warm-up", daemon=True).start()
         try:
-            yield
+            async with app.state.mcp.running():
+                yield
         finally:
             jobs.shutdown()
             if owns_memory:
@@ -108,4 +109,5 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.include_router(profile.router)
     app.include_router(todos.router)
     app.include_router(portability.router)
+    app.state.mcp = mcp.mount(app)
     return app

@@ -53,7 +53,7 @@ class Memory:
         self.ingestor = Ingestor(store, extractor, embedder, registry,
                                  episode_retention=episode_retention, clock=clock,
                                  lock=threading.RLock())
-        self.engine = SearchEngine(store, embedder, clock=clock)
+        self.engine = SearchEngine(store, embedder, registry=self.ingestor.registry, clock=clock)
         self.tokens = TokenCounter()
 
     @classmethod

@@ -384,20 +384,26 @@ class Neo4jStore:
         return kept, int(row["seen"]) < k
 
     def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
-                       limit: int) -> list[TurnHit]:
+                       limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
         lucene = cypher.lucene_any_terms(text)
         if lucene is None or not scope_keys or limit <= 0:
             return []
-        return [records.turn_hit(r, float(r["score"]))
-                for r in self._read(cypher.fulltext_turns(tenant, scope_keys, lucene, limit))]
+        return [records.turn_hit(r, float(r["score"])) for r in self._read(
+            cypher.fulltext_turns(tenant, scope_keys, lucene, limit, time))]
 
     def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
-                     limit: int) -> list[TurnHit]:
-        hits = self._nearest(cypher.MESSAGE_VECTOR_INDEX, tenant, scope_keys, embedding, limit)
+                     limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
+        hits = self._nearest(cypher.MESSAGE_VECTOR_INDEX, tenant, scope_keys, embedding, limit,
+                             time)
         if not hits:
             return []
         turns = {r["id"]: r for r in self._read(cypher.get_turns(tenant, [h.id for h in hits]))}
         return [records.turn_hit(turns[h.id], h.score) for h in hits if h.id in turns]
+
+    def facts_of_episodes(self, tenant: str, episode_ids: list[str]) -> list[Fact]:
+        if not episode_ids:
+            return []
+        return self._facts(cypher.facts_of_episodes(tenant, episode_ids))
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:

@@ -56,7 +56,8 @@ def required_datetime(value: Any) -> datetime:
 def turn_hit(row: Mapping[str, Any], score: float) -> TurnHit:
     return TurnHit(episode_id=row["episodeId"], message_index=int(row["index"]),
                    message_id=row["clientId"], speaker=row["speaker"], content=row["content"],
-                   timestamp=to_datetime(row["timestamp"]), score=score)
+                   timestamp=to_datetime(row["timestamp"]), score=score,
+                   recorded_at=to_datetime(row.get("recordedAt")))
 
 
 def episode_row(ep: Episode, turn_vectors: list[list[float]] | None = None) -> dict[str, Any]:
@@ -70,11 +71,13 @@ def episode_row(ep: Episode, turn_vectors: list[list[float]] | None = None) -> d
     base = {"tenant": ep.tenant, "scopeKey": ep.scope_key, "episodeId": ep.id}
     if ep.messages:
         turns = [{**base, "index": i, "clientId": m.id, "role": m.role, "speaker": m.speaker,
-                  "content": m.content, "timestamp": m.timestamp or ep.reference_time}
+                  "content": m.content, "timestamp": m.timestamp or ep.reference_time,
+                  "recordedAt": ep.recorded_at}
                  for i, m in enumerate(ep.messages)]
     elif ep.content:
         turns = [{**base, "index": 0, "clientId": None, "role": None, "speaker": None,
-                  "content": ep.content, "timestamp": ep.reference_time}]
+                  "content": ep.content, "timestamp": ep.reference_time,
+                  "recordedAt": ep.recorded_at}]
     else:
         turns = []
     vectors = turn_vectors or []
