@@ -23,7 +23,7 @@ import anyio.to_thread
 from fastapi import FastAPI
 
 from api import errors, mcp
-from api.idempotency import Idempotency
+from api.idempotency import Idempotency, document
 from api.limits import BodySizeLimit, JsonDepthLimit, TokenBuckets
 from api.routes import ROUTERS, lifecycle, portability, profile, todos
 from api.routes.jobs import JobRunner
@@ -110,4 +110,5 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.include_router(todos.router)
     app.include_router(portability.router)
     app.state.mcp = mcp.mount(app)
+    document(app)
     return app

@@ -30,15 +30,17 @@ import json
 import logging
 import re
 from datetime import timedelta
+from typing import Any
 
 import anyio.to_thread
+from fastapi import FastAPI
 from fastapi.encoders import jsonable_encoder
 from starlette.datastructures import Headers
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.deps import tenant_for
-from api.errors import APIError, problem, status_of
+from api.errors import APIError, documented, problem, status_of
 from api.limits import read_body, replay_body
 from graphmem.errors import GraphMemError
 from graphmem.models import utcnow
@@ -101,6 +103,29 @@ def _api_key(headers: Headers) -> str | None:
         return key
     scheme, _, credentials = headers.get("authorization", "").partition(" ")
     return credentials.strip() or None if scheme.lower() == "bearer" else None
+
+
+def document(app: FastAPI) -> None:
+    """Describe the header (and the 409 it can bring) on every POST of the OpenAPI document."""
+    build = app.openapi
+    header = {"name": HEADER, "in": "header", "required": False,
+              "description": "a unique string per logical request: a retry with the same key "
+                             "gets the first answer back instead of doing the work again",
+              "schema": {"type": "string", "minLength": 1, "maxLength": 255,
+                         "pattern": "^[!-~]+$"}}
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = build()
+        for operations in schema.get("paths", {}).values():
+            post = operations.get("post")
+            if post is not None:
+                post.setdefault("parameters", []).append(header)
+                post.setdefault("responses", {}).update({"409": documented(409)[409]})
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 class Idempotency:

@@ -191,3 +191,12 @@ def test_ready_only_once_the_models_are_warm(tmp_path: Any, embedder: Embedder,
         assert client.get("/ready").json() == {"status": "ready"}
         assert gated.calls == 1  # the warm-up, before any request
     memory.close()
+
+
+def test_every_post_documents_the_header(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    posts = [ops["post"] for ops in paths.values() if "post" in ops]
+    assert len(posts) >= 10
+    for post in posts:
+        assert "Idempotency-Key" in [p["name"] for p in post["parameters"] if p["in"] == "header"]
+        assert "409" in post["responses"]
