@@ -74,9 +74,11 @@ class Memory:
         return self
 
     def warm_up(self) -> None:
-        """Load the models now, so the first request does not pay for it: the embedder (one
-        sentence), the token counter and a local extractor's pipeline (its ``load()``)."""
+        """Load the models now, so the first request does not pay for it: the embedder, the
+        search's slot questions (embedded once), the token counter and a local extractor's
+        pipeline (its ``load()``)."""
         self.embedder.embed(["graphmem warms up"])
+        self.engine.slots.match("what is X's job?")
         self.tokens.load()
         load = getattr(self.extractor, "load", None)
         if callable(load):
