@@ -27,7 +27,6 @@ from api.idempotency import Idempotency, document
 from api.limits import BodySizeLimit, JsonDepthLimit, TokenBuckets
 from api.routes import ROUTERS, lifecycle, portability, profile, todos
 from api.routes.jobs import JobRunner
-from graphmem.embed.tokens import TokenCounter
 from graphmem.errors import SetupError
 from graphmem.events import EventBus
 from graphmem.memory import Memory
@@ -71,7 +70,6 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     def warm_up() -> None:
         try:
             mem.warm_up()
-            token_counter.load()
         except Exception:  # a background thread: log it, and /ready stays false
             log.exception("loading the models failed; /ready stays false")
             return
@@ -97,7 +95,6 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.state.events = EventBus()
     app.state.jobs = jobs
     app.state.rate_limits = TokenBuckets(settings.rate_limit_per_minute)
-    app.state.token_counter = token_counter = TokenCounter()
     app.state.warmed = warmed
     errors.install(app)
     app.add_middleware(Idempotency)  # inside the body limits: it reads the body first

@@ -3,32 +3,13 @@
 A client's JSON document can nest as deep as its body size allows; a recursive
 walk over it ends in ``RecursionError`` (a 500) long before any size limit.
 These walks keep their own stack. :data:`graphmem.ingest.inputs.MAX_DOCUMENT_DEPTH`
-bounds documents at the edge as well.
+and :class:`api.limits.JsonDepthLimit` bound the depth at the edge as well.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-
-
-def json_depth(value: Any) -> int:
-    """How many levels of objects and arrays ``value`` nests (a scalar is 0), without recursion.
-
-    >>> json_depth({"a": [1, {"b": 2}]})
-    3
-    """
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        children = (item.values() if isinstance(item, dict)
-                    else item if isinstance(item, list) else None)
-        if children is None:
-            continue
-        deepest = max(deepest, depth + 1)
-        stack.extend((child, depth + 1) for child in children)
-    return deepest
 
 
 def map_strings(value: Any, clean: Callable[[str], str]) -> Any:

@@ -42,7 +42,16 @@ from graphmem.ingest.apply import Statement, TimelineEditor, embed_facts, with_e
 from graphmem.ingest.inputs import EpisodeInput
 from graphmem.ingest.resolve import NameRequest
 from graphmem.memory import Memory
-from graphmem.models import Cardinality, Category, Entity, Episode, Fact, FactStatus, Scope
+from graphmem.models import (
+    Cardinality,
+    Category,
+    Entity,
+    Episode,
+    Fact,
+    FactStatus,
+    Scope,
+    UtcDateTime,
+)
 from graphmem.search.fuse import reciprocal_rank_fusion
 from graphmem.search.models import SearchRequest
 from graphmem.store.base import FactQuery, StoreStats, WriteBatch
@@ -62,7 +71,7 @@ class Source(BaseModel):
     speaker: str | None = None
     role: str | None = None
     content: str
-    timestamp: datetime | None = None
+    timestamp: UtcDateTime | None = None
 
 
 class Correction(BaseModel):
@@ -343,7 +352,7 @@ def correct_fact(memory: Memory, tenant: str, fact_id: str, *, object: str | Non
         new_text = (text or said).strip()
         new_category = category or old.category
         if (new_object, new_text, new_category) == (old.object_name, old.text, old.category):
-            raise ValidationError("the correction changes nothing")
+            raise ValidationError("text, object, category: the correction changes nothing")
         fact_scope = Scope.from_key(old.scope_key)
         resolution = memory.ingestor.resolver.resolve(
             tenant, fact_scope, [NameRequest(new_object, _object_type(memory, tenant, old))])

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from graphmem.models import Cardinality, Fact, FactStatus, Retraction, utcnow
+from graphmem.models import Cardinality, Fact, FactStatus, Retraction, UtcDateTime, utcnow
 
 
 def timeline_key(scope_key: str, subject_id: str, family: str, cardinality: Cardinality,
@@ -102,8 +102,8 @@ class TimeFilter(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    as_of: datetime | None = None
-    as_known_at: datetime | None = None
+    as_of: UtcDateTime | None = None
+    as_known_at: UtcDateTime | None = None
     include_history: bool = False
     include_forgotten: bool = False
 

@@ -18,7 +18,7 @@ from graphmem.extract.rules_copula import married
 from graphmem.extract.rules_events import has_time, trips
 from graphmem.extract.rules_lexicon import (
     BUSINESSES, EVENT_NOUNS, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, dobjs, has_prt,
-    is_org, is_place, object_type, pobjs)
+    is_named, is_place, object_type, pobjs)
 from graphmem.extract.rules_phrases import phrase
 from graphmem.extract.terms import TECH_LABEL
 
@@ -66,11 +66,15 @@ def work(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def join(clause: Clause, speech: Speech) -> list[Finding]:
-    orgs = [t for t in dobjs(clause.verb) if is_org(t) and t.ent_type_ not in ("PERSON", "GPE")]
+    """"joined Datadog as a staff engineer": an employer, and a title when one is given."""
+    orgs = [t for t in dobjs(clause.verb) if (is_named(t) or t.ent_type_ == TECH_LABEL)
+            and t.text not in speech.speakers]
     if clause.negated or clause.modal:
         return []
+    titles = pobjs(clause.verb, ("as",)) if orgs else []
     return _each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", timing="start")
-                                    for t in orgs if (n := phrase(t))])
+                                    for t in orgs if (n := phrase(t))]
+                 + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := _title(t))])
 
 
 def start_job(clause: Clause, speech: Speech) -> list[Finding]:
@@ -139,7 +143,8 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
         if t.lemma_.lower() in _JOB_NOUNS:
             job_mentioned = True
             orgs += pobjs(t, ("at", "with", "for"))
-        elif lemma in ("quit", "leave") and is_org(t) and t.ent_type_ != TECH_LABEL:
+        elif lemma in ("quit", "leave") and is_named(t) and t.text not in speech.speakers \
+                and (lemma == "quit" or t.ent_type_ not in ("GPE", "LOC")):
             orgs.append(t)
     orgs += pobjs(verb, ("from",) if lemma != "leave" else ())
     if job_mentioned:
@@ -174,10 +179,13 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
 def move(clause: Clause, speech: Speech) -> list[Finding]:
     """"moved to Berlin" -> LIVES_IN; a hedged move is only a plan."""
     verb = clause.verb
-    places = [t for t in pobjs(verb, ("to", "into", "back")) if is_place(t)
-              and t.ent_type_ != TECH_LABEL]
+    targets = pobjs(verb, ("to", "into", "back"))
+    places = [t for t in targets + [x for t in targets for x in pobjs(t, ("in",))]
+              if (is_place(t) or is_named(t)) and t.ent_type_ != TECH_LABEL]
     if not places or clause.negated or clause.modal in ("would", "could", "should"):
         return []
+    if any(c.dep_ == "prep" and c.lower_ == "from" for c in verb.children):
+        return []  # "moved from X to Y" is a transition (rules_change)
     if clause.hedged:
         return _each(clause, lambda s: [Finding(s, "PLANS", f"move to {n}", "plan", timing="plan")
                                         for t in places if (n := phrase(t))])
@@ -347,6 +355,12 @@ def break_up(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.negated or clause.modal or not has_prt(verb, "up"):
         return []
     out: list[Finding] = []
+    if not pobjs(verb, ("with",)) and not any(c.dep_ == "prt" and pobjs(c, ("with",))
+                                              for c in verb.children):
+        together = any(c.dep_ == "nsubj" and c.lower_ == "we" for c in verb.children) or (
+            len(clause.subjects) > 1 and any(s.is_speaker for s in clause.subjects))
+        return [Finding(s, "HAS_PARTNER", "", "person", "retract") for s in clause.subjects
+                if s.is_speaker] if together else []  # "We broke up", "My partner and I..."
     for t in pobjs(verb, ("with",)) or pobjs(next((c for c in verb.children if c.dep_ == "prt"),
                                                   verb), ("with",)):
         predicate = "MARRIED_TO" if KIN.get(t.lemma_.lower()) == "MARRIED_TO" else "HAS_PARTNER"

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import pydantic
@@ -39,7 +38,7 @@ from graphmem.mcp.views import (
     views,
 )
 from graphmem.memory import Memory
-from graphmem.models import Category, FactStatus, Message, Scope
+from graphmem.models import Category, FactStatus, Message, Scope, UtcDateTime
 from graphmem.search.context import ContextRequest
 from graphmem.search.models import SearchRequest
 from graphmem.store.base import FactQuery
@@ -167,7 +166,7 @@ class MemoryTools:
             "the memory as one sentence; made from the parts when left out"))] = None,
         category: Category = Category.FACT,
         importance: Annotated[float, Field(ge=0.0, le=1.0)] = 0.5,
-        valid_from: Annotated[datetime | None, Field(description=(
+        valid_from: Annotated[UtcDateTime | None, Field(description=(
             "when it started to hold (default: now)"))] = None,
         user_id: UserId = None,
         group_id: GroupId = None,
@@ -230,7 +229,7 @@ class MemoryTools:
         query: Annotated[str, Field(min_length=1, max_length=4000, description=(
             "a question or keywords, e.g. 'where does Alice work?'"))],
         ctx: Ctx,
-        as_of: Annotated[datetime | None, Field(description=(
+        as_of: Annotated[UtcDateTime | None, Field(description=(
             "answer for this past moment (ISO 8601) instead of now"))] = None,
         include_history: Annotated[bool, Field(description=(
             "also return memories that no longer hold (superseded or ended)"))] = False,
@@ -312,7 +311,7 @@ class MemoryTools:
             "only memories whose text contains this"))] = None,
         include_history: Annotated[bool, Field(description=(
             "also memories that no longer hold"))] = False,
-        valid_at: Annotated[datetime | None, Field(description=(
+        valid_at: Annotated[UtcDateTime | None, Field(description=(
             "only memories that held at this time"))] = None,
         limit: Annotated[int, Field(ge=1, le=200)] = 50,
         offset: Annotated[int, Field(ge=0)] = 0,

@@ -53,9 +53,9 @@ POOL = 50
 #: turns it came from, so current, clean statements take those turns' places.
 WEIGHTS = {"bm25": 0.2, "vector": 0.2, "graph": 0.2, "turns": 1.0, "turns_vector": 0.3}
 #: When a question names someone, a fact about someone else stays only if its cosine
-#: similarity to the question reaches this floor, and so does anything about someone else
-#: when the question asks for one of the focus's slots; other people's turns that reach
-#: no floor count this much of their score. Chosen on the dev temporal suite and checked
+#: similarity to the question reaches this floor, and other people's turns below it count
+#: this much of their score. When the question asks for a slot the graph knows for the
+#: focus, nothing about anyone else answers at all: the slot does. Chosen on the dev temporal suite and checked
 #: against LoCoMo dev recall (see the README's figures).
 FOCUS_FLOOR = 0.6
 OTHERS_TURN_FACTOR = 0.5
@@ -363,11 +363,12 @@ def _similarities(hits: dict[str, SearchHit], relevance: dict[str, float],
 
 def _apply_focus(hits: dict[str, SearchHit], focus: Focus, facts: dict[str, Fact],
                  turns: dict[str, TurnHit], relevance: dict[str, float], *, strict: bool) -> None:
-    """Results about someone other than the focus give way (see FOCUS_FLOOR)."""
+    """Results about someone other than the focus give way (see FOCUS_FLOOR); ``strict``
+    (a known slot was asked for) drops them all."""
     for key, hit in list(hits.items()):
-        if _about(hit, focus, facts, turns) or relevance.get(key, 0.0) >= FOCUS_FLOOR:
+        if _about(hit, focus, facts, turns):
             continue
-        if hit.kind == "fact" or strict:
+        if strict or (hit.kind == "fact" and relevance.get(key, 0.0) < FOCUS_FLOOR):
             del hits[key]
-        else:
+        elif relevance.get(key, 0.0) < FOCUS_FLOOR:
             hit.score *= OTHERS_TURN_FACTOR

@@ -9,6 +9,7 @@ given or family name alone ("Maya"), as people ask.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from graphmem.models import Entity, Fact
@@ -68,7 +69,7 @@ def find_focus(store: GraphStore, tenant: str, scope_keys: list[str], question: 
     ("project", "coffee") too often for them to narrow the answer. Nothing is
     guessed from meaning: a focus that is wrong would hide the right answer.
     """
-    grams = query_ngrams(question)
+    grams = query_ngrams(_without_possessives(question))
     words = frozenset(g for g in grams if " " not in g)
     exact = store.find_entities(tenant, scope_keys, grams)
     people = [e for e in exact if e.type in PERSON_TYPES]
@@ -87,4 +88,9 @@ def find_focus(store: GraphStore, tenant: str, scope_keys: list[str], question: 
 
 
 def _name_words(text: str) -> set[str]:
-    return {normalize_name(w) for w in text.replace("'s", " ").split() if len(w) > 1}
+    return {normalize_name(w) for w in _without_possessives(text).split() if len(w) > 1}
+
+
+def _without_possessives(text: str) -> str:
+    """"Who was Zoe's manager?" names Zoe."""
+    return re.sub(r"(\w)['’]s\b", r"\1", text)

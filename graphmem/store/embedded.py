@@ -24,7 +24,15 @@ from datetime import datetime
 from pathlib import Path
 
 from graphmem.errors import SchemaError, StoreError, StoreUnavailableError
-from graphmem.models import TURN_CONTEXT_WEIGHT, Entity, Episode, Fact, FactStatus, utcnow
+from graphmem.models import (
+    TURN_CONTEXT_WEIGHT,
+    Entity,
+    Episode,
+    Fact,
+    FactStatus,
+    as_utc,
+    utcnow,
+)
 from graphmem.store import sql, sql_writes as writes
 from graphmem.store.base import (
     FactQuery,
@@ -187,7 +195,7 @@ class EmbeddedStore:
         where = f"tenant=? AND scope_key IN ({sql.placeholders(len(scope_keys))})"
         if before is not None:
             where += " AND reference_time < ?"
-            params.append(before.isoformat())
+            params.append(as_utc(before).isoformat())  # stored as UTC text
         rows = self._query(
             f"SELECT doc FROM episodes WHERE {where} ORDER BY reference_time DESC LIMIT ?",
             [*params, limit],
@@ -197,7 +205,7 @@ class EmbeddedStore:
     def expired_episode_ids(self, tenant: str, now: datetime) -> list[str]:
         rows = self._query(
             "SELECT id FROM episodes WHERE tenant=? AND pinned=0 AND expires_at IS NOT NULL"
-            " AND expires_at <= ?", (tenant, now.isoformat()),
+            " AND expires_at <= ?", (tenant, as_utc(now).isoformat()),
         )
         return [str(r[0]) for r in rows]
 

@@ -165,7 +165,7 @@ class Neo4jStore:
             raise StoreError(f"Neo4j {action} failed: {err}") from err
 
     def _read(self, query: cypher.Query) -> list[Record]:
-        text, params = query
+        text, params = query[0], records.utc_params(query[1])
 
         def work(tx: ManagedTransaction) -> list[Record]:
             return list(tx.run(text, params))
@@ -176,8 +176,10 @@ class Neo4jStore:
     def _write(self, statements: list[cypher.Query]) -> list[list[Record]]:
         """Run the statements in one transaction, retried as a whole on transient errors."""
 
+        safe = [(text, records.utc_params(params)) for text, params in statements]
+
         def work(tx: ManagedTransaction) -> list[list[Record]]:
-            return [list(tx.run(text, params)) for text, params in statements]
+            return [list(tx.run(text, params)) for text, params in safe]
 
         with self._translated("write"), self._session() as session:
             return session.execute_write(work)

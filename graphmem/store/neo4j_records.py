@@ -46,6 +46,23 @@ def to_datetime(value: Any) -> datetime | None:
     return as_utc(cast(datetime, native))
 
 
+def utc_params(value: Any) -> Any:
+    """Query parameters with every datetime made aware UTC, however deeply nested.
+
+    Neo4j compares a DateTime with a LocalDateTime as unequal types, so a naive
+    datetime reaching a query would silently match nothing; this is the last
+    guard before the driver (lists of numbers or strings, such as embeddings,
+    are passed through untouched).
+    """
+    if isinstance(value, datetime):
+        return as_utc(value)
+    if isinstance(value, dict):
+        return {k: utc_params(v) for k, v in value.items()}
+    if isinstance(value, list) and value and not isinstance(value[0], (int, float, str)):
+        return [utc_params(v) for v in value]
+    return value
+
+
 def required_datetime(value: Any) -> datetime:
     out = to_datetime(value)
     if out is None:

@@ -118,7 +118,7 @@ def test_a_deeply_nested_document_is_422_naming_the_field(store_client: TestClie
     body = '{"scope": {"user_id": "alice"}, "document": ' + _nested(depth) + "}"
     response = store_client.post("/v1/episodes", content=body,
                                  headers={"Content-Type": content_type})
-    assert_problem(response, 422, "document: ", "nested deeper than")
+    assert_problem(response, 422, "document", "deeper than")
     stats = store_client.get("/v1/memories/stats", params=ALICE).json()["stats"]
     assert stats["episodes"] == 0
 

@@ -129,3 +129,25 @@ def test_a_wrong_call_names_the_field_and_changes_nothing(client: Client, memory
     anyio.run(scenario)
     stats = memory.stats(tenant, ALICE)
     assert (stats.episodes, stats.entities, stats.facts_by_status) == (0, 0, {})
+
+
+def test_time_arguments_follow_the_one_datetime_rule(client: Client) -> None:
+    async def scenario() -> None:
+        async with client:
+            acme, _ = await _jobs(client)
+            for spelling in ("2024-03-01", "2024-03-01T00:00:00", "2024-03-01 02:00:00+02:00"):
+                then = await call(client, "list_memories", valid_at=spelling)
+                assert [m["id"] for m in then["memories"]] == [acme], spelling
+                found = await call(client, "search_memory", query="where does Alice work?",
+                                   as_of=spelling)
+                assert found["as_of"].startswith("2024-03-01T00:00:00"), spelling
+            for name, tool, extra in (("as_of", "search_memory", {"query": "work"}),
+                                      ("valid_at", "list_memories", {}),
+                                      ("valid_from", "add_memory", {
+                                          "subject": "Alice", "predicate": "LIKES",
+                                          "object": "tea"})):
+                message = await refused(client, tool, **extra,
+                                        **{name: "9999-12-31T23:00:00-05:00"})
+                assert name in message and "1-9999" in message, message
+
+    anyio.run(scenario)
