@@ -63,21 +63,16 @@ class PendingAnswer:
         self.store = store
         self.tenant = tenant
         self.record = record
-        self.status_code = 200
-        self.deferred = False
+        self.deferred = False  # the call goes on past its answer (a 504) and settles later
 
-    def defer(self, status_code: int) -> None:
-        """The call goes on past its answer (a 504); ``status_code`` is the route's own."""
-        self.deferred = True
-        self.status_code = status_code
-
-    def settle(self, result: object, error: BaseException | None) -> None:
-        """Store the late answer of the call (runs in the worker thread)."""
+    def settle(self, status_code: int, result: object, error: BaseException | None) -> None:
+        """Store the late answer of the call (runs in the worker thread); ``status_code`` is
+        the route's own success status."""
         try:
             if error is not None:
                 self.store.drop_requests(self.tenant, [self.record.key])
                 return
-            status, body, media_type = _encoded(result, self.status_code)
+            status, body, media_type = _encoded(result, status_code)
             self.store.finish_request(self.tenant, self.record.model_copy(update={
                 "status": status, "body": body.decode("utf-8"), "media_type": media_type}))
         except GraphMemError:

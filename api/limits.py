@@ -212,10 +212,12 @@ async def run_sync(request: Request, fn: Callable[P, T], *args: P.args, **kwargs
     with anyio.move_on_after(timeout):
         return await anyio.to_thread.run_sync(outcome.run, abandon_on_cancel=True)
     pending = request.scope.get("state", {}).get("idempotency")
-    if not outcome.hand_over(pending.settle if pending is not None else None):
+    status = getattr(request.scope.get("route"), "status_code", None) or 200
+    if not outcome.hand_over(None if pending is None
+                             else functools.partial(pending.settle, status)):
         return outcome.result()  # it ended just as the wait did
     if pending is not None:
-        pending.defer(getattr(request.scope.get("route"), "status_code", None) or 200)
+        pending.deferred = True
     raise StoreTimeout(f"the memory store did not answer within {timeout:g} s")
 
 
