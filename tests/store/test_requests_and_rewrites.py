@@ -3,6 +3,8 @@ requests, rewritten episodes re-indexed, and the purge after an erasure."""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 from graphmem.embed.base import Embedder, embed_one
@@ -79,3 +81,15 @@ def test_a_rewritten_episode_is_found_by_its_new_words_only(store: GraphStore, e
     assert hit.content == "I had dinner with [forgotten] in Porto"
     near = store.vector_turns(tenant, ALICE.visible_keys, embed_one(embedder, "Maria"), 10)
     assert [h.content for h in near] == ["I had dinner with [forgotten] in Porto"]
+
+
+def test_concurrent_claims_of_one_key_have_one_winner(store: GraphStore, tenant: str) -> None:
+    start = threading.Barrier(6)
+
+    def claim(_: int) -> StoredResponse | None:
+        start.wait()
+        return _claim(store, tenant, _request("raced"))
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        outcomes = list(pool.map(claim, range(6)))
+    assert sum(o is None for o in outcomes) == 1
