@@ -95,6 +95,18 @@ def test_the_same_messages_again_are_a_duplicate_without_any_key(store_client: T
     assert other["duplicate"] is False
 
 
+def test_the_same_fact_from_the_same_source_again_is_no_confirmation(
+        store_client: TestClient) -> None:
+    body = fact("Alice", "LIVES_IN", "Berlin", source_id="crm-42")
+    first = store_client.post("/v1/memories", json=body).json()["created"]
+    again = store_client.post("/v1/memories", json=body)
+    assert again.status_code == 201, again.text
+    assert again.json()["created"] == again.json()["confirmed"] == []
+    assert [m["confidence"] for m in memories(store_client)] == [first[0]["confidence"]]
+    other_source = store_client.post("/v1/memories", json={**body, "source_id": "crm-43"})
+    assert [m["object"] for m in other_source.json()["confirmed"]] == ["Berlin"]  # restated
+
+
 def test_answers_outlive_the_process(store_client: TestClient, key: dict[str, str]) -> None:
     body = {"scope": ALICE, "text": "I work at Acme."}
     first = store_client.post("/v1/episodes", json=body, headers=key)
