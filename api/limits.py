@@ -2,12 +2,16 @@
 
 * :class:`BodySizeLimit` answers 413 to a body over ``max_request_bytes``,
   from its Content-Length or, for a chunked body, as soon as it grows past it;
+* :class:`JsonDepthLimit` answers 422 to a JSON body nested deeper than any
+  request needs, before a parser or validator recurses into it;
 * :class:`TokenBuckets` holds one token bucket per API key (the app keeps it
   on ``app.state``); an empty bucket answers 429 with ``Retry-After``;
 * :func:`run_sync` runs a blocking library call in a worker thread under
   ``store_timeout_seconds``; past it the client gets 504. The thread cannot
   be killed and finishes in the background, so a 504 on a write means "may
-  or may not have happened" (episode ids make retries safe).
+  or may not have happened": an ``Idempotency-Key`` (:mod:`api.idempotency`)
+  gets the real answer to the retry, and episode and message ids make a
+  re-post a duplicate.
 """
 
 from __future__ import annotations
