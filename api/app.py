@@ -22,7 +22,7 @@ from contextlib import asynccontextmanager
 import anyio.to_thread
 from fastapi import FastAPI
 
-from api import errors, mcp
+from api import errors, mcp, ui
 from api.idempotency import Idempotency, document
 from api.limits import BodySizeLimit, JsonDepthLimit, TokenBuckets
 from api.routes import ROUTERS, lifecycle, portability, profile, todos
@@ -107,5 +107,6 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.include_router(todos.router)
     app.include_router(portability.router)
     app.state.mcp = mcp.mount(app)
+    ui.mount(app)  # the memory page, /ui
     document(app)
     return app

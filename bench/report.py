@@ -110,29 +110,41 @@ def temporal_section() -> list[str]:
         return []
     kinds = ["now", "as-of", "before-any"]
     rows = []
-    for store, r in data["results"].items():
-        by = r["by_kind"]
-        rows.append([f"graphmem, {store}", r["accuracy"], *(by[k]["percent"] for k in kinds),
-                     r["http_errors"], r["results_after_as_of"],
-                     f"{r['search_ms']['p50']} / {r['search_ms']['p95']}" if r["search_ms"] else "-"])
-    base = data["baseline_bm25_turns"]
-    rows.append(["BM25 over raw turns said by as_of", base["accuracy"],
-                 *(base["by_kind"][k]["percent"] for k in kinds), "-", "-", "-"])
-    stores = data["results"].values()
+    for suite in data["suites"]:
+        for store, by_suite in data["results"].items():
+            r = by_suite[suite]
+            by = r["by_kind"]
+            rows.append([suite, f"graphmem, {store}", r["accuracy"],
+                         *(by[k]["percent"] for k in kinds), r["http_errors"],
+                         r["results_after_as_of"],
+                         f"{r['search_ms']['p50']} / {r['search_ms']['p95']}" if r["search_ms"] else "-"])
+        base = data["baseline_bm25_turns"][suite]
+        rows.append([suite, "BM25 over raw turns said by as_of", base["accuracy"],
+                     *(base["by_kind"][k]["percent"] for k in kinds), "-", "-", "-"])
+    dev = [by_suite["dev"] for by_suite in data["results"].values()]
     as_of_ok = all(min(r["by_kind"]["as-of"]["percent"], r["by_kind"]["before-any"]["percent"]) >= 95
-                   for r in stores)
-    overall_ok = all(r["accuracy"] >= 90 for r in stores)
-    clean = all(r["http_errors"] == "none" and r["results_after_as_of"] == 0 for r in stores)
-    return ["### Temporal knowledge updates through REST (`bench/temporal_suite.py`)", "",
-            f"The shared dev suite ({data['suite']}: 24 people in one group scope, 201 single-message "
-            "episodes, 273 probes; top 3 of `POST /v1/memories/search` with naive `as_of`), each "
-            "store behind `graphmem serve`:", "",
-            _table(["system", "all %", "now %", "as-of %", "before-any %", "HTTP errors",
-                    "results after as_of", "search p50 / p95 ms"], rows), "",
-            f"Goals: 0 HTTP errors and 0 results after as_of ({_mark(clean)}); as-of and before-any "
-            f">= 95% ({_mark(as_of_ok)}); overall >= 90% ({_mark(overall_ok)}). The slot channel's "
-            "match threshold and the entity-focus floor were chosen on this dev suite (and checked "
-            "against LoCoMo dev recall): there is no held-out split here either.", ""]
+                   for r in dev)
+    overall_ok = all(r["accuracy"] >= 90 for r in dev)
+    clean = all(r["http_errors"] == "none" and r["results_after_as_of"] == 0
+                for by_suite in data["results"].values() for r in by_suite.values())
+    misses = sorted({f for by_suite in data["results"].values() for r in by_suite.values()
+                     for f in r["failures"]})
+    out = ["### Temporal knowledge updates through REST (`bench/temporal_suite.py`)", "",
+           "`dev` is the shared suite (24 people in one group scope, 201 single-message episodes, "
+           "273 probes); `extra` is ours (5 people, 28 episodes, 35 probes with slots and phrasings "
+           "dev lacks: car, job title, likes, 'traded in', 'employed by', 'quit X to freelance'), "
+           "written after tuning on dev and never tuned on. Top 3 of `POST /v1/memories/search` with "
+           "naive `as_of`, each store behind `graphmem serve`:", "",
+           _table(["suite", "system", "all %", "now %", "as-of %", "before-any %", "HTTP errors",
+                   "results after as_of", "search p50 / p95 ms"], rows), "",
+           f"Goals on dev: 0 HTTP errors and 0 results after as_of ({_mark(clean)}); as-of and "
+           f"before-any >= 95% ({_mark(as_of_ok)}); overall >= 90% ({_mark(overall_ok)}). The "
+           "extractor's change rules, the slot channel's match threshold and the entity-focus floor "
+           "were chosen on dev (and checked against LoCoMo dev recall), so dev figures are "
+           "optimistic; `extra` is the fairer estimate."]
+    if misses:
+        out += ["", "Failed probes:", "", *(f"- `{m}`" for m in misses)]
+    return [*out, ""]
 
 
 def other_sections() -> list[str]:

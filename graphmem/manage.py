@@ -138,6 +138,11 @@ def _entity(memory: Memory, tenant: str, entity_id: str, scope: Scope | None) ->
     return found[0]
 
 
+def scopes(memory: Memory, tenant: str) -> list[Scope]:
+    """The scopes a tenant has memories or conversations in (what a scope picker offers)."""
+    return [Scope.from_key(key) for key in memory.store.scope_keys(tenant)]
+
+
 def get_fact(memory: Memory, tenant: str, fact_id: str, scope: Scope | None = None) -> Fact:
     """One fact, any status, optionally only if ``scope`` can see it."""
     return _public(_fact(memory, tenant, fact_id, scope))
@@ -319,6 +324,39 @@ def restore_fact(memory: Memory, tenant: str, fact_id: str, scope: Scope | None 
     does not take it straight back."""
     return _update(memory, tenant, fact_id, scope, status=FactStatus.ACTIVE,
                    last_accessed=memory.clock())
+
+
+def forget_scope(memory: Memory, tenant: str, scope: Scope) -> list[Fact]:
+    """Soft-forget every active fact stored under exactly this scope, in one batch.
+
+    "Clear all memories" that can be undone: :func:`restore_facts` with the ids
+    returned brings back exactly these, not facts forgotten before.
+    """
+    with memory.ingestor.lock:
+        facts = [f.model_copy(update={"status": FactStatus.FORGOTTEN})
+                 for f in _all_facts(memory, tenant, [scope.key])
+                 if f.status is FactStatus.ACTIVE]
+        if facts:
+            memory.store.write(tenant, WriteBatch(facts=facts))
+    return [_public(f) for f in facts]
+
+
+def restore_facts(memory: Memory, tenant: str, fact_ids: list[str],
+                  scope: Scope | None = None) -> list[Fact]:
+    """Undo :func:`forget_scope` (or several :func:`forget_fact`) in one batch.
+
+    Ids that are not forgotten facts visible in ``scope`` are skipped, so a
+    retried undo changes nothing the second time.
+    """
+    with memory.ingestor.lock:
+        found = memory.store.get_facts(tenant, list(dict.fromkeys(fact_ids)))
+        facts = [f.model_copy(update={"status": FactStatus.ACTIVE,
+                                      "last_accessed": memory.clock()})
+                 for f in found if f.status is FactStatus.FORGOTTEN
+                 and (scope is None or f.scope_key in scope.visible_keys)]
+        if facts:
+            memory.store.write(tenant, WriteBatch(facts=facts))
+    return [_public(f) for f in facts]
 
 
 def set_importance(memory: Memory, tenant: str, fact_id: str, importance: float,

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     field_validator,
@@ -43,7 +44,7 @@ MAX_UTC_OFFSET = timedelta(hours=18)
 TIME_RULE = (
     "ISO 8601 date-time or date. Without an offset the time is UTC; an offset is converted "
     "to UTC; a date alone (2024-06-01) is midnight UTC; a space may stand for the 'T'. "
-    "Offsets beyond +/-18:00 and instants outside the years 1-9999 in UTC are refused.")
+    "Offsets beyond +/-18:00, instants outside the years 1-9999 in UTC and numbers are refused.")
 
 
 def as_utc(value: datetime) -> datetime:
@@ -67,9 +68,31 @@ def as_utc(value: datetime) -> datetime:
         raise ValueError("the time is outside the years 1-9999 once converted to UTC") from err
 
 
-#: A datetime field under :func:`as_utc`: accepts naive, offset and date-only
+_BASIC_DATE = re.compile(r"\A(\d{4})(\d{2})(\d{2})\Z")
+_NUMBER = re.compile(r"\A\s*[+-]?\d+(\.\d*)?([eE][+-]?\d+)?\s*\Z")
+
+
+def iso_time(value: Any) -> Any:
+    """Only ISO 8601 reaches the datetime parser: a number is refused, not guessed.
+
+    pydantic would read ``1700000000`` as Unix seconds, a larger number as
+    milliseconds, and ``"20240601"`` (an ISO 8601 basic date) as a second count
+    in 1970; silently wrong answers are worse than a 422. The basic date form
+    is read as the date it is.
+    """
+    if isinstance(value, (int, float)) or (isinstance(value, str) and _NUMBER.match(value)):
+        basic = _BASIC_DATE.match(value.strip()) if isinstance(value, str) else None
+        if basic:
+            return "-".join(basic.groups())
+        raise ValueError("give an ISO 8601 date or date-time (2024-06-01, 2024-06-01T09:00:00Z), "
+                         "not a number")
+    return value
+
+
+#: A datetime field under :func:`as_utc`: accepts naive, offset and date-only ISO 8601
 #: input and always holds an aware UTC datetime. Every time field uses it.
-UtcDateTime = Annotated[datetime, AfterValidator(as_utc), Field(description=TIME_RULE)]
+UtcDateTime = Annotated[datetime, BeforeValidator(iso_time), AfterValidator(as_utc),
+                        Field(description=TIME_RULE)]
 
 #: Control characters text never needs: C0 except tab, newline and carriage return,
 #: DEL, and U+FFFD (the mark of text decoded with the wrong encoding).

@@ -36,6 +36,13 @@ def test_every_spelling_of_an_instant_is_the_same_utc_datetime(value: object) ->
 
 def test_a_date_alone_is_midnight_utc() -> None:
     assert _Timed.model_validate({"at": "2024-06-01"}).at == datetime(2024, 6, 1, tzinfo=UTC)
+    assert _Timed.model_validate({"at": "20240601"}).at == datetime(2024, 6, 1, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("value", [1700000000, 1.7e9, "1700000000", "253402300800", " 42 "])
+def test_a_number_is_not_guessed_as_a_time(value: object) -> None:
+    with pytest.raises(ValidationError, match="ISO 8601"):
+        _Timed.model_validate({"at": value})
 
 
 @pytest.mark.parametrize(("value", "message"), [

@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING
 
 from graphmem.extract import (
-    rules_change, rules_events, rules_intent, rules_life, rules_prefs)
+    rules_change, rules_events, rules_intent, rules_life, rules_prefs, rules_states)
 from graphmem.extract.rules_clause import (
     PROJECT_NOUNS, Clause, Finding, Rule, Speech, build_clause, is_question, tech_in)
 from graphmem.extract.rules_copula import copula, linking, noun_facts, passive_state
@@ -37,7 +37,7 @@ _PASS_THROUGH = frozenset({"start", "begin", "continue", "keep", "go", "get", "f
 _PROJECT_PREDICATES = frozenset({"PROJECT_USES", "LESSON"})
 #: Every verb rule, by lemma; a lemma may have rules in several tables ("get" a job, a bike).
 _TABLES = (rules_life.RULES, rules_events.RULES, rules_prefs.RULES, rules_intent.RULES,
-           rules_change.RULES)
+           rules_states.RULES, rules_change.RULES)
 #: What a negated or ended clause may still assert: its own negative ("I don't like X" is a
 #: dislike) and intentions whose rules read the negation themselves ("don't forget to...").
 _NEGATION_AWARE = frozenset({"DISLIKES", "TODO", "GOAL", "PLANS", "LESSON", "LEARNING",
@@ -68,7 +68,7 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
         return []
     found = _lexical(sent, speech)
     found += noun_facts(sent, speech)
-    found += rules_change.progressive_slot(sent, speech)
+    found += rules_states.progressive_slot(sent, speech)
     for token in sent:
         if token.pos_ not in ("VERB", "AUX") or token.dep_ not in _VERB_DEPS:
             continue

@@ -66,7 +66,8 @@ def copula_subjects(verb: Token) -> list[Token]:
     "band" coordinated with "Siemens" and "is" left without a subject: the
     possessed noun right before the verb is its subject.
     """
-    found = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass", "csubj")]
+    found = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")
+             or c.dep_ == "csubj" and c.tag_ != "VBG"]  # "Go is ...", not "Seeing X was ..."
     if found or verb.i == verb.sent.start:
         return found
     before = verb.doc[verb.i - 1]
@@ -256,7 +257,7 @@ def _favourite(verb: Token, subjects: list[Token], speech: Speech, clause: Claus
     for noun, values in pairs:
         if not any(_FAVOURITE.match(c.text) for c in noun.children if c.dep_ == "amod"):
             continue
-        owner = _owner(noun, speech)
+        owner = noun_owner(noun, speech)
         if owner is None:
             continue
         kind = _PREDICATE_WORD.sub("_", noun.lemma_.upper()).strip("_")
@@ -277,7 +278,7 @@ def _my_noun_is(verb: Token, subjects: list[Token], speech: Speech, clause: Clau
     """"My hobby is painting", "My goal is to run a marathon", "My name is Priya"."""
     out: list[Finding] = []
     for noun in subjects:
-        owner = _owner(noun, speech)
+        owner = noun_owner(noun, speech)
         lemma = noun.lemma_.lower()
         if owner is None or clause.negated:
             continue
@@ -301,7 +302,8 @@ def _my_noun_is(verb: Token, subjects: list[Token], speech: Speech, clause: Clau
     return out
 
 
-def _owner(noun: Token, speech: Speech) -> Party | None:
+def noun_owner(noun: Token, speech: Speech) -> Party | None:
+    """Whose noun: "my" is the speaker, "Ana's" is Ana; None for anyone else."""
     for c in noun.children:
         if c.dep_ == "poss":
             if c.lower_ in ("my", "our"):

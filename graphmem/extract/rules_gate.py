@@ -20,7 +20,7 @@ import re
 from typing import TYPE_CHECKING
 
 from graphmem.extract import (
-    rules_change, rules_events, rules_intent, rules_life, rules_prefs)
+    rules_change, rules_events, rules_intent, rules_life, rules_prefs, rules_states)
 from graphmem.extract.rules_clause import KIN, PETS, PROJECT_NOUNS
 from graphmem.extract.rules_copula import ATTITUDES, STATUS_WORDS
 from graphmem.extract.rules_lesson import PREFIX, TECH_WORDS
@@ -120,7 +120,8 @@ def _nouns(words: frozenset[str] | set[str]) -> set[str]:
 
 def _triggers() -> frozenset[str]:
     lemmas = {lemma for table in (rules_life.RULES, rules_events.RULES, rules_prefs.RULES,
-                                  rules_intent.RULES, rules_change.RULES) for lemma in table}
+                                  rules_intent.RULES, rules_states.RULES, rules_change.RULES)
+              for lemma in table}
     lemmas |= {"become", "marry", "engage"}
     words: set[str] = set()
     for lemma in lemmas - _NEEDS_COMPLEMENT - _PHRASE_ONLY:
@@ -128,7 +129,8 @@ def _triggers() -> frozenset[str]:
     words |= _nouns(set(KIN) | PETS | POSSESSIONS | TRIP_NOUNS | EVENT_NOUNS | BUSINESSES
                     | OCCUPATIONS | PROJECT_NOUNS)
     words |= ACTIVITY_NOUNS | STATUS_WORDS | set(ATTITUDES) | TECH_WORDS | _COMPLEMENTS
-    words |= DIETS | PHONE_WORDS | CAR_WORDS | set(SPORT_VERBS.values()) | rules_change.TRIGGERS
+    words |= DIETS | PHONE_WORDS | CAR_WORDS | set(SPORT_VERBS.values())
+    words |= rules_states.TRIGGERS | rules_change.TRIGGERS
     words |= {w for phrase in (*SPORTS, *SLOT_NOUNS) for w in phrase.split()}
     words |= {w for s in spellings() for w in _WORD.findall(s.lower())} - _COMMON_TERM_WORDS
     return frozenset(words)
@@ -145,7 +147,7 @@ class Gate:
         if sentence.rstrip().endswith("?") and not _REMIND.search(sentence):
             return False  # questions state nothing (see patterns.sentence_findings)
         if _PHRASES.search(sentence) or _NAMED_OBJECT.search(sentence) or PREFIX.match(sentence) \
-                or rules_change.GATE_PATTERN.search(sentence):
+                or rules_states.GATE_PATTERN.search(sentence):
             return True
         if _OBLIGATION.search(sentence) and has_time_cue(sentence):
             return True
@@ -191,8 +193,10 @@ def with_subject(sentence: str) -> str:
         i += 1
     verb = words[i].lower().strip(",.!")
     following = words[i + 1].lower() if i + 1 < len(words) else ""
-    if verb.endswith("ing") and len(verb) > 5 and following in _GERUND_OBJECTS:
-        return "I'm " + sentence[:1].lower() + sentence[1:]  # "Currently living in Denver."
+    if i and verb.endswith("ing") and len(verb) > 5 and following in _GERUND_OBJECTS:
+        # "Currently living in Denver."; without the adverb "Losing my job was hard" is a
+        # gerund subject, not a dropped "I'm"
+        return "I'm " + sentence[:1].lower() + sentence[1:]
     past = verb in _PAST_FORMS or (verb.endswith("ed") and len(verb) > 4)
     if not past or verb in _NOT_PAST or (i and not words[0].lower() in _DIARY_ADVERBS):
         return sentence

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules_clause import (
-    KIN, PETS, VAGUE, Action, Clause, Finding, Party, Rule, Speech, conjuncts)
+    KIN, PETS, VAGUE, Action, Clause, Finding, Party, Rule, Speech, conjuncts, possessor)
 from graphmem.extract.rules_copula import married
 from graphmem.extract.rules_events import has_time, trips
 from graphmem.extract.rules_lexicon import (
@@ -25,7 +25,8 @@ from graphmem.extract.terms import TECH_LABEL
 if TYPE_CHECKING:
     from spacy.tokens import Token
 
-_JOB_NOUNS = frozenset({"job", "position", "role", "internship", "gig", "career", "post"})
+_JOB_NOUNS = frozenset({"job", "position", "role", "internship", "gig", "career", "post",
+                        "offer"})
 _NOT_WORKPLACES = frozenset({"home", "night", "moment", "end", "same", "place", "office"})
 
 
@@ -86,7 +87,7 @@ def start_job(clause: Clause, speech: Speech) -> list[Finding]:
     titles: list[Token] = []
     jobs = [t for t in dobjs(verb) if t.lemma_.lower() in _JOB_NOUNS]
     for t in jobs:
-        orgs += pobjs(t, ("at", "with", "for"))
+        orgs += pobjs(t, ("at", "with", "for", "from"))
         titles += pobjs(t, ("as",))
     for t in list(titles):  # "a job as a barista at Blue Bottle"
         orgs += [o for o in pobjs(t, ("at", "with", "for")) if o not in orgs]
@@ -111,9 +112,18 @@ def _title(token: Token) -> str | None:
 
 
 def promote(clause: Clause, speech: Speech) -> list[Finding]:
-    titles = pobjs(clause.verb, ("to",))
-    return _each(clause, lambda s: [Finding(s, "JOB_TITLE", n, "role")
-                                    for t in titles if (n := phrase(t))])
+    """"promoted to staff engineer"; the parser often reads "to staff" as an infinitive."""
+    titles = [n for t in pobjs(clause.verb, ("to",)) if (n := phrase(t))]
+    verb = clause.verb
+    doc = verb.doc
+    if not titles and verb.i + 1 < len(doc) and doc[verb.i + 1].lower_ == "to":
+        words = []
+        for t in doc[verb.i + 2: verb.sent.end]:
+            if t.pos_ not in ("NOUN", "PROPN", "ADJ", "VERB") or t.ent_type_ in ("DATE", "TIME"):
+                break
+            words.append(t.text)
+        titles = [" ".join(words)] if words else []
+    return _each(clause, lambda s: [Finding(s, "JOB_TITLE", n, "role") for n in titles])
 
 
 def teach(clause: Clause, speech: Speech) -> list[Finding]:
@@ -332,8 +342,9 @@ def dispose(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     if clause.lemma == "get" and not any(c.lower_ == "rid" for c in verb.children):
         return []
-    if clause.lemma == "give" and not has_prt(verb, "away"):
-        return []
+    if clause.lemma == "give" and not has_prt(verb, "away") and not (
+            pobjs(verb, ("to",)) and any(possessor(t) == "me" for t in dobjs(verb))):
+        return []  # "gave away my bike", "gave my car to my son"; not "gave my son a car"
     objects = dobjs(verb) + pobjs(next((c for c in verb.children if c.lower_ == "rid"), verb),
                                   ("of",))
     return _each(clause, lambda s: [
@@ -376,7 +387,7 @@ RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     "leave": (leave,), "resign": (leave,), "retire": (leave,), "lose": (leave,), "lay": (leave,),
     "fire": (leave,), "live": (live,), "reside": (live,), "move": (move,), "relocate": (move,),
     "grow": (grow_up,), "come": (grow_up,), "marry": (marry,), "divorce": (marry,),
-    "date": (date_someone,), "break": (break_up,), "know": (know,), "speak": (know,),
+    "date": (date_someone,), "break": (break_up,), "split": (break_up,), "know": (know,), "speak": (know,),
     "meet": (meet,), "have": (have,), "buy": (acquire,), "purchase": (acquire,),
     "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "sell": (dispose,),
     "give": (dispose,), "open": (found_business,), "found": (found_business,),

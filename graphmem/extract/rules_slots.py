@@ -18,10 +18,15 @@ retraction (a negated statement is never asserted).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules_clause import Finding
+from graphmem.extract.rules_clause import (
+    Action, Clause, Finding, Party, Speech, is_person_name)
+from graphmem.extract.rules_copula import noun_owner
+from graphmem.extract.rules_lexicon import is_place, pobjs
+from graphmem.extract.rules_phrases import phrase
 from graphmem.extract.terms import LANGUAGE, TECH_LABEL, kind_of
 
 if TYPE_CHECKING:
@@ -162,3 +167,80 @@ def settle(findings: list[Finding]) -> list[Finding]:
         g is not f and g.action == "assert" and g.predicate == f.predicate
         and g.subject.name == f.subject.name and g.obj.lower().startswith(f.obj.lower() + " ")
         for g in kept))]  # "Pixel" and "Pixel 8" from two rules: the fuller name
+
+
+# ---------------------------------------------------------------- helpers for the slot rules
+
+
+#: Modals under which a state is not stated as holding ("I would drive a Tesla").
+NOT_SO = ("would", "could", "should", "might")
+#: Words that make a possessed slot noun the *current* one ("my main sport", "my new boss").
+
+
+def each(clause: Clause, make: Callable[[Party], list[Finding]]) -> list[Finding]:
+    return [f for s in clause.subjects for f in make(s)]
+
+
+def action_of(clause: Clause) -> Action:
+    return "retract" if clause.negated or clause.ended else "assert"
+
+
+def value_name(token: Token) -> str | None:
+    """A slot value's name: "a Pixel 8" -> "Pixel 8", "a keto diet" -> "keto"."""
+    if token.lemma_.lower() == "diet":
+        words = [c.lower_ for c in token.children if c.dep_ in ("amod", "compound")
+                 and c.lower_ in DIETS]
+        return words[0] if words else None
+    if token.lower_ in DIETS:
+        return token.lower_
+    if token.pos_ in ("VERB", "AUX") and token.text[:1].isupper():
+        return token.text  # "Go is my main language": the parser read a verb
+    name = phrase(token)
+    if name is None and token.pos_ == "PROPN":  # "an iPhone 12" merged as a number
+        words = token.text.split()
+        name = " ".join(words[1:] if words[0].lower() in ("a", "an", "the", "my") else words)
+    after = token.nbor(1) if token.i + 1 < len(token.doc) else None
+    if name and after is not None and after.tag_ == "CD" and token.pos_ == "PROPN" and \
+            after.head != token and not name.endswith(after.text):
+        name = f"{name} {after.text}"  # "a Pixel 8 as my phone": the parser lost the "8"
+    return name
+
+
+def fits(slot: str, token: Token) -> str | None:
+    """Check a value fits the slot its noun names; None when it does not."""
+    name = value_name(token)
+    if not name or name.lower() in ("it", "this", "that", "what", "who", "one"):
+        return None
+    if slot == "REPORTS_TO" and not (is_person_name(token, _NOBODY) or token.text[:1].isupper()):
+        return None
+    if slot == "LIVES_IN" and not (is_place(token) or token.text[:1].isupper()):
+        return None
+    if slot == "WORKS_AT" and not token.text[:1].isupper():
+        return None
+    if slot == "MAIN_LANGUAGE" and not is_language(name):
+        return None
+    if slot == "PLAYS_SPORT" and value_slot(name) != "PLAYS_SPORT" and token.tag_ != "VBG":
+        return None
+    if slot == "DIET" and value_slot(name) != "DIET":
+        return None
+    return name.lower() if slot in ("PLAYS_SPORT", "DIET") else name  # "Tennis is my sport"
+
+
+_NOBODY = Speech("", False, frozenset())
+
+
+def owner_of(noun: Token, speech: Speech) -> Party | None:
+    """"my manager" -> the speaker; "Ana's car" -> Ana; "home for me" -> the speaker."""
+    if any(c.dep_ == "poss" for c in noun.children):
+        return noun_owner(noun, speech)
+    for t in pobjs(noun, ("for",)):
+        if t.lower_ in ("me", "us") and speech.first_person:
+            return speech.me()
+    if noun.lower_ == "home" and noun.dep_ == "attr" and speech.first_person and not any(
+            c.dep_ in ("det", "poss", "prep") for c in noun.children):
+        return speech.me()  # "Lisbon is home now"
+    return None
+
+
+def slot_finding(s: Party, slot: str, name: str, action: Action, **kw: object) -> Finding:
+    return Finding(s, slot, name, SLOT_TYPES.get(slot, "concept"), action, **kw)  # type: ignore[arg-type]

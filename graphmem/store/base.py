@@ -137,6 +137,9 @@ class GraphStore(Protocol):
 
     def expired_episode_ids(self, tenant: str, now: datetime) -> list[str]: ...
 
+    def scope_keys(self, tenant: str) -> list[str]:
+        """Every scope key the tenant has episodes or facts in, sorted (for a scope picker)."""
+
     # -- entities -------------------------------------------------------------
     def get_entities(self, tenant: str, ids: list[str]) -> list[Entity]: ...
 

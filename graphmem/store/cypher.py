@@ -182,6 +182,19 @@ def list_episodes(tenant: str, scope_keys: list[str], limit: int,
     )
 
 
+def scope_keys(tenant: str) -> Query:
+    """The scope keys a tenant has data in.
+
+    >>> scope_keys("acme")[1]
+    {'tenant': 'acme'}
+    """
+    return (
+        "MATCH (n) WHERE (n:Episode OR n:Fact) AND n.tenant = $tenant\n"
+        "RETURN DISTINCT n.scopeKey AS key ORDER BY key",
+        {"tenant": tenant},
+    )
+
+
 def expired_episode_ids(tenant: str, now: datetime) -> Query:
     return (
         "MATCH (e:Episode) WHERE e.expiresAt <= $now AND e.tenant = $tenant"

@@ -195,6 +195,11 @@ class EmbeddedStore:
         )
         return [Episode.model_validate_json(str(r[0])) for r in rows]
 
+    def scope_keys(self, tenant: str) -> list[str]:
+        rows = self._query("SELECT scope_key FROM episodes WHERE tenant=? UNION SELECT scope_key"
+                           " FROM facts WHERE tenant=? ORDER BY 1", (tenant, tenant))
+        return [str(r[0]) for r in rows]
+
     def expired_episode_ids(self, tenant: str, now: datetime) -> list[str]:
         rows = self._query(
             "SELECT id FROM episodes WHERE tenant=? AND pinned=0 AND expires_at IS NOT NULL"

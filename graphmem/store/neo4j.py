@@ -250,6 +250,9 @@ class Neo4jStore:
         rows = self._read(cypher.list_episodes(tenant, scope_keys, limit, before))
         return [records.episode_from(r["e"]) for r in rows]
 
+    def scope_keys(self, tenant: str) -> list[str]:
+        return [str(r["key"]) for r in self._read(cypher.scope_keys(tenant))]
+
     def expired_episode_ids(self, tenant: str, now: datetime) -> list[str]:
         return [str(r["id"]) for r in self._read(cypher.expired_episode_ids(tenant, now))]
 

@@ -92,10 +92,11 @@ class Schema:
         return node
 
     def operations(self, skip: set[str]) -> list[Operation]:
+        """The JSON API's operations (``/v1/...``; pages for people answer HTML)."""
         out = []
         for path, item in sorted(self.doc["paths"].items()):
             for method, op in item.items():
-                if f"{method.upper()} {path}" in skip:
+                if f"{method.upper()} {path}" in skip or not path.startswith("/v1/"):
                     continue
                 content = op.get("requestBody", {}).get("content", {})
                 body = content.get("application/json", {}).get("schema")

@@ -1,7 +1,7 @@
 """Every time field of the REST API, on both stores, under the one datetime rule.
 
-Each field takes the same instant written five ways (naive, ``Z``, ``+02:00``,
-date-only, space-separated) and answers identically; out-of-range instants,
+Each field takes the same instant written six ways (naive, ``Z``, ``+02:00``,
+date-only, space-separated, ISO basic date) and answers identically; out-of-range instants,
 offsets beyond 18 hours and non-dates are a 422 naming the field. The seeded
 data puts a change exactly at that instant, so reading an offset or a naive
 time wrongly would change the answer.
@@ -17,11 +17,12 @@ from fastapi.testclient import TestClient
 
 from tests.api.conftest import ALICE, assert_problem, fact
 
-#: 2030-03-01T00:00:00Z, five ways.
+#: 2030-03-01T00:00:00Z, six ways.
 FORMS = ["2030-03-01T00:00:00Z", "2030-03-01T00:00:00", "2030-03-01T02:00:00+02:00",
-         "2030-03-01", "2030-03-01 00:00:00"]
+         "2030-03-01", "2030-03-01 00:00:00", "20300301"]
+#: Out of range once in UTC, offsets no store takes, non-dates, and numbers (never guessed).
 BAD = ["9999-12-31T23:00:00-05:00", "0001-01-01T00:00:00+05:00", "2030-03-01T00:00:00+19:00",
-       "2030-03-01T00:00:00-18:30", "2030-13-01", "soon"]
+       "2030-03-01T00:00:00-18:30", "2030-13-01", "soon", "1900000000"]
 INSTANT = "2030-03-01T00:00:00Z"
 
 Client = TestClient

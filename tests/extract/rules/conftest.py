@@ -31,5 +31,10 @@ def said(extractor: RuleExtractor, *texts: str, speaker: str = "Bob",
                                      messages=messages), [])
 
 
+def exact_cases(cases: list[tuple[str, set[Triple]]]) -> pytest.MarkDecorator:
+    """Parametrize a test over (sentence, the exact facts it gives), named by the sentence."""
+    return pytest.mark.parametrize(("text", "expected"), cases, ids=[c[0][:40] for c in cases])
+
+
 def triples(extraction: Extraction) -> set[Triple]:
     return {(f.subject, f.predicate, f.object, f.action) for f in extraction.facts}

@@ -1,4 +1,4 @@
-"""Change, negation, transition and state (rules_change, rules_slots, the negation guard).
+"""Negation, cessation and transition (rules_change and the negation guard in patterns).
 
 The cases are the sentences of the issue and of the dev temporal suite: each
 must produce exactly the facts listed, and a negated statement must never be
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem.extract.rules import RuleExtractor
-from tests.extract.rules.conftest import Triple, said, triples
+from tests.extract.rules.conftest import Triple, exact_cases, said, triples
 
 B = "Bob"
 
@@ -57,32 +57,6 @@ CASES: list[tuple[str, set[Triple]]] = [
      {(B, "LIVES_IN", "Cape Town", "retract"), (B, "LIVES_IN", "Vancouver", "assert")}),
     ("I changed jobs from IBM to SAP.",
      {(B, "WORKS_AT", "IBM", "retract"), (B, "WORKS_AT", "SAP", "assert")}),
-    # states open a value
-    ("I joined Datadog as a staff engineer.",
-     {(B, "WORKS_AT", "Datadog", "assert"), (B, "JOB_TITLE", "staff engineer", "assert")}),
-    ("These days I'm employed by Globex.", {(B, "WORKS_AT", "Globex", "assert")}),
-    ("My title is tech lead now.", {(B, "JOB_TITLE", "tech lead", "assert")}),
-    ("My car these days is a Tesla Model 3.", {(B, "DRIVES", "Tesla Model 3", "assert")}),
-    ("My phone is a Galaxy S24.", {(B, "HAS_PHONE", "Galaxy S24", "assert")}),
-    ("I use a Galaxy S24 as my phone.", {(B, "HAS_PHONE", "Galaxy S24", "assert")}),
-    ("Got a new phone, a Pixel 8.", {(B, "HAS_PHONE", "Pixel 8", "assert")}),
-    ("I'm with Massive Dynamic now.", {(B, "WORKS_AT", "Massive Dynamic", "assert")}),
-    ("I got hired by Oscorp.", {(B, "WORKS_AT", "Oscorp", "assert")}),
-    ("I report to Yusuf now.", {(B, "REPORTS_TO", "Yusuf", "assert")}),
-    ("Camille became my boss after the reorg.", {(B, "REPORTS_TO", "Camille", "assert")}),
-    ("My new manager is Rosa.", {(B, "REPORTS_TO", "Rosa", "assert")}),
-    ("I'm vegetarian.", {(B, "DIET", "vegetarian", "assert")}),
-    ("I eat vegan.", {(B, "DIET", "vegan", "assert")}),
-    ("I'm trying a keto diet now.", {(B, "DIET", "keto", "assert")}),
-    ("Kotlin is my main language now.", {(B, "MAIN_LANGUAGE", "Kotlin", "assert")}),
-    ("My main programming language is Elixir.", {(B, "MAIN_LANGUAGE", "Elixir", "assert")}),
-    ("Home for me is Prague.", {(B, "LIVES_IN", "Prague", "assert")}),
-    ("I'm based in Oslo these days.", {(B, "LIVES_IN", "Oslo", "assert")}),
-    ("Finally settled in Denver.", {(B, "LIVES_IN", "Denver", "assert")}),
-    ("New job: Aperture Labs.", {(B, "WORKS_AT", "Aperture Labs", "assert")}),
-    ("Started at Cyberdyne on Monday!", {(B, "WORKS_AT", "Cyberdyne", "assert")}),
-    ("Tennis is my only sport now.", {(B, "PLAYS_SPORT", "tennis", "assert")}),
-    ("My sport is cycling.", {(B, "PLAYS_SPORT", "cycling", "assert")}),
     ("I ditched my iPhone for a Pixel 9.",
      {(B, "HAS_PHONE", "iPhone", "retract"), (B, "HAS_PHONE", "Pixel 9", "assert")}),
     ("I used to live in Paris.", {(B, "LIVES_IN", "Paris", "retract")}),
@@ -90,21 +64,20 @@ CASES: list[tuple[str, set[Triple]]] = [
     ("Chris and I aren't together anymore.", {(B, "HAS_PARTNER", "Chris", "retract")}),
     ("I'm not married anymore.",
      {(B, "RELATIONSHIP_STATUS", "married", "retract"), (B, "MARRIED_TO", "", "retract")}),
-    ("Lisbon is home now.", {(B, "LIVES_IN", "Lisbon", "assert")}),
-    ("I became a manager last year.", {(B, "JOB_TITLE", "manager", "assert")}),
     ("Our cat Luna passed away last week.", {(B, "HAS_PET", "Luna", "retract")}),
     ("I'm done with tennis.", {(B, "PLAYS_SPORT", "tennis", "retract")}),
     ("I no longer drive.", {(B, "DRIVES", "", "retract")}),
     ("I switched my diet to keto.", {(B, "DIET", "keto", "assert")}),
-    ("Currently living in Denver.", {(B, "LIVES_IN", "Denver", "assert")}),
     ("We're no longer together.", {(B, "HAS_PARTNER", "", "retract")}),
-    # a coordinated clause does not lend its noun to the first clause's object
-    ("I work at Siemens and my favourite band is Radiohead.",
-     {(B, "WORKS_AT", "Siemens", "assert"), (B, "FAVORITE_BAND", "Radiohead", "assert")}),
+    ("We split up last year.", {(B, "HAS_PARTNER", "", "retract")}),
+    ("I stepped down as CTO.", {(B, "JOB_TITLE", "CTO", "retract")}),
+    ("My manager changed from Henrik to Rosa.",
+     {(B, "REPORTS_TO", "Henrik", "retract"), (B, "REPORTS_TO", "Rosa", "assert")}),
+    ("I gave my car to my son.", {(B, "OWNS", "car", "retract"), (B, "DRIVES", "", "retract")}),
 ]
 
 
-@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+@exact_cases(CASES)
 def test_sentence_gives_exactly_these_facts(extractor: RuleExtractor, text: str,
                                             expected: set[Triple]) -> None:
     assert triples(said(extractor, text)) == expected
@@ -133,9 +106,3 @@ def test_negated_statement_is_never_asserted(extractor: RuleExtractor, text: str
 def test_quitting_a_job_without_naming_it_closes_the_employer(extractor: RuleExtractor) -> None:
     assert triples(said(extractor, "I'm unemployed at the moment.")) == {
         (B, "WORKS_AT", "", "retract")}
-
-
-def test_a_past_state_opens_nothing(extractor: RuleExtractor) -> None:
-    assert triples(said(extractor, "My manager was Henrik.")) == set()
-    assert triples(said(extractor, "My favourite language is Python.")) == {
-        (B, "FAVORITE_LANGUAGE", "Python", "assert")}

@@ -16,6 +16,9 @@ from graphmem.extract.rules_gate import Gate, with_subject
     ("Need to call mom.", "Need to call mom."),
     ("I moved to Oslo.", "I moved to Oslo."),
     ("Paris is lovely.", "Paris is lovely."),
+    ("Currently living in Denver.", "I'm currently living in Denver."),
+    ("Losing my job was hard.", "Losing my job was hard."),
+    ("Starting a business takes courage.", "Starting a business takes courage."),
 ])
 def test_with_subject(text: str, expected: str) -> None:
     assert with_subject(text) == expected
