@@ -31,6 +31,8 @@ CONSTRAINTS = {
     "entity_id": "CREATE CONSTRAINT entity_id IF NOT EXISTS"
     " FOR (n:Entity) REQUIRE n.id IS UNIQUE",
     "fact_id": "CREATE CONSTRAINT fact_id IF NOT EXISTS FOR (n:Fact) REQUIRE n.id IS UNIQUE",
+    "stored_request_id": "CREATE CONSTRAINT stored_request_id IF NOT EXISTS"
+    " FOR (n:StoredRequest) REQUIRE n.id IS UNIQUE",
     cypher_reminders.CONSTRAINT[0]: cypher_reminders.CONSTRAINT[1],
 }
 
@@ -47,6 +49,8 @@ RANGE_INDEXES = {
     "fact_scope": "CREATE INDEX fact_scope IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.scopeKey)",
     "fact_timeline": "CREATE INDEX fact_timeline IF NOT EXISTS FOR (n:Fact) ON (n.timelineKey)",
     "fact_valid_from": "CREATE INDEX fact_valid_from IF NOT EXISTS FOR (n:Fact) ON (n.validFrom)",
+    "stored_request_created": "CREATE INDEX stored_request_created IF NOT EXISTS"
+    " FOR (n:StoredRequest) ON (n.tenant, n.createdAt)",
     cypher_reminders.DUE_INDEX[0]: cypher_reminders.DUE_INDEX[1],
 }
 
