@@ -29,6 +29,7 @@ from graphmem.extract.base import (
     ExtractedFact,
     Extraction,
 )
+from graphmem.extract.llm_format import Format
 from graphmem.models import Cardinality, Category, Episode
 from graphmem.predicates import DEFAULT_PREDICATES, PREDICATE_PATTERN
 
@@ -112,13 +113,44 @@ def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
     return result
 
 
-def response_format(structured: bool) -> dict[str, Any]:
-    """The ``response_format`` of a request: the strict schema, or plain JSON mode."""
-    if not structured:
-        return {"type": "json_object"}
-    return {"type": "json_schema",
-            "json_schema": {"name": SCHEMA_NAME, "schema": strict_json_schema(LLMResponse),
-                            "strict": True}}
+def response_format(fmt: Format) -> dict[str, Any] | None:
+    """The ``response_format`` of a request in ``fmt``; None means "send none".
+
+    ``json_object`` carries the schema under ``schema`` too: llama.cpp's
+    servers turn it into a grammar, so even a small model answers in the
+    schema, and servers that ignore unknown keys lose nothing.
+    """
+    schema = strict_json_schema(LLMResponse)
+    if fmt == "json_schema":
+        return {"type": "json_schema",
+                "json_schema": {"name": SCHEMA_NAME, "schema": schema, "strict": True}}
+    if fmt == "json_object":
+        return {"type": "json_object", "schema": schema}
+    return None
+
+
+#: Output tokens an answer may take: a floor for the envelope, a share per input token
+#: (facts restate the episode), and room for a decision per candidate.
+BUDGET_FLOOR = 256
+BUDGET_PER_INPUT_TOKEN = 1.5
+BUDGET_PER_CANDIDATE = 48
+
+
+def answer_budget(episode: Episode, candidates: list[CandidateFact], cap: int) -> int:
+    """``max_tokens`` for one episode: grows with its size, never above ``cap``.
+
+    A grammar-constrained small model can otherwise generate until the
+    context is full (minutes on a CPU); the budget bounds every request.
+    Input tokens are estimated at four characters each.
+
+    >>> when = datetime(2024, 1, 1, tzinfo=UTC)
+    >>> answer_budget(Episode(tenant="t", scope_key="u", content="x" * 400, reference_time=when),
+    ...               [], 4096)
+    406
+    """
+    tokens_in = len(episode.content) / 4
+    budget = BUDGET_FLOOR + BUDGET_PER_INPUT_TOKEN * tokens_in + BUDGET_PER_CANDIDATE * len(candidates)
+    return max(1, min(cap, int(budget)))
 
 
 # -- the prompt ------------------------------------------------------------------
@@ -170,11 +202,11 @@ Known predicates: {predicates}.
 _JSON_MODE = "\nAnswer with JSON only, no prose, matching this JSON Schema:\n{schema}\n"
 
 
-def system_prompt(structured: bool) -> str:
-    """The system message; without structured output it carries the schema itself."""
+def system_prompt(fmt: Format) -> str:
+    """The system message; unless the server enforces the schema it carries the schema itself."""
     known = ", ".join(f"{p.name} ({p.cardinality.value})" for p in DEFAULT_PREDICATES)
     prompt = _SYSTEM.format(predicates=known)
-    if not structured:
+    if fmt != "json_schema":
         schema = json.dumps(strict_json_schema(LLMResponse), ensure_ascii=False)
         prompt += _JSON_MODE.format(schema=schema)
     return prompt
