@@ -463,3 +463,62 @@ def test_a_failing_llm_leaves_the_episode_stored_without_facts(tenant: str,
     assert (stats.episodes, stats.entities, sum(stats.facts_by_status.values())) == (1, 0, 0)
     assert [e.episode_id for e in queue.pending()] == [result.episode_id]
     assert len(server.requests) == 2
+
+
+def test_retrieve_compare_act_updates_one_fact_and_deletes_another_by_id(
+        tenant: str, server: FakeOpenAI, make: Make, store: GraphStore, embedder: Embedder) -> None:
+    """The speaker's stored facts go to the model with their ids, even when the episode's
+    words match none of them; its verdicts are applied by id: one fact replaced by a new
+    value (linked to it), one ended, one kept."""
+    def judge(request: Request) -> Reply:
+        existing = {(c["predicate"], c["object"]): c["id"] for c in request.episode["existing_facts"]}
+        if not existing:
+            return ok(answer(  # texts that share no word with the second episode
+                said(message_id=None, text="Employed by Acme."),
+                said(predicate="LIKES", obj="coffee", cardinality="many", message_id=None,
+                     text="Drinks coffee daily."),
+                said(predicate="LIVES_IN", obj="Berlin", message_id=None, text="Resides in Berlin.")))
+        return ok(answer(said(obj="Globex", message_id=None), decisions=[
+            {"fact_id": existing[("WORKS_AT", "Acme")], "decision": "superseded", "by_fact_index": 0},
+            {"fact_id": existing[("LIKES", "coffee")], "decision": "retracted", "by_fact_index": None},
+            {"fact_id": existing[("LIVES_IN", "Berlin")], "decision": "keep", "by_fact_index": None},
+        ]))
+
+    server.responder = judge
+    ingestor = Ingestor(store, make(), embedder)
+    first = ingestor.ingest(tenant, conversation(("Alice", "Acme hired me; I drink coffee daily; Berlin.")))
+    later = datetime(2024, 6, 1, tzinfo=UTC)
+    second = ingestor.ingest(tenant, conversation(("Alice", "Big news, new employer, no more caffeine!"),
+                                                  at=later))
+
+    ids = {f.predicate: f.id for f in first.created}
+    shown = {c["id"] for c in server.requests[1].episode["existing_facts"]}
+    assert set(ids.values()) <= shown
+    [globex] = second.created
+    acme, coffee, berlin = store.get_facts(tenant, [ids["WORKS_AT"], ids["LIKES"], ids["LIVES_IN"]])
+    assert (acme.superseded_by, acme.valid_until, acme.retraction) == (globex.id, later, None)
+    assert coffee.retraction is not None and coffee.valid_until == later
+    assert coffee.superseded_by is None
+    assert berlin.valid_until is None
+    assert [f.id for f in second.superseded] == [acme.id]
+    assert [f.id for f in second.retracted] == [coffee.id]
+    assert current(store, tenant) == {("Alice", "WORKS_AT", "Globex"), ("Alice", "LIVES_IN", "Berlin")}
+
+
+def test_a_superseding_value_elsewhere_ends_the_old_fact(
+        tenant: str, server: FakeOpenAI, make: Make, store: GraphStore, embedder: Embedder) -> None:
+    """'Superseded' by a value the timeline cannot link (a many-valued relation) still ends it."""
+    def judge(request: Request) -> Reply:
+        existing = request.episode["existing_facts"]
+        if not existing:
+            return ok(answer(said(predicate="USES", obj="Vue", cardinality="many", message_id=None)))
+        return ok(answer(said(predicate="USES", obj="React", cardinality="many", message_id=None),
+                         decisions=[{"fact_id": existing[0]["id"], "decision": "superseded",
+                                     "by_fact_index": 0}]))
+
+    server.responder = judge
+    ingestor = Ingestor(store, make(), embedder)
+    ingestor.ingest(tenant, conversation(("Alice", "I build with Vue.")))
+    ingestor.ingest(tenant, conversation(("Alice", "Moved the frontend over."),
+                                         at=datetime(2024, 6, 1, tzinfo=UTC)))
+    assert current(store, tenant) == {("Alice", "USES", "React")}
