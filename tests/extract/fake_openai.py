@@ -37,6 +37,7 @@ class Reply:
     delay: float = 0.0  # seconds to wait before answering
     echo_auth: bool = False  # put the request's Authorization header in the error message
     finish_reason: str = "stop"  # "length": the answer hit max_tokens
+    raw: bytes | None = None  # a whole JSON body to send as is (a proxy relaying a real server)
 
 
 @dataclass
@@ -124,6 +125,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, request: Request, reply: Reply) -> None:
         if request.path != "/v1/chat/completions":
             return self._send(404, {"error": {"message": f"no route {request.path}"}})
+        if reply.raw is not None:
+            return self._send(reply.status, json.loads(reply.raw), reply.headers)
         if reply.status != 200:
             message = reply.error
             if reply.echo_auth:
@@ -232,3 +235,34 @@ class FakeOpenAI:
     def _leave(self) -> None:
         with self._lock:
             self._in_flight -= 1
+
+
+@dataclass
+class Exchange:
+    """One request relayed to a real server, and what the server answered."""
+
+    request: Request
+    status: int
+    body: dict[str, Any]
+
+    @property
+    def content(self) -> str:
+        return str(self.body["choices"][0]["message"]["content"] or "")
+
+    @property
+    def finish_reason(self) -> str:
+        return str(self.body["choices"][0]["finish_reason"])
+
+
+def relay(upstream: str, exchanges: list[Exchange], timeout: float = 600.0) -> Responder:
+    """A responder that forwards each request to ``upstream`` (a base URL ending in /v1)
+    unchanged and records the exchange, so tests can read the wire of a real server."""
+    import httpx
+
+    def forward(request: Request) -> Reply:
+        response = httpx.post(upstream.removesuffix("/v1") + request.path, content=request.raw,
+                              headers={"content-type": "application/json"}, timeout=timeout)
+        exchanges.append(Exchange(request, response.status_code, response.json()))
+        return Reply(status=response.status_code, raw=response.content)
+
+    return forward
