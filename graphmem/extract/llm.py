@@ -26,17 +26,17 @@ import random
 import threading
 import time
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel
 
 from graphmem.errors import LLMError, StoreError
 from graphmem.extract.base import CandidateFact, Extraction, Extractor
+from graphmem.extract.llm_budget import answer_budget, item_caps
 from graphmem.extract.llm_circuit import Circuit
 from graphmem.extract.llm_format import Format, FormatMode, FormatNegotiator, names_the_format
 from graphmem.extract.llm_prompt import (
     UnusableResponse,
-    answer_budget,
     read_response,
     render_user_message,
     response_format,
@@ -66,6 +66,13 @@ class LLMUsage(BaseModel):
     failures: int = 0
     skipped: int = 0  # episodes sent to the fallback without a request: the circuit was open
     response_format: Format = "json_schema"
+
+
+class Budget(NamedTuple):
+    """One episode's answer budget: ``max_tokens``, and how many candidates it may decide on."""
+
+    tokens: int
+    candidates: int
 
 
 class _Transient(Exception):
@@ -107,7 +114,7 @@ class LLMExtractor:
     server's Retry-After asks, never more than ``max_backoff``.
     ``response_format`` is ``auto`` (negotiate) or the one format to use;
     ``max_tokens`` caps every answer's budget (see
-    :func:`~graphmem.extract.llm_prompt.answer_budget`); after an endpoint
+    :func:`~graphmem.extract.llm_budget.answer_budget`); after an endpoint
     failure, episodes skip the endpoint for ``circuit_cooldown`` seconds. The HTTP
     client is created on first use; ``base_url`` and ``api_key`` are passed to
     it explicitly, so ``OPENAI_BASE_URL``/``OPENAI_API_KEY`` have no effect.
@@ -237,7 +244,7 @@ class LLMExtractor:
 
     def _attempts(self, episode: Episode, candidates: list[CandidateFact]) -> Extraction:
         user = render_user_message(episode, candidates)
-        budget = answer_budget(episode, candidates, self.max_tokens)
+        budget = Budget(answer_budget(episode, candidates, self.max_tokens), len(candidates))
         wait: float | None = None
         failure, endpoint = "", True
         for attempt in range(self.max_retries + 1):
@@ -262,7 +269,7 @@ class LLMExtractor:
         raise _Failed(f"{self.model} at {self.base_url} failed {self.max_retries + 1} "
                       f"time(s); last: {failure}", endpoint=endpoint)
 
-    def _complete(self, user: str, budget: int) -> str:
+    def _complete(self, user: str, budget: Budget) -> str:
         """One request in the negotiated format; on a refusal of that format, the next rung.
 
         Until the endpoint has answered in the current format, requests go
@@ -279,7 +286,7 @@ class LLMExtractor:
             if content is not None:
                 return content
 
-    def _try(self, user: str, fmt: Format, budget: int) -> str | None:
+    def _try(self, user: str, fmt: Format, budget: Budget) -> str | None:
         """The answer in ``fmt``, or None when ``fmt`` was refused and the next rung is set."""
         try:
             content = self._request(user, fmt, budget)
@@ -299,13 +306,13 @@ class LLMExtractor:
         logger.info("%s refused response_format %r, using %r from now on: %s",
                     self.base_url, fmt, step, refusal)
 
-    def _request(self, user: str, fmt: Format, budget: int) -> str:
+    def _request(self, user: str, fmt: Format, budget: Budget) -> str:
         import openai
 
         client = self._get_client()
         self._count(calls=1)
         extra: dict[str, Any] = {}
-        wanted = response_format(fmt)
+        wanted = response_format(fmt, item_caps(budget.tokens, budget.candidates))
         if wanted is not None:
             extra["response_format"] = wanted
         try:
@@ -315,7 +322,7 @@ class LLMExtractor:
                     messages=[{"role": "system", "content": system_prompt(fmt)},
                               {"role": "user", "content": user}],
                     temperature=self.temperature,
-                    max_tokens=budget,
+                    max_tokens=budget.tokens,
                     timeout=self.timeout,
                     **extra,
                 )
@@ -344,7 +351,7 @@ class LLMExtractor:
         reply = getattr(choices[0], "message", None) if choices else None
         content = getattr(reply, "content", None)
         if choices and getattr(choices[0], "finish_reason", None) == "length":
-            raise _CutOff(f"the answer was cut off at max_tokens={budget}")
+            raise _CutOff(f"the answer was cut off at max_tokens={budget.tokens}")
         if not isinstance(content, str) or not content.strip():
             refusal = getattr(reply, "refusal", None)
             raise _Transient(f"the model refused: {refusal}" if refusal else "empty answer")

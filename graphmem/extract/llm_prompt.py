@@ -113,44 +113,34 @@ def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
     return result
 
 
-def response_format(fmt: Format) -> dict[str, Any] | None:
+def response_format(fmt: Format, caps: dict[str, int] | None = None) -> dict[str, Any] | None:
     """The ``response_format`` of a request in ``fmt``; None means "send none".
 
     ``json_object`` carries the schema under ``schema`` too: llama.cpp's
     servers turn it into a grammar, so even a small model answers in the
-    schema, and servers that ignore unknown keys lose nothing.
+    schema, and servers that ignore unknown keys lose nothing. There the
+    arrays are capped by ``caps`` (see :func:`~graphmem.extract.llm_budget.item_caps`),
+    so the grammar itself makes the answer end within its budget.
     """
     schema = strict_json_schema(LLMResponse)
     if fmt == "json_schema":
         return {"type": "json_schema",
                 "json_schema": {"name": SCHEMA_NAME, "schema": schema, "strict": True}}
     if fmt == "json_object":
-        return {"type": "json_object", "schema": schema}
+        return {"type": "json_object", "schema": capped(schema, caps) if caps else schema}
     return None
 
 
-#: Output tokens an answer may take: a floor for the envelope, a share per input token
-#: (facts restate the episode), and room for a decision per candidate.
-BUDGET_FLOOR = 256
-BUDGET_PER_INPUT_TOKEN = 1.5
-BUDGET_PER_CANDIDATE = 48
-
-
-def answer_budget(episode: Episode, candidates: list[CandidateFact], cap: int) -> int:
-    """``max_tokens`` for one episode: grows with its size, never above ``cap``.
-
-    A grammar-constrained small model can otherwise generate until the
-    context is full (minutes on a CPU); the budget bounds every request.
-    Input tokens are estimated at four characters each.
-
-    >>> when = datetime(2024, 1, 1, tzinfo=UTC)
-    >>> answer_budget(Episode(tenant="t", scope_key="u", content="x" * 400, reference_time=when),
-    ...               [], 4096)
-    406
-    """
-    tokens_in = len(episode.content) / 4
-    budget = BUDGET_FLOOR + BUDGET_PER_INPUT_TOKEN * tokens_in + BUDGET_PER_CANDIDATE * len(candidates)
-    return max(1, min(cap, int(budget)))
+def capped(schema: dict[str, Any], caps: dict[str, int]) -> dict[str, Any]:
+    """A copy of the response schema whose top-level arrays hold at most ``caps[name]`` items
+    (entities' aliases at most 3) and whose language code is short."""
+    out: dict[str, Any] = json.loads(json.dumps(schema))
+    props = out["properties"]
+    for name, cap in caps.items():
+        props[name]["maxItems"] = cap
+    props["entities"]["items"]["properties"]["aliases"]["maxItems"] = 3
+    props["language"]["maxLength"] = 8
+    return out
 
 
 # -- the prompt ------------------------------------------------------------------

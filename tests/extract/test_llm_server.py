@@ -75,10 +75,11 @@ def extractor(wire: Wire, llm_server: LLMServer, **settings: Any) -> LLMExtracto
     return LLMExtractor(wire.base_url, "no-key", llm_server.model, **(defaults | settings))
 
 
-def check_answer(exchange: Exchange, ep: Episode, extraction: Extraction) -> None:
+def check_answer(exchange: Exchange, ep: Episode, extraction: Extraction,
+                 budget: int = MAX_TOKENS) -> None:
     """Bounded by the request's budget; schema-valid facts when the JSON is whole; else the rules."""
     sent = exchange.request.body
-    assert 0 < exchange.body["usage"]["completion_tokens"] <= sent["max_tokens"] <= MAX_TOKENS
+    assert 0 < exchange.body["usage"]["completion_tokens"] <= sent["max_tokens"] <= budget
     try:
         response = LLMResponse.model_validate_json(exchange.content)
     except ValidationError:  # cut off at the budget, or not the schema: the rules answered
@@ -103,11 +104,27 @@ def test_json_object_is_negotiated_once_and_every_answer_is_bounded(
     assert llm.usage().response_format == "json_object"
     for exchange, ep, extraction in zip(wire.exchanges[1:], (ALICE_AT_ACME, BOB), extractions,
                                         strict=True):
-        # the schema goes along, and the server turns it into a grammar: the answer is its JSON
-        assert exchange.request.body["response_format"]["schema"]["required"][:2] == [
-            "entities", "facts"]
-        assert exchange.content.startswith('{"entities"')
+        # the schema goes along, capped by the budget, and the server turns it into a grammar:
+        # the answer is well-formed and ends within the budget (the caps leave room for the
+        # envelope only at this budget), so the LLM's extraction is used, not the rules'
+        schema = exchange.request.body["response_format"]["schema"]
+        assert schema["properties"]["facts"]["maxItems"] == 0
+        assert exchange.finish_reason == "stop"
         check_answer(exchange, ep, extraction)
+        assert not any(w.startswith("LLM extraction failed") for w in extraction.warnings)
+    llm.close()
+
+
+def test_a_budget_with_room_for_a_fact_gets_a_well_formed_answer(
+        wire: Wire, llm_server: LLMServer) -> None:
+    budget = 200  # the caps allow one fact and two entities
+    llm = extractor(wire, llm_server, response_format="json_object", max_tokens=budget)
+    extraction = llm.extract(ALICE_AT_ACME, [])
+
+    [exchange] = wire.exchanges
+    assert exchange.request.body["response_format"]["schema"]["properties"]["facts"][
+        "maxItems"] == 1
+    check_answer(exchange, ALICE_AT_ACME, extraction, budget)
     llm.close()
 
 

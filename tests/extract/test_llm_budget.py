@@ -1,12 +1,14 @@
-"""The answer budget: every request carries ``max_tokens``, sized by the episode, capped."""
+"""The answer budget: every request carries ``max_tokens``, sized by the episode, capped;
+a grammar schema is capped so a well-formed answer fits it."""
 
 from __future__ import annotations
 
+import json
 import logging
 
 import pytest
 
-from graphmem.extract.llm_prompt import BUDGET_FLOOR, answer_budget
+from graphmem.extract.llm_budget import BUDGET_FLOOR, answer_budget, item_caps
 from tests.extract.fake_openai import FakeOpenAI, Reply, ok
 from tests.extract.llm_helpers import (
     ALICE_AT_ACME,
@@ -72,3 +74,21 @@ def test_max_tokens_must_be_positive() -> None:
 
     with pytest.raises(ValueError, match=r"max_tokens must be >= 1, got 0"):
         LLMExtractor("http://127.0.0.1:9/v1", "key", "m", max_tokens=0)
+
+
+def test_a_grammar_schema_is_capped_by_the_budget_and_a_strict_one_is_not(
+        server: FakeOpenAI, make: Make) -> None:
+    shown = [candidate(f"fact_{i}") for i in range(2)]
+    make(response_format="json_object").extract(ALICE_AT_ACME, shown)
+    make(response_format="json_object", max_tokens=48).extract(ALICE_AT_ACME, shown)
+    make().extract(ALICE_AT_ACME, shown)
+
+    roomy, tight, strict = (r.body for r in server.requests)
+    for body in (roomy, tight):
+        caps = item_caps(body["max_tokens"], len(shown))
+        props = body["response_format"]["schema"]["properties"]
+        assert {name: props[name]["maxItems"] for name in caps} == caps
+        assert props["language"]["maxLength"] == 8
+    assert item_caps(roomy["max_tokens"], 2)["facts"] >= 2  # a short episode still has room
+    assert item_caps(tight["max_tokens"], 2) == {"entities": 0, "facts": 0, "decisions": 0}
+    assert "maxItems" not in json.dumps(strict["response_format"])  # OpenAI's strict subset
