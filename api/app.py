@@ -21,11 +21,10 @@ from contextlib import asynccontextmanager
 import anyio.to_thread
 from fastapi import FastAPI
 
-from api import errors
+from api import errors, mcp, ui
 from api.limits import BodySizeLimit, TokenBuckets
 from api.routes import ROUTERS, lifecycle, portability, profile, todos
 from api.routes.jobs import JobRunner
-from graphmem.embed.tokens import TokenCounter
 from graphmem.errors import SetupError
 from graphmem.events import EventBus
 from graphmem.memory import Memory
@@ -70,7 +69,8 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
         if owns_memory:
             await anyio.to_thread.run_sync(mem.open)
         try:
-            yield
+            async with app.state.mcp.running():
+                yield
         finally:
             jobs.shutdown()
             if owns_memory:
@@ -83,7 +83,6 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.state.events = EventBus()
     app.state.jobs = jobs
     app.state.rate_limits = TokenBuckets(settings.rate_limit_per_minute)
-    app.state.token_counter = TokenCounter()
     errors.install(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
     for router in ROUTERS:
@@ -92,4 +91,6 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.include_router(profile.router)
     app.include_router(todos.router)
     app.include_router(portability.router)
+    app.state.mcp = mcp.mount(app)
+    ui.mount(app)  # the memory page, /ui
     return app

@@ -14,18 +14,20 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from graphmem.ingest.inputs import EpisodeInput, FactInput
+from graphmem.ingest.inputs import EntityName, EpisodeInput, FactInput, check_interval
 from graphmem.ingest.pipeline import IngestResult
 from graphmem.manage import MonthCount, Source
 from graphmem.models import (
     Cardinality,
     Category,
+    CleanText,
     Entity,
     Episode,
     Fact,
     FactStatus,
     Message,
     Scope,
+    UtcDateTime,
     utcnow,
 )
 from graphmem.search.context import ContextRequest, ContextSection
@@ -52,14 +54,14 @@ class MemoryOut(BaseModel):
     status: FactStatus
     user_id: str | None = None
     group_id: str | None = None
-    valid_from: datetime
-    valid_until: datetime | None = None
-    recorded_at: datetime
-    expired_at: datetime | None = None
+    valid_from: UtcDateTime
+    valid_until: UtcDateTime | None = None
+    recorded_at: UtcDateTime
+    expired_at: UtcDateTime | None = None
     superseded: bool = Field(description="it has ended: superseded, retracted or stated to end")
     superseded_by: str | None = None
     supersedes: list[str] = Field(default_factory=list)
-    retracted_at: datetime | None = None
+    retracted_at: UtcDateTime | None = None
     sources: list[str] = Field(default_factory=list, description="client message ids")
     episode_ids: list[str] = Field(default_factory=list)
     access_count: int = 0
@@ -96,7 +98,7 @@ class EntityOut(BaseModel):
     summary: str
     user_id: str | None = None
     group_id: str | None = None
-    created_at: datetime
+    created_at: UtcDateTime
 
     @classmethod
     def of(cls, entity: Entity) -> EntityOut:
@@ -134,9 +136,9 @@ class EpisodeOut(BaseModel):
     source: str
     messages: list[Message]
     content: str
-    reference_time: datetime
-    recorded_at: datetime
-    expires_at: datetime | None = None
+    reference_time: UtcDateTime
+    recorded_at: UtcDateTime
+    expires_at: UtcDateTime | None = None
     session_id: str | None = None
     memories: list[MemoryOut] = Field(default_factory=list)
 
@@ -169,8 +171,8 @@ class JobError(BaseModel):
 class JobOut(BaseModel):
     job_id: str
     status: Literal["pending", "running", "done", "failed"]
-    created_at: datetime
-    finished_at: datetime | None = None
+    created_at: UtcDateTime
+    finished_at: UtcDateTime | None = None
     result: IngestOut | None = None
     error: JobError | None = None
 
@@ -200,8 +202,8 @@ class StatsOut(BaseModel):
 
 class SearchOut(BaseModel):
     results: list[SearchHit]
-    as_of: datetime | None = None
-    window: tuple[datetime | None, datetime | None] | None = None
+    as_of: UtcDateTime | None = None
+    window: tuple[UtcDateTime | None, UtcDateTime | None] | None = None
 
 
 class ContextOut(BaseModel):
@@ -259,21 +261,21 @@ class ExtractBody(EpisodeInput):
 
 
 class RecentMessage(BaseModel):
-    content: str = Field(min_length=1, max_length=20_000)
-    speaker: str | None = None
-    role: str | None = None
+    content: CleanText = Field(min_length=1, max_length=20_000)
+    speaker: CleanText | None = Field(None, max_length=256)
+    role: CleanText | None = Field(None, max_length=64)
 
 
 class SearchBody(BaseModel):
     model_config = STRICT
 
     scope: Scope
-    query: str = Field(min_length=1, max_length=4000)
-    as_of: datetime | None = None
-    as_known_at: datetime | None = None
+    query: CleanText = Field(min_length=1, max_length=4000)
+    as_of: UtcDateTime | None = None
+    as_known_at: UtcDateTime | None = None
     include_history: bool = False
     limit: int = Field(default=10, ge=1, le=200)
-    recent_messages: list[str | RecentMessage] = Field(default_factory=list, max_length=20)
+    recent_messages: list[CleanText | RecentMessage] = Field(default_factory=list, max_length=20)
     categories: list[Category] | None = None
     min_score: float | None = None
     include_turns: bool = True
@@ -293,22 +295,23 @@ class AddMemoryBody(BaseModel):
     model_config = STRICT
 
     scope: Scope
-    subject: str | None = Field(None, min_length=1, max_length=200)
+    subject: EntityName | None = Field(None, min_length=1, max_length=200)
     predicate: str | None = Field(None, pattern=r"^[A-Z][A-Z0-9_]{0,63}$")
-    object: str | None = Field(None, min_length=1, max_length=500)
-    text: str | None = Field(None, min_length=1, max_length=1000)
-    subject_type: str = Field("person", max_length=64)
-    object_type: str = Field("concept", max_length=64)
+    object: EntityName | None = Field(None, min_length=1, max_length=500)
+    text: CleanText | None = Field(None, min_length=1, max_length=1000)
+    subject_type: CleanText = Field("person", max_length=64)
+    object_type: CleanText = Field("concept", max_length=64)
     category: Category = Category.FACT
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
     confidence: float = Field(default=0.9, ge=0.0, le=1.0)
     cardinality: Cardinality | None = None
-    valid_from: datetime | None = None
-    valid_until: datetime | None = None
-    source_id: str | None = Field(None, max_length=256)
+    valid_from: UtcDateTime | None = None
+    valid_until: UtcDateTime | None = None
+    source_id: CleanText | None = Field(None, min_length=1, max_length=256)
 
     @model_validator(mode="after")
     def _shape(self) -> AddMemoryBody:
+        check_interval(self.valid_from, self.valid_until)
         parts = [self.subject, self.predicate, self.object]
         if any(p is not None for p in parts) and not all(p is not None for p in parts):
             raise ValueError("a structured memory needs subject, predicate and object")
@@ -334,8 +337,8 @@ class PatchBody(BaseModel):
     model_config = STRICT
 
     importance: float | None = Field(None, ge=0.0, le=1.0)
-    text: str | None = Field(None, min_length=1, max_length=1000)
-    object: str | None = Field(None, min_length=1, max_length=500)
+    text: CleanText | None = Field(None, min_length=1, max_length=1000)
+    object: EntityName | None = Field(None, min_length=1, max_length=500)
     category: Category | None = None
 
     @model_validator(mode="after")
@@ -363,8 +366,8 @@ class ForgetBody(BaseModel):
     model_config = STRICT
 
     scope: Scope
-    entity_id: str | None = Field(None, min_length=1, max_length=256)
-    topic: str | None = Field(None, min_length=1, max_length=4000)
+    entity_id: CleanText | None = Field(None, min_length=1, max_length=256)
+    topic: CleanText | None = Field(None, min_length=1, max_length=4000)
     min_score: float | None = Field(None, ge=0.0, description="topic only: minimum fused score")
     delete_sources: bool = Field(
         True, description="also delete the conversations the facts came from")

@@ -8,15 +8,15 @@ unknown fields and read naive timestamps as UTC.
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field
 
 from api.schemas import STRICT
+from graphmem.lifecycle.policy import MAX_PURGE_DAYS
 from graphmem.lifecycle.profile import Profile
 from graphmem.lifecycle.summaries import SessionSummary
 from graphmem.lifecycle.todos import Todo
-from graphmem.models import Scope, as_utc
+from graphmem.ingest.inputs import EntityName
+from graphmem.models import CleanText, Scope, UtcDateTime
 
 
 # -- requests -----------------------------------------------------------------------
@@ -28,7 +28,8 @@ class MaintenanceBody(BaseModel):
     scope: Scope
     dry_run: bool = Field(False, description="report what would change, change nothing")
     purge_after_days: int | None = Field(
-        None, ge=0, description="hard-delete memories forgotten by decay for longer than this")
+        None, ge=0, le=MAX_PURGE_DAYS,
+        description="hard-delete memories forgotten by decay for longer than this")
 
 
 class ProfileRefreshBody(BaseModel):
@@ -45,16 +46,11 @@ class TodoBody(BaseModel):
     model_config = STRICT
 
     scope: Scope
-    description: str = Field(min_length=1, max_length=1000)
-    due: datetime | None = None
-    remind_at: datetime | None = None
-    assignee: str | None = Field(None, min_length=1, max_length=200)
-    creator: str | None = Field(None, min_length=1, max_length=200)
-
-    @field_validator("due", "remind_at")
-    @classmethod
-    def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+    description: EntityName = Field(min_length=1, max_length=1000)
+    due: UtcDateTime | None = None
+    remind_at: UtcDateTime | None = None
+    assignee: EntityName | None = Field(None, min_length=1, max_length=200)
+    creator: EntityName | None = Field(None, min_length=1, max_length=200)
 
 
 class ImportBody(BaseModel):
@@ -63,7 +59,7 @@ class ImportBody(BaseModel):
     model_config = STRICT
 
     scope: Scope
-    markdown: str = Field(max_length=2_000_000)
+    markdown: CleanText = Field(max_length=2_000_000)
     learnings: bool = Field(False, description="the file is learnings.md: lessons and skills only")
     dry_run: bool = Field(False, description="report what would change, change nothing")
 

@@ -21,6 +21,28 @@ def _free_port() -> int:
 
 
 @contextmanager
+def neo4j_uri(tmp: Path) -> Iterator[str]:
+    """``NEO4J_URI`` if set, else a local Neo4j started for the benchmark (and stopped after)."""
+    uri = os.environ.get("NEO4J_URI")
+    if uri is not None:
+        yield uri
+        return
+    from graphmem.neo4j_local import LocalNeo4j, LocalNeo4jConfig
+
+    bolt, http = _free_port(), _free_port()
+    # Configured as a server would be for this load, not for a quick test start: full
+    # JIT (C2) and a page cache that holds the whole store.
+    server = LocalNeo4j(LocalNeo4jConfig(data_dir=tmp / "neo4j", bolt_port=bolt,
+                                         http_port=http, auth=False, heap="2g",
+                                         page_cache_mb=BENCH_PAGE_CACHE_MB, quick_start=False))
+    server.start()
+    try:
+        yield f"bolt://127.0.0.1:{bolt}"
+    finally:
+        server.stop()
+
+
+@contextmanager
 def open_bench_store(kind: str, tmp: Path, embedding_dim: int = 384) -> Iterator[GraphStore]:
     if kind == "embedded":
         from graphmem.store.embedded import EmbeddedStore
@@ -34,25 +56,11 @@ def open_bench_store(kind: str, tmp: Path, embedding_dim: int = 384) -> Iterator
         return
     from graphmem.store.neo4j import Neo4jStore
 
-    uri = os.environ.get("NEO4J_URI")
-    server = None
-    if uri is None:
-        from graphmem.neo4j_local import LocalNeo4j, LocalNeo4jConfig
-
-        bolt, http = _free_port(), _free_port()
-        # Configured as a server would be for this load, not for a quick test start: full
-        # JIT (C2) and a page cache that holds the whole store.
-        server = LocalNeo4j(LocalNeo4jConfig(data_dir=tmp / "neo4j", bolt_port=bolt,
-                                             http_port=http, auth=False, heap="2g",
-                                             page_cache_mb=BENCH_PAGE_CACHE_MB, quick_start=False))
-        server.start()
-        uri = f"bolt://127.0.0.1:{bolt}"
-    store = Neo4jStore(uri, os.environ.get("NEO4J_USER", "neo4j"),
-                       os.environ.get("NEO4J_PASSWORD", ""), embedding_dim=embedding_dim)
-    store.open()
-    try:
-        yield store
-    finally:
-        store.close()
-        if server is not None:
-            server.stop()
+    with neo4j_uri(tmp) as uri:
+        store = Neo4jStore(uri, os.environ.get("NEO4J_USER", "neo4j"),
+                           os.environ.get("NEO4J_PASSWORD", ""), embedding_dim=embedding_dim)
+        store.open()
+        try:
+            yield store
+        finally:
+            store.close()

@@ -40,7 +40,16 @@ from graphmem.ingest.apply import Statement, TimelineEditor, embed_facts, with_e
 from graphmem.ingest.inputs import EpisodeInput
 from graphmem.ingest.resolve import NameRequest
 from graphmem.memory import Memory
-from graphmem.models import Cardinality, Category, Entity, Episode, Fact, FactStatus, Scope
+from graphmem.models import (
+    Cardinality,
+    Category,
+    Entity,
+    Episode,
+    Fact,
+    FactStatus,
+    Scope,
+    UtcDateTime,
+)
 from graphmem.search.fuse import reciprocal_rank_fusion
 from graphmem.search.models import SearchRequest
 from graphmem.store.base import FactQuery, StoreStats, WriteBatch
@@ -60,7 +69,7 @@ class Source(BaseModel):
     speaker: str | None = None
     role: str | None = None
     content: str
-    timestamp: datetime | None = None
+    timestamp: UtcDateTime | None = None
 
 
 class Correction(BaseModel):
@@ -123,6 +132,11 @@ def _entity(memory: Memory, tenant: str, entity_id: str, scope: Scope | None) ->
     if not found or (scope is not None and found[0].scope_key not in scope.visible_keys):
         raise NotFoundError(f"entity {entity_id!r} not found")
     return found[0]
+
+
+def scopes(memory: Memory, tenant: str) -> list[Scope]:
+    """The scopes a tenant has memories or conversations in (what a scope picker offers)."""
+    return [Scope.from_key(key) for key in memory.store.scope_keys(tenant)]
 
 
 def get_fact(memory: Memory, tenant: str, fact_id: str, scope: Scope | None = None) -> Fact:
@@ -308,6 +322,39 @@ def restore_fact(memory: Memory, tenant: str, fact_id: str, scope: Scope | None 
                    last_accessed=memory.clock())
 
 
+def forget_scope(memory: Memory, tenant: str, scope: Scope) -> list[Fact]:
+    """Soft-forget every active fact stored under exactly this scope, in one batch.
+
+    "Clear all memories" that can be undone: :func:`restore_facts` with the ids
+    returned brings back exactly these, not facts forgotten before.
+    """
+    with memory.ingestor.lock:
+        facts = [f.model_copy(update={"status": FactStatus.FORGOTTEN})
+                 for f in _all_facts(memory, tenant, [scope.key])
+                 if f.status is FactStatus.ACTIVE]
+        if facts:
+            memory.store.write(tenant, WriteBatch(facts=facts))
+    return [_public(f) for f in facts]
+
+
+def restore_facts(memory: Memory, tenant: str, fact_ids: list[str],
+                  scope: Scope | None = None) -> list[Fact]:
+    """Undo :func:`forget_scope` (or several :func:`forget_fact`) in one batch.
+
+    Ids that are not forgotten facts visible in ``scope`` are skipped, so a
+    retried undo changes nothing the second time.
+    """
+    with memory.ingestor.lock:
+        found = memory.store.get_facts(tenant, list(dict.fromkeys(fact_ids)))
+        facts = [f.model_copy(update={"status": FactStatus.ACTIVE,
+                                      "last_accessed": memory.clock()})
+                 for f in found if f.status is FactStatus.FORGOTTEN
+                 and (scope is None or f.scope_key in scope.visible_keys)]
+        if facts:
+            memory.store.write(tenant, WriteBatch(facts=facts))
+    return [_public(f) for f in facts]
+
+
 def set_importance(memory: Memory, tenant: str, fact_id: str, importance: float,
                    scope: Scope | None = None) -> Fact:
     if not 0.0 <= importance <= 1.0:
@@ -339,7 +386,7 @@ def correct_fact(memory: Memory, tenant: str, fact_id: str, *, object: str | Non
         new_text = (text or said).strip()
         new_category = category or old.category
         if (new_object, new_text, new_category) == (old.object_name, old.text, old.category):
-            raise ValidationError("the correction changes nothing")
+            raise ValidationError("text, object, category: the correction changes nothing")
         fact_scope = Scope.from_key(old.scope_key)
         resolution = memory.ingestor.resolver.resolve(
             tenant, fact_scope, [NameRequest(new_object, _object_type(memory, tenant, old))])

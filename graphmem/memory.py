@@ -27,7 +27,7 @@ from graphmem.ingest.pipeline import IngestResult, Ingestor
 from graphmem.models import Entity, Episode, Fact, Scope, utcnow
 from graphmem.predicates import PredicateRegistry
 from graphmem.embed.tokens import TokenCounter
-from graphmem.search.context import Context, ContextRequest, assemble_context
+from graphmem.search.context import Context, ContextRequest
 from graphmem.search.engine import SearchEngine
 from graphmem.search.models import SearchRequest, SearchResponse
 from graphmem.settings import Settings
@@ -53,7 +53,7 @@ class Memory:
         self.ingestor = Ingestor(store, extractor, embedder, registry,
                                  episode_retention=episode_retention, clock=clock,
                                  lock=threading.RLock())
-        self.engine = SearchEngine(store, embedder, clock=clock)
+        self.engine = SearchEngine(store, embedder, registry=self.ingestor.registry, clock=clock)
         self.tokens = TokenCounter()
 
     @classmethod
@@ -107,8 +107,14 @@ class Memory:
         return self.engine.search(tenant, request)
 
     def context(self, tenant: str, request: ContextRequest) -> Context:
-        """The memory section of a system prompt for one chat turn, within a token budget."""
-        return assemble_context(self.engine, self.tokens.count, tenant, request)
+        """The memory section of a system prompt for one chat turn, within a token budget.
+
+        Profile, latest session summaries, then memories by relevance, all under
+        the request's time view; the one way context is built (REST included).
+        """
+        from graphmem.lifecycle.context import layered_context  # the lifecycle imports Memory
+
+        return layered_context(self, tenant, request)
 
     def get_episode(self, tenant: str, episode_id: str) -> Episode:
         episode = self.store.get_episode(tenant, episode_id)

@@ -11,14 +11,23 @@ from __future__ import annotations
 
 import re
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 #: Ids of tenants, users and groups: short, printable, no separators we use in keys.
-ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,127}$")
+#: ``\A``/``\Z`` so a trailing newline cannot slip past ``$`` ("rp\n" is not "rp").
+ID_PATTERN = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9_.@+-]{0,127}\Z")
 
 MAX_MESSAGE_CHARS = 20_000
 MAX_MESSAGES_PER_EPISODE = 500
@@ -28,11 +37,84 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+#: The largest UTC offset both stores accept (Neo4j refuses more than 18 hours).
+MAX_UTC_OFFSET = timedelta(hours=18)
+
+#: The one datetime rule, as the API documents it on every time field.
+TIME_RULE = (
+    "ISO 8601 date-time or date. Without an offset the time is UTC; an offset is converted "
+    "to UTC; a date alone (2024-06-01) is midnight UTC; a space may stand for the 'T'. "
+    "Offsets beyond +/-18:00, instants outside the years 1-9999 in UTC and numbers are refused.")
+
+
 def as_utc(value: datetime) -> datetime:
-    """Naive datetimes are taken as UTC; aware ones are converted to UTC."""
-    if value.tzinfo is None:
+    """The one datetime rule: naive is UTC, an offset is converted to UTC.
+
+    Raises ``ValueError`` (which pydantic reports against the field) for an
+    offset beyond +/-18 h or an instant that leaves the years 1..9999 once
+    converted (``9999-12-31T23:00:00-05:00``), since neither store can hold it.
+    """
+    offset = value.utcoffset()
+    if offset is None:
         return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    if abs(offset) > MAX_UTC_OFFSET:
+        minutes = int(offset.total_seconds()) // 60
+        sign, minutes = ("-" if minutes < 0 else "+"), abs(minutes)
+        raise ValueError(f"the UTC offset {sign}{minutes // 60:02d}:{minutes % 60:02d} "
+                         "is beyond +/-18 hours")
+    try:
+        return value.astimezone(UTC)
+    except OverflowError as err:
+        raise ValueError("the time is outside the years 1-9999 once converted to UTC") from err
+
+
+_BASIC_DATE = re.compile(r"\A(\d{4})(\d{2})(\d{2})\Z")
+_NUMBER = re.compile(r"\A\s*[+-]?\d+(\.\d*)?([eE][+-]?\d+)?\s*\Z")
+
+
+def iso_time(value: Any) -> Any:
+    """Only ISO 8601 reaches the datetime parser: a number is refused, not guessed.
+
+    pydantic would read ``1700000000`` as Unix seconds, a larger number as
+    milliseconds, and ``"20240601"`` (an ISO 8601 basic date) as a second count
+    in 1970; silently wrong answers are worse than a 422. The basic date form
+    is read as the date it is.
+    """
+    if isinstance(value, (int, float)) or (isinstance(value, str) and _NUMBER.match(value)):
+        basic = _BASIC_DATE.match(value.strip()) if isinstance(value, str) else None
+        if basic:
+            return "-".join(basic.groups())
+        raise ValueError("give an ISO 8601 date or date-time (2024-06-01, 2024-06-01T09:00:00Z), "
+                         "not a number")
+    return value
+
+
+#: A datetime field under :func:`as_utc`: accepts naive, offset and date-only ISO 8601
+#: input and always holds an aware UTC datetime. Every time field uses it.
+UtcDateTime = Annotated[datetime, BeforeValidator(iso_time), AfterValidator(as_utc),
+                        Field(description=TIME_RULE)]
+
+#: Control characters text never needs: C0 except tab, newline and carriage return,
+#: DEL, and U+FFFD (the mark of text decoded with the wrong encoding).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
+
+
+def clean_text(value: str) -> str:
+    """The one rule for control characters in text fields: refuse them.
+
+    NUL and the other C0 controls (tab, newline and carriage return aside)
+    break full-text indexes, logs and exports, and U+FFFD means the text was
+    already mangled; refusing them with a 422 beats storing them.
+    """
+    found = _CONTROL.search(value)
+    if found:
+        raise ValueError(f"contains the control character U+{ord(found.group()):04X} "
+                         "(only tab, newline and carriage return are allowed)")
+    return value
+
+
+#: A text field under :func:`clean_text`.
+CleanText = Annotated[str, AfterValidator(clean_text)]
 
 
 def new_id(prefix: str) -> str:
@@ -40,7 +122,7 @@ def new_id(prefix: str) -> str:
 
 
 def _check_id(value: str, what: str) -> str:
-    if not ID_PATTERN.match(value):
+    if not ID_PATTERN.fullmatch(value):
         raise ValueError(
             f"{what} {value!r} is not a valid id: use 1-128 letters, digits or _.@+- "
             "and start with a letter or digit"
@@ -132,11 +214,11 @@ class Scope(BaseModel):
 class Message(BaseModel):
     """One turn of a conversation as the client sent it."""
 
-    id: str | None = Field(default=None, max_length=256)
+    id: CleanText | None = Field(default=None, min_length=1, max_length=256)
     role: Literal["user", "assistant", "system", "tool"] = "user"
-    speaker: str | None = Field(default=None, max_length=256)
-    content: str
-    timestamp: datetime | None = None
+    speaker: CleanText | None = Field(default=None, max_length=256)
+    content: CleanText
+    timestamp: UtcDateTime | None = None
 
     @field_validator("content")
     @classmethod
@@ -145,14 +227,7 @@ class Message(BaseModel):
             raise ValueError("message content is empty")
         if len(value) > MAX_MESSAGE_CHARS:
             raise ValueError(f"message content is longer than {MAX_MESSAGE_CHARS} characters")
-        if "\ufffd" in value or "\x00" in value:
-            raise ValueError("message content has broken encoding (U+FFFD or NUL)")
         return value
-
-    @field_validator("timestamp")
-    @classmethod
-    def _ts(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
 
     def searchable(self) -> str:
         """The text a turn is indexed and embedded under: who said it, and what.
@@ -172,17 +247,12 @@ class Episode(BaseModel):
     source: Literal["messages", "text", "json"] = "messages"
     messages: list[Message] = Field(default_factory=list)
     content: str = ""
-    reference_time: datetime
-    recorded_at: datetime = Field(default_factory=utcnow)
-    expires_at: datetime | None = None
+    reference_time: UtcDateTime
+    recorded_at: UtcDateTime = Field(default_factory=utcnow)
+    expires_at: UtcDateTime | None = None
     client_id: str | None = None
     pinned: bool = False
     session_id: str | None = None
-
-    @field_validator("reference_time", "recorded_at", "expires_at")
-    @classmethod
-    def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
 
 
 #: How many turns before and after a turn its full-text entry also holds.
@@ -222,13 +292,13 @@ class Entity(BaseModel):
     aliases: list[str] = Field(default_factory=list)
     summary: str = ""
     embedding: list[float] | None = None
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: UtcDateTime = Field(default_factory=utcnow)
 
 
 class Retraction(BaseModel):
     """A statement that a fact stopped holding, with no replacement ("I quit Acme")."""
 
-    at: datetime
+    at: UtcDateTime
     episode_id: str | None = None
     message_ids: list[str] = Field(default_factory=list)
 
@@ -236,14 +306,9 @@ class Retraction(BaseModel):
 class Evidence(BaseModel):
     """One statement of a fact: when it said the fact held, and where it was said."""
 
-    at: datetime
+    at: UtcDateTime
     episode_id: str | None = None
     message_ids: list[str] = Field(default_factory=list)
-
-    @field_validator("at")
-    @classmethod
-    def _utc(cls, value: datetime) -> datetime:
-        return as_utc(value)
 
 
 class Fact(BaseModel):
@@ -268,11 +333,11 @@ class Fact(BaseModel):
     confidence: float = Field(default=0.7, ge=0.0, le=1.0)
     cardinality: Cardinality = Cardinality.MANY
     timeline_key: str = ""
-    valid_from: datetime
-    valid_until: datetime | None = None
-    stated_until: datetime | None = None
-    recorded_at: datetime = Field(default_factory=utcnow)
-    expired_at: datetime | None = None
+    valid_from: UtcDateTime
+    valid_until: UtcDateTime | None = None
+    stated_until: UtcDateTime | None = None
+    recorded_at: UtcDateTime = Field(default_factory=utcnow)
+    expired_at: UtcDateTime | None = None
     retraction: Retraction | None = None
     supersedes: list[str] = Field(default_factory=list)
     superseded_by: str | None = None
@@ -280,15 +345,9 @@ class Fact(BaseModel):
     message_ids: list[str] = Field(default_factory=list)
     evidence: list[Evidence] = Field(default_factory=list)
     access_count: int = 0
-    last_accessed: datetime | None = None
+    last_accessed: UtcDateTime | None = None
     status: FactStatus = FactStatus.ACTIVE
     embedding: list[float] | None = None
-
-    @field_validator("valid_from", "valid_until", "stated_until", "recorded_at", "expired_at",
-                     "last_accessed")
-    @classmethod
-    def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
 
     def valid_at(self, when: datetime) -> bool:
         return self.valid_from <= when and (self.valid_until is None or when < self.valid_until)

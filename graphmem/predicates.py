@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from graphmem.models import Cardinality
 
 #: Predicates become Neo4j relationship types, so they must be plain identifiers.
-PREDICATE_PATTERN = re.compile(r"^[A-Z][A-Z0-9_]{0,63}$")
+PREDICATE_PATTERN = re.compile(r"\A[A-Z][A-Z0-9_]{0,63}\Z")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from graphmem.models import Cardinality, Fact, FactStatus, Retraction, utcnow
+from graphmem.models import Cardinality, Fact, FactStatus, Retraction, UtcDateTime, utcnow
 
 
 def timeline_key(scope_key: str, subject_id: str, family: str, cardinality: Cardinality,
@@ -102,8 +102,8 @@ class TimeFilter(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    as_of: datetime | None = None
-    as_known_at: datetime | None = None
+    as_of: UtcDateTime | None = None
+    as_known_at: UtcDateTime | None = None
     include_history: bool = False
     include_forgotten: bool = False
 
@@ -117,6 +117,19 @@ class TimeFilter(BaseModel):
         if fact.status is FactStatus.FORGOTTEN and not self.include_forgotten:
             return False
         return self.matches_time(fact, now)
+
+    def sees_statement(self, stated_at: datetime | None, recorded_at: datetime | None) -> bool:
+        """Whether a raw statement (a conversation turn) is visible in this view.
+
+        A time-travel read never shows what was said after its ``as_of``, nor
+        what graphmem recorded after its ``as_known_at``. The current view shows
+        every turn: a turn has no end, only the facts drawn from it do.
+        """
+        at = self.as_of or self.as_known_at
+        if at is not None and stated_at is not None and stated_at > at:
+            return False
+        known = self.as_known_at
+        return known is None or recorded_at is None or recorded_at <= known
 
     def matches_time(self, fact: Fact, now: datetime) -> bool:
         """The time part alone (for listings that choose statuses explicitly)."""

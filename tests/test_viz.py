@@ -193,6 +193,7 @@ def test_snapshot_reads_history_and_entities(tmp_path: Path, embedder: Embedder)
                                              object_type="technology", valid_from=start)])
         shot = viz.snapshot(memory, "t", scope)
         before = viz.snapshot(memory, "t", scope, as_of=T0 + timedelta(days=1))
+        naive = viz.snapshot(memory, "t", scope, as_of=(T0 + timedelta(days=1)).replace(tzinfo=None))
         today_only = viz.snapshot(memory, "t", scope, include_history=False)
     finally:
         memory.close()
@@ -202,6 +203,8 @@ def test_snapshot_reads_history_and_entities(tmp_path: Path, embedder: Embedder)
     assert sorted(e.name for e in shot.entities) == ["React", "Vue 3", "Wang"]
     assert all(e.embedding is None for e in shot.entities)
     assert [f.object_name for f in before.facts] == ["Vue 3"]
+    assert naive.at == before.at and [viz.fact_state(f, naive.at) for f in naive.facts] == [
+        viz.fact_state(f, before.at) for f in before.facts]  # a naive as_of is UTC
     assert [f.object_name for f in today_only.facts] == ["React"]
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
@@ -20,7 +19,7 @@ from api.schemas import (
 )
 from graphmem import manage
 from graphmem.memory import Memory
-from graphmem.models import Scope
+from graphmem.models import CleanText, Scope, UtcDateTime
 
 router = APIRouter(prefix="/v1/entities", tags=["entities"], responses=PROBLEMS)
 EntityId = Annotated[str, Path(max_length=256)]
@@ -29,7 +28,7 @@ EntityId = Annotated[str, Path(max_length=256)]
 @router.get("", response_model=EntitySearchOut)
 async def search_entities(
     request: Request, tenant: Tenant, memory: MemoryDep, scope: ScopeQuery,
-    query: Annotated[str, Query(min_length=1, max_length=500)],
+    query: Annotated[CleanText, Query(min_length=1, max_length=500)],
     limit: Annotated[int, Query(ge=1, le=100)] = 10,
 ) -> EntitySearchOut:
     """Entities of a scope by name or alias, and by meaning."""
@@ -62,7 +61,7 @@ async def timeline(entity_id: EntityId, request: Request, tenant: Tenant, memory
 async def neighbors(
     entity_id: EntityId, request: Request, tenant: Tenant, memory: MemoryDep,
     scope: OptionalScope, depth: Annotated[int, Query(ge=1, le=3)] = 1,
-    as_of: datetime | None = None,
+    as_of: Annotated[UtcDateTime | None, Query(description="the memories valid then")] = None,
 ) -> NeighborsOut:
     """Entities within ``depth`` hops and the memories (valid at ``as_of``) linking them."""
     found = await run_sync(request, manage.neighbors, memory, tenant, entity_id, depth=depth,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import datetime
 
 from fastapi import APIRouter
 from pydantic import BaseModel
@@ -13,6 +12,7 @@ from api.deps import EventsDep, Tenant
 from api.errors import PROBLEMS
 from api.schemas import MemoryOut
 from graphmem.events import Event, EventBus, EventType
+from graphmem.models import UtcDateTime
 
 router = APIRouter(tags=["events"], responses=PROBLEMS)
 
@@ -20,7 +20,7 @@ router = APIRouter(tags=["events"], responses=PROBLEMS)
 class EventOut(BaseModel):
     id: str
     type: EventType
-    at: datetime
+    at: UtcDateTime
     memory_id: str
     episode_id: str | None = None
     memory: MemoryOut | None = None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request
@@ -26,7 +25,8 @@ from graphmem import manage
 from graphmem.events import EventBus, EventType, events_for, fact_event
 from graphmem.extract.base import Extraction
 from graphmem.memory import Memory
-from graphmem.models import Category, Fact, FactStatus, Scope
+from graphmem.errors import ValidationError
+from graphmem.models import Category, CleanText, Fact, FactStatus, Scope, UtcDateTime
 from graphmem.store.base import FactQuery
 from graphmem.temporal import TimeFilter
 
@@ -39,22 +39,27 @@ async def list_memories(
     request: Request, tenant: Tenant, memory: MemoryDep, scope: ScopeQuery,
     category: Category | None = None,
     status: Literal["active", "forgotten"] | None = None,
-    valid_at: Annotated[datetime | None, Query(description="only memories valid then")] = None,
+    as_of: Annotated[UtcDateTime | None, Query(description="only memories valid then")] = None,
+    valid_at: Annotated[UtcDateTime | None, Query(
+        deprecated=True, description="the old name of as_of")] = None,
     include_history: bool = False,
-    entity_id: Annotated[str | None, Query(max_length=256)] = None,
-    text: Annotated[str | None, Query(max_length=500, description="substring of the text")] = None,
+    entity_id: Annotated[CleanText | None, Query(max_length=256)] = None,
+    text: Annotated[CleanText | None, Query(max_length=500,
+                                            description="substring of the text")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> MemoryList:
     """Memories of a scope, newest first, filtered.
 
-    Only those valid now, unless ``valid_at`` or ``include_history`` says otherwise.
+    Only those valid now, unless ``as_of`` or ``include_history`` says otherwise.
     """
+    if as_of is not None and valid_at is not None and as_of != valid_at:
+        raise ValidationError("as_of and valid_at (its deprecated alias) disagree; send as_of")
     query = FactQuery(
         scope_keys=scope.visible_keys, categories=[category] if category else None,
         statuses=[FactStatus(status)] if status else None, entity_id=entity_id,
         text_contains=text, limit=limit, offset=offset,
-        time=TimeFilter(as_of=valid_at, include_history=include_history))
+        time=TimeFilter(as_of=as_of or valid_at, include_history=include_history))
     facts = await run_sync(request, memory.list_facts, tenant, query)
     return MemoryList(memories=memories(facts), limit=limit, offset=offset)
 

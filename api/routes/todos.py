@@ -14,7 +14,7 @@ from api.schemas_lifecycle import TodoBody, TodoList
 from graphmem.lifecycle.todos import Todo, TodoStatus, add_todo, close_todo, list_todos
 from graphmem.lifecycle.todos import overdue_todos as overdue
 from graphmem.memory import Memory
-from graphmem.models import Scope, as_utc
+from graphmem.models import Scope, UtcDateTime
 
 router = APIRouter(prefix="/v1/todos", tags=["todos"], responses=PROBLEMS)
 TodoId = Annotated[str, Path(max_length=256)]
@@ -32,11 +32,10 @@ def _list(memory: Memory, tenant: str, scope: Scope, status: TodoStatus | None,
 async def todos(
     request: Request, tenant: Tenant, memory: MemoryDep, scope: ScopeQuery,
     status: TodoStatus | None = None,
-    due_before: Annotated[datetime | None, Query(description="only todos due by then")] = None,
+    due_before: Annotated[UtcDateTime | None, Query(description="only todos due by then")] = None,
 ) -> TodoList:
     """Todos visible in the scope, soonest due first; ``overdue`` marks late pending ones."""
-    until = None if due_before is None else as_utc(due_before)
-    return await run_sync(request, _list, memory, tenant, scope, status, until)
+    return await run_sync(request, _list, memory, tenant, scope, status, due_before)
 
 
 @router.get("/overdue", response_model=TodoList)

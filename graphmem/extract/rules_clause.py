@@ -157,12 +157,25 @@ def build_clause(verb: Token, speech: Speech) -> Clause | None:
             modal or "", modal)
         negated = negated or any(c.dep_ == "neg" for c in verb.head.children)
     text = verb.sent.text.lower()
-    ended = ("anymore" in children or "any longer" in text or "any more" in text
-             or "no longer" in text)
+    ended = _ended(verb) or (verb.dep_ == "conj" and _ended(verb.head) and not aux)
     hedged = modal in ("might", "may", "could") or any(h in text for h in _HEDGES)
     perfect = verb.tag_ == "VBN" and any(a.lemma_ == "have" and a.tag_ != "VBD" for a in aux)
     perfect = perfect or (verb.tag_ == "VBG" and any(a.lower_ == "been" for a in aux))
     return Clause(verb, subjects, negated, ended, hedged, tense_of(verb, modal), perfect, modal)
+
+
+#: Clauses inside a clause: their "anymore" is their own.
+_INNER_CLAUSES = frozenset({"conj", "ccomp", "parataxis", "advcl", "relcl", "acl", "csubj"})
+
+
+def _ended(verb: Token) -> bool:
+    """"no longer", "not ... anymore", "any more", "never again" in the verb's own clause."""
+    inner = {t.i for c in verb.children if c.dep_ in _INNER_CLAUSES for t in c.subtree}
+    words = [t.lower_ for t in verb.subtree if t.i not in inner]
+    pairs = set(zip(words, words[1:], strict=False))
+    return ("anymore" in words or ("no", "longer") in pairs or ("any", "longer") in pairs
+            or ("any", "more") in pairs
+            or "again" in words and any(w in ("never", "not", "n't") for w in words))
 
 
 def tense_of(verb: Token, modal: str | None) -> Tense:
@@ -202,12 +215,16 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
     node = verb
     for _ in range(4):
         subj = [c for c in node.children if c.dep_ in ("nsubj", "nsubjpass")]
+        subj = subj or [x for a in node.children if a.dep_ == "aux" for x in a.children
+                        if x.dep_ == "nsubj"]  # "I go swimming": "I" hung on "go"
+        subj = subj or [c for c in node.children if c.dep_ == "npadvmod" and c.i < node.i
+                        and any(x.lower_ in FIRST_PERSON for x in conjuncts(c))]  # "Chris and I"
         if subj:
             break
         if node.dep_ in ("conj", "xcomp", "advcl") and node.head != node:
             node = node.head
         else:
-            return []
+            return [speech.me()] if _diary(node, speech) else []
     else:
         return []
     parties: list[Party] = []
@@ -223,6 +240,19 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
                     x.dep_ == "cc" for x in c.children):
                 parties.append(Party(c.text, "person"))
     return parties
+
+
+def _diary(verb: Token, speech: Speech) -> bool:
+    """"Replaced my phone", "Got a new job", "Just moved to Oslo": the speaker, unsaid.
+
+    A sentence that opens with a past-tense verb (after adverbs at most) and has
+    no subject is the diary style of a first-person message; a base form at the
+    start is an imperative and says nothing about the speaker.
+    """
+    if not speech.first_person or verb.dep_ != "ROOT" or verb.tag_ not in ("VBD", "VBN"):
+        return False
+    before = [t for t in verb.sent if t.i < verb.i]
+    return all(t.pos_ in ("ADV", "INTJ", "PUNCT") for t in before)
 
 
 def party_of(token: Token, speech: Speech) -> Party | None:
@@ -290,12 +320,19 @@ def has_det(token: Token, words: tuple[str, ...]) -> bool:
 def conjuncts(token: Token) -> list[Token]:
     """Tokens coordinated with ``token``: "TypeScript and a functional style"."""
     found: list[Token] = []
-    stack = [c for c in token.children if c.dep_ in ("conj", "appos")]
+    own = any(c.dep_ == "poss" for c in token.children)
+    stack = [c for c in token.children if c.dep_ in ("conj", "appos")
+             and (own or c.dep_ == "appos" or not _possessed_by_me(c))]
     while stack:
         c = stack.pop(0)
         found.append(c)
         stack.extend(x for x in c.children if x.dep_ in ("conj", "appos"))
     return found
+
+
+def _possessed_by_me(token: Token) -> bool:
+    """"Siemens and my favourite band": "my" opens a new clause, not a second object."""
+    return any(c.dep_ == "poss" and c.lower_ in FIRST_POSSESSIVE for c in token.children)
 
 
 def is_question(sent: Span) -> bool:

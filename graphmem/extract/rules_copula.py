@@ -42,7 +42,7 @@ _PREDICATE_WORD = re.compile(r"[^A-Z0-9]+")
 def copula(clause: Clause, speech: Speech) -> list[Finding]:
     verb = clause.verb
     out: list[Finding] = []
-    subject_tokens = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    subject_tokens = copula_subjects(verb)
     out += _favourite(verb, subject_tokens, speech, clause)
     out += _my_noun_is(verb, subject_tokens, speech, clause)
     if clause.modal in ("would", "could", "should", "might") or \
@@ -57,6 +57,24 @@ def copula(clause: Clause, speech: Speech) -> list[Finding]:
             out += _where(prep, clause)
     out += _stack(verb, clause)
     return out
+
+
+def copula_subjects(verb: Token) -> list[Token]:
+    """The subject of "is", also when the parser hung it on the previous clause.
+
+    "I work at Siemens and my favourite band is Radiohead" is often parsed with
+    "band" coordinated with "Siemens" and "is" left without a subject: the
+    possessed noun right before the verb is its subject.
+    """
+    found = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")
+             or c.dep_ == "csubj" and c.tag_ != "VBG"]  # "Go is ...", not "Seeing X was ..."
+    if found or verb.i == verb.sent.start:
+        return found
+    before = verb.doc[verb.i - 1]
+    if before.pos_ in ("NOUN", "PROPN") and before.dep_ == "conj" and \
+            any(c.dep_ == "poss" for c in before.children):
+        return [before]
+    return []
 
 
 def _stack(verb: Token, clause: Clause) -> list[Finding]:
@@ -120,7 +138,7 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
                                    statement=f"{who.text} is {{s's}} {attr.lower_}"))
         return out
     if lemma == "fan":
-        predicate = "DISLIKES" if clause.negated else "LIKES"
+        predicate = "DISLIKES" if clause.negated and not clause.ended else "LIKES"
         teams = pobjs(attr, ("of",)) or [c for c in attr.children if c.dep_ == "compound"]
         return [Finding(s, predicate, n, object_type(t), timing="none")  # "an Arsenal fan"
                 for s in clause.subjects for t in teams if (n := phrase(t))]
@@ -133,7 +151,8 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
     if lemma == "student":
         return [Finding(s, "STUDIES_AT", n, "organization")
                 for s in clause.subjects for t in pobjs(attr, ("at",)) if (n := phrase(t))]
-    if is_occupation(attr) and (clause.tense != "past" or clause.perfect):
+    if is_occupation(attr) and (clause.tense != "past" or clause.perfect
+                                or clause.lemma == "become"):
         title = phrase(attr)
         for s in clause.subjects:
             if title:
@@ -153,6 +172,11 @@ def _adjective(comp: Token, clause: Clause, speech: Speech) -> list[Finding]:
         found = pobjs(comp, preps) + (pobjs(head, preps) if head is not None else [])
         return found or _after(comp, preps)
 
+    if word in STATUS_WORDS and clause.ended:  # "not married anymore", "no longer married"
+        return [Finding(s, "RELATIONSHIP_STATUS", word, "status", "retract")
+                for s in clause.subjects] + ([Finding(s, "MARRIED_TO", "", "person", "retract")
+                                              for s in clause.subjects] if word == "married"
+                                             else [])
     if word in STATUS_WORDS and not clause.negated:
         partners = [t for t in targets(("to",)) if t.ent_type_ == "PERSON" or t.tag_ == "NNP"]
         if word == "married":
@@ -202,6 +226,9 @@ def _where(prep: Token, clause: Clause) -> list[Finding]:
     if clause.negated:
         if word != "into" or clause.tense == "past":
             return []
+        if clause.ended:  # "I'm not into ramen anymore": the liking ends
+            return [Finding(s, "LIKES", n, "activity", "retract", timing="none")
+                    for s in clause.subjects for t in targets if (n := phrase(t))]
         return [Finding(s, "DISLIKES", n, "activity", timing="none", confidence=0.75)
                 for s in clause.subjects for t in targets if (n := phrase(t))]
     if word == "from":
@@ -230,7 +257,7 @@ def _favourite(verb: Token, subjects: list[Token], speech: Speech, clause: Claus
     for noun, values in pairs:
         if not any(_FAVOURITE.match(c.text) for c in noun.children if c.dep_ == "amod"):
             continue
-        owner = _owner(noun, speech)
+        owner = noun_owner(noun, speech)
         if owner is None:
             continue
         kind = _PREDICATE_WORD.sub("_", noun.lemma_.upper()).strip("_")
@@ -251,7 +278,7 @@ def _my_noun_is(verb: Token, subjects: list[Token], speech: Speech, clause: Clau
     """"My hobby is painting", "My goal is to run a marathon", "My name is Priya"."""
     out: list[Finding] = []
     for noun in subjects:
-        owner = _owner(noun, speech)
+        owner = noun_owner(noun, speech)
         lemma = noun.lemma_.lower()
         if owner is None or clause.negated:
             continue
@@ -275,7 +302,8 @@ def _my_noun_is(verb: Token, subjects: list[Token], speech: Speech, clause: Clau
     return out
 
 
-def _owner(noun: Token, speech: Speech) -> Party | None:
+def noun_owner(noun: Token, speech: Speech) -> Party | None:
+    """Whose noun: "my" is the speaker, "Ana's" is Ana; None for anyone else."""
     for c in noun.children:
         if c.dep_ == "poss":
             if c.lower_ in ("my", "our"):

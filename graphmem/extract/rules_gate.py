@@ -19,13 +19,16 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from graphmem.extract import rules_events, rules_intent, rules_life, rules_prefs
+from graphmem.extract import (
+    rules_change, rules_events, rules_intent, rules_life, rules_prefs, rules_states)
 from graphmem.extract.rules_clause import KIN, PETS, PROJECT_NOUNS
 from graphmem.extract.rules_copula import ATTITUDES, STATUS_WORDS
 from graphmem.extract.rules_lesson import PREFIX, TECH_WORDS
 from graphmem.extract.rules_lexicon import (
     ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, OCCUPATIONS, POSSESSIONS, TRIP_NOUNS)
 from graphmem.extract.patterns import AGE, I_AM, TODO
+from graphmem.extract.rules_slots import (
+    CAR_WORDS, DIETS, PHONE_WORDS, SLOT_NOUNS, SPORT_VERBS, SPORTS)
 from graphmem.extract.terms import spellings
 from graphmem.extract.timeexpr import has_time_cue
 
@@ -41,7 +44,8 @@ _IRREGULAR = {
     "take": "took taken", "grow": "grew grown", "come": "came", "give": "gave given",
     "get": "got gotten", "write": "wrote written", "build": "built", "lay": "laid",
     "swim": "swam swum", "sing": "sang sung", "draw": "drew drawn", "dream": "dreamt",
-    "learn": "learnt", "stand": "stood", "hold": "held", "find": "found", "ride": "rode ridden",
+    "learn": "learnt", "stand": "stood", "break": "broke broken", "bear": "born borne bore",
+    "become": "became", "eat": "ate eaten", "hold": "held", "find": "found", "ride": "rode ridden",
 }
 _COMPLEMENTS = frozenset({"favorite", "favourite", "fave", "name", "student", "rid", "hired",
                           "fan", "fans",
@@ -86,7 +90,8 @@ _OBLIGATION = re.compile(r"\b(?:need|needs|must|gotta|have\s+to|has\s+to|got\s+t
 _CAPITAL_AFTER_START = re.compile(r"(?<=[\w,;:'\"()] )(?!I\b|I['\u2019])[A-Z]|\d")
 _ABBREVIATION = re.compile(r"\b(?:St|Mr|Mrs|Ms|Dr|Jr|Sr|Prof|Mt|Ave|No|vs|etc|Inc|Ltd|Co|e\.g|"
                            r"i\.e|approx|Jan|Feb|Mar|Apr|Aug|Sept?|Oct|Nov|Dec)\.$")
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+"
+                           r"|(?<=[\u3002\uff01\uff1f])\s*")  # and CJK full stops
 
 
 def _forms(lemma: str) -> set[str]:
@@ -115,7 +120,8 @@ def _nouns(words: frozenset[str] | set[str]) -> set[str]:
 
 def _triggers() -> frozenset[str]:
     lemmas = {lemma for table in (rules_life.RULES, rules_events.RULES, rules_prefs.RULES,
-                                  rules_intent.RULES) for lemma in table}
+                                  rules_intent.RULES, rules_states.RULES, rules_change.RULES)
+              for lemma in table}
     lemmas |= {"become", "marry", "engage"}
     words: set[str] = set()
     for lemma in lemmas - _NEEDS_COMPLEMENT - _PHRASE_ONLY:
@@ -123,6 +129,9 @@ def _triggers() -> frozenset[str]:
     words |= _nouns(set(KIN) | PETS | POSSESSIONS | TRIP_NOUNS | EVENT_NOUNS | BUSINESSES
                     | OCCUPATIONS | PROJECT_NOUNS)
     words |= ACTIVITY_NOUNS | STATUS_WORDS | set(ATTITUDES) | TECH_WORDS | _COMPLEMENTS
+    words |= DIETS | PHONE_WORDS | CAR_WORDS | set(SPORT_VERBS.values())
+    words |= rules_states.TRIGGERS | rules_change.TRIGGERS
+    words |= {w for phrase in (*SPORTS, *SLOT_NOUNS) for w in phrase.split()}
     words |= {w for s in spellings() for w in _WORD.findall(s.lower())} - _COMMON_TERM_WORDS
     return frozenset(words)
 
@@ -137,7 +146,8 @@ class Gate:
         sentence = sentence.replace("\u2019", "'")
         if sentence.rstrip().endswith("?") and not _REMIND.search(sentence):
             return False  # questions state nothing (see patterns.sentence_findings)
-        if _PHRASES.search(sentence) or _NAMED_OBJECT.search(sentence) or PREFIX.match(sentence):
+        if _PHRASES.search(sentence) or _NAMED_OBJECT.search(sentence) or PREFIX.match(sentence) \
+                or rules_states.GATE_PATTERN.search(sentence):
             return True
         if _OBLIGATION.search(sentence) and has_time_cue(sentence):
             return True
@@ -150,6 +160,47 @@ class Gate:
     @staticmethod
     def needs_ner(doc: Doc) -> bool:
         return _CAPITAL_AFTER_START.search(doc.text) is not None
+
+
+_DIARY_ADVERBS = frozenset({"just", "finally", "recently", "also", "then", "so", "today",
+                            "yesterday", "already", "officially", "now", "and", "currently",
+                            "still"})
+#: What follows a subjectless progressive ("Living in Denver"), unlike a gerund subject
+#: ("Running is my sport").
+_GERUND_OBJECTS = frozenset({"in", "at", "for", "with", "on", "from", "a", "an", "the", "my",
+                             "our", "to", "through"})
+_PAST_FORMS = frozenset({w for forms in _IRREGULAR.values() for w in forms.split()} | {
+    "got", "left", "quit", "became", "began", "made", "had", "sold", "bought", "went", "took",
+    "gave", "drove", "found", "set", "put", "cut", "won", "lost"})
+_NOT_PAST = frozenset({"need", "speed", "seed", "feed", "breed", "united", "red", "bed", "shed",
+                       "weed", "indeed", "embed", "naked", "wicked", "sacred", "hundred",
+                       "kindred", "ahead", "instead", "bread", "dread", "thread", "spread"})
+
+
+def with_subject(sentence: str) -> str:
+    """"Replaced my phone with a Pixel." -> "I replaced my phone with a Pixel."
+
+    First-person messages often drop the subject of a past-tense sentence
+    (diary style). The small parser then misreads the verb ("Swapped" as an
+    adjective, "Got" as an imperative) and no rule sees a speaker, so the
+    speaker's "I" is put back before parsing.
+    """
+    words = sentence.split(maxsplit=3)
+    if not words or not words[0][:1].isupper() or words[0] == "I":
+        return sentence
+    i = 0
+    while i < len(words) - 1 and words[i].lower().strip(",") in _DIARY_ADVERBS:
+        i += 1
+    verb = words[i].lower().strip(",.!")
+    following = words[i + 1].lower() if i + 1 < len(words) else ""
+    if i and verb.endswith("ing") and len(verb) > 5 and following in _GERUND_OBJECTS:
+        # "Currently living in Denver."; without the adverb "Losing my job was hard" is a
+        # gerund subject, not a dropped "I'm"
+        return "I'm " + sentence[:1].lower() + sentence[1:]
+    past = verb in _PAST_FORMS or (verb.endswith("ed") and len(verb) > 4)
+    if not past or verb in _NOT_PAST or (i and not words[0].lower() in _DIARY_ADVERBS):
+        return sentence
+    return "I " + sentence[:1].lower() + sentence[1:]
 
 
 def split_sentences(text: str) -> list[str]:

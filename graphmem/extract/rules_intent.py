@@ -42,13 +42,29 @@ def _each(clause: Clause, make: Callable[[Party], list[Finding]]) -> list[Findin
     return [f for s in clause.subjects for f in make(s)]
 
 
+def _present_form(verb: Token) -> bool:
+    """"I play", "I don't swim", "and play volleyball now", "I go swimming" are all habitual."""
+    if verb.tag_ in ("VBP", "VBZ"):
+        return True
+    aux = [c for c in verb.children if c.dep_ == "aux"]
+    if verb.tag_ == "VB" and any(a.lemma_ == "do" and a.tag_ in ("VBP", "VBZ") for a in aux):
+        return True
+    if verb.tag_ == "VBG" and any(a.lower_ in ("go", "goes") or a.lemma_ == "do" and
+                                  a.tag_ != "VBD" for a in aux):
+        return True  # "I go swimming", "I do climbing" (the parser makes "do" an auxiliary)
+    return verb.tag_ == "VB" and verb.dep_ == "conj" and not aux and \
+        verb.head.tag_ in ("VBP", "VBZ")
+
+
 def hobby(clause: Clause, speech: Speech) -> list[Finding]:
     """play X, do yoga, go running, take up / get into X, and bare activity verbs."""
     verb = clause.verb
     lemma = clause.lemma
-    if clause.negated or clause.modal in ("would", "could", "should", "might", "will"):
-        return []
-    habitual = clause.tense == "present" and verb.tag_ in ("VBP", "VBZ") or clause.perfect
+    if clause.modal in ("would", "could", "should", "might", "will") and not (
+            clause.negated and clause.ended):  # "I'll never do CrossFit again" still ends it
+        return []  # a negated activity is read as it is and closed by patterns._never_asserted
+    habitual = clause.tense == "present" and _present_form(verb) or clause.perfect or (
+        clause.negated and clause.ended)
     out: list[Finding] = []
     if lemma == "play" and habitual:
         if any(c.dep_ == "prep" and c.lower_ == "with" for c in verb.children):
@@ -73,8 +89,9 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
                     out += [Finding(s, "PLANS", doing, "activity", timing="plan",
                                     statement=f"{{s}} is going {doing}") for s in clause.subjects]
     elif lemma in ("do", "practice", "practise") and habitual:
-        names = [n for t in dobjs(verb) if t.lemma_.lower() in ACTIVITY_NOUNS or lemma != "do"
-                 if (n := phrase(t))]
+        done = dobjs(verb) + [c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"]
+        names = [n for t in done if t.lemma_.lower() in ACTIVITY_NOUNS or lemma != "do"
+                 or t.lower_ in ACTIVITY_NOUNS if (n := phrase(t) if t.tag_ != "VBG" else t.lower_)]
         out += _each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in names])
     elif (lemma == "take" and has_prt(verb, "up")) or lemma in ("start", "begin"):
         names = [n for t in dobjs(verb) if lemma == "take" or t.lemma_.lower() in ACTIVITY_NOUNS

@@ -167,12 +167,27 @@ def is_org(token: Token) -> bool:
     return token.tag_ in ("NNP", "NNPS") and token.ent_type_ == "" and token.text[:1].isupper()
 
 
+def is_named(token: Token) -> bool:
+    """A capitalised name, whatever the NER thinks it names.
+
+    Where the verb already says what the object is ("moved to X" is a place,
+    "joined X" an organisation), the small model's label is more often wrong
+    than helpful ("Manchester" as a person, "OpenAI" as a country).
+    """
+    return (token.tag_ in ("NNP", "NNPS") or token.ent_type_ in ("ORG", "GPE", "LOC", "FAC",
+                                                                 "PERSON", "PRODUCT")) \
+        and token.text[:1].isupper() and token.ent_type_ not in ("DATE", "TIME", "CARDINAL",
+                                                                 "ORDINAL", "TECH")
+
+
 def is_occupation(token: Token) -> bool:
     return token.lemma_.lower() in OCCUPATIONS or token.lower_ in OCCUPATIONS
 
 
 def has_prt(verb: Token, word: str) -> bool:
-    return any(c.dep_ == "prt" and c.lower_ == word for c in verb.children)
+    """A particle ("give up", "gave away"), also when the parser calls it an adverb."""
+    return any(c.dep_ in ("prt", "advmod") and c.lower_ == word and c.i > verb.i
+               for c in verb.children)
 
 
 def imperative(verb: Token) -> bool:

@@ -13,19 +13,20 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules_clause import (
-    KIN, PETS, VAGUE, Action, Clause, Finding, Party, Rule, Speech, conjuncts)
+    KIN, PETS, VAGUE, Action, Clause, Finding, Party, Rule, Speech, conjuncts, possessor)
 from graphmem.extract.rules_copula import married
 from graphmem.extract.rules_events import has_time, trips
 from graphmem.extract.rules_lexicon import (
     BUSINESSES, EVENT_NOUNS, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, dobjs, has_prt,
-    is_org, is_place, object_type, pobjs)
+    is_named, is_place, object_type, pobjs)
 from graphmem.extract.rules_phrases import phrase
 from graphmem.extract.terms import TECH_LABEL
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
 
-_JOB_NOUNS = frozenset({"job", "position", "role", "internship", "gig", "career", "post"})
+_JOB_NOUNS = frozenset({"job", "position", "role", "internship", "gig", "career", "post",
+                        "offer"})
 _NOT_WORKPLACES = frozenset({"home", "night", "moment", "end", "same", "place", "office"})
 
 
@@ -66,11 +67,15 @@ def work(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def join(clause: Clause, speech: Speech) -> list[Finding]:
-    orgs = [t for t in dobjs(clause.verb) if is_org(t) and t.ent_type_ not in ("PERSON", "GPE")]
+    """"joined Datadog as a staff engineer": an employer, and a title when one is given."""
+    orgs = [t for t in dobjs(clause.verb) if (is_named(t) or t.ent_type_ == TECH_LABEL)
+            and t.text not in speech.speakers]
     if clause.negated or clause.modal:
         return []
+    titles = pobjs(clause.verb, ("as",)) if orgs else []
     return _each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", timing="start")
-                                    for t in orgs if (n := phrase(t))])
+                                    for t in orgs if (n := phrase(t))]
+                 + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := _title(t))])
 
 
 def start_job(clause: Clause, speech: Speech) -> list[Finding]:
@@ -82,7 +87,7 @@ def start_job(clause: Clause, speech: Speech) -> list[Finding]:
     titles: list[Token] = []
     jobs = [t for t in dobjs(verb) if t.lemma_.lower() in _JOB_NOUNS]
     for t in jobs:
-        orgs += pobjs(t, ("at", "with", "for"))
+        orgs += pobjs(t, ("at", "with", "for", "from"))
         titles += pobjs(t, ("as",))
     for t in list(titles):  # "a job as a barista at Blue Bottle"
         orgs += [o for o in pobjs(t, ("at", "with", "for")) if o not in orgs]
@@ -107,9 +112,18 @@ def _title(token: Token) -> str | None:
 
 
 def promote(clause: Clause, speech: Speech) -> list[Finding]:
-    titles = pobjs(clause.verb, ("to",))
-    return _each(clause, lambda s: [Finding(s, "JOB_TITLE", n, "role")
-                                    for t in titles if (n := phrase(t))])
+    """"promoted to staff engineer"; the parser often reads "to staff" as an infinitive."""
+    titles = [n for t in pobjs(clause.verb, ("to",)) if (n := phrase(t))]
+    verb = clause.verb
+    doc = verb.doc
+    if not titles and verb.i + 1 < len(doc) and doc[verb.i + 1].lower_ == "to":
+        words = []
+        for t in doc[verb.i + 2: verb.sent.end]:
+            if t.pos_ not in ("NOUN", "PROPN", "ADJ", "VERB") or t.ent_type_ in ("DATE", "TIME"):
+                break
+            words.append(t.text)
+        titles = [" ".join(words)] if words else []
+    return _each(clause, lambda s: [Finding(s, "JOB_TITLE", n, "role") for n in titles])
 
 
 def teach(clause: Clause, speech: Speech) -> list[Finding]:
@@ -139,7 +153,8 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
         if t.lemma_.lower() in _JOB_NOUNS:
             job_mentioned = True
             orgs += pobjs(t, ("at", "with", "for"))
-        elif lemma in ("quit", "leave") and is_org(t) and t.ent_type_ != TECH_LABEL:
+        elif lemma in ("quit", "leave") and is_named(t) and t.text not in speech.speakers \
+                and (lemma == "quit" or t.ent_type_ not in ("GPE", "LOC")):
             orgs.append(t)
     orgs += pobjs(verb, ("from",) if lemma != "leave" else ())
     if job_mentioned:
@@ -174,10 +189,13 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
 def move(clause: Clause, speech: Speech) -> list[Finding]:
     """"moved to Berlin" -> LIVES_IN; a hedged move is only a plan."""
     verb = clause.verb
-    places = [t for t in pobjs(verb, ("to", "into", "back")) if is_place(t)
-              and t.ent_type_ != TECH_LABEL]
+    targets = pobjs(verb, ("to", "into", "back"))
+    places = [t for t in targets + [x for t in targets for x in pobjs(t, ("in",))]
+              if (is_place(t) or is_named(t)) and t.ent_type_ != TECH_LABEL]
     if not places or clause.negated or clause.modal in ("would", "could", "should"):
         return []
+    if any(c.dep_ == "prep" and c.lower_ == "from" for c in verb.children):
+        return []  # "moved from X to Y" is a transition (rules_change)
     if clause.hedged:
         return _each(clause, lambda s: [Finding(s, "PLANS", f"move to {n}", "plan", timing="plan")
                                         for t in places if (n := phrase(t))])
@@ -324,8 +342,9 @@ def dispose(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     if clause.lemma == "get" and not any(c.lower_ == "rid" for c in verb.children):
         return []
-    if clause.lemma == "give" and not has_prt(verb, "away"):
-        return []
+    if clause.lemma == "give" and not has_prt(verb, "away") and not (
+            pobjs(verb, ("to",)) and any(possessor(t) == "me" for t in dobjs(verb))):
+        return []  # "gave away my bike", "gave my car to my son"; not "gave my son a car"
     objects = dobjs(verb) + pobjs(next((c for c in verb.children if c.lower_ == "rid"), verb),
                                   ("of",))
     return _each(clause, lambda s: [
@@ -347,6 +366,12 @@ def break_up(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.negated or clause.modal or not has_prt(verb, "up"):
         return []
     out: list[Finding] = []
+    if not pobjs(verb, ("with",)) and not any(c.dep_ == "prt" and pobjs(c, ("with",))
+                                              for c in verb.children):
+        together = any(c.dep_ == "nsubj" and c.lower_ == "we" for c in verb.children) or (
+            len(clause.subjects) > 1 and any(s.is_speaker for s in clause.subjects))
+        return [Finding(s, "HAS_PARTNER", "", "person", "retract") for s in clause.subjects
+                if s.is_speaker] if together else []  # "We broke up", "My partner and I..."
     for t in pobjs(verb, ("with",)) or pobjs(next((c for c in verb.children if c.dep_ == "prt"),
                                                   verb), ("with",)):
         predicate = "MARRIED_TO" if KIN.get(t.lemma_.lower()) == "MARRIED_TO" else "HAS_PARTNER"
@@ -362,7 +387,7 @@ RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     "leave": (leave,), "resign": (leave,), "retire": (leave,), "lose": (leave,), "lay": (leave,),
     "fire": (leave,), "live": (live,), "reside": (live,), "move": (move,), "relocate": (move,),
     "grow": (grow_up,), "come": (grow_up,), "marry": (marry,), "divorce": (marry,),
-    "date": (date_someone,), "break": (break_up,), "know": (know,), "speak": (know,),
+    "date": (date_someone,), "break": (break_up,), "split": (break_up,), "know": (know,), "speak": (know,),
     "meet": (meet,), "have": (have,), "buy": (acquire,), "purchase": (acquire,),
     "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "sell": (dispose,),
     "give": (dispose,), "open": (found_business,), "found": (found_business,),

@@ -20,6 +20,7 @@ from graphmem.extract.rules_clause import (
 from graphmem.extract.rules_intent import goal
 from graphmem.extract.rules_lexicon import ACTIVITY_VERBS, dobjs, has_prt, object_type, pobjs
 from graphmem.extract.rules_phrases import activity, clause_tokens, gerund, phrase
+from graphmem.extract.rules_slots import is_language
 from graphmem.extract.terms import FRAMEWORK, TECH_LABEL, kind_of
 
 if TYPE_CHECKING:
@@ -92,7 +93,9 @@ def sentiment(clause: Clause, speech: Speech) -> list[Finding]:
         return goal(clause, speech)
     if clause.lemma == "stand" and not (clause.negated and clause.modal == "can"):
         return []
-    if clause.negated and clause.lemma != "stand":
+    if clause.negated and clause.ended and predicate in ("LIKES", "LOVES"):
+        pass  # "I don't like jazz anymore": the liking ends (patterns._never_asserted)
+    elif clause.negated and clause.lemma != "stand":
         if predicate not in ("LIKES", "LOVES"):
             return []
         predicate = "DISLIKES"
@@ -212,8 +215,10 @@ def switch(clause: Clause, speech: Speech) -> list[Finding]:
                    and c.text[:1].isupper() and any(a.lower_ == "to" for a in c.children)]
         new = pobjs(verb, ("to", "over")) + inner + misread  # "to Fly" read as a verb
         old = [t for t in old if t not in new]
-    if not any(t.ent_type_ == TECH_LABEL for t in old + new):
+    if not any(t.ent_type_ == TECH_LABEL for t in [*old, *new, *verb.sent]):
         return []
+    if all(is_language(phrase(t) or "") for t in old + new):
+        return []  # the main programming language changes (rules_change.transition)
     old = [t for t in old if _toolish(t)]
     new = [t for t in new if _toolish(t)]
     olds = [n for t in old if (n := phrase(t) or t.text)]
@@ -224,11 +229,10 @@ def switch(clause: Clause, speech: Speech) -> list[Finding]:
         for n in news:
             out.append(_uses(s, n, "assert", alone=len(news) == 1,
                              statement=f"{{s}} switched{moved} to {n}"))
-        for o in olds:
+        for o in olds:  # a new framework supersedes the old one: no retraction needed
             gone = _uses(s, o, "retract", alone=True)
-            superseded = gone.predicate == "USES_FRAMEWORK" and any(
-                f.predicate == "USES_FRAMEWORK" for f in out)
-            if not superseded:
+            if not (gone.predicate == "USES_FRAMEWORK" and any(
+                    f.predicate == "USES_FRAMEWORK" for f in out)):
                 out.append(gone)
     return out
 

@@ -71,6 +71,15 @@ _STYLES = MappingProxyType({
     "HAS_VISITED": Style(_C.EVENT, 0.4, "{s} visited {o}", "{s} did not visit {o}"),
     "ATTENDED": Style(_C.EVENT, 0.4, "{s} attended {a_o}", "{s} did not attend {a_o}"),
     "TODO": Style(_C.TODO, 0.7, "{s} needs to {o}", "{s} no longer needs to {o}"),
+    "DRIVES": Style(_C.FACT, 0.6, "{s} drives {a_o}", "{s} no longer drives {a_o}"),
+    "HAS_PHONE": Style(_C.FACT, 0.55, "{s} uses {a_o} as their phone",
+                       "{s} no longer uses {a_o} as their phone"),
+    "DIET": Style(_C.PREFERENCE, 0.7, "{s} follows {a_o} diet", "{s} no longer follows {a_o} diet"),
+    "MAIN_LANGUAGE": Style(_C.SKILL, 0.65, "{s} mainly programs in {o}",
+                           "{s} no longer mainly programs in {o}"),
+    "PLAYS_SPORT": Style(_C.PREFERENCE, 0.6, "{s} does {o} as their sport",
+                         "{s} no longer does {o}"),
+    "REPORTS_TO": Style(_C.FACT, 0.7, "{s} reports to {o}", "{s} no longer reports to {o}"),
     "LESSON": Style(_C.LESSON, 0.85, "Lesson for {s}: {o}", "Lesson for {s} no longer holds: {o}"),
 })
 _FALLBACK = Style(_C.FACT, 0.5, "{s} {p} {o}", "{s} no longer {p} {o}")
@@ -79,7 +88,12 @@ _NUMBER_WORDS = re.compile(r"^(?:\d+|one|two|three|four|five|six|seven|eight|nin
                            r"some|several|many|few)\b", re.IGNORECASE)
 _EMPTY_RETRACT = MappingProxyType({
     "WORKS_AT": "{s} left their job", "MARRIED_TO": "{s} is no longer married",
-    "LIVES_IN": "{s} moved away", "USES_FRAMEWORK": "{s} stopped using their framework"})
+    "LIVES_IN": "{s} moved away", "USES_FRAMEWORK": "{s} stopped using their framework",
+    "DRIVES": "{s} no longer has a car", "HAS_PHONE": "{s} no longer has that phone",
+    "DIET": "{s} no longer follows a special diet", "PLAYS_SPORT": "{s} does no sport any more",
+    "REPORTS_TO": "{s} no longer has that manager", "HAS_PARTNER": "{s} is no longer with anyone",
+    "MAIN_LANGUAGE": "{s} no longer has a main programming language",
+    "JOB_TITLE": "{s} no longer has that job title"})
 
 
 #: Predicates this extractor adds to the registry's vocabulary, with their cardinality.

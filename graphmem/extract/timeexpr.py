@@ -165,16 +165,25 @@ def resolve(text: str, reference: datetime, *, prefer: Prefer = "auto") -> TimeS
     direction = _direction(text) if prefer == "auto" else prefer
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
-            found = _resolve_match(kind, match, ref.date(), direction, text)
-            if found is None:
+            try:
+                span = _span(kind, match, ref, direction, text)
+            except (ValueError, OverflowError):  # "next year" said in 9999 leaves the calendar
                 continue
-            start, end, granularity, relation = found
-            before = _RELATION_BEFORE.search(text[: match.start()])
-            if relation == "at" and before:
-                relation = _relation_word(before.group(1))
-            span = TimeSpan(_dt(start), _dt(end), granularity, relation, match.group(0))
-            return _with_hour(span, text)
+            if span is not None:
+                return span
     return None
+
+
+def _span(kind: str, match: re.Match[str], ref: datetime, direction: Literal["past", "future"],
+          text: str) -> TimeSpan | None:
+    found = _resolve_match(kind, match, ref.date(), direction, text)
+    if found is None:
+        return None
+    start, end, granularity, relation = found
+    before = _RELATION_BEFORE.search(text[: match.start()])
+    if relation == "at" and before:
+        relation = _relation_word(before.group(1))
+    return _with_hour(TimeSpan(_dt(start), _dt(end), granularity, relation, match.group(0)), text)
 
 
 def _direction(text: str) -> Literal["past", "future"]:

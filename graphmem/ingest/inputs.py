@@ -4,20 +4,55 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, Field, model_validator
 
 from graphmem.models import (
     MAX_MESSAGES_PER_EPISODE,
     Category,
     Cardinality,
+    CleanText,
     Message,
     Scope,
-    as_utc,
+    UtcDateTime,
 )
+from graphmem.store.names import normalize_name
 
 MAX_TEXT_CHARS = 100_000
+#: How deeply a JSON document may nest: real documents stay far below, and every
+#: walk over one (redaction, rendering) must stay far from Python's recursion limit.
+MAX_DOCUMENT_DEPTH = 64
+
+
+def _names_something(value: str) -> str:
+    if not normalize_name(value):
+        raise ValueError("has no words: nothing is left once spaces and punctuation are removed")
+    return value
+
+
+#: A subject or object name (or a todo's description, which becomes one): clean text
+#: that still names something once normalised.
+EntityName = Annotated[CleanText, AfterValidator(_names_something)]
+
+
+def check_interval(valid_from: datetime | None, valid_until: datetime | None) -> None:
+    """Refuse an interval that ends before it starts (``valid_until`` names the problem)."""
+    if valid_from is not None and valid_until is not None and valid_until <= valid_from:
+        raise ValueError("valid_until must be after valid_from")
+
+
+def document_depth(value: Any) -> int:
+    """How deeply a JSON value nests (a scalar is 0), without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > MAX_DOCUMENT_DEPTH:
+            break
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 class EpisodeInput(BaseModel):
@@ -29,16 +64,11 @@ class EpisodeInput(BaseModel):
 
     scope: Scope
     messages: list[Message] = Field(default_factory=list, max_length=MAX_MESSAGES_PER_EPISODE)
-    text: str | None = Field(default=None, max_length=MAX_TEXT_CHARS)
+    text: CleanText | None = Field(default=None, max_length=MAX_TEXT_CHARS)
     document: dict[str, Any] | None = None
-    reference_time: datetime | None = None
-    episode_id: str | None = Field(default=None, max_length=256)
-    session_id: str | None = Field(default=None, max_length=256)
-
-    @field_validator("reference_time")
-    @classmethod
-    def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+    reference_time: UtcDateTime | None = None
+    episode_id: CleanText | None = Field(default=None, min_length=1, max_length=256)
+    session_id: CleanText | None = Field(default=None, min_length=1, max_length=256)
 
     @model_validator(mode="after")
     def _one_kind(self) -> EpisodeInput:
@@ -47,12 +77,12 @@ class EpisodeInput(BaseModel):
             raise ValueError("an episode needs exactly one of: messages, text, document")
         if self.text is not None and not self.text.strip():
             raise ValueError("episode text is empty")
-        if self.text is not None and ("\ufffd" in self.text or "\x00" in self.text):
-            raise ValueError("episode text has broken encoding (U+FFFD or NUL)")
         ids = [m.id for m in self.messages if m.id is not None]
         if len(ids) != len(set(ids)):
             dupes = sorted({i for i in ids if ids.count(i) > 1})
             raise ValueError(f"duplicate message ids in one episode: {', '.join(dupes)}")
+        if self.document is not None and document_depth(self.document) > MAX_DOCUMENT_DEPTH:
+            raise ValueError(f"document nests deeper than {MAX_DOCUMENT_DEPTH} levels")
         if self.document is not None and len(json.dumps(self.document)) > MAX_TEXT_CHARS:
             raise ValueError(f"document is larger than {MAX_TEXT_CHARS} characters as JSON")
         return self
@@ -73,27 +103,21 @@ class FactInput(BaseModel):
     """A structured fact added directly, with no extraction at all."""
 
     scope: Scope
-    subject: str = Field(min_length=1, max_length=200)
+    subject: EntityName = Field(min_length=1, max_length=200)
     predicate: str = Field(pattern=r"^[A-Z][A-Z0-9_]{0,63}$")
-    object: str = Field(min_length=1, max_length=500)
-    subject_type: str = "person"
-    object_type: str = "concept"
-    text: str | None = Field(default=None, max_length=1000)
+    object: EntityName = Field(min_length=1, max_length=500)
+    subject_type: CleanText = Field(default="person", max_length=64)
+    object_type: CleanText = Field(default="concept", max_length=64)
+    text: CleanText | None = Field(default=None, max_length=1000)
     category: Category = Category.FACT
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
     confidence: float = Field(default=0.9, ge=0.0, le=1.0)
     cardinality: Cardinality | None = None
-    valid_from: datetime | None = None
-    valid_until: datetime | None = None
-    source_id: str | None = Field(default=None, max_length=256)
-
-    @field_validator("valid_from", "valid_until")
-    @classmethod
-    def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+    valid_from: UtcDateTime | None = None
+    valid_until: UtcDateTime | None = None
+    source_id: CleanText | None = Field(default=None, min_length=1, max_length=256)
 
     @model_validator(mode="after")
     def _interval(self) -> FactInput:
-        if self.valid_from and self.valid_until and self.valid_until <= self.valid_from:
-            raise ValueError("valid_until must be after valid_from")
+        check_interval(self.valid_from, self.valid_until)
         return self

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from pydantic import BaseModel, Field
 
 from graphmem.embed.base import Embedder, with_neighbours
-from graphmem.errors import ExtractionError, NotFoundError
+from graphmem.errors import ExtractionError, NotFoundError, ValidationError
 from graphmem.extract.base import SELF, CandidateFact, ExtractedFact, Extraction, Extractor
 from graphmem.ingest.apply import Outcome, Statement, TimelineEditor, with_evidence
 from graphmem.ingest.inputs import EpisodeInput, FactInput
@@ -301,6 +301,7 @@ class Ingestor:
         """
         with self.lock:
             now = self.clock()
+            _check_starts(facts, now)
             editor = TimelineEditor(self.store, tenant, self.registry, now)
             entities: dict[tuple[str, str], Entity] = {}
             created: dict[str, Entity] = {}
@@ -398,3 +399,15 @@ def _public(fact: Fact) -> Fact:
 
 
 __all__ = ["IngestResult", "Ingestor", "Message"]
+
+
+def _check_starts(facts: list[FactInput], now: datetime) -> None:
+    """A fact without ``valid_from`` starts now, so its ``valid_until`` must lie ahead.
+
+    Otherwise the fact would end before it began: stored, but never true.
+    """
+    for item in facts:
+        if item.valid_from is None and item.valid_until is not None and item.valid_until <= now:
+            raise ValidationError(
+                f"valid_until: {item.valid_until.isoformat()} is not in the future, and a memory "
+                "without valid_from starts now; send valid_from too")

@@ -28,6 +28,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from graphmem.models import Category
 
+#: The longest purge delay: a century. Beyond it the cutoff date would leave the calendar.
+MAX_PURGE_DAYS = 36_500
+
 CORE, WORKING, TEMPORARY = "core", "working", "temporary"
 
 
@@ -55,7 +58,7 @@ class DecayPolicy(BaseModel):
     #: [forget_below, demote_below); a memory already at or under it keeps its importance.
     demote_to: float = Field(default=0.15, ge=0)
     #: Hard-delete memories forgotten by decay for longer than this; ``None``: never.
-    purge_after_days: int | None = Field(default=None, ge=0)
+    purge_after_days: int | None = Field(default=None, ge=0, le=MAX_PURGE_DAYS)
     #: Importance a restored memory gets at least, so the next run does not forget it again.
     restore_importance: float = Field(default=0.5, ge=0, le=1)
 

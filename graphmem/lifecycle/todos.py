@@ -33,7 +33,7 @@ from graphmem.lifecycle import records
 from graphmem.lifecycle.policy import TodoPolicy
 from graphmem.lifecycle.todo_match import says_done
 from graphmem.memory import Memory
-from graphmem.models import Category, Episode, Evidence, Fact, FactStatus, Scope
+from graphmem.models import Category, Episode, Evidence, Fact, FactStatus, Scope, UtcDateTime
 from graphmem.store.base import WriteBatch
 from graphmem.temporal import TimeFilter
 
@@ -59,13 +59,13 @@ class Todo(BaseModel):
     scope_key: str
     description: str
     text: str
-    due: datetime | None = None
-    remind_at: datetime | None = None
+    due: UtcDateTime | None = None
+    remind_at: UtcDateTime | None = None
     creator: str | None = None
     assignee: str
     status: TodoStatus
-    created_at: datetime
-    closed_at: datetime | None = None
+    created_at: UtcDateTime
+    closed_at: UtcDateTime | None = None
     overdue: bool = False
     episode_ids: list[str] = Field(default_factory=list)
 
@@ -77,14 +77,14 @@ class TodoPayload(BaseModel):
     description: str
     assignee: str
     creator: str
-    due: datetime | None = None
-    remind_at: datetime | None = None
+    due: UtcDateTime | None = None
+    remind_at: UtcDateTime | None = None
 
 
 class _State(BaseModel):
     fact: Fact
     status: TodoStatus = TodoStatus.PENDING
-    closed_at: datetime | None = None
+    closed_at: UtcDateTime | None = None
 
 
 def _states(facts: list[Fact]) -> list[_State]:

@@ -9,10 +9,11 @@ first, until the token budget is spent. Token counts come from
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from graphmem.models import Category, Scope
+from graphmem.models import Category, CleanText, Scope, UtcDateTime
 from graphmem.search.engine import SearchEngine
 from graphmem.search.models import SearchHit, SearchRequest
 
@@ -32,11 +33,30 @@ CATEGORY_TITLES: dict[Category | None, str] = {
 
 
 class ContextRequest(BaseModel):
+    """One chat turn's context, optionally as it would have been built at another time.
+
+    ``as_of``, ``as_known_at`` and ``include_history`` are the time view of
+    :class:`~graphmem.temporal.TimeFilter`: with them, nothing first stated
+    after that instant (no fact, excerpt, summary or profile) enters the prompt.
+    """
+
     scope: Scope
-    message: str = Field(min_length=1, max_length=4000)
-    recent_messages: list[str] = Field(default_factory=list, max_length=20)
+    message: CleanText = Field(min_length=1, max_length=4000)
+    recent_messages: list[CleanText] = Field(default_factory=list, max_length=20)
     token_budget: int = Field(default=2000, ge=50, le=100_000)
     include_turns: bool = True
+    as_of: UtcDateTime | None = Field(
+        default=None, description="build the context as of this world time")
+    as_known_at: UtcDateTime | None = Field(
+        default=None, description="use only what graphmem had recorded by this time")
+    include_history: bool = Field(
+        default=False, description="also superseded and retracted memories")
+
+    @property
+    def cutoff(self) -> datetime | None:
+        """The earliest instant of the time view: nothing stated after it may appear."""
+        given = [t for t in (self.as_of, self.as_known_at) if t is not None]
+        return min(given) if given else None
 
 
 class ContextSection(BaseModel):
@@ -68,6 +88,17 @@ def _line(hit: SearchHit) -> str:
     return f"- {hit.text}{suffix}"
 
 
+def _stated_by(hit: SearchHit, request: ContextRequest) -> bool:
+    """Whether a hit belongs in a context under the request's time view.
+
+    A turn must have been said by the view's cutoff (a turn said after
+    ``as_known_at`` cannot have been recorded by then); a fact must have begun
+    by ``as_of`` (the search already applied the rest of the view). Undated hits pass.
+    """
+    limit = request.cutoff if hit.kind == "turn" else request.as_of
+    return limit is None or hit.valid_from is None or hit.valid_from <= limit
+
+
 def assemble_context(engine: SearchEngine, count_tokens: Callable[[str], int], tenant: str,
                      request: ContextRequest, *, profile: str | None = None,
                      summaries: list[str] | None = None) -> Context:
@@ -92,9 +123,12 @@ def assemble_context(engine: SearchEngine, count_tokens: Callable[[str], int], t
 
     hits = engine.search(tenant, SearchRequest(
         scope=request.scope, query=request.message, recent_messages=request.recent_messages,
-        limit=50, include_turns=request.include_turns)).results
+        limit=50, include_turns=request.include_turns, as_of=request.as_of,
+        as_known_at=request.as_known_at, include_history=request.include_history)).results
     chosen: dict[Category | None, list[SearchHit]] = {}
     for hit in hits:
+        if not _stated_by(hit, request):
+            continue
         cost = count_tokens(_line(hit) + "\n")
         title_cost = 0 if hit.category in chosen else count_tokens(
             f"### {CATEGORY_TITLES[hit.category]}\n")

@@ -35,9 +35,27 @@ def recency_factor(when: datetime, now: datetime, half_days: float = 30.0) -> fl
     return math.exp(-days / half_days)
 
 
+#: The least a memory's age or unimportance can scale it by: an old or unimportant memory
+#: is dimmed, never zeroed, and relevance keeps the last word. MiniLM puts unrelated
+#: sentences about the same person at cosine ~0.45 and a matching one at ~0.9, so the
+#: two factors together may move a score by at most 1 / 0.64 = 1.56x.
+RECENCY_FLOOR = 0.8
+IMPORTANCE_FLOOR = 0.8
+
+
 def rerank_score(similarity: float, recency: float, importance: float) -> float:
-    """The product's re-rank formula: similarity, recency and importance, equally weighted."""
-    return (similarity + recency + importance) / 3.0
+    """The product's re-rank formula: similarity x recency decay x importance.
+
+    Recency and importance only scale similarity, between their floors and 1, so
+    a memory unrelated to the question cannot outrank a related one by being new
+    or important: it would need 64% of the related one's similarity.
+
+    >>> rerank_score(0.9, 0.0, 0.0) > rerank_score(0.45, 1.0, 1.0)
+    True
+    """
+    return (max(similarity, 0.0)
+            * (RECENCY_FLOOR + (1 - RECENCY_FLOOR) * recency)
+            * (IMPORTANCE_FLOOR + (1 - IMPORTANCE_FLOOR) * importance))
 
 
 def mmr(ids: list[str], relevance: dict[str, float], vector: Callable[[str], list[float] | None],

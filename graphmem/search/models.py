@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from graphmem.models import Category, Scope
+from graphmem.models import Category, CleanText, Scope, UtcDateTime
 
 
 class SearchRequest(BaseModel):
     scope: Scope
-    query: str = Field(min_length=1, max_length=4000)
-    as_of: datetime | None = None
-    as_known_at: datetime | None = None
+    query: CleanText = Field(min_length=1, max_length=4000)
+    as_of: UtcDateTime | None = None
+    as_known_at: UtcDateTime | None = None
     include_history: bool = False
     categories: list[Category] | None = None
     limit: int = Field(default=10, ge=1, le=200)
     min_score: float | None = None
-    recent_messages: list[str] = Field(default_factory=list, max_length=20)
+    recent_messages: list[CleanText] = Field(default_factory=list, max_length=20)
     include_turns: bool = True
     rerank: bool = False
     mmr: bool = False
@@ -37,8 +36,8 @@ class SearchHit(BaseModel):
     predicate: str | None = None
     object: str | None = None
     category: Category | None = None
-    valid_from: datetime | None = None
-    valid_until: datetime | None = None
+    valid_from: UtcDateTime | None = None
+    valid_until: UtcDateTime | None = None
     superseded: bool = False
     superseded_by: str | None = None
     sources: list[str] = Field(default_factory=list, description="client message ids")
@@ -49,6 +48,6 @@ class SearchHit(BaseModel):
 
 class SearchResponse(BaseModel):
     results: list[SearchHit]
-    as_of: datetime | None = None
-    window: tuple[datetime | None, datetime | None] | None = Field(
+    as_of: UtcDateTime | None = None
+    window: tuple[UtcDateTime | None, UtcDateTime | None] | None = Field(
         default=None, description="the time window a time expression in the query narrowed to")

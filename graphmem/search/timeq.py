@@ -39,8 +39,18 @@ def _season(y: int, name: str) -> Window:
 
 
 def query_window(query: str, now: datetime) -> Window | None:
-    """The window a query's time expression names, or None when it names none."""
-    q = query.lower()
+    """The window a query's time expression names, or None when it names none.
+
+    None too when the window would leave the calendar ("last year" asked as of
+    year 1, "this winter" in 9999): no store holds such instants anyway.
+    """
+    try:
+        return _window(query.lower(), now)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _window(q: str, now: datetime) -> Window | None:
     if m := re.search(rf"\b(?:before|until|prior to)\s+{_YEAR}\b", q):
         return None, _year(int(m.group(1)))[0]
     if m := re.search(rf"\b(?:after|since)\s+{_YEAR}\b", q):

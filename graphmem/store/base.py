@@ -84,6 +84,7 @@ class TurnHit(BaseModel):
     content: str
     timestamp: datetime | None
     score: float
+    recorded_at: datetime | None = None
 
 
 class StoreStats(BaseModel):
@@ -120,6 +121,9 @@ class GraphStore(Protocol):
         """Newest first by reference time."""
 
     def expired_episode_ids(self, tenant: str, now: datetime) -> list[str]: ...
+
+    def scope_keys(self, tenant: str) -> list[str]:
+        """Every scope key the tenant has episodes or facts in, sorted (for a scope picker)."""
 
     # -- entities -------------------------------------------------------------
     def get_entities(self, tenant: str, ids: list[str]) -> list[Entity]: ...
@@ -167,12 +171,17 @@ class GraphStore(Protocol):
         """Nearest facts by cosine similarity, from an index (never a scan of all facts)."""
 
     def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
-                       limit: int) -> list[TurnHit]:
-        """BM25 over raw conversation turns."""
+                       limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
+        """BM25 over raw conversation turns; with ``time``, only the turns it sees
+        (:meth:`TimeFilter.sees_statement`), still up to ``limit`` of them."""
 
     def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
-                     limit: int) -> list[TurnHit]:
-        """Nearest raw turns by cosine similarity, from an index."""
+                     limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
+        """Nearest raw turns by cosine similarity, from an index; ``time`` as above."""
+
+    def facts_of_episodes(self, tenant: str, episode_ids: list[str]) -> list[Fact]:
+        """Facts (any status, without vectors) that the episodes asserted or retracted:
+        what recall needs to tell whether a turn still says something true."""
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats: ...

@@ -182,6 +182,19 @@ def list_episodes(tenant: str, scope_keys: list[str], limit: int,
     )
 
 
+def scope_keys(tenant: str) -> Query:
+    """The scope keys a tenant has data in.
+
+    >>> scope_keys("acme")[1]
+    {'tenant': 'acme'}
+    """
+    return (
+        "MATCH (n) WHERE (n:Episode OR n:Fact) AND n.tenant = $tenant\n"
+        "RETURN DISTINCT n.scopeKey AS key ORDER BY key",
+        {"tenant": tenant},
+    )
+
+
 def expired_episode_ids(tenant: str, now: datetime) -> Query:
     return (
         "MATCH (e:Episode) WHERE e.expiresAt <= $now AND e.tenant = $tenant"
@@ -216,13 +229,30 @@ _VECTOR_LABELS = {FACT_VECTOR_INDEX: "Fact", ENTITY_VECTOR_INDEX: "Entity",
                   MESSAGE_VECTOR_INDEX: "Message"}
 
 
+def turn_time_filter(alias: str, time: TimeFilter, prefix: str = "tt") -> Query:
+    """A WHERE condition on Message ``alias`` equal to :meth:`TimeFilter.sees_statement`.
+
+    Messages written by graphmem before 0.2 carry no ``recordedAt``; their timestamp stands in.
+    """
+    m, p = _alias(alias), _alias(prefix)
+    conditions, params = ["true"], {}
+    at = time.as_of or time.as_known_at
+    if at is not None:
+        params[f"{p}At"] = at
+        conditions.append(f"({m}.timestamp IS NULL OR {m}.timestamp <= ${p}At)")
+    if time.as_known_at is not None:
+        params[f"{p}Known"] = time.as_known_at
+        conditions.append(f"coalesce({m}.recordedAt, {m}.timestamp) <= ${p}Known")
+    return " AND ".join(conditions), params
+
+
 def _scope_condition(alias: str, time: TimeFilter | None,
-                     now: datetime | None) -> tuple[str, Params]:
+                     now: datetime | None, *, turns: bool = False) -> tuple[str, Params]:
     n = _alias(alias)
     condition = f"{n}.tenant = $tenant AND {n}.scopeKey IN $scopeKeys"
     if time is None or now is None:
         return condition, {}
-    extra, params = time_filter(n, time, now)
+    extra, params = turn_time_filter(n, time) if turns else time_filter(n, time, now)
     return f"{condition} AND {extra}", params
 
 
@@ -236,7 +266,7 @@ def vector_search(index: str, tenant: str, scope_keys: list[str], embedding: lis
     gave) and ``hits``, at most ``limit`` ``{id, score}``; cosine scores come
     back from the index as ``(1 + cos) / 2`` and are converted to the cosine.
     """
-    condition, params = _scope_condition("n", time, now)
+    condition, params = _scope_condition("n", time, now, turns=index == MESSAGE_VECTOR_INDEX)
     params.update({"index": index, "k": k, "vector": embedding, "tenant": tenant,
                    "scopeKeys": scope_keys, "limit": k if limit is None else limit})
     return (
@@ -264,7 +294,7 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     label = _VECTOR_LABELS.get(index)
     if label is None:
         raise ValueError(f"not a graphmem vector index: {index!r}")
-    condition, params = _scope_condition("n", time, now)
+    condition, params = _scope_condition("n", time, now, turns=index == MESSAGE_VECTOR_INDEX)
     params.update({"cap": cap, "vector": embedding, "tenant": tenant, "scopeKeys": scope_keys,
                    "k": k, "countCap": max(cap, count_cap)})
     return (
@@ -302,22 +332,30 @@ def fulltext_search(index: str, tenant: str, scope_keys: list[str], lucene: str,
     )
 
 
+#: What a turn read returns (``records.turn_hit`` reads it).
+TURN_PROJECTION = ("m.episodeId AS episodeId, m.index AS index, m.clientId AS clientId,"
+                   " m.speaker AS speaker, m.content AS content, m.timestamp AS timestamp,"
+                   " m.recordedAt AS recordedAt")
+
 #: Lucene field weights for turns: a turn's own words, its speaker, its neighbours' words.
 TURN_FIELD_WEIGHTS = {"content": 1.0, "speaker": 1.0, "context": TURN_CONTEXT_WEIGHT}
 
 
-def fulltext_turns(tenant: str, scope_keys: list[str], lucene: str, limit: int) -> Query:
-    """Turns by their own words, their speaker, and (counting less) their neighbours' words."""
+def fulltext_turns(tenant: str, scope_keys: list[str], lucene: str, limit: int,
+                   time: TimeFilter | None = None) -> Query:
+    """Turns by their own words, their speaker, and (counting less) their neighbours' words;
+    with ``time``, only those it sees (:func:`turn_time_filter`)."""
     lucene = lucene_weighted_fields(lucene, TURN_FIELD_WEIGHTS)
+    condition, params = turn_time_filter("m", time) if time is not None else ("true", {})
+    params.update({"index": MESSAGE_TEXT_INDEX, "lucene": lucene, "tenant": tenant,
+                   "scopeKeys": scope_keys, "limit": limit})
     return (
         "CALL db.index.fulltext.queryNodes($index, $lucene) YIELD node AS m, score\n"
-        "WITH m, score WHERE m.tenant = $tenant AND m.scopeKey IN $scopeKeys\n"
+        f"WITH m, score WHERE m.tenant = $tenant AND m.scopeKey IN $scopeKeys AND {condition}\n"
         "WITH m, score LIMIT $limit\n"  # best first, as in fulltext_search
-        "RETURN m.episodeId AS episodeId, m.index AS index, m.clientId AS clientId,"
-        " m.speaker AS speaker, m.content AS content, m.timestamp AS timestamp, score\n"
+        f"RETURN {TURN_PROJECTION}, score\n"
         "ORDER BY score DESC",
-        {"index": MESSAGE_TEXT_INDEX, "lucene": lucene, "tenant": tenant,
-         "scopeKeys": scope_keys, "limit": limit},
+        params,
     )
 
 
@@ -325,8 +363,7 @@ def get_turns(tenant: str, message_ids: list[str]) -> Query:
     """Turns by their Message id (``episodeId:index``), in the order asked."""
     return (
         each_by_id("Message", "m")
-        + "RETURN m.id AS id, m.episodeId AS episodeId, m.index AS index, m.clientId AS clientId,"
-        " m.speaker AS speaker, m.content AS content, m.timestamp AS timestamp",
+        + f"RETURN m.id AS id, {TURN_PROJECTION}",
         {"tenant": tenant, "ids": message_ids},
     )
 
@@ -357,6 +394,17 @@ def facts_of_episode(tenant: str, episode_id: str) -> Query:
         "WITH DISTINCT f\n"
         "RETURN properties(f) AS f ORDER BY f.seq",
         {"tenant": tenant, "episodeId": episode_id},
+    )
+
+
+def facts_of_episodes(tenant: str, episode_ids: list[str]) -> Query:
+    """Facts (without vectors) that any of the episodes asserted or retracted."""
+    return (
+        each_by_id("Episode", "e")
+        + "MATCH (e)-[:ASSERTS|RETRACTS]->(f:Fact) WHERE f.tenant = $tenant\n"
+        "WITH DISTINCT f\n"
+        "RETURN f {.*, embedding: null} AS f ORDER BY f.seq",
+        {"tenant": tenant, "ids": episode_ids},
     )
 
 

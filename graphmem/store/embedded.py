@@ -18,13 +18,21 @@ import heapq
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
 from graphmem.errors import SchemaError, StoreError, StoreUnavailableError
-from graphmem.models import TURN_CONTEXT_WEIGHT, Entity, Episode, Fact, FactStatus, utcnow
+from graphmem.models import (
+    TURN_CONTEXT_WEIGHT,
+    Entity,
+    Episode,
+    Fact,
+    FactStatus,
+    as_utc,
+    utcnow,
+)
 from graphmem.store import sql, sql_writes as writes
 from graphmem.store.base import FactQuery, Scored, StoreStats, TurnHit, WriteBatch
 from graphmem.store.names import normalize_name
@@ -168,17 +176,22 @@ class EmbeddedStore:
         where = f"tenant=? AND scope_key IN ({sql.placeholders(len(scope_keys))})"
         if before is not None:
             where += " AND reference_time < ?"
-            params.append(before.isoformat())
+            params.append(as_utc(before).isoformat())  # stored as UTC text
         rows = self._query(
             f"SELECT doc FROM episodes WHERE {where} ORDER BY reference_time DESC LIMIT ?",
             [*params, limit],
         )
         return [Episode.model_validate_json(str(r[0])) for r in rows]
 
+    def scope_keys(self, tenant: str) -> list[str]:
+        rows = self._query("SELECT scope_key FROM episodes WHERE tenant=? UNION SELECT scope_key"
+                           " FROM facts WHERE tenant=? ORDER BY 1", (tenant, tenant))
+        return [str(r[0]) for r in rows]
+
     def expired_episode_ids(self, tenant: str, now: datetime) -> list[str]:
         rows = self._query(
             "SELECT id FROM episodes WHERE tenant=? AND pinned=0 AND expires_at IS NOT NULL"
-            " AND expires_at <= ?", (tenant, now.isoformat()),
+            " AND expires_at <= ?", (tenant, as_utc(now).isoformat()),
         )
         return [str(r[0]) for r in rows]
 
@@ -337,19 +350,39 @@ class EmbeddedStore:
             depth *= 4
 
     def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
-                       limit: int) -> list[TurnHit]:
+                       limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
         match = sql.fts_query(text)
         if match is None or not scope_keys:
             return []
-        rows = self._query(
-            "SELECT t.episode_id, t.idx, s.score FROM (SELECT rowid,"
-            " -bm25(turns_fts, 1.0, ?, 0.0) AS score FROM turns_fts WHERE turns_fts MATCH ?"
-            " ORDER BY score DESC LIMIT ?) s JOIN turns t ON t.rowid = s.rowid WHERE t.tenant=?"
-            f" AND t.scope_key IN ({sql.placeholders(len(scope_keys))}) ORDER BY s.score DESC",
-            [TURN_CONTEXT_WEIGHT, sql.scoped_match(match, "content context", tenant, scope_keys),
-             limit, tenant, *scope_keys],
-        )
-        return self._turn_hits(tenant, [(str(e), int(str(i)), float(str(s))) for e, i, s in rows])
+        scoped = sql.scoped_match(match, "content context", tenant, scope_keys)
+
+        def ranked(depth: int) -> list[tuple[str, int, float]]:
+            rows = self._query(
+                "SELECT t.episode_id, t.idx, s.score FROM (SELECT rowid,"
+                " -bm25(turns_fts, 1.0, ?, 0.0) AS score FROM turns_fts WHERE turns_fts MATCH ?"
+                " ORDER BY score DESC LIMIT ?) s JOIN turns t ON t.rowid = s.rowid WHERE t.tenant=?"
+                f" AND t.scope_key IN ({sql.placeholders(len(scope_keys))}) ORDER BY s.score DESC",
+                [TURN_CONTEXT_WEIGHT, scoped, depth, tenant, *scope_keys],
+            )
+            return [(str(e), int(str(i)), float(str(s))) for e, i, s in rows]
+
+        return self._visible_turns(tenant, ranked, limit, time)
+
+    def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
+                     limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
+        def ranked(depth: int) -> list[tuple[str, int, float]]:
+            with self._lock:
+                found = self._index.nearest_turns(tenant, scope_keys, embedding, depth)
+            return [(*_split_turn(key), score) for key, score in found]
+
+        return self._visible_turns(tenant, ranked, limit, time)
+
+    def facts_of_episodes(self, tenant: str, episode_ids: list[str]) -> list[Fact]:
+        if not episode_ids:
+            return []
+        return self._facts_where(
+            f"tenant=? AND id IN (SELECT fact_id FROM fact_episodes WHERE episode_id IN"
+            f" ({sql.placeholders(len(episode_ids))}))", [tenant, *episode_ids])
 
     def _turn_hits(self, tenant: str, ranked: list[tuple[str, int, float]]) -> list[TurnHit]:
         episodes: dict[str, Episode | None] = {}
@@ -360,11 +393,18 @@ class EmbeddedStore:
             hits.extend(_turn_hit(episodes[episode_id], idx, score))
         return hits
 
-    def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
-                     limit: int) -> list[TurnHit]:
-        with self._lock:
-            ranked = self._index.nearest_turns(tenant, scope_keys, embedding, limit)
-        return self._turn_hits(tenant, [(*_split_turn(key), score) for key, score in ranked])
+    def _visible_turns(self, tenant: str, ranked: Callable[[int], list[tuple[str, int, float]]],
+                       limit: int, time: TimeFilter | None) -> list[TurnHit]:
+        """The best ``limit`` turns that ``time`` sees, reading deeper while filtering drops some."""
+        depth = limit
+        while True:
+            rows = ranked(depth)
+            hits = self._turn_hits(tenant, rows)
+            if time is not None:
+                hits = [h for h in hits if time.sees_statement(h.timestamp, h.recorded_at)]
+            if len(hits) >= limit or len(rows) < depth:
+                return hits[:limit]
+            depth *= 4
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:
@@ -415,6 +455,8 @@ def _turn_hit(episode: Episode | None, idx: int, score: float) -> list[TurnHit]:
         m = episode.messages[idx]
         return [TurnHit(episode_id=episode.id, message_index=idx, message_id=m.id,
                         speaker=m.speaker, content=m.content,
-                        timestamp=m.timestamp or episode.reference_time, score=score)]
+                        timestamp=m.timestamp or episode.reference_time, score=score,
+                        recorded_at=episode.recorded_at)]
     return [TurnHit(episode_id=episode.id, message_index=0, message_id=None, speaker=None,
-                    content=episode.content, timestamp=episode.reference_time, score=score)]
+                    content=episode.content, timestamp=episode.reference_time, score=score,
+                    recorded_at=episode.recorded_at)]

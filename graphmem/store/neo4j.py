@@ -157,7 +157,7 @@ class Neo4jStore:
             raise StoreError(f"Neo4j {action} failed: {err}") from err
 
     def _read(self, query: cypher.Query) -> list[Record]:
-        text, params = query
+        text, params = query[0], records.utc_params(query[1])
 
         def work(tx: ManagedTransaction) -> list[Record]:
             return list(tx.run(text, params))
@@ -168,8 +168,10 @@ class Neo4jStore:
     def _write(self, statements: list[cypher.Query]) -> list[list[Record]]:
         """Run the statements in one transaction, retried as a whole on transient errors."""
 
+        safe = [(text, records.utc_params(params)) for text, params in statements]
+
         def work(tx: ManagedTransaction) -> list[list[Record]]:
-            return [list(tx.run(text, params)) for text, params in statements]
+            return [list(tx.run(text, params)) for text, params in safe]
 
         with self._translated("write"), self._session() as session:
             return session.execute_write(work)
@@ -246,6 +248,9 @@ class Neo4jStore:
             return []
         rows = self._read(cypher.list_episodes(tenant, scope_keys, limit, before))
         return [records.episode_from(r["e"]) for r in rows]
+
+    def scope_keys(self, tenant: str) -> list[str]:
+        return [str(r["key"]) for r in self._read(cypher.scope_keys(tenant))]
 
     def expired_episode_ids(self, tenant: str, now: datetime) -> list[str]:
         return [str(r["id"]) for r in self._read(cypher.expired_episode_ids(tenant, now))]
@@ -376,20 +381,26 @@ class Neo4jStore:
         return kept, int(row["seen"]) < k
 
     def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
-                       limit: int) -> list[TurnHit]:
+                       limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
         lucene = cypher.lucene_any_terms(text)
         if lucene is None or not scope_keys or limit <= 0:
             return []
-        return [records.turn_hit(r, float(r["score"]))
-                for r in self._read(cypher.fulltext_turns(tenant, scope_keys, lucene, limit))]
+        return [records.turn_hit(r, float(r["score"])) for r in self._read(
+            cypher.fulltext_turns(tenant, scope_keys, lucene, limit, time))]
 
     def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
-                     limit: int) -> list[TurnHit]:
-        hits = self._nearest(cypher.MESSAGE_VECTOR_INDEX, tenant, scope_keys, embedding, limit)
+                     limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
+        hits = self._nearest(cypher.MESSAGE_VECTOR_INDEX, tenant, scope_keys, embedding, limit,
+                             time)
         if not hits:
             return []
         turns = {r["id"]: r for r in self._read(cypher.get_turns(tenant, [h.id for h in hits]))}
         return [records.turn_hit(turns[h.id], h.score) for h in hits if h.id in turns]
+
+    def facts_of_episodes(self, tenant: str, episode_ids: list[str]) -> list[Fact]:
+        if not episode_ids:
+            return []
+        return self._facts(cypher.facts_of_episodes(tenant, episode_ids))
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:

@@ -46,6 +46,23 @@ def to_datetime(value: Any) -> datetime | None:
     return as_utc(cast(datetime, native))
 
 
+def utc_params(value: Any) -> Any:
+    """Query parameters with every datetime made aware UTC, however deeply nested.
+
+    Neo4j compares a DateTime with a LocalDateTime as unequal types, so a naive
+    datetime reaching a query would silently match nothing; this is the last
+    guard before the driver (lists of numbers or strings, such as embeddings,
+    are passed through untouched).
+    """
+    if isinstance(value, datetime):
+        return as_utc(value)
+    if isinstance(value, dict):
+        return {k: utc_params(v) for k, v in value.items()}
+    if isinstance(value, list) and value and not isinstance(value[0], (int, float, str)):
+        return [utc_params(v) for v in value]
+    return value
+
+
 def required_datetime(value: Any) -> datetime:
     out = to_datetime(value)
     if out is None:
@@ -56,7 +73,8 @@ def required_datetime(value: Any) -> datetime:
 def turn_hit(row: Mapping[str, Any], score: float) -> TurnHit:
     return TurnHit(episode_id=row["episodeId"], message_index=int(row["index"]),
                    message_id=row["clientId"], speaker=row["speaker"], content=row["content"],
-                   timestamp=to_datetime(row["timestamp"]), score=score)
+                   timestamp=to_datetime(row["timestamp"]), score=score,
+                   recorded_at=to_datetime(row.get("recordedAt")))
 
 
 def episode_row(ep: Episode, turn_vectors: list[list[float]] | None = None) -> dict[str, Any]:
@@ -70,11 +88,13 @@ def episode_row(ep: Episode, turn_vectors: list[list[float]] | None = None) -> d
     base = {"tenant": ep.tenant, "scopeKey": ep.scope_key, "episodeId": ep.id}
     if ep.messages:
         turns = [{**base, "index": i, "clientId": m.id, "role": m.role, "speaker": m.speaker,
-                  "content": m.content, "timestamp": m.timestamp or ep.reference_time}
+                  "content": m.content, "timestamp": m.timestamp or ep.reference_time,
+                  "recordedAt": ep.recorded_at}
                  for i, m in enumerate(ep.messages)]
     elif ep.content:
         turns = [{**base, "index": 0, "clientId": None, "role": None, "speaker": None,
-                  "content": ep.content, "timestamp": ep.reference_time}]
+                  "content": ep.content, "timestamp": ep.reference_time,
+                  "recordedAt": ep.recorded_at}]
     else:
         turns = []
     vectors = turn_vectors or []

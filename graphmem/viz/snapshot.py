@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import networkx as nx
 from pydantic import BaseModel
 
-from graphmem.models import Entity, Fact, Scope
+from graphmem.models import Entity, Fact, Scope, UtcDateTime, as_utc
 from graphmem.store.base import FactQuery
 from graphmem.temporal import TimeFilter
 from graphmem.viz.style import FactState
@@ -22,7 +22,7 @@ class GraphSnapshot(BaseModel):
 
     entities: list[Entity]
     facts: list[Fact]
-    at: datetime
+    at: UtcDateTime
 
     def entity(self, entity_id: str) -> Entity | None:
         return next((e for e in self.entities if e.id == entity_id), None)
@@ -32,7 +32,7 @@ def snapshot(memory: Memory, tenant: str, scope: Scope, *, as_of: datetime | Non
              include_history: bool = True, limit: int = 10_000) -> GraphSnapshot:
     """Read what to draw: the scope's facts valid at ``as_of`` (default: the memory's now),
     plus, with ``include_history``, those superseded, retracted or ended before it."""
-    at = as_of or memory.clock()
+    at = memory.clock() if as_of is None else as_utc(as_of)  # naive is UTC, as everywhere
     facts = memory.list_facts(tenant, FactQuery(
         scope_keys=scope.visible_keys, limit=limit,
         time=TimeFilter(as_of=at, include_history=include_history)))

@@ -8,6 +8,7 @@ Two API keys map to two tenants; ``client`` (tenant A) and ``client_b``
 from __future__ import annotations
 
 import hashlib
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from graphmem.embed.base import Embedder
 from graphmem.extract.base import Extractor
 from graphmem.memory import Memory
 from graphmem.settings import Settings
+from graphmem.store.base import GraphStore
 from graphmem.store.embedded import EmbeddedStore
 
 KEY_A = "key-a-0123456789"
@@ -76,6 +78,30 @@ def client(app: FastAPI) -> Iterator[TestClient]:
 def client_b(app: FastAPI, client: TestClient) -> TestClient:
     """Tenant B on the same (already started) app, using the X-API-Key header."""
     return TestClient(app, headers={"X-API-Key": KEY_B}, raise_server_exceptions=False)
+
+
+@pytest.fixture
+def store_memory(store: GraphStore, embedder: Embedder, extractor: Extractor) -> Iterator[Memory]:
+    """A Memory over the contract suite's ``store`` (embedded, then Neo4j)."""
+    memory = Memory(store, extractor, embedder)  # the store fixture opened (and closes) the store
+    yield memory
+    memory.engine.close()
+
+
+@pytest.fixture
+def clients(store_memory: Memory) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two tenants' clients on one app over ``store_memory``; a 500 comes back as a response."""
+    keys = {name: f"{name}-{uuid.uuid4().hex}" for name in ("a", "b")}
+    app = create_app(settings(api_keys={hashlib.sha256(k.encode()).hexdigest(): f"t{k[-12:]}"
+                                        for k in keys.values()},  # see tenant_of
+                              store_timeout_seconds=120), store_memory)
+    with TestClient(app, headers={"X-API-Key": keys["a"]}, raise_server_exceptions=False) as a:
+        yield a, TestClient(app, headers={"X-API-Key": keys["b"]}, raise_server_exceptions=False)
+
+
+def tenant_of(client: TestClient) -> str:
+    """The tenant of a client of :func:`clients`."""
+    return f"t{client.headers['X-API-Key'][-12:]}"
 
 
 def episode(*contents: str, scope: dict[str, str] | None = None, **extra: Any) -> dict[str, Any]:

@@ -3,32 +3,9 @@
 
 from __future__ import annotations
 
-import hashlib
-import uuid
-from collections.abc import Iterator
-
-import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from graphmem.embed.base import Embedder
-from graphmem.extract.base import Extractor
-from graphmem.memory import Memory
-from graphmem.store.base import GraphStore
-from tests.api.conftest import ALICE, assert_problem, episode, fact, settings
-
-
-@pytest.fixture
-def clients(store: GraphStore, embedder: Embedder,
-            extractor: Extractor) -> Iterator[tuple[TestClient, TestClient]]:
-    memory = Memory(store, extractor, embedder)  # the fixture opened (and closes) the store
-    keys = {name: f"{name}-{uuid.uuid4().hex}" for name in ("a", "b")}
-    app = create_app(settings(api_keys={hashlib.sha256(k.encode()).hexdigest(): f"t{k[-12:]}"
-                                        for k in keys.values()},
-                              store_timeout_seconds=120), memory)
-    with TestClient(app, headers={"X-API-Key": keys["a"]}) as a:
-        yield a, TestClient(app, headers={"X-API-Key": keys["b"]})
-    memory.engine.close()
+from tests.api.conftest import ALICE, assert_problem, episode, fact
 
 
 def test_main_flows(clients: tuple[TestClient, TestClient]) -> None:

@@ -522,3 +522,20 @@ def test_a_superseding_value_elsewhere_ends_the_old_fact(
     ingestor.ingest(tenant, conversation(("Alice", "Moved the frontend over."),
                                          at=datetime(2024, 6, 1, tzinfo=UTC)))
     assert current(store, tenant) == {("Alice", "USES", "React")}
+
+
+def test_dates_no_store_can_hold_are_dropped_and_others_read_as_utc(server: FakeOpenAI,
+                                                                     make: Make) -> None:
+    server.script(ok(answer(
+        said(valid_from="9999-12-31T23:00:00-05:00"),      # 0 leaves the calendar in UTC
+        said(valid_from="2024-01-01T00:00:00+19:00"),      # 1 an offset no store accepts
+        said(valid_from="2024-03-01T02:00:00+02:00"),      # 2 kept, in UTC
+        said(valid_from="2024-03-01 00:00"),               # 3 naive: UTC
+    )))
+    extraction = make().extract(ALICE_AT_ACME, [])
+
+    starts = [f.valid_from for f in extraction.facts]
+    assert starts == [None, None, datetime(2024, 3, 1, tzinfo=UTC), datetime(2024, 3, 1, tzinfo=UTC)]
+    assert all(s is None or s.tzinfo is UTC for s in starts)
+    ignored = [w for w in extraction.warnings if "was ignored" in w]
+    assert [w.split(":")[0] for w in ignored] == ["LLM fact 0", "LLM fact 1"]

@@ -145,3 +145,14 @@ def test_spans_are_well_formed_for_every_day_of_a_year() -> None:
             span = resolve(text, day)
             assert span is not None and span.start < span.end, (text, day)
         day += timedelta(days=1)
+
+
+@pytest.mark.parametrize(("text", "reference"), [
+    ("Next year I fly to Rome.", datetime(9999, 12, 31, 12, tzinfo=UTC)),
+    ("In 3 days I start.", datetime(9999, 12, 30, tzinfo=UTC)),
+    ("Last year I went to Paris.", datetime(1, 1, 2, tzinfo=UTC)),
+    ("Yesterday I went to Paris.", datetime(1, 1, 1, tzinfo=UTC)),
+])
+def test_an_expression_that_leaves_the_calendar_resolves_to_nothing(text: str,
+                                                                    reference: datetime) -> None:
+    assert resolve(text, reference) is None

@@ -120,7 +120,8 @@ def test_scopes_and_tenants_do_not_leak(store: GraphStore, embedder: Embedder,
     team, bob = Scope(group_id="team"), Scope(user_id="bob")
     ingestor.add_facts(tenant, [
         fact("LIKES", "sushi", 1, text="Alice likes sushi."),
-        fact("PROJECT_USES", "Nuxt", 1, scope=team, subject="project", text="The project uses Nuxt."),
+        fact("PROJECT_USES", "Nuxt", 1, scope=team, subject="project", subject_type="project",
+             text="The project uses Nuxt."),
         fact("LIKES", "pizza", 1, scope=bob, subject="Bob", text="Bob likes pizza."),
         fact("LIKES", "ramen", 1, scope=Scope(user_id="alice", group_id="team"),
              text="Alice likes ramen at team lunches."),

@@ -10,7 +10,7 @@ from graphmem.embed.base import Embedder
 from graphmem.errors import StoreError
 from graphmem.ingest.inputs import EpisodeInput
 from graphmem.ingest.pipeline import Ingestor
-from graphmem.models import Entity, Episode, Fact, FactStatus, Message
+from graphmem.models import Entity, Episode, Fact, FactStatus, Message, Scope
 from graphmem.store.base import FactQuery, GraphStore, WriteBatch
 from graphmem.temporal import TimeFilter
 from tests.ingest.helpers import ALICE, ScriptedExtractor, day, fact, said
@@ -54,6 +54,17 @@ def test_nothing_crosses_tenants(store: GraphStore, embedder: Embedder, tenant: 
     assert store.find_entities(other, ALICE.visible_keys, ["lisbon"]) == []
     with pytest.raises(StoreError, match="another tenant"):
         store.write(other, WriteBatch(episodes=[episode]))
+
+
+def test_scope_keys_are_the_tenants_own(store: GraphStore, embedder: Embedder,
+                                        tenant: str) -> None:
+    store.write(tenant, WriteBatch(episodes=[_episode(tenant)]))
+    group = Scope(group_id="team")
+    Ingestor(store, ScriptedExtractor({}), embedder).add_facts(
+        tenant, [fact("LIVES_IN", "Lisbon", 3, scope=group)])
+
+    assert store.scope_keys(tenant) == sorted([ALICE.key, group.key])
+    assert store.scope_keys(tenant + "x") == []
 
 
 def test_a_failing_batch_writes_nothing(store: GraphStore, tenant: str) -> None:

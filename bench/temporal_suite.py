@@ -1,0 +1,188 @@
+"""The temporal knowledge-update suite, scored through the REST API on both stores.
+
+Runs the shared scorer (``../shared/eval/temporal_suite.py``, see its docstring)
+against ``graphmem serve`` started here for each store, exactly as a client
+would see it: single-message episodes with naive ISO timestamps, then
+``POST /v1/memories/search`` with ``limit: 3`` and a naive ``as_of``. The
+server runs as a separate process, as in production; for Neo4j a local server
+is started (or ``NEO4J_URI`` used), and wiped of the suite's group afterwards
+by the suite's own fresh scope.
+
+    python bench/temporal_suite.py                      # both stores, both suites
+    python bench/temporal_suite.py --stores embedded --data PATH/temporal-dev.json
+
+Two suites: the shared dev suite, and ``bench/data/temporal-extra.json``, which we wrote
+after tuning on dev with slots (car, job title, likes) and phrasings dev does not have,
+and never tuned on: a rough out-of-sample check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.common import write_result  # noqa: E402
+from bench.stores import neo4j_uri  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+STORE_TIMEOUT_SECONDS = 120
+LINE = re.compile(r"^\s+(now|as-of|before-any|slot \w+)\s+(\d+)/\s*(\d+)")
+
+
+def scorer(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location("temporal_suite_scorer", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load the scorer at {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serve(store: str, tmp: Path) -> Iterator[str]:
+    """``graphmem serve`` on a free port, for one store; yields its URL."""
+    with contextlib.ExitStack() as stack:
+        env = {**os.environ, "GRAPHMEM_STORE": store, "GRAPHMEM_DB_PATH": str(tmp / "suite.db"),
+               # a shared 2-core machine can stall a write past the 10 s default
+               "GRAPHMEM_STORE_TIMEOUT_SECONDS": str(STORE_TIMEOUT_SECONDS)}
+        if store == "neo4j":
+            env["GRAPHMEM_NEO4J_URI"] = stack.enter_context(neo4j_uri(tmp))
+        port = _free_port()
+        log = stack.enter_context(open(tmp / f"serve-{store}.log", "w"))
+        server = subprocess.Popen(
+            [str(Path(sys.executable).parent / "graphmem"), "serve", "--port", str(port),
+             "--log-level", "warning"], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_ready(url, server)
+            yield url
+        finally:
+            server.terminate()
+            server.wait(timeout=60)
+
+
+def _wait_ready(url: str, server: subprocess.Popen[Any], timeout: float = 180.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"graphmem serve exited with {server.returncode}")
+        try:
+            with urllib.request.urlopen(url + "/ready", timeout=5) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.5)
+    raise SystemExit(f"graphmem serve not ready after {timeout:.0f} s")
+
+
+def run_store(store: str, suites: dict[str, Path], scorer_path: Path) -> dict[str, Any]:
+    """Each suite against one fresh server for the store (each suite in its own group scope)."""
+    module = scorer(scorer_path)
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp, serve(store, Path(tmp)) as url:
+        for name, data in suites.items():
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                total = module.run(url, str(data), None, 30)
+            print(f"--- {store}, {name}\n{out.getvalue()}", flush=True)
+            results[name] = _parse(out.getvalue(), float(total))
+    return results
+
+
+def _parse(text: str, total: float) -> dict[str, Any]:
+    parts = {m[1]: {"passed": int(m[2]), "probes": int(m[3]),
+                    "percent": round(100 * int(m[2]) / int(m[3]), 1)}
+             for m in (LINE.match(line) for line in text.splitlines()) if m}
+    errors = re.search(r"HTTP errors on search: (.*)", text)
+    leaks = re.search(r"results dated after as_of: (\d+)", text)
+    timing = re.search(r"ingest (\d+) episodes in ([\d.]+) s; search p50 (\d+) ms, p95 (\d+) ms", text)
+    return {
+        "accuracy": round(100 * total, 1),
+        "by_kind": parts,
+        "http_errors": errors.group(1) if errors else "none",
+        "results_after_as_of": int(leaks.group(1)) if leaks else None,
+        "ingest_seconds": float(timing.group(2)) if timing else None,
+        "search_ms": {"p50": int(timing.group(3)), "p95": int(timing.group(4))} if timing else None,
+        "failures": [line.strip() for line in text.splitlines() if line.strip().startswith("FAIL")],
+    }
+
+
+def bm25_baseline(data: Path, scorer_path: Path) -> dict[str, Any]:
+    """Plain retrieval in the same run: BM25 (bm25s) over the raw turns said by ``as_of``,
+    top 3, scored by the suite's own pass rule. What graphmem adds over it is the graph."""
+    import bm25s
+
+    module = scorer(scorer_path)
+    cases = json.loads(data.read_text())
+    turns = sorted((e for c in cases for e in c["episodes"]), key=lambda e: e["time"])
+    texts = [f"{e['speaker']}: {e['text']}" for e in turns]
+    retriever = bm25s.BM25()
+    retriever.index(bm25s.tokenize(texts, stopwords="en", show_progress=False), show_progress=False)
+    ok: dict[str, int] = {}
+    n: dict[str, int] = {}
+    for case in cases:
+        for probe in case["probes"]:
+            docs, _ = retriever.retrieve(bm25s.tokenize([probe["question"]], stopwords="en",
+                                                        show_progress=False),
+                                         k=len(texts), show_progress=False)
+            said = [texts[i] for i in docs[0]
+                    if probe["as_of"] is None or turns[i]["time"] <= probe["as_of"]]
+            kind = ("now" if probe["as_of"] is None
+                    else "before-any" if probe["expect"] is None else "as-of")
+            n[kind] = n.get(kind, 0) + 1
+            ok[kind] = ok.get(kind, 0) + int(module.passed(probe, [t.lower() for t in said[:3]]))
+    return {"accuracy": round(100 * sum(ok.values()) / sum(n.values()), 1),
+            "by_kind": {k: {"passed": ok[k], "probes": n[k], "percent": round(100 * ok[k] / n[k], 1)}
+                        for k in sorted(n)}}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--stores", nargs="+", choices=["embedded", "neo4j"],
+                        default=["embedded", "neo4j"])
+    parser.add_argument("--data", type=Path, default=SHARED / "data" / "temporal-dev.json")
+    parser.add_argument("--extra", type=Path, default=ROOT / "bench" / "data" / "temporal-extra.json")
+    parser.add_argument("--scorer", type=Path, default=SHARED / "eval" / "temporal_suite.py")
+    args = parser.parse_args()
+    suites = {"dev": args.data, "extra": args.extra}
+    results = {store: run_store(store, suites, args.scorer) for store in args.stores}
+    baseline = {name: bm25_baseline(path, args.scorer) for name, path in suites.items()}
+    payload = {"suites": {name: str(path.name) for name, path in suites.items()},
+               "through": "REST (graphmem serve), naive ISO timestamps",
+               "store_timeout_seconds": STORE_TIMEOUT_SECONDS,
+               "baseline_bm25_turns": baseline, "results": results}
+    path = write_result("temporal_suite", payload)
+    for store, by_suite in results.items():
+        for name, result in by_suite.items():
+            print(f"{store} {name}: {result['accuracy']}% (errors {result['http_errors']}, "
+                  f"after as_of {result['results_after_as_of']}); "
+                  f"bm25 baseline {baseline[name]['accuracy']}%")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

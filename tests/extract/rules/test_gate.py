@@ -1,0 +1,31 @@
+"""Sentence preparation before parsing: the diary-style subject is put back."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.extract.rules_gate import Gate, with_subject
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Replaced my Galaxy S24 with a Pixel 8.", "I replaced my Galaxy S24 with a Pixel 8."),
+    ("Got a new phone, a Pixel 8.", "I got a new phone, a Pixel 8."),
+    ("Just moved into a flat in Cape Town.", "I just moved into a flat in Cape Town."),
+    ("Finally settled in Prague.", "I finally settled in Prague."),
+    ("Call mom on Friday.", "Call mom on Friday."),
+    ("Need to call mom.", "Need to call mom."),
+    ("I moved to Oslo.", "I moved to Oslo."),
+    ("Paris is lovely.", "Paris is lovely."),
+    ("Currently living in Denver.", "I'm currently living in Denver."),
+    ("Losing my job was hard.", "Losing my job was hard."),
+    ("Starting a business takes courage.", "Starting a business takes courage."),
+])
+def test_with_subject(text: str, expected: str) -> None:
+    assert with_subject(text) == expected
+
+
+@pytest.mark.parametrize("text", ["I'm with Globex now.", "I'm not at Cyberdyne anymore.",
+                                  "I'm unemployed for now.", "I eat pescatarian.",
+                                  "Home for me is Kyoto.", "Our daughter Mia was born in May."])
+def test_change_sentences_pass_the_gate(text: str) -> None:
+    assert Gate().worth_parsing(text)

@@ -1,0 +1,60 @@
+"""Which slot a value or a noun belongs to, and what settle() makes of a sentence's findings."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.extract.rules_clause import Finding, Party
+from graphmem.extract.rules_slots import settle, value_slot
+from graphmem.predicates import PredicateRegistry
+from graphmem.models import Cardinality
+
+
+@pytest.mark.parametrize(("value", "slot"), [
+    ("vegan", "DIET"), ("keto diet", "DIET"), ("padel", "PLAYS_SPORT"),
+    ("table tennis", "PLAYS_SPORT"), ("Pixel 8 Pro", "HAS_PHONE"), ("iPhone 15", "HAS_PHONE"),
+    ("Subaru Outback", "DRIVES"), ("Tesla Model 3", "DRIVES"), ("Kotlin", "MAIN_LANGUAGE"),
+    ("coffee", None), ("Berlin", None), ("Model", None),
+])
+def test_value_slot(value: str, slot: str | None) -> None:
+    assert value_slot(value) == slot
+
+
+ME = Party("Bob", "person", True)
+
+
+def test_settle_puts_values_into_their_slots() -> None:
+    settled = settle([Finding(ME, "HOBBY", "tennis", anchor=1),
+                      Finding(ME, "OWNS", "Honda Civic", anchor=1),
+                      Finding(ME, "OWNS", "car", action="retract", anchor=2),
+                      Finding(ME, "USES", "Go", action="retract", anchor=3)])
+    assert {(f.predicate, f.obj, f.action) for f in settled} == {
+        ("PLAYS_SPORT", "tennis", "assert"), ("DRIVES", "Honda Civic", "assert"),
+        ("OWNS", "car", "retract"), ("DRIVES", "", "retract"),
+        ("USES", "Go", "retract"), ("MAIN_LANGUAGE", "Go", "retract")}
+
+
+def test_a_retraction_beats_its_own_assertion() -> None:
+    settled = settle([Finding(ME, "HAS_PET", "Rex", anchor=None),
+                      Finding(ME, "HAS_PET", "Rex", action="retract", anchor=4)])
+    assert [(f.obj, f.action) for f in settled] == [("Rex", "retract")]
+
+
+def test_a_named_retraction_replaces_the_bare_one_of_its_clause() -> None:
+    settled = settle([Finding(ME, "DRIVES", "", action="retract", anchor=2),
+                      Finding(ME, "DRIVES", "Tesla", action="retract", anchor=2)])
+    assert [(f.obj, f.action) for f in settled] == [("Tesla", "retract")]
+
+
+@pytest.mark.parametrize("predicate", ["WORKS_AT", "JOB_TITLE", "LIVES_IN", "DRIVES",
+                                       "HAS_PHONE", "DIET", "MAIN_LANGUAGE", "PLAYS_SPORT",
+                                       "REPORTS_TO", "RELATIONSHIP_STATUS", "HAS_PARTNER"])
+def test_slots_are_single_valued_and_described(predicate: str) -> None:
+    spec = PredicateRegistry().spec(predicate)
+    assert spec.cardinality is Cardinality.ONE
+    assert spec.description and spec.questions
+
+
+@pytest.mark.parametrize("predicate", ["LIKES", "USES", "HOBBY", "HAS_PET", "OWNS"])
+def test_multi_valued_relations_stay_many(predicate: str) -> None:
+    assert PredicateRegistry().spec(predicate).cardinality is Cardinality.MANY

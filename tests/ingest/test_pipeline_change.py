@@ -1,0 +1,83 @@
+"""Ingestion with the real rules extractor: single-valued slots supersede whatever verb
+introduced the new value, multi-valued relations do not, negations never assert, and a
+Chinese line never costs an episode its English facts. On both stores."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.embed.base import Embedder
+from graphmem.extract.rules import RuleExtractor
+from graphmem.ingest.inputs import EpisodeInput
+from graphmem.ingest.pipeline import Ingestor
+from graphmem.models import Message
+from graphmem.store.base import GraphStore
+from tests.ingest.helpers import ALICE, day
+from tests.ingest.test_timeline_rules import current
+
+
+@pytest.fixture(scope="module")
+def rules() -> RuleExtractor:
+    extractor = RuleExtractor()
+    extractor.load()
+    return extractor
+
+
+@pytest.fixture
+def ingestor(store: GraphStore, embedder: Embedder, rules: RuleExtractor) -> Ingestor:
+    return Ingestor(store, rules, embedder)
+
+
+def tell(ingestor: Ingestor, tenant: str, month: int, *texts: str):  # type: ignore[no-untyped-def]
+    messages = [Message(id=f"{month}-{i}", speaker="Alice", content=t, timestamp=day(month))
+                for i, t in enumerate(texts)]
+    return ingestor.ingest(tenant, EpisodeInput(scope=ALICE, messages=messages))
+
+
+def slot(store: GraphStore, tenant: str, predicate: str, **time: object) -> set[str]:
+    return {o for p, o in current(store, tenant, **time) if p == predicate}
+
+
+def test_single_valued_slots_supersede_across_verbs(ingestor: Ingestor, store: GraphStore,
+                                                    tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I drive a Toyota Corolla.")
+    tell(ingestor, tenant, 3, "I traded in my car for a Subaru Outback.")
+    tell(ingestor, tenant, 6, "My car these days is a Tesla Model 3.")
+    assert slot(store, tenant, "DRIVES") == {"Tesla Model 3"}
+    assert slot(store, tenant, "DRIVES", as_of=day(4)) == {"Subaru Outback"}
+    assert slot(store, tenant, "DRIVES", as_of=day(2)) == {"Toyota Corolla"}
+
+    tell(ingestor, tenant, 1, "I got hired by Initech.")
+    tell(ingestor, tenant, 5, "These days I'm employed by Globex.")
+    assert slot(store, tenant, "WORKS_AT") == {"Globex"}
+
+    tell(ingestor, tenant, 2, "My main programming language is Kotlin.")
+    tell(ingestor, tenant, 7, "These days I write almost everything in Go.")
+    assert slot(store, tenant, "MAIN_LANGUAGE") == {"Go"}
+
+
+def test_multi_valued_relations_do_not_supersede(ingestor: Ingestor, store: GraphStore,
+                                                 tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I love sushi.")
+    tell(ingestor, tenant, 2, "I love ramen.")
+    tell(ingestor, tenant, 3, "We use Kotlin at work.", "I use Python for scripts.")
+    assert {o for p, o in current(store, tenant) if p == "LOVES"} == {"sushi", "ramen"}
+    assert {"Kotlin", "Python"} <= {o for p, o in current(store, tenant) if p == "USES"}
+
+
+def test_a_negated_statement_closes_and_never_asserts(ingestor: Ingestor, store: GraphStore,
+                                                      tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I play tennis every week.")
+    result = tell(ingestor, tenant, 4, "I no longer play tennis, my knee is bad.")
+    assert slot(store, tenant, "PLAYS_SPORT") == set()
+    assert [f.object_name for f in result.retracted] == ["tennis"]
+    assert not [f for f in result.created if f.object_name == "tennis"]
+
+
+def test_a_chinese_line_keeps_the_english_todo(ingestor: Ingestor, store: GraphStore,
+                                               tenant: str) -> None:
+    result = tell(ingestor, tenant, 6, "我今天很开心，我们明天去公园散步吧",
+                  "Remind me to call mom on Friday.")
+    assert [f.object_name for f in result.created if f.predicate == "TODO"] == ["call mom"]
+    assert result.language == "en"
+    assert ("TODO", "call mom") in current(store, tenant, as_of=day(6))

@@ -1,0 +1,59 @@
+"""Turns inherit the validity of their facts; facts absorb only well-ranked turns."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from graphmem.models import Fact, FactStatus
+from graphmem.search.evidence import absorb_turns, facts_by_turn, is_stale
+from graphmem.search.models import SearchHit
+from graphmem.store.base import TurnHit
+from graphmem.temporal import TimeFilter
+
+NOW = datetime(2024, 6, 1, tzinfo=UTC)
+
+
+def fact(fid: str, start: int, until: int | None = None,
+         status: FactStatus = FactStatus.ACTIVE) -> Fact:
+    return Fact(id=fid, tenant="t", scope_key="user:a", subject_id="s", subject_name="Bob",
+                predicate="WORKS_AT", object_id=fid, object_name=fid, text=f"Bob works at {fid}.",
+                valid_from=datetime(2020 + start, 1, 1, tzinfo=UTC),
+                valid_until=datetime(2020 + until, 1, 1, tzinfo=UTC) if until else None,
+                status=status, episode_ids=[f"ep-{fid}"], message_ids=["m1"])
+
+
+def turn(episode: str, score: float = 1.0) -> TurnHit:
+    return TurnHit(episode_id=episode, message_index=0, message_id="m1", speaker="Bob",
+                   content="...", timestamp=None, score=score)
+
+
+def test_a_turn_whose_facts_were_all_overtaken_is_stale_now_but_not_then_or_in_history() -> None:
+    acme = fact("acme", 1, until=3).model_copy(update={"superseded_by": "globex"})
+    trip = fact("trip", 1, until=2)  # ran its stated course: still tells what happened
+    said = facts_by_turn([acme, fact("quit", 3, status=FactStatus.RETRACTION), trip])
+    assert not is_stale(turn("ep-trip"), said, TimeFilter(), NOW)
+    assert is_stale(turn("ep-acme"), said, TimeFilter(), NOW)
+    assert is_stale(turn("ep-quit"), said, TimeFilter(), NOW)  # a retraction holds nothing
+    assert not is_stale(turn("ep-acme"), said, TimeFilter(as_of=datetime(2022, 1, 1, tzinfo=UTC)), NOW)
+    assert not is_stale(turn("ep-acme"), said, TimeFilter(include_history=True), NOW)
+    assert not is_stale(turn("ep-nothing-extracted"), said, TimeFilter(), NOW)
+
+
+def hit(kind: str, hid: str, score: float, channels: dict[str, int]) -> SearchHit:
+    return SearchHit(kind=kind, id=hid, text=hid, score=score, channels=channels,  # type: ignore[arg-type]
+                     sources=["m1"], episode_ids=["ep-acme"])
+
+
+def test_a_fact_takes_a_well_ranked_turns_place_without_adding_scores() -> None:
+    hits = {"f:acme": hit("fact", "acme", 0.01, {"bm25": 7}),
+            "t:ep-acme:0": hit("turn", "ep-acme:0", 0.02, {"turns": 2})}
+    absorb_turns(hits, {"t:ep-acme:0": turn("ep-acme")})
+    assert list(hits) == ["f:acme"] and hits["f:acme"].score == 0.02
+    assert hits["f:acme"].channels == {"bm25": 7, "turns": 2}
+
+
+def test_a_weak_turn_lends_no_score() -> None:
+    hits = {"f:acme": hit("fact", "acme", 0.01, {"bm25": 7}),
+            "t:ep-acme:0": hit("turn", "ep-acme:0", 0.012, {"turns": 30})}
+    absorb_turns(hits, {"t:ep-acme:0": turn("ep-acme")})
+    assert list(hits) == ["f:acme"] and hits["f:acme"].score == 0.01

@@ -1,0 +1,43 @@
+"""Entity focus: the people a question names, by full name or part of it."""
+
+from __future__ import annotations
+
+from graphmem.embed.base import Embedder
+from graphmem.ingest.inputs import FactInput
+from graphmem.ingest.pipeline import Ingestor
+from graphmem.models import Scope
+from graphmem.search.focus import find_focus
+from graphmem.store.base import GraphStore, TurnHit
+from tests.ingest.helpers import ScriptedExtractor, day
+
+TEAM = Scope(group_id="team")
+
+
+def seed(store: GraphStore, embedder: Embedder, tenant: str) -> None:
+    Ingestor(store, ScriptedExtractor({}), embedder).add_facts(tenant, [
+        FactInput(scope=TEAM, subject="Maya Lee", predicate="WORKS_AT", object="Globex",
+                  valid_from=day(1)),
+        FactInput(scope=TEAM, subject="Diego Ruiz", predicate="WORKS_AT", object="Initech",
+                  valid_from=day(1)),
+        FactInput(scope=TEAM, subject="project", subject_type="project", predicate="USES",
+                  object="Nuxt", valid_from=day(1)),
+    ])
+
+
+def test_a_given_name_finds_the_person(store: GraphStore, embedder: Embedder, tenant: str) -> None:
+    seed(store, embedder, tenant)
+    focus = find_focus(store, tenant, TEAM.visible_keys, "Where does Maya work?")
+    assert [e.name for e in focus.entities] == ["Maya Lee"]
+    assert focus.blank("Where does Maya work? And Maya's boss?") == "Where does X work? And X's boss?"
+    turn = TurnHit(episode_id="e", message_index=0, message_id=None, speaker="Maya Lee",
+                   content="I love it there.", timestamp=None, score=1.0)
+    assert focus.covers_turn(turn)
+    assert not focus.covers_turn(turn.model_copy(update={"speaker": "Diego Ruiz"}))
+    assert focus.covers_turn(turn.model_copy(update={"speaker": "Diego", "content": "Maya, hi!"}))
+
+
+def test_things_and_unknown_names_are_no_focus(store: GraphStore, embedder: Embedder,
+                                               tenant: str) -> None:
+    seed(store, embedder, tenant)
+    assert not find_focus(store, tenant, TEAM.visible_keys, "what does the project use")
+    assert not find_focus(store, tenant, TEAM.visible_keys, "Where does Priya work?")
