@@ -37,7 +37,7 @@ def answer_budget(episode: Episode, candidates: list[CandidateFact], cap: int) -
 
 #: What one item of each answer array takes, roughly, in tokens, and the share of the
 #: budget each array may use; the envelope (keys, brackets, language) takes the rest.
-ITEM_TOKENS = {"entities": 16, "facts": 90, "decisions": 24}
+ITEM_TOKENS = {"entities": 24, "facts": 150, "decisions": 32}
 SHARES = {"entities": 0.25, "facts": 0.6, "decisions": 0.15}
 ENVELOPE_TOKENS = 24
 
@@ -46,7 +46,7 @@ def item_caps(budget: int, candidates: int) -> dict[str, int]:
     """How many entities, facts and decisions fit in ``budget`` tokens.
 
     >>> item_caps(4096, 3)
-    {'entities': 63, 'facts': 27, 'decisions': 3}
+    {'entities': 42, 'facts': 16, 'decisions': 3}
     >>> item_caps(48, 5)  # room for the envelope only: an empty, well-formed answer
     {'entities': 0, 'facts': 0, 'decisions': 0}
     """

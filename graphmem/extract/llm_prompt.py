@@ -131,14 +131,31 @@ def response_format(fmt: Format, caps: dict[str, int] | None = None) -> dict[str
     return None
 
 
+#: Length limits of the strings in a capped schema: a name or value, a sentence, an id, a date.
+MAX_CHARS = {"name": 60, "text": 200, "message_id": 80, "valid_from": 32, "valid_until": 32}
+
+
 def capped(schema: dict[str, Any], caps: dict[str, int]) -> dict[str, Any]:
     """A copy of the response schema whose top-level arrays hold at most ``caps[name]`` items
-    (entities' aliases at most 3) and whose language code is short."""
+    and whose strings have a length limit (:data:`MAX_CHARS`), so each item's size is bounded."""
     out: dict[str, Any] = json.loads(json.dumps(schema))
     props = out["properties"]
     for name, cap in caps.items():
         props[name]["maxItems"] = cap
-    props["entities"]["items"]["properties"]["aliases"]["maxItems"] = 3
+    entity = props["entities"]["items"]["properties"]
+    entity["aliases"]["maxItems"] = 3
+    entity["aliases"]["items"]["maxLength"] = MAX_CHARS["name"]
+    for field in ("name", "type"):
+        entity[field]["maxLength"] = MAX_CHARS["name"]
+    fact = props["facts"]["items"]["properties"]
+    for field in ("subject", "predicate", "object"):
+        fact[field]["maxLength"] = MAX_CHARS["name"]
+    fact["text"]["maxLength"] = MAX_CHARS["text"]
+    for field in ("valid_from", "valid_until", "message_id"):
+        for option in fact[field]["anyOf"]:
+            if option.get("type") == "string":
+                option["maxLength"] = MAX_CHARS[field]
+    props["decisions"]["items"]["properties"]["fact_id"]["maxLength"] = MAX_CHARS["message_id"]
     props["language"]["maxLength"] = 8
     return out
 

@@ -89,6 +89,9 @@ def test_a_grammar_schema_is_capped_by_the_budget_and_a_strict_one_is_not(
         props = body["response_format"]["schema"]["properties"]
         assert {name: props[name]["maxItems"] for name in caps} == caps
         assert props["language"]["maxLength"] == 8
+        fact = props["facts"]["items"]["properties"]
+        assert fact["text"]["maxLength"] == 200 and fact["object"]["maxLength"] == 60
+        assert fact["message_id"]["anyOf"][0]["maxLength"] == 80
     assert item_caps(roomy["max_tokens"], 2)["facts"] >= 2  # a short episode still has room
     assert item_caps(tight["max_tokens"], 2) == {"entities": 0, "facts": 0, "decisions": 0}
     assert "maxItems" not in json.dumps(strict["response_format"])  # OpenAI's strict subset

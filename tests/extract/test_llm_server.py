@@ -115,16 +115,18 @@ def test_json_object_is_negotiated_once_and_every_answer_is_bounded(
     llm.close()
 
 
-def test_a_budget_with_room_for_a_fact_gets_a_well_formed_answer(
+def test_a_budget_with_room_for_a_fact_gets_a_whole_answer_whose_facts_are_read(
         wire: Wire, llm_server: LLMServer) -> None:
-    budget = 200  # the caps allow one fact and two entities
+    budget = 300  # the caps allow two entities and one fact, strings of bounded length
     llm = extractor(wire, llm_server, response_format="json_object", max_tokens=budget)
     extraction = llm.extract(ALICE_AT_ACME, [])
 
     [exchange] = wire.exchanges
-    assert exchange.request.body["response_format"]["schema"]["properties"]["facts"][
-        "maxItems"] == 1
+    props = exchange.request.body["response_format"]["schema"]["properties"]
+    assert (props["entities"]["maxItems"], props["facts"]["maxItems"]) == (2, 1)
+    assert exchange.finish_reason == "stop"  # the grammar closed the answer within the budget
     check_answer(exchange, ALICE_AT_ACME, extraction, budget)
+    assert not any(w.startswith("LLM extraction failed") for w in extraction.warnings)
     llm.close()
 
 
