@@ -50,6 +50,10 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+#: Episodes in a row whose answers could not be used before the endpoint counts as broken
+#: (a model that never answers in the schema is skipped like a server that is down).
+UNUSABLE_TO_TRIP = 3
+
 
 class LLMUsage(BaseModel):
     """What an :class:`LLMExtractor` has spent so far.
@@ -170,6 +174,7 @@ class LLMExtractor:
         self._client: openai.OpenAI | None = None
         self._lock = threading.Lock()
         self._usage = LLMUsage(response_format=self._formats.current)
+        self._unusable_in_a_row = 0
         self._random = random.Random()
 
     def __repr__(self) -> str:
@@ -202,11 +207,16 @@ class LLMExtractor:
         try:
             extraction = self._attempts(episode, candidates)
         except _Failed as err:
-            opened = err.endpoint and self._circuit.trip(str(err))
+            with self._lock:
+                self._unusable_in_a_row = 0 if err.endpoint else self._unusable_in_a_row + 1
+                broken = err.endpoint or self._unusable_in_a_row >= UNUSABLE_TO_TRIP
+            opened = broken and self._circuit.trip(str(err))
             if opened:
                 err = _Failed(f"{err}; episodes skip {self.base_url} for the next "
                               f"{self._circuit.cooldown:g}s", endpoint=True)
-            return self._failed(episode, candidates, err, log=opened or not err.endpoint)
+            return self._failed(episode, candidates, err, log=opened or not broken)
+        with self._lock:
+            self._unusable_in_a_row = 0
         self._circuit.close()
         return extraction
 

@@ -9,10 +9,18 @@ from pathlib import Path
 import pytest
 
 from graphmem.errors import LLMError
-from graphmem.extract.llm import LLMExtractor
+from graphmem.extract.llm import UNUSABLE_TO_TRIP, LLMExtractor
 from graphmem.extract.llm_circuit import Circuit
 from graphmem.extract.llm_queue import RetryQueue
-from tests.extract.fake_openai import FakeOpenAI, Reply, Request, Responder, ok, server_error
+from tests.extract.fake_openai import (
+    FakeOpenAI,
+    Reply,
+    Request,
+    Responder,
+    malformed,
+    ok,
+    server_error,
+)
 from tests.extract.llm_helpers import ALICE_AT_ACME, KEY, FixedExtractor, Make, answer, episode, said
 
 
@@ -112,3 +120,27 @@ def test_an_open_circuit_without_fallback_raises_at_once(server: FakeOpenAI, mak
     with pytest.raises(LLMError, match=r"is skipped for 60s after it failed"):
         extractor.extract(ALICE_AT_ACME, [])
     assert len(server.requests) == 1
+
+
+def test_answers_unusable_episode_after_episode_open_the_circuit(
+        server: FakeOpenAI, make: Make, caplog: pytest.LogCaptureFixture) -> None:
+    server.responder = always(malformed())
+    extractor = make(max_retries=0, fallback=FixedExtractor())
+
+    with caplog.at_level(logging.WARNING, logger="graphmem.extract.llm"):
+        for _ in range(UNUSABLE_TO_TRIP + 2):
+            extractor.extract(ALICE_AT_ACME, [])
+
+    assert len(server.requests) == UNUSABLE_TO_TRIP  # then skipped
+    warnings = [r.getMessage() for r in caplog.records]
+    assert len(warnings) == UNUSABLE_TO_TRIP and all("not JSON" in w for w in warnings)
+    assert "episodes skip" in warnings[-1]
+
+
+def test_one_good_answer_resets_the_count_of_unusable_ones(server: FakeOpenAI, make: Make) -> None:
+    bad = [malformed()] * (UNUSABLE_TO_TRIP - 1)
+    server.script(*bad, ok(answer(said())), *bad, ok(answer(said())))
+    extractor = make(max_retries=0, fallback=FixedExtractor())
+    for _ in range(2 * UNUSABLE_TO_TRIP):
+        extractor.extract(ALICE_AT_ACME, [])
+    assert len(server.requests) == 2 * UNUSABLE_TO_TRIP and extractor.usage().skipped == 0
