@@ -15,6 +15,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import re
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -22,7 +23,8 @@ import anyio.to_thread
 from fastapi import FastAPI
 
 from api import errors, mcp, ui
-from api.limits import BodySizeLimit, TokenBuckets
+from api.idempotency import Idempotency, document
+from api.limits import BodySizeLimit, JsonDepthLimit, TokenBuckets
 from api.routes import ROUTERS, lifecycle, portability, profile, todos
 from api.routes.jobs import JobRunner
 from graphmem.errors import SetupError
@@ -63,11 +65,21 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     owns_memory = memory is None
     mem = memory if memory is not None else Memory.from_settings(settings)
     jobs = JobRunner()
+    warmed = threading.Event()
+
+    def warm_up() -> None:
+        try:
+            mem.warm_up()
+        except Exception:  # a background thread: log it, and /ready stays false
+            log.exception("loading the models failed; /ready stays false")
+            return
+        warmed.set()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if owns_memory:
             await anyio.to_thread.run_sync(mem.open)
+        threading.Thread(target=warm_up, name="graphmem-warm-up", daemon=True).start()
         try:
             async with app.state.mcp.running():
                 yield
@@ -83,7 +95,10 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.state.events = EventBus()
     app.state.jobs = jobs
     app.state.rate_limits = TokenBuckets(settings.rate_limit_per_minute)
+    app.state.warmed = warmed
     errors.install(app)
+    app.add_middleware(Idempotency)  # inside the body limits: it reads the body first
+    app.add_middleware(JsonDepthLimit)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
     for router in ROUTERS:
         app.include_router(router)
@@ -93,4 +108,5 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.include_router(portability.router)
     app.state.mcp = mcp.mount(app)
     ui.mount(app)  # the memory page, /ui
+    document(app)
     return app

@@ -9,7 +9,7 @@ the default tenant, which :func:`api.app.create_app` allows only on loopback.
 from __future__ import annotations
 
 import hashlib
-from typing import Annotated
+from typing import Annotated, Any
 
 import pydantic
 from fastapi import Depends, Query, Request
@@ -29,6 +29,20 @@ def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
+def tenant_for(state: Any, key: str | None) -> tuple[str, str]:
+    """The tenant an API key maps to and its rate-limit bucket; raises 401 (Unauthorized)."""
+    if not state.api_keys:
+        return str(state.settings.default_tenant), "local"
+    if not key:
+        raise Unauthorized("an API key is required: send 'Authorization: Bearer <key>' "
+                           "or 'X-API-Key: <key>'", headers={"WWW-Authenticate": "Bearer"})
+    digest = hash_key(key)
+    found = state.api_keys.get(digest)
+    if found is None:
+        raise Unauthorized("the API key is not valid", headers={"WWW-Authenticate": "Bearer"})
+    return str(found), digest
+
+
 async def tenant(
     request: Request,
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
@@ -36,20 +50,9 @@ async def tenant(
 ) -> str:
     """The caller's tenant; raises 401 without a valid key and 429 past the rate limit."""
     state = request.app.state
-    if not state.api_keys:
-        name, bucket = state.settings.default_tenant, "local"
-    else:
-        key = api_key or (bearer.credentials if bearer else None)
-        if not key:
-            raise Unauthorized("an API key is required: send 'Authorization: Bearer <key>' "
-                               "or 'X-API-Key: <key>'", headers={"WWW-Authenticate": "Bearer"})
-        digest = hash_key(key)
-        found = state.api_keys.get(digest)
-        if found is None:
-            raise Unauthorized("the API key is not valid", headers={"WWW-Authenticate": "Bearer"})
-        name, bucket = found, digest
+    name, bucket = tenant_for(state, api_key or (bearer.credentials if bearer else None))
     state.rate_limits.check(bucket)
-    return str(name)
+    return name
 
 
 def memory(request: Request) -> Memory:

@@ -90,6 +90,10 @@ class StoreTimeout(APIError):
     status = 504
 
 
+class NotReady(APIError):
+    status = 503
+
+
 def problem(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
     body = Problem(title=HTTPStatus(status).phrase, status=status, detail=detail)
     return JSONResponse(body.model_dump(), status_code=status, media_type=PROBLEM_JSON,

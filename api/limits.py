@@ -2,22 +2,27 @@
 
 * :class:`BodySizeLimit` answers 413 to a body over ``max_request_bytes``,
   from its Content-Length or, for a chunked body, as soon as it grows past it;
+* :class:`JsonDepthLimit` answers 422 to a JSON body nested deeper than any
+  request needs, before a parser or validator recurses into it;
 * :class:`TokenBuckets` holds one token bucket per API key (the app keeps it
   on ``app.state``); an empty bucket answers 429 with ``Retry-After``;
 * :func:`run_sync` runs a blocking library call in a worker thread under
   ``store_timeout_seconds``; past it the client gets 504. The thread cannot
   be killed and finishes in the background, so a 504 on a write means "may
-  or may not have happened" (episode ids make retries safe).
+  or may not have happened": an ``Idempotency-Key`` (:mod:`api.idempotency`)
+  gets the real answer to the retry, and episode and message ids make a
+  re-post a duplicate.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import re
 import threading
 import time
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import Generic, ParamSpec, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -66,6 +71,63 @@ class BodySizeLimit:
         return f"the request body is larger than {self.max_bytes} bytes"
 
 
+class JsonDepthLimit:
+    """ASGI middleware answering 422 to a JSON body nested deeper than ``max_depth``.
+
+    Python's parser gives up near 1,000 levels with a bare 400, and every recursive walk
+    after it (validation, redaction) fails sooner; this check runs first, without
+    recursion, and names the top-level field the deep value sits in.
+    """
+
+    def __init__(self, app: ASGIApp, max_depth: int = 128) -> None:
+        self.app = app
+        self.max_depth = max_depth
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        content_type = dict(scope.get("headers", [])).get(b"content-type", b"")
+        if scope["type"] != "http" or b"json" not in content_type:
+            await self.app(scope, receive, send)
+            return
+        body = await read_body(scope, receive, send)
+        if body is None:
+            return
+        field = (too_deep(body, self.max_depth) if len(body) < 65_536  # a large one: off the loop
+                 else await anyio.to_thread.run_sync(too_deep, body, self.max_depth))
+        if field is not None:
+            await problem(422, f"{field}: JSON nested deeper than {self.max_depth} levels")(
+                scope, receive, send)
+            return
+        await self.app(scope, replay_body(body, receive), send)
+
+
+#: A string (possessive, and its closing quote optional, so an unterminated one ends the
+#: scan instead of being retried from every quote after it: linear time) or a bracket.
+_JSON_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*+"?|[\[\]{}]')
+
+
+def too_deep(body: bytes, max_depth: int) -> str | None:
+    """The top-level field of a JSON text under which it nests deeper than ``max_depth``
+    (``"body"`` if the text itself does), or None.
+
+    >>> too_deep(b'{"a": 1, "doc": {"x": [[1]]}}', 3)
+    'doc'
+    """
+    if body.count(b"[") + body.count(b"{") <= max_depth:
+        return None  # too few brackets to nest that deep: most bodies stop here
+    depth, field = 0, None
+    for match in _JSON_TOKEN.finditer(body):
+        token = match.group()
+        if token in (b"{", b"["):
+            depth += 1
+            if depth > max_depth:
+                return field or "body"
+        elif token in (b"}", b"]"):
+            depth -= 1
+        elif depth == 1:  # the last top-level string before a value is its key
+            field = token[1:-1].decode("utf-8", errors="replace")
+    return None
+
+
 class TokenBuckets:
     """One token bucket per key: ``per_minute`` requests a minute, bursts up to the same."""
 
@@ -109,12 +171,98 @@ class TokenBuckets:
             del self._buckets[key]
 
 
+async def read_body(scope: Scope, receive: Receive, send: Send) -> bytes | None:
+    """The whole request body, for a middleware that must see it before the app does;
+    None once it has answered 413 (the body size limit's refusal)."""
+    chunks: list[bytes] = []
+    try:
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+    except HTTPException as err:
+        await problem(err.status_code, str(err.detail))(scope, receive, send)
+        return None
+    return b"".join(chunks)
+
+
+def replay_body(body: bytes, receive: Receive) -> Receive:
+    """The body already read, then the client's own messages (a disconnect)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+    return replay
+
+
 async def run_sync(request: Request, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """Run a blocking library call in a worker thread, bounded by the store timeout (504)."""
+    """Run a blocking library call in a worker thread, bounded by the store timeout (504).
+
+    Past the timeout the thread goes on; when the request carries an ``Idempotency-Key``
+    (:mod:`api.idempotency`), the call's real answer is stored when it ends, so a retry
+    gets it instead of doing the work again.
+    """
     timeout = request.app.state.settings.store_timeout_seconds
-    call = functools.partial(fn, *args, **kwargs)
+    outcome = _Outcome(functools.partial(fn, *args, **kwargs))
     # move_on_after rather than fail_after: a TimeoutError raised by the call itself
     # must not be mistaken for ours
     with anyio.move_on_after(timeout):
-        return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+        return await anyio.to_thread.run_sync(outcome.run, abandon_on_cancel=True)
+    pending = request.scope.get("state", {}).get("idempotency")
+    status = getattr(request.scope.get("route"), "status_code", None) or 200
+    if not outcome.hand_over(None if pending is None
+                             else functools.partial(pending.settle, status)):
+        return outcome.result()  # it ended just as the wait did
+    if pending is not None:
+        pending.deferred = True
     raise StoreTimeout(f"the memory store did not answer within {timeout:g} s")
+
+
+class _Outcome(Generic[T]):
+    """A call and, once it ends, its result or error; :meth:`hand_over` passes that on to
+    a callback in the worker thread, for a caller that stopped waiting."""
+
+    def __init__(self, call: Callable[[], T]) -> None:
+        self._call = call
+        self._lock = threading.Lock()
+        self._ended = False
+        self._result: T | None = None
+        self._error: BaseException | None = None
+        self._callback: Callable[[object, BaseException | None], None] | None = None
+
+    def run(self) -> T:
+        try:
+            result = self._call()
+        except BaseException as err:
+            self._end(None, err)
+            raise
+        self._end(result, None)
+        return result
+
+    def _end(self, result: T | None, error: BaseException | None) -> None:
+        with self._lock:
+            self._ended, self._result, self._error = True, result, error
+            callback = self._callback
+        if callback is not None:
+            callback(result, error)
+
+    def hand_over(self, callback: Callable[[object, BaseException | None], None] | None) -> bool:
+        """Call ``callback`` (if any) when the call ends; False if it already has."""
+        with self._lock:
+            if self._ended:
+                return False
+            self._callback = callback
+            return True
+
+    def result(self) -> T:
+        """The result of a call that ended (or its error, raised)."""
+        if self._error is not None:
+            raise self._error
+        return self._result  # type: ignore[return-value]

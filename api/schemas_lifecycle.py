@@ -62,6 +62,8 @@ class ImportBody(BaseModel):
     markdown: CleanText = Field(max_length=2_000_000)
     learnings: bool = Field(False, description="the file is learnings.md: lessons and skills only")
     dry_run: bool = Field(False, description="report what would change, change nothing")
+    allow_mass_retraction: bool = Field(
+        False, description="allow retracting more than half of the scope's current memories")
 
 
 # -- responses ----------------------------------------------------------------------

@@ -21,12 +21,14 @@ Erasure(facts=4, entities=1, episodes=2, ...)
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from pydantic import BaseModel, Field
 
+from graphmem import mentions
 from graphmem.embed.base import embed_one
 from graphmem.errors import (
     ConflictError,
@@ -78,7 +80,7 @@ class Correction(BaseModel):
 
 
 class Erasure(BaseModel):
-    """What a hard delete removed."""
+    """What a hard delete removed, and where it blanked out the erased entity's name."""
 
     facts: int = 0
     entities: int = 0
@@ -86,6 +88,8 @@ class Erasure(BaseModel):
     fact_ids: list[str] = Field(default_factory=list)
     entity_ids: list[str] = Field(default_factory=list)
     episode_ids: list[str] = Field(default_factory=list)
+    redacted_episodes: int = Field(default=0, description="episodes kept with the name replaced")
+    redacted_episode_ids: list[str] = Field(default_factory=list)
     dry_run: bool = False
 
 
@@ -445,6 +449,13 @@ def _object_type(memory: Memory, tenant: str, fact: Fact) -> str:
 
 
 # -- hard deletion ------------------------------------------------------------------
+def _purge(memory: Memory, tenant: str) -> None:
+    """After an erasure: stored request answers may quote what was erased, and the store's
+    files may still hold it (a write-ahead log, index segments)."""
+    memory.store.drop_requests(tenant)
+    memory.store.purge_deleted()
+
+
 def erase_scope(memory: Memory, tenant: str, scope: Scope, *, dry_run: bool = False) -> Erasure:
     """Delete everything stored under exactly this scope (not the scopes it can read)."""
     with memory.ingestor.lock:
@@ -454,16 +465,25 @@ def erase_scope(memory: Memory, tenant: str, scope: Scope, *, dry_run: bool = Fa
                          episodes=stats.episodes, dry_run=dry_run)
         if not dry_run:
             memory.store.delete_scope(tenant, scope.key)
+            _purge(memory, tenant)
     return report
 
 
 def erase_entity(memory: Memory, tenant: str, scope: Scope, entity_id: str, *,
                  delete_sources: bool = True, dry_run: bool = False) -> Erasure:
-    """Delete an entity, every fact touching it and (by default) the episodes they came from."""
+    """Delete an entity, every fact touching or naming it and (by default) the episodes they
+    came from; every other episode that names it keeps its words with the name replaced
+    (see :mod:`graphmem.mentions`)."""
     with memory.ingestor.lock:
         entity = _entity(memory, tenant, entity_id, scope)
-        facts = _all_facts(memory, tenant, _entity_keys(entity, scope), entity.id)
-        return _erase(memory, tenant, facts, {entity.id}, delete_sources, dry_run)
+        keys = _entity_keys(entity, scope)
+        facts = _all_facts(memory, tenant, keys, entity.id)
+        pattern = mentions.name_pattern([entity])
+        if pattern is not None:
+            facts += [f for f in mentions.all_facts(memory.store, tenant, keys)
+                      if mentions.fact_mentions(f, pattern)]
+        return _erase(memory, tenant, facts, {entity.id}, delete_sources, dry_run,
+                      scrub=(pattern, keys) if pattern is not None else None)
 
 
 def erase_topic(memory: Memory, tenant: str, scope: Scope, topic: str, *,
@@ -485,9 +505,11 @@ def erase_topic(memory: Memory, tenant: str, scope: Scope, topic: str, *,
 
 
 def _erase(memory: Memory, tenant: str, facts: list[Fact], entity_ids: set[str],
-           delete_sources: bool, dry_run: bool) -> Erasure:
+           delete_sources: bool, dry_run: bool,
+           scrub: tuple[re.Pattern[str], list[str]] | None = None) -> Erasure:
     """One batch: the facts (and retraction markers about them), entities left without facts,
-    and the source episodes; facts that only shared an episode lose the reference but stay."""
+    the source episodes, and the other episodes of ``scrub``'s scopes with its pattern
+    replaced; facts that only shared an episode lose the reference but stay."""
     doomed: dict[str, Fact] = {f.id: f for f in facts}
     objects = {(f.timeline_key, f.object_id) for f in facts}
     for f in memory.store.facts_in_timelines(tenant, sorted({f.timeline_key for f in facts})):
@@ -511,17 +533,21 @@ def _erase(memory: Memory, tenant: str, facts: list[Fact], entity_ids: set[str],
                    tenant, doomed_keys, [eid], EVERYTHING, len(doomed) + 1))}
     doomed_entities = sorted(
         e.id for e in memory.store.get_entities(tenant, sorted(entity_ids | orphans)))
+    gone = {e.id for e in episodes}
+    scrubbed = [] if scrub is None else [
+        clean for e in mentions.all_episodes(memory.store, tenant, scrub[1])
+        if e.id not in gone and (clean := mentions.scrub_episode(e, scrub[0])) is not None]
     report = Erasure(facts=sum(f.status is not FactStatus.RETRACTION for f in doomed.values()),
                      entities=len(doomed_entities), episodes=len(episodes),
                      fact_ids=sorted(i for i, f in doomed.items()
                                      if f.status is not FactStatus.RETRACTION),
                      entity_ids=doomed_entities, episode_ids=[e.id for e in episodes],
-                     dry_run=dry_run)
+                     redacted_episodes=len(scrubbed),
+                     redacted_episode_ids=sorted(e.id for e in scrubbed), dry_run=dry_run)
     if dry_run:
         return report
     editor = TimelineEditor(memory.store, tenant, memory.ingestor.registry, memory.clock())
     editor.load_facts([*doomed.values(), *sharing.values()])
-    gone = {e.id for e in episodes}
     for f in sharing.values():
         editor.replace(with_evidence(f, [e for e in f.evidence if e.episode_id not in gone]))
     for fid in doomed:
@@ -531,5 +557,7 @@ def _erase(memory: Memory, tenant: str, facts: list[Fact], entity_ids: set[str],
     memory.store.write(tenant, WriteBatch(
         facts=[f for f in outcome.changed if f.id not in deleted],
         delete_fact_ids=sorted(deleted), delete_episode_ids=sorted(gone),
-        delete_entity_ids=doomed_entities))
+        delete_entity_ids=doomed_entities, episodes=scrubbed,
+        turn_vectors=memory.ingestor.turn_vectors(scrubbed)))
+    _purge(memory, tenant)
     return report

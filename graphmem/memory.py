@@ -73,6 +73,17 @@ class Memory:
         self.store.open()
         return self
 
+    def warm_up(self) -> None:
+        """Load the models now, so the first request does not pay for it: the embedder, the
+        search's slot questions (embedded once), the token counter and a local extractor's
+        pipeline (its ``load()``)."""
+        self.embedder.embed(["graphmem warms up"])
+        self.engine.slots.match("what is X's job?")
+        self.tokens.load()
+        load = getattr(self.extractor, "load", None)
+        if callable(load):
+            load()
+
     def close(self) -> None:
         self.engine.close()
         self.store.close()

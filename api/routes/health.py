@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from api.deps import MemoryDep
-from api.errors import documented
+from api.errors import NotReady, documented
 from api.limits import run_sync
 from api.schemas import Health
 from graphmem import manage
@@ -21,6 +21,9 @@ async def health() -> Health:
 
 @router.get("/ready", response_model=Health, responses=documented(503, 504))
 async def ready(request: Request, memory: MemoryDep) -> Health:
-    """The store answers a read; 503 otherwise. Needs no API key."""
+    """The store answers a read and the models are loaded (they load in the background at
+    start-up); 503 otherwise. Needs no API key."""
     await run_sync(request, manage.ping, memory, request.app.state.settings.default_tenant)
+    if not request.app.state.warmed.is_set():
+        raise NotReady("the models are still loading; retry shortly")
     return Health(status="ready")

@@ -35,7 +35,8 @@ async def export_markdown(request: Request, tenant: Tenant, memory: MemoryDep,
 def _import(memory: Memory, tenant: str, body: ImportBody) -> ImportReport:
     categories = markdown.LEARNINGS if body.learnings else tuple(markdown.TITLES)
     report = markdown.import_markdown(memory, tenant, body.scope, body.markdown,
-                                      categories=categories, dry_run=body.dry_run)
+                                      categories=categories, dry_run=body.dry_run,
+                                      allow_mass_retraction=body.allow_mass_retraction)
     audit.info("import tenant=%s scope=%s dry_run=%s added=%d edited=%d retracted=%d",
                tenant, body.scope.key, body.dry_run, len(report.added), len(report.edited),
                len(report.retracted))
@@ -46,7 +47,9 @@ def _import(memory: Memory, tenant: str, body: ImportBody) -> ImportReport:
 async def import_markdown(body: ImportBody, request: Request, tenant: Tenant,
                           memory: MemoryDep) -> ImportReport:
     """Apply an edited memory.md: an edited value supersedes, a deleted line retracts, a
-    line without an id is a new memory. A malformed file is a 422 naming the line."""
+    line without an id is a new memory. A malformed file is a 422 naming the line; so is a
+    file without any section, and an import that would retract more than half of the
+    scope's memories unless ``allow_mass_retraction`` is set (a dry run warns instead)."""
     return await run_sync(request, _import, memory, tenant, body)
 
 

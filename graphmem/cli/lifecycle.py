@@ -95,13 +95,15 @@ def export_md(scope: ScopeKey, tenant: Tenant = None, learnings: Learnings = Fal
 
 def import_md(path: Annotated[Path, typer.Argument(exists=True, dir_okay=False)], scope: ScopeKey,
               tenant: Tenant = None, learnings: Learnings = False, dry_run: DryRun = False,
-              audit_log: AuditPath = None) -> None:
+              audit_log: AuditPath = None,
+              allow_mass_retraction: Annotated[bool, typer.Option(
+                  help="Allow retracting more than half of the scope's memories")] = False) -> None:
     """Apply an edited memory.md: edits supersede, deleted lines retract, new lines add."""
     categories = markdown.LEARNINGS if learnings else tuple(markdown.TITLES)
     with _opened() as (settings, memory):
         report = markdown.import_markdown(
             memory, _tenant(settings, tenant), _scope(scope), path.read_text(encoding="utf-8"),
-            categories=categories, dry_run=dry_run,
+            categories=categories, dry_run=dry_run, allow_mass_retraction=allow_mass_retraction,
             audit=AuditLog(audit_log) if audit_log else None)
     typer.echo(report.model_dump_json(indent=2))
 

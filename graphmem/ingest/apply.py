@@ -84,6 +84,13 @@ def embed_facts(embedder: Embedder, facts: list[Fact]) -> list[Fact]:
     return [filled.get(f.id, f) for f in facts]
 
 
+def _restated_by(fact: Fact, evidence: Evidence) -> bool:
+    """Whether ``evidence`` names a source (messages) the fact already holds as evidence."""
+    return bool(evidence.message_ids) and any(
+        e.episode_id == evidence.episode_id and e.message_ids == evidence.message_ids
+        for e in fact.evidence)
+
+
 def merge_confidence(a: float, b: float) -> float:
     """Independent confirmations raise confidence: 1 - (1-a)(1-b), capped below certainty."""
     return round(min(0.99, 1 - (1 - a) * (1 - b)), 4)
@@ -161,6 +168,8 @@ class TimelineEditor:
     def _assert(self, key: str, st: Statement) -> None:
         timeline = self._timelines[key]
         same = _same_value_at(timeline.values(), st)
+        if same is not None and _restated_by(same, st.evidence):
+            return  # the same source again (a client's retry) is no new confirmation
         if same is not None:
             merged = with_evidence(same, [*same.evidence, st.evidence]).model_copy(update={
                 "confidence": merge_confidence(same.confidence, st.confidence),

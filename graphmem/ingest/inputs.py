@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -60,6 +61,7 @@ class EpisodeInput(BaseModel):
 
     ``reference_time`` defaults to the latest message timestamp (or now).
     ``episode_id`` is the client's idempotency key: sending it twice changes nothing.
+    Without it, messages that all carry ids are their own key (:meth:`idempotency_key`).
     """
 
     scope: Scope
@@ -86,6 +88,19 @@ class EpisodeInput(BaseModel):
         if self.document is not None and len(json.dumps(self.document)) > MAX_TEXT_CHARS:
             raise ValueError(f"document is larger than {MAX_TEXT_CHARS} characters as JSON")
         return self
+
+    def idempotency_key(self) -> str | None:
+        """The key a re-post of this episode is recognised by: ``episode_id`` or, when every
+        message has an id, a digest of the ids and what they say, so a client's retry of the
+        same messages is a duplicate without any new field. (What they say counts too: a
+        client that numbers each window's messages from 1 is not sending the same messages.)
+        """
+        if self.episode_id:
+            return self.episode_id
+        if not self.messages or any(m.id is None for m in self.messages):
+            return None
+        said = json.dumps([[m.id, m.speaker, m.content] for m in self.messages])
+        return f"messages:{hashlib.sha256(said.encode()).hexdigest()[:32]}"
 
     def source(self) -> Literal["messages", "text", "json"]:
         return "messages" if self.messages else "text" if self.text is not None else "json"

@@ -87,19 +87,19 @@ class Ingestor:
         repeated there.
         """
         now = self.clock()
-        episodes = [None if data.episode_id and self.store.find_episode(
-                        tenant, data.scope.key, data.episode_id)
+        episodes = [None if (key := data.idempotency_key()) and self.store.find_episode(
+                        tenant, data.scope.key, key)
                     else self._episode(tenant, data, now) for data in inputs]
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-turns") as pool:
             # The turns are embedded while the extractor reads them: both are CPU-bound,
             # and on two cores they overlap.
-            turn_vectors = pool.submit(self._embed_turns, [e for e in episodes if e is not None])
+            turn_vectors = pool.submit(self.turn_vectors, [e for e in episodes if e is not None])
             prepared = [None if episode is None
                         else (data, episode, self._extract(tenant, data.scope, episode))
                         for data, episode in zip(inputs, episodes, strict=True)]
             return self._commit(tenant, inputs, prepared, now, turn_vectors.result())
 
-    def _embed_turns(self, episodes: list[Episode]) -> dict[str, list[list[float]]]:
+    def turn_vectors(self, episodes: list[Episode]) -> dict[str, list[list[float]]]:
         """Each episode's turn vectors, pooled with their neighbours (see with_neighbours)."""
         if not self.embed_turns:
             return {}
@@ -126,9 +126,9 @@ class Ingestor:
             results: list[IngestResult] = []
             seen_clients: set[tuple[str, str]] = set()
             for data, item in zip(inputs, prepared, strict=True):
-                client = (data.scope.key, data.episode_id) if data.episode_id else None
-                existing = (self.store.find_episode(tenant, data.scope.key, data.episode_id)
-                            if data.episode_id else None)
+                key = data.idempotency_key()
+                client = (data.scope.key, key) if key else None
+                existing = self.store.find_episode(tenant, data.scope.key, key) if key else None
                 if item is None or existing is not None or (client and client in seen_clients):
                     results.append(IngestResult(episode_id=existing.id if existing else None,
                                                 duplicate=True))
@@ -156,7 +156,7 @@ class Ingestor:
     def _episode(self, tenant: str, data: EpisodeInput, now: datetime) -> Episode:
         episode = Episode(tenant=tenant, scope_key=data.scope.key, source=data.source(),
                           content=data.rendered(), reference_time=now, recorded_at=now,
-                          client_id=data.episode_id, session_id=data.session_id)
+                          client_id=data.idempotency_key(), session_id=data.session_id)
         messages = [m if m.id else m.model_copy(update={"id": f"{episode.id}:{i}"})
                     for i, m in enumerate(data.messages)]
         stamps = [m.timestamp for m in messages if m.timestamp is not None]

@@ -15,6 +15,10 @@ Import compares the file with memory as it is now:
   one (``correct_fact``); a rewording of the same value, or a line moved to
   another section, is edited in place;
 * a deleted line retracts its fact now (it stays in history);
+* a file with no ``## Section`` heading is refused (an empty or truncated file
+  must not read as "delete everything"), and so is an import that would
+  retract more than half of the scope's current memories, unless
+  ``allow_mass_retraction`` is set; a dry run reports it as a warning;
 * a line without an id is a new memory (the extractor structures it; if it
   finds nothing, it is kept as a ``NOTE``).
 
@@ -50,6 +54,13 @@ _ID = re.compile(r"\s*<!--\s*id:(?P<id>[A-Za-z0-9_.:-]+)\s*-->\s*$")
 _DATE = re.compile(r"\s*_\((?:since|from) \d{4}-\d{2}-\d{2}[^)]*\)_\s*$")
 _BULLET = re.compile(r"^\s*[-*+]\s+(?P<body>.*)$")
 _HEADING = re.compile(r"^\s*##\s+(?P<title>.+?)\s*#*\s*$")
+#: The comment an export starts with: an export of an empty scope has no section at all.
+_EXPORT_MARK = re.compile(r"^<!-- graphmem \w+ export of ", re.MULTILINE)
+#: The longest memory line (the longest text a fact holds).
+MAX_LINE_CHARS = 1000
+#: An import retracting more than this share of the current memories needs
+#: ``allow_mass_retraction``.
+MASS_RETRACTION_SHARE = 0.5
 
 
 class MarkdownLine(BaseModel):
@@ -73,6 +84,8 @@ class ImportReport(BaseModel):
     edited: list[Edit] = Field(default_factory=list)
     retracted: list[str] = Field(default_factory=list)
     skipped: list[str] = Field(default_factory=list)
+    current: int = Field(default=0, description="current memories of the scope before the import")
+    warnings: list[str] = Field(default_factory=list)
     dry_run: bool = False
 
     @property
@@ -125,6 +138,7 @@ def parse_markdown(text: str, *, categories: tuple[Category, ...] = tuple(TITLES
     section: Category | None = None
     lines: list[MarkdownLine] = []
     seen: set[str] = set()
+    sections = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         if heading := _HEADING.match(raw):
             name = heading.group("title").casefold()
@@ -132,6 +146,7 @@ def parse_markdown(text: str, *, categories: tuple[Category, ...] = tuple(TITLES
                 raise ValidationError(f"line {number}: unknown section {heading.group('title')!r};"
                                       f" use one of: {', '.join(TITLES[c] for c in categories)}")
             section = by_title[name]
+            sections += 1
             continue
         bullet = _BULLET.match(raw)
         if bullet is None:
@@ -142,6 +157,9 @@ def parse_markdown(text: str, *, categories: tuple[Category, ...] = tuple(TITLES
         found = _ID.search(body)
         fact_id = found.group("id") if found else None
         body = _DATE.sub("", _ID.sub("", body))
+        if len(_clean(body)) > MAX_LINE_CHARS:
+            raise ValidationError(f"line {number}: a memory line is longer than {MAX_LINE_CHARS}"
+                                  " characters; split it")
         if fact_id is not None:
             if fact_id in seen:
                 raise ValidationError(f"line {number}: id {fact_id} appears twice")
@@ -149,20 +167,39 @@ def parse_markdown(text: str, *, categories: tuple[Category, ...] = tuple(TITLES
         if _clean(body):
             lines.append(MarkdownLine(line_no=number, category=section, text=_clean(body),
                                       id=fact_id))
+    if not sections and not _EXPORT_MARK.search(text):
+        raise ValidationError("markdown: no '## Section' heading found, so this is not a memory.md"
+                              f" file (sections: {', '.join(TITLES[c] for c in categories)})")
     return lines
 
 
 def import_markdown(memory: Memory, tenant: str, scope: Scope, text: str, *,
                     categories: tuple[Category, ...] = tuple(TITLES),
                     now: datetime | None = None, dry_run: bool = False,
+                    allow_mass_retraction: bool = False,
                     audit: AuditLog | None = None) -> ImportReport:
-    """Apply an edited memory.md to ``scope`` (see the module docstring for the rules)."""
+    """Apply an edited memory.md to ``scope`` (see the module docstring for the rules).
+
+    Raises ValidationError, changing nothing, for a malformed file and for a mass
+    retraction without ``allow_mass_retraction``.
+    """
     lines = parse_markdown(text, categories=categories)
     now = now or memory.clock()
     report = ImportReport(dry_run=dry_run)
     with memory.ingestor.lock:
         current = {f.id: f for f in _exported(memory, tenant, scope, categories, now)}
         listed = {line.id for line in lines if line.id}
+        doomed = [f for fid, f in current.items() if fid not in listed]
+        report.current = len(current)
+        if len(doomed) > MASS_RETRACTION_SHARE * len(current):
+            warning = (f"this import retracts {len(doomed)} of the scope's {len(current)} current "
+                       "memories (lines missing from the file)")
+            if not (dry_run or allow_mass_retraction):
+                raise ValidationError(f"markdown: {warning}; nothing was changed. Check the file "
+                                      "(try dry_run) or send allow_mass_retraction=true")
+            report.warnings.append(warning if allow_mass_retraction else
+                                   f"{warning}: the import will be refused without "
+                                   "allow_mass_retraction=true")
         for line in lines:
             fact = current.get(line.id) if line.id else None
             if line.id and fact is None:
@@ -173,7 +210,6 @@ def import_markdown(memory: Memory, tenant: str, scope: Scope, text: str, *,
                 report.unchanged += 1
             elif fact is not None:
                 _edit(memory, tenant, scope, fact, line, report, dry_run)
-        doomed = [f for fid, f in current.items() if fid not in listed]
         _retract(memory, tenant, doomed, now, report, dry_run)
         _add(memory, tenant, scope, [line for line in lines if not line.id], now, report, dry_run)
     if not dry_run:

@@ -27,6 +27,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphmem.ingest.inputs import EpisodeInput, FactInput
+from graphmem.jsonwalk import map_strings
 
 Check = Literal["luhn", "iban", "phone"]
 
@@ -189,7 +190,7 @@ class Redactor:
         if data.text is not None:
             update["text"] = clean(data.text)
         if data.document is not None:
-            update["document"] = _redact_json(data.document, clean)
+            update["document"] = map_strings(data.document, clean)
         return RedactedEpisode(episode=data.model_copy(update=update), findings=findings)
 
     def redact_fact(self, data: FactInput) -> tuple[FactInput, list[Finding]]:
@@ -202,16 +203,6 @@ class Redactor:
                 findings += result.findings
                 update[name] = result.text
         return data.model_copy(update=update), findings
-
-
-def _redact_json(value: Any, clean: Callable[[str], str]) -> Any:
-    if isinstance(value, str):
-        return clean(value)
-    if isinstance(value, list):
-        return [_redact_json(v, clean) for v in value]
-    if isinstance(value, dict):
-        return {k: _redact_json(v, clean) for k, v in value.items()}
-    return value
 
 
 class LabelledText(BaseModel):

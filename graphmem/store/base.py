@@ -95,6 +95,21 @@ class StoreStats(BaseModel):
     current_facts: int = 0
 
 
+class StoredResponse(BaseModel):
+    """The answer to a request sent with an ``Idempotency-Key`` (HTTP), kept so a retry gets
+    the same answer instead of doing the work twice.
+
+    ``status`` is None while the first request is still being processed.
+    """
+
+    key: str
+    fingerprint: str = Field(description="a hash of the request (method, path, query, body)")
+    created_at: datetime
+    status: int | None = None
+    body: str = ""
+    media_type: str = "application/json"
+
+
 class GraphStore(Protocol):
     """What graphmem needs from a backend."""
 
@@ -188,3 +203,26 @@ class GraphStore(Protocol):
 
     def delete_scope(self, tenant: str, scope_key: str) -> int:
         """Hard-delete everything in one scope; returns the number of nodes removed."""
+
+    def purge_deleted(self) -> None:
+        """Make what was deleted unrecoverable from the store's own files, where the backend
+        can (after a privacy erasure). SQLite checkpoints and truncates its write-ahead log
+        and merges its full-text segments; Neo4j keeps deleted data in its transaction log
+        for as long as ``db.tx_log.rotation.retention_policy`` says (see docs/neo4j-local.md)."""
+
+    # -- idempotent requests --------------------------------------------------
+    def claim_request(self, tenant: str, request: StoredResponse, *, stale_before: datetime,
+                      expire_before: datetime) -> StoredResponse | None:
+        """Record ``request`` (pending) under its key, atomically, unless the key is taken.
+
+        Returns None when claimed, else the record holding the key. A pending record
+        created before ``stale_before`` (its process died) and any record created before
+        ``expire_before`` no longer hold their key.
+        """
+
+    def finish_request(self, tenant: str, request: StoredResponse) -> None:
+        """Store the answer of a claimed request."""
+
+    def drop_requests(self, tenant: str, keys: list[str] | None = None) -> None:
+        """Forget stored requests (all of the tenant's when ``keys`` is None), so a retry
+        runs again; an erasure drops all, as stored answers may quote what it erased."""

@@ -34,7 +34,7 @@ from graphmem.models import (
     utcnow,
 )
 from graphmem.store import sql, sql_writes as writes
-from graphmem.store.base import FactQuery, Scored, StoreStats, TurnHit, WriteBatch
+from graphmem.store.base import FactQuery, Scored, StoredResponse, StoreStats, TurnHit, WriteBatch
 from graphmem.store.names import normalize_name
 from graphmem.store.embedded_index import EmbeddedIndex
 from graphmem.temporal import TimeFilter
@@ -63,6 +63,9 @@ class EmbeddedStore:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
+            # deleted rows are overwritten, not left in free pages: an erasure must not
+            # leave the erased text readable in the file
+            conn.execute("PRAGMA secure_delete=ON")
             conn.executescript(sql.SCHEMA)
         except (sqlite3.Error, OSError) as err:
             raise StoreUnavailableError(f"cannot open the embedded store at {self.path}: {err}") from err
@@ -125,6 +128,15 @@ class EmbeddedStore:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """A transaction whose SQLite errors become :class:`StoreError`."""
+        try:
+            with self._transaction() as db:
+                yield db
+        except sqlite3.Error as err:
+            raise StoreError(f"embedded store write failed, nothing was written: {err}") from err
 
     # -- writes ---------------------------------------------------------------
     def write(self, tenant: str, batch: WriteBatch) -> None:
@@ -440,6 +452,28 @@ class EmbeddedStore:
                                       delete_entity_ids=ids["entities"]))
         return sum(len(v) for v in ids.values())
 
+    def purge_deleted(self) -> None:
+        try:
+            with self._lock:
+                for table in sql.FTS_TABLES:
+                    self._db.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as err:
+            raise StoreError(f"embedded store purge failed: {err}") from err
+
+    # -- idempotent requests --------------------------------------------------
+    def claim_request(self, tenant: str, request: StoredResponse, *, stale_before: datetime,
+                      expire_before: datetime) -> StoredResponse | None:
+        with self._writing() as db:
+            return writes.claim_request(db, tenant, request, stale_before, expire_before)
+
+    def finish_request(self, tenant: str, request: StoredResponse) -> None:
+        with self._writing() as db:
+            writes.put_request(db, tenant, request)
+
+    def drop_requests(self, tenant: str, keys: list[str] | None = None) -> None:
+        with self._writing() as db:
+            writes.drop_requests(db, tenant, keys)
 
 def _split_turn(key: str) -> tuple[str, int]:
     episode_id, _, idx = key.rpartition(":")

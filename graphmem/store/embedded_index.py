@@ -60,16 +60,15 @@ class EmbeddedIndex:
             if self.graph.has_node(eid):
                 self.graph.remove_node(eid)
         for episode_id in batch.delete_episode_ids:
-            scope, keys = self._turns_of.pop(episode_id, (("", ""), []))
-            if keys:
-                self._turn_vectors[scope].remove(keys)
+            self._drop_turns(episode_id)
         for entity in batch.entities:
             self._put_entity(entity)
         for fact in batch.facts:
             self._put_fact(fact)
         for episode in batch.episodes:
             vectors = batch.turn_vectors.get(episode.id)
-            if vectors and episode.id not in self._turns_of:
+            if vectors:  # given vectors replace the episode's (it may have been rewritten)
+                self._drop_turns(episode.id)
                 self._put_turns((episode.tenant, episode.scope_key), episode.id,
                                 dict(enumerate(vectors)))
 
@@ -114,6 +113,11 @@ class EmbeddedIndex:
         return _nearest(self._turn_vectors, tenant, scope_keys, query, k)
 
     # -- maintenance ----------------------------------------------------------
+    def _drop_turns(self, episode_id: str) -> None:
+        scope, keys = self._turns_of.pop(episode_id, (("", ""), []))
+        if keys:
+            self._turn_vectors[scope].remove(keys)
+
     def _put_turns(self, scope: ScopeKey, episode_id: str, vectors: dict[int, list[float]]) -> None:
         if scope not in self._turn_vectors:
             self._turn_vectors[scope] = VectorIndex(self.dimension)

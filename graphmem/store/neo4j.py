@@ -23,6 +23,7 @@ Example::
 from __future__ import annotations
 
 import threading
+import uuid
 import time as clock
 from collections import defaultdict
 from collections.abc import Iterator
@@ -35,9 +36,9 @@ from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, Sessio
 
 from graphmem.errors import StoreError, StoreUnavailableError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
-from graphmem.store import cypher, cypher_writes, neo4j_schema
+from graphmem.store import cypher, cypher_requests, cypher_writes, neo4j_schema
 from graphmem.store import neo4j_records as records
-from graphmem.store.base import FactQuery, Scored, StoreStats, TurnHit, WriteBatch
+from graphmem.store.base import FactQuery, Scored, StoredResponse, StoreStats, TurnHit, WriteBatch
 from graphmem.temporal import TimeFilter
 
 #: How many more candidates than asked a ranked channel fetches before filtering.
@@ -417,3 +418,22 @@ class Neo4jStore:
     def delete_scope(self, tenant: str, scope_key: str) -> int:
         results = self._write(cypher_writes.delete_scope(tenant, scope_key))
         return sum(int(rows[0]["deleted"]) for rows in results if rows)
+
+    def purge_deleted(self) -> None:
+        """Nothing to do from a client: deleted nodes stay in the transaction log files until
+        they rotate out (``db.tx_log.rotation.retention_policy``; see docs/neo4j-local.md)."""
+
+    # -- idempotent requests --------------------------------------------------
+    def claim_request(self, tenant: str, request: StoredResponse, *, stale_before: datetime,
+                      expire_before: datetime) -> StoredResponse | None:
+        [*_, [row]] = self._write([
+            cypher_requests.expire_requests(tenant, expire_before),
+            cypher_requests.release_stale(tenant, request.key, stale_before),
+            cypher_requests.claim_request(tenant, request, uuid.uuid4().hex)])
+        return None if row["claimed"] else StoredResponse.model_validate_json(row["doc"])
+
+    def finish_request(self, tenant: str, request: StoredResponse) -> None:
+        self._write([cypher_requests.finish_request(tenant, request)])
+
+    def drop_requests(self, tenant: str, keys: list[str] | None = None) -> None:
+        self._write([cypher_requests.drop_requests(tenant, keys)])

@@ -31,6 +31,8 @@ CONSTRAINTS = {
     "entity_id": "CREATE CONSTRAINT entity_id IF NOT EXISTS"
     " FOR (n:Entity) REQUIRE n.id IS UNIQUE",
     "fact_id": "CREATE CONSTRAINT fact_id IF NOT EXISTS FOR (n:Fact) REQUIRE n.id IS UNIQUE",
+    "stored_request_id": "CREATE CONSTRAINT stored_request_id IF NOT EXISTS"
+    " FOR (n:StoredRequest) REQUIRE n.id IS UNIQUE",
 }
 
 RANGE_INDEXES = {
@@ -46,6 +48,8 @@ RANGE_INDEXES = {
     "fact_scope": "CREATE INDEX fact_scope IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.scopeKey)",
     "fact_timeline": "CREATE INDEX fact_timeline IF NOT EXISTS FOR (n:Fact) ON (n.timelineKey)",
     "fact_valid_from": "CREATE INDEX fact_valid_from IF NOT EXISTS FOR (n:Fact) ON (n.validFrom)",
+    "stored_request_created": "CREATE INDEX stored_request_created IF NOT EXISTS"
+    " FOR (n:StoredRequest) ON (n.tenant, n.createdAt)",
 }
 
 # BM25 with English stemming, as the embedded store's porter FTS5 tables. The name index

@@ -69,6 +69,10 @@ CREATE INDEX IF NOT EXISTS fact_episodes_episode ON fact_episodes (episode_id);
 
 CREATE TABLE IF NOT EXISTS mentions (episode_id TEXT NOT NULL, entity_id TEXT NOT NULL,
     PRIMARY KEY (episode_id, entity_id));
+
+CREATE TABLE IF NOT EXISTS requests (tenant TEXT NOT NULL, key TEXT NOT NULL,
+    created_at TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (tenant, key));
+CREATE INDEX IF NOT EXISTS requests_created ON requests (tenant, created_at);
 """
 
 
@@ -87,6 +91,10 @@ def scoped_match(match: str, columns: str, tenant: str, scope_keys: list[str]) -
     """``match`` (from :func:`fts_query`) in ``columns``, within the given scopes only."""
     tokens = " OR ".join(f'"{scope_token(tenant, k)}"' for k in scope_keys)
     return f"{{{columns}}} : ({match}) AND scope : ({tokens})"
+
+#: The full-text tables, merged into one segment each after an erasure (FTS5 keeps a deleted
+#: row's terms in older segments until they merge).
+FTS_TABLES = ("turns_fts", "facts_fts", "entities_fts")
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 #: Han, Hiragana, Katakana and Hangul: scripts written without spaces between words.

@@ -9,11 +9,13 @@ rolls the whole batch back. Full-text rows are written through
 from __future__ import annotations
 
 import sqlite3
+from datetime import datetime
 
 import numpy as np
 
 from graphmem.models import Entity, Episode, Fact, episode_turns, turn_context_texts
 from graphmem.store import sql
+from graphmem.store.base import StoredResponse
 from graphmem.store.names import normalize_name
 
 
@@ -23,19 +25,33 @@ def _blob(vector: list[float] | None) -> bytes | None:
 
 def write_episodes(db: sqlite3.Connection, episodes: list[Episode],
                    turn_vectors: dict[str, list[list[float]]]) -> None:
+    """Upsert episodes; a rewritten episode's turns are re-indexed (its text may have changed,
+    as when an erasure scrubs a name), turns it no longer has go, and a turn's embedding is
+    replaced when given and otherwise kept."""
     for ep in episodes:
         db.execute(sql.UPSERT_EPISODE, (
             ep.id, ep.tenant, ep.scope_key, ep.client_id, ep.reference_time.isoformat(),
             ep.expires_at.isoformat() if ep.expires_at else None, int(ep.pinned),
             ep.model_dump_json(),
         ))
-        if db.execute("SELECT 1 FROM turns WHERE episode_id=? LIMIT 1", (ep.id,)).fetchone():
-            continue
+        existing = {int(idx): int(rowid) for idx, rowid in db.execute(
+            "SELECT idx, rowid FROM turns WHERE episode_id=?", (ep.id,))}
+        count = len(episode_turns(ep))
+        db.executemany("DELETE FROM turns_fts WHERE rowid=?", [(r,) for r in existing.values()])
+        db.executemany("DELETE FROM turns WHERE rowid=?",
+                       [(r,) for idx, r in existing.items() if idx >= count])
         vectors = turn_vectors.get(ep.id, [])
-        rowids = [db.execute(sql.INSERT_TURN, (ep.id, idx, ep.tenant, ep.scope_key,
-                                               _blob(vectors[idx]) if idx < len(vectors) else None)
-                             ).lastrowid for idx in range(len(episode_turns(ep)))]
-        _index_turns(db, ep, dict(enumerate(rowids)))
+        rowids: dict[int, int | None] = {}
+        for idx in range(count):
+            blob = _blob(vectors[idx]) if idx < len(vectors) else None
+            if idx not in existing:
+                rowids[idx] = db.execute(sql.INSERT_TURN, (ep.id, idx, ep.tenant, ep.scope_key,
+                                                           blob)).lastrowid
+                continue
+            rowids[idx] = existing[idx]
+            if blob is not None:
+                db.execute("UPDATE turns SET embedding=? WHERE rowid=?", (blob, existing[idx]))
+        _index_turns(db, ep, rowids)
 
 
 def _index_turns(db: sqlite3.Connection, ep: Episode, rowids: dict[int, int | None]) -> None:
@@ -136,3 +152,31 @@ def delete_entities(db: sqlite3.Connection, tenant: str, ids: list[str]) -> None
         db.execute("DELETE FROM entities WHERE rowid=?", (row[0],))
         db.execute("DELETE FROM entity_names WHERE entity_id=?", (eid,))
         db.execute("DELETE FROM mentions WHERE entity_id=?", (eid,))
+
+
+# -- stored answers of idempotent requests ------------------------------------------
+def claim_request(db: sqlite3.Connection, tenant: str, request: StoredResponse,
+                  stale_before: datetime, expire_before: datetime) -> StoredResponse | None:
+    """See :meth:`graphmem.store.base.GraphStore.claim_request` (run in one transaction)."""
+    db.execute("DELETE FROM requests WHERE tenant=? AND created_at < ?",
+               (tenant, expire_before.isoformat()))
+    row = db.execute("SELECT doc FROM requests WHERE tenant=? AND key=?",
+                     (tenant, request.key)).fetchone()
+    held = StoredResponse.model_validate_json(str(row[0])) if row else None
+    if held is not None and (held.status is not None or held.created_at >= stale_before):
+        return held
+    put_request(db, tenant, request)
+    return None
+
+
+def put_request(db: sqlite3.Connection, tenant: str, request: StoredResponse) -> None:
+    db.execute("INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?)",
+               (tenant, request.key, request.created_at.isoformat(), request.model_dump_json()))
+
+
+def drop_requests(db: sqlite3.Connection, tenant: str, keys: list[str] | None) -> None:
+    if keys is None:
+        db.execute("DELETE FROM requests WHERE tenant=?", (tenant,))
+    else:
+        db.executemany("DELETE FROM requests WHERE tenant=? AND key=?",
+                       [(tenant, k) for k in keys])

@@ -129,3 +129,19 @@ def assert_problem(response: Any, status: int, *fragments: str) -> dict[str, Any
         assert fragment in body["detail"], body["detail"]
     assert "Traceback" not in response.text
     return body
+
+
+@pytest.fixture
+def store_client(store: GraphStore, embedder: Embedder,
+                 extractor: Extractor) -> Iterator[TestClient]:
+    """A client of an app over the parametrized ``store`` (embedded, then Neo4j), redaction
+    on as in production, for one fresh tenant (``client.app.state.memory`` is the memory)."""
+    from graphmem.lifecycle.privacy import Redactor
+
+    memory = Memory(store, extractor, embedder, redactor=Redactor())  # the fixture owns the store
+    key = f"key-{uuid.uuid4().hex}"
+    app = create_app(settings(api_keys={sha(key): f"t{key[-12:]}"}, store_timeout_seconds=120),
+                     memory)
+    with TestClient(app, headers={"X-API-Key": key}, raise_server_exceptions=False) as test_client:
+        yield test_client
+    memory.engine.close()

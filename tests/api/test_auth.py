@@ -34,6 +34,7 @@ def test_missing_or_wrong_key_is_401(client: TestClient) -> None:
 def test_probes_need_no_key(client: TestClient) -> None:
     anonymous = {"Authorization": ""}
     assert client.get("/health", headers=anonymous).json() == {"status": "ok"}
+    assert client.app.state.warmed.wait(60)  # type: ignore[attr-defined]  # models load first
     assert client.get("/ready", headers=anonymous).json() == {"status": "ready"}
     assert client.get("/openapi.json", headers=anonymous).status_code == 200
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from fastapi.testclient import TestClient
 
 from tests.api.conftest import ALICE, assert_problem, episode
@@ -103,3 +105,28 @@ def test_delete_episode_cascades_and_reopens(client: TestClient) -> None:
     assert [m["object"] for m in current] == ["Acme"]
     assert_problem(client.get(f"/v1/episodes/{second['episode_id']}"), 404)
     assert_problem(client.delete(f"/v1/episodes/{second['episode_id']}"), 404)
+
+
+def _nested(depth: int) -> str:
+    return '{"a":' * depth + '"sk-' + "x" * 24 + '"' + "}" * depth
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "application/merge-patch+json"])
+@pytest.mark.parametrize("depth", [65, 450, 989, 5000])
+def test_a_deeply_nested_document_is_422_naming_the_field(store_client: TestClient, depth: int,
+                                                          content_type: str) -> None:
+    body = '{"scope": {"user_id": "alice"}, "document": ' + _nested(depth) + "}"
+    response = store_client.post("/v1/episodes", content=body,
+                                 headers={"Content-Type": content_type})
+    assert_problem(response, 422, "document", "deeper than")
+    stats = store_client.get("/v1/memories/stats", params=ALICE).json()["stats"]
+    assert stats["episodes"] == 0
+
+
+def test_a_document_at_the_depth_limit_is_stored_redacted(store_client: TestClient) -> None:
+    body = '{"scope": {"user_id": "alice"}, "document": ' + _nested(63) + "}"
+    response = store_client.post("/v1/episodes", content=body,
+                                 headers={"Content-Type": "application/json"})
+    assert response.status_code == 201, response.text
+    stored = store_client.get(f"/v1/episodes/{response.json()['episode_id']}").json()
+    assert "[API_KEY]" in stored["content"] and "sk-xxx" not in stored["content"]

@@ -69,8 +69,10 @@ def test_forget_an_entity_keeping_sources(client: TestClient) -> None:
     maria = entity_named(client, "Maria")
     body = client.post("/v1/forget", json={"scope": ALICE, "entity_id": maria["id"],
                                            "delete_sources": False}).json()
-    assert body["episodes"] == 0
+    assert body["episodes"] == 0 and body["redacted_episodes"] == 1
     assert client.get("/v1/memories/stats", params=ALICE).json()["stats"]["episodes"] == 1
+    kept = client.get(f"/v1/episodes/{body['redacted_episode_ids'][0]}").json()
+    assert kept["messages"][0]["content"] == "My sister [forgotten] loves pizza."
 
 
 def test_forget_a_topic(client: TestClient) -> None:
@@ -100,3 +102,74 @@ def test_forget_validation(client: TestClient) -> None:
                                                    "topic": "t"}), 422, "not both")
     assert_problem(client.post("/v1/forget", json={"entity_id": "e"}), 422, "scope")
     assert_problem(client.post("/v1/forget", json={"scope": ALICE, "entity_id": "ent_x"}), 404)
+
+
+def _mentions(client: TestClient, name: str) -> list[str]:
+    """Every place an answer of the API still shows ``name`` (case-insensitive)."""
+    needle = name.casefold()
+    answers = {
+        "search": client.post("/v1/memories/search", json={
+            "scope": ALICE, "query": f"{name} pizza concert party", "include_history": True,
+            "limit": 50}),
+        "context": client.post("/v1/context", json={"scope": ALICE,
+                                                    "message": f"What do you know about {name}?"}),
+        "todos": client.get("/v1/todos", params=ALICE),
+        "summaries": client.get("/v1/summaries", params=ALICE),
+        "profile": client.get("/v1/profile", params=ALICE),
+        "export": client.get("/v1/export", params=ALICE),
+        "memory.md": client.get("/v1/export/memory.md", params=ALICE),
+    }
+    return [where for where, response in answers.items() if needle in response.text.casefold()]
+
+
+def test_forgetting_a_person_leaves_no_mention_in_any_answer(store_client: TestClient) -> None:
+    client = store_client
+    chat = {"scope": ALICE, "session_id": "s1", "messages": [
+        {"id": "a1", "speaker": "Alice", "content": "My sister Maria loves pizza."},
+        {"id": "a2", "speaker": "Alice", "content": "I work at Acme."}]}
+    assert client.post("/v1/episodes", json=chat).status_code == 201
+    gossip = {"scope": ALICE, "session_id": "s1", "messages": [
+        {"id": "b1", "speaker": "Alice", "content": "Maria called me about the concert."},
+        {"id": "b2", "speaker": "Maria", "content": "See you at the concert!"}]}
+    assert client.post("/v1/episodes", json=gossip).status_code == 201
+    todo = client.post("/v1/todos", json={"scope": ALICE,
+                                          "description": "call Maria about the party"})
+    assert todo.status_code == 201, todo.text
+    client.post("/v1/sessions/s1/summary", params=ALICE)
+    client.post("/v1/profile/refresh", json={"scope": ALICE})
+    assert _mentions(client, "Maria") == ["search", "context", "todos", "summaries", "profile",
+                                          "export", "memory.md"]
+
+    maria = entity_named(client, "Maria")
+    dry = client.post("/v1/forget", json={"scope": ALICE, "entity_id": maria["id"],
+                                          "dry_run": True}).json()
+    assert dry["dry_run"] is True and dry["redacted_episodes"] >= 1
+    assert "Maria" in client.get("/v1/export", params=ALICE).text  # a dry run changes nothing
+
+    erased = client.post("/v1/forget", json={"scope": ALICE, "entity_id": maria["id"]})
+    assert erased.status_code == 200, erased.text
+    report = erased.json()
+    assert report["facts"] >= 2 and report["redacted_episodes"] >= 1  # the todo, the gossip
+    assert report["redacted_episode_ids"]
+    assert _mentions(client, "Maria") == []
+    assert [m["object"] for m in client.get("/v1/memories", params=ALICE).json()["memories"]
+            if m["object"] == "Acme"] == ["Acme"]  # what did not name her stays
+    turns = client.post("/v1/memories/search", json={"scope": ALICE, "query": "concert",
+                                                     "limit": 50}).json()["results"]
+    assert any("[forgotten] called me about the concert" in h["text"] for h in turns), turns
+
+
+def test_an_erased_name_is_gone_from_the_sqlite_files(client: TestClient, memory: Memory) -> None:
+    client.post("/v1/episodes", json=episode("My sister Zuleika loves pizza.", "I work at Acme."))
+    client.post("/v1/episodes", json={"scope": ALICE, "text": "Zuleika phoned about the trip."})
+    path = memory.store.path  # type: ignore[attr-defined]
+    files = [path, path.with_name(path.name + "-wal")]
+    assert any(b"zuleika" in f.read_bytes().lower() for f in files if f.exists())
+
+    zuleika = entity_named(client, "Zuleika")
+    assert client.post("/v1/forget", json={"scope": ALICE,
+                                           "entity_id": zuleika["id"]}).status_code == 200
+    for f in files:
+        if f.exists():
+            assert b"zuleika" not in f.read_bytes().lower(), f.name
+    assert path.with_name(path.name + "-wal").stat().st_size == 0  # checkpointed and truncated

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.limits import TokenBuckets
+from api.limits import TokenBuckets, too_deep
 from graphmem.memory import Memory
 from tests.api.conftest import ALICE, KEY_A, KEY_B, assert_problem, settings
 
@@ -70,3 +70,20 @@ def test_slow_store_is_504(memory: Memory) -> None:
     with TestClient(app, headers={"X-API-Key": KEY_A}, raise_server_exceptions=False) as client:
         response = client.post("/v1/memories/search", json={"scope": ALICE, "query": "anything"})
     assert_problem(response, 504, "did not answer within")
+
+
+def test_json_depth_is_measured_outside_strings_and_names_the_field() -> None:
+    assert too_deep(b'{"a": 1, "doc": {"x": [[1]]}}', 3) == "doc"
+    assert too_deep(b'{"a": 1, "doc": {"x": [[1]]}}', 4) is None
+    assert too_deep(b'{"s": "[[[[[[ {{{{", "t": "\\\\\\"[[[["}', 2) is None  # brackets in strings
+    assert too_deep(b'[[[[1]]]]', 3) == "body"
+    unterminated = b'{"a": "' + b'\\"[' * 10_000
+    assert too_deep(unterminated, 3) is None  # no string end: the parser will refuse it
+
+
+def test_a_deep_body_is_422_on_any_route(client: TestClient) -> None:
+    deep = '{"scope": {"user_id": "alice"}, "query": "x", "recent_messages": ' + "[" * 200 + \
+        "]" * 200 + "}"
+    response = client.post("/v1/memories/search", content=deep,
+                           headers={"Content-Type": "application/json"})
+    assert_problem(response, 422, "recent_messages: JSON nested deeper than 128 levels")

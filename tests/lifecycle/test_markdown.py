@@ -102,6 +102,13 @@ def test_parse_errors_name_the_line() -> None:
         parse_markdown("- Alice knits.\n")
     with pytest.raises(ValidationError, match="appears twice"):
         parse_markdown("## Facts\n- a <!-- id:fact_1 -->\n- b <!-- id:fact_1 -->\n")
+    with pytest.raises(ValidationError, match="line 2: a memory line is longer than 1000"):
+        parse_markdown("## Facts\n- " + "word " * 201 + "<!-- id:fact_1 -->\n")
+    for garbage in ("", "garbage", "#", "# Memory\n\nsome text\n"):
+        with pytest.raises(ValidationError, match="no '## Section' heading"):
+            parse_markdown(garbage)
+    assert parse_markdown("# Memory of alice\n\n<!-- graphmem memory export of user:alice, "
+                          "2025-01-01. -->\n") == []  # the export of an empty scope
     lines = parse_markdown("## preferences\n* Likes tea _(since 2024-01-01)_ <!-- id:fact_9 -->\n"
                            "   \n- \n")
     assert [(l.category, l.text, l.id) for l in lines] == [(Category.PREFERENCE, "Likes tea",
