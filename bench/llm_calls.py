@@ -31,9 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import openai  # noqa: E402
 
-from bench.common import load_locomo, sessions, write_result  # noqa: E402
+from bench.common import load_locomo, write_result  # noqa: E402
 from graphmem.embed.onnx import OnnxEmbedder  # noqa: E402
 from graphmem.extract.llm import LLMExtractor  # noqa: E402
+from graphmem.ingest.formats import locomo_sessions  # noqa: E402
 from graphmem.ingest.inputs import EpisodeInput  # noqa: E402
 from graphmem.ingest.pipeline import Ingestor  # noqa: E402
 from graphmem.models import Message, Scope  # noqa: E402
@@ -48,7 +49,7 @@ def episodes(limit: int) -> list[EpisodeInput]:
     out: list[EpisodeInput] = []
     for sample in load_locomo():
         scope = Scope(user_id=sample["sample_id"])
-        for number, when, turns in sessions(sample):
+        for number, when, turns in locomo_sessions(sample):
             messages = [Message(id=t["dia_id"], speaker=t["speaker"], content=t["text"],
                                 timestamp=when)
                         for t in turns if str(t.get("text", "")).strip()]

@@ -34,5 +34,7 @@ def build_extractor(settings: Settings) -> Extractor:
     return LLMExtractor(
         settings.llm_base_url, settings.llm_api_key.get_secret_value(), settings.llm_model,
         timeout=settings.llm_timeout, max_concurrency=settings.llm_max_concurrency,
+        max_retries=settings.llm_max_retries, response_format=settings.llm_response_format,
+        max_tokens=settings.llm_max_tokens, circuit_cooldown=settings.llm_circuit_seconds,
         queue=queue, fallback=rules if settings.llm_fallback_to_rules else None,
     )

@@ -31,8 +31,16 @@ class Settings(BaseSettings):
     llm_base_url: str = "https://api.openai.com/v1"
     llm_model: str = "gpt-4o-mini"
     llm_api_key: SecretStr = SecretStr("")
-    llm_timeout: float = 30.0
-    llm_max_concurrency: int = 4
+    llm_timeout: float = Field(default=30.0, gt=0, description="seconds per request")
+    llm_max_concurrency: int = Field(default=4, ge=1)
+    llm_max_retries: int = Field(default=2, ge=0)
+    llm_response_format: Literal["auto", "json_schema", "json_object", "prompt"] = Field(
+        default="auto", description="auto negotiates json_schema -> json_object -> prompt once "
+        "per endpoint; any other value is used as is")
+    llm_max_tokens: int = Field(
+        default=4096, ge=1, description="cap on max_tokens, which grows with the episode's size")
+    llm_circuit_seconds: float = Field(
+        default=60.0, ge=0, description="how long episodes skip an endpoint after it failed")
     llm_fallback_to_rules: bool = True
     llm_queue_path: Path | None = None
 

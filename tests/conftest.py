@@ -9,11 +9,15 @@ file stays a short table of contents that everyone can extend:
 - ``tests.store_fixtures``: ``store`` (the contract suite's one fixture, parametrized
   over the embedded store and Neo4j), ``embedder`` (the real ONNX MiniLM) and ``tenant``
   (a fresh tenant id per test, which is what isolates tests on the shared Neo4j).
+- ``tests.llm_server_fixtures``: ``llm_server`` (a real llama-cpp-python server with a
+  small GGUF model, started once per session). Tests that need it are marked
+  ``@pytest.mark.llm_server``.
 """
 
 from __future__ import annotations
 
 pytest_plugins = [
     "tests.neo4j_fixtures",
+    "tests.llm_server_fixtures",
     "tests.store_fixtures",
 ]

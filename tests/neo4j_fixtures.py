@@ -27,6 +27,7 @@ import pytest
 
 from graphmem.errors import SetupError
 from graphmem.neo4j_local import LocalNeo4j, LocalNeo4jConfig
+from tests.processes import unavailable
 
 __all__ = ["Neo4jServer", "clean_neo4j", "free_ports", "neo4j_driver", "neo4j_uri"]
 
@@ -101,10 +102,7 @@ def clean_neo4j(neo4j_driver: neo4j.Driver) -> neo4j.Driver:
 
 
 def _unavailable(reason: str) -> NoReturn:
-    message = f"no Neo4j for the neo4j tests: {reason}"
-    if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
-        pytest.fail(message, pytrace=False)
-    pytest.skip(message)
+    unavailable(f"no Neo4j for the neo4j tests: {reason}")
 
 
 def _docker_reachable() -> bool:

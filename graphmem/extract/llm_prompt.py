@@ -29,6 +29,7 @@ from graphmem.extract.base import (
     ExtractedFact,
     Extraction,
 )
+from graphmem.extract.llm_format import Format
 from graphmem.models import Cardinality, Category, Episode, as_utc
 from graphmem.predicates import DEFAULT_PREDICATES, PREDICATE_PATTERN
 
@@ -112,13 +113,51 @@ def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
     return result
 
 
-def response_format(structured: bool) -> dict[str, Any]:
-    """The ``response_format`` of a request: the strict schema, or plain JSON mode."""
-    if not structured:
-        return {"type": "json_object"}
-    return {"type": "json_schema",
-            "json_schema": {"name": SCHEMA_NAME, "schema": strict_json_schema(LLMResponse),
-                            "strict": True}}
+def response_format(fmt: Format, caps: dict[str, int] | None = None) -> dict[str, Any] | None:
+    """The ``response_format`` of a request in ``fmt``; None means "send none".
+
+    ``json_object`` carries the schema under ``schema`` too: llama.cpp's
+    servers turn it into a grammar, so even a small model answers in the
+    schema, and servers that ignore unknown keys lose nothing. There the
+    arrays are capped by ``caps`` (see :func:`~graphmem.extract.llm_budget.item_caps`),
+    so the grammar itself makes the answer end within its budget.
+    """
+    schema = strict_json_schema(LLMResponse)
+    if fmt == "json_schema":
+        return {"type": "json_schema",
+                "json_schema": {"name": SCHEMA_NAME, "schema": schema, "strict": True}}
+    if fmt == "json_object":
+        return {"type": "json_object", "schema": capped(schema, caps) if caps else schema}
+    return None
+
+
+#: Length limits of the strings in a capped schema: a name or value, a sentence, an id, a date.
+MAX_CHARS = {"name": 60, "text": 200, "message_id": 80, "valid_from": 32, "valid_until": 32}
+
+
+def capped(schema: dict[str, Any], caps: dict[str, int]) -> dict[str, Any]:
+    """A copy of the response schema whose top-level arrays hold at most ``caps[name]`` items
+    and whose strings have a length limit (:data:`MAX_CHARS`), so each item's size is bounded."""
+    out: dict[str, Any] = json.loads(json.dumps(schema))
+    props = out["properties"]
+    for name, cap in caps.items():
+        props[name]["maxItems"] = cap
+    entity = props["entities"]["items"]["properties"]
+    entity["aliases"]["maxItems"] = 3
+    entity["aliases"]["items"]["maxLength"] = MAX_CHARS["name"]
+    for field in ("name", "type"):
+        entity[field]["maxLength"] = MAX_CHARS["name"]
+    fact = props["facts"]["items"]["properties"]
+    for field in ("subject", "predicate", "object"):
+        fact[field]["maxLength"] = MAX_CHARS["name"]
+    fact["text"]["maxLength"] = MAX_CHARS["text"]
+    for field in ("valid_from", "valid_until", "message_id"):
+        for option in fact[field]["anyOf"]:
+            if option.get("type") == "string":
+                option["maxLength"] = MAX_CHARS[field]
+    props["decisions"]["items"]["properties"]["fact_id"]["maxLength"] = MAX_CHARS["message_id"]
+    props["language"]["maxLength"] = 8
+    return out
 
 
 # -- the prompt ------------------------------------------------------------------
@@ -170,11 +209,11 @@ Known predicates: {predicates}.
 _JSON_MODE = "\nAnswer with JSON only, no prose, matching this JSON Schema:\n{schema}\n"
 
 
-def system_prompt(structured: bool) -> str:
-    """The system message; without structured output it carries the schema itself."""
+def system_prompt(fmt: Format) -> str:
+    """The system message; unless the server enforces the schema it carries the schema itself."""
     known = ", ".join(f"{p.name} ({p.cardinality.value})" for p in DEFAULT_PREDICATES)
     prompt = _SYSTEM.format(predicates=known)
-    if not structured:
+    if fmt != "json_schema":
         schema = json.dumps(strict_json_schema(LLMResponse), ensure_ascii=False)
         prompt += _JSON_MODE.format(schema=schema)
     return prompt

@@ -209,6 +209,21 @@ class TimelineEditor:
                                                        episode_id=episode_id)]))
             self._confirmed.add(fact_id)
 
+    def supersede_fact(self, fact_id: str, at: datetime, episode_id: str) -> None:
+        """Close a loaded fact that a new value replaced (an LLM's "superseded" verdict).
+
+        A new value created in the fact's own timeline closes it when the
+        timeline is rebuilt, which also links the two; a value elsewhere (another
+        predicate, or a many-valued relation) cannot, so a marker ends the fact.
+        """
+        fact = self.find(fact_id)
+        if fact is None:
+            return
+        if any(f.id in self._created and f.valid_from > fact.valid_from and _value(f) != _value(fact)
+               for f in self._timelines[fact.timeline_key].values()):
+            return
+        self.retract_fact(fact_id, at, episode_id)
+
     def retract_fact(self, fact_id: str, at: datetime, episode_id: str) -> None:
         """Close a loaded fact at ``at`` with no replacement."""
         fact = self.find(fact_id)

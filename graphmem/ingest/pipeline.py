@@ -189,9 +189,28 @@ class Ingestor:
             return Extraction(warnings=[f"extraction failed, episode stored without facts: {err}"])
 
     def _candidates(self, tenant: str, scope: Scope, episode: Episode) -> list[CandidateFact]:
-        hits = self.store.fulltext_facts(tenant, scope.visible_keys, episode.content[:2000],
-                                         TimeFilter(), MAX_CANDIDATES)
-        facts = self.store.get_facts(tenant, [h.id for h in hits])
+        """Stored facts the episode may restate, replace or end, for the extractor to judge.
+
+        The speakers' own current facts come first (what "I" says changes
+        them, whatever words it uses), those the episode's words match best
+        leading; then other facts its words match, up to MAX_CANDIDATES.
+        """
+        keys = scope.visible_keys
+        hits = [h.id for h in self.store.fulltext_facts(tenant, keys, episode.content[:2000],
+                                                        TimeFilter(), MAX_CANDIDATES)]
+        speakers = {self._speaker(scope, m.speaker) for m in episode.messages}
+        names = [normalize_name(s) for s in speakers or {self._speaker(scope, None)}]
+        subjects = {e.id for e in self.store.find_entities(tenant, keys, names)}
+        own = [f for f in self.store.facts_about(tenant, keys, sorted(subjects), TimeFilter(),
+                                                 MAX_CANDIDATES) if f.subject_id in subjects]
+        own_ids = {f.id for f in own}
+        order = [*(i for i in hits if i in own_ids), *(f.id for f in own),
+                 *(i for i in hits if i not in own_ids)]
+        ids = list(dict.fromkeys(order))[:MAX_CANDIDATES]
+        known = {f.id: f for f in own}
+        fetched = {f.id: f for f in self.store.get_facts(
+            tenant, [i for i in ids if i not in known], embeddings=False)}
+        facts = [f for i in ids if (f := known.get(i) or fetched.get(i)) is not None]
         return [CandidateFact(id=f.id, text=f.text, subject=f.subject_name, predicate=f.predicate,
                               object=f.object_name, valid_from=f.valid_from) for f in facts]
 
@@ -243,7 +262,8 @@ class Ingestor:
 
     def _apply_decisions(self, editor: TimelineEditor, extraction: Extraction,
                          episode: Episode) -> None:
-        """An LLM's verdicts on candidate facts: duplicates confirm, the others retract."""
+        """An LLM's verdicts on candidate facts: duplicates confirm, superseded ones are
+        replaced (closed by the new value's timeline, or by a marker), retracted ones end."""
         ids = [d.fact_id for d in extraction.decisions if d.decision != "keep"]
         facts = {f.id: f for f in self.store.get_facts(editor.tenant, ids)}
         for decision in extraction.decisions:
@@ -253,6 +273,8 @@ class Ingestor:
             editor.load_facts([fact])
             if decision.decision == "duplicate":
                 editor.confirm(fact.id, episode.id, episode.reference_time)
+            elif decision.decision == "superseded":
+                editor.supersede_fact(fact.id, episode.reference_time, episode.id)
             else:
                 editor.retract_fact(fact.id, episode.reference_time, episode.id)
 

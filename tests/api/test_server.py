@@ -9,10 +9,8 @@ from __future__ import annotations
 import json
 import os
 import queue
-import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +21,7 @@ import pytest
 
 from tests.api.conftest import ALICE, KEY_A, KEY_B, TENANT_A, TENANT_B, episode, sha
 from tests.neo4j_fixtures import free_ports
+from tests.processes import served
 
 pytestmark = pytest.mark.slow
 START_TIMEOUT = 90.0
@@ -43,44 +42,20 @@ def serving(workdir: Path, env: dict[str, str], args: list[str]) -> Iterator[Ser
     """``graphmem serve *args`` on a free loopback port with ``env`` added, until the block ends."""
     [port] = free_ports(1)
     log_path = workdir / f"server-{port}.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-c", "from graphmem.cli import app; app()", "serve", *args,
-             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-            cwd=workdir, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT)
+    command = [sys.executable, "-c", "from graphmem.cli import app; app()", "serve", *args,
+               "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
     url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc, log_path)
+    with served(command, log_path, f"{url}/ready", START_TIMEOUT, cwd=workdir,
+                env={**os.environ, **env}):
         yield Server(url, log_path)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     workdir = tmp_path_factory.mktemp("served")
     env = {"GRAPHMEM_API_KEYS": json.dumps({sha(KEY_A): TENANT_A, sha(KEY_B): TENANT_B})}
-    with serving(workdir, env, ["--store", "embedded", "--db-path", str(workdir / "m.db")]) as served:
-        yield served
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"graphmem serve exited with {proc.returncode}:\n{log.read_text()}")
-        try:
-            if httpx.get(f"{url}/ready", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.2)
-    pytest.fail(f"graphmem serve did not become ready:\n{log.read_text()}")
+    with serving(workdir, env, ["--store", "embedded", "--db-path", str(workdir / "m.db")]) as up:
+        yield up
 
 
 class EventReader:

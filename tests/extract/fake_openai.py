@@ -3,9 +3,10 @@
 Each request takes the next scripted :class:`Reply`, or, when the script is
 empty, asks the ``responder`` function (by default: a valid, empty
 extraction). Every request is recorded, so tests can count calls and read
-payloads. With ``reject_json_schema`` the server answers any request for
-``response_format: json_schema`` with a 400, as servers without structured
-output do, without consuming the script.
+payloads. ``refuse`` maps a ``response_format`` type (``"json_schema"``,
+``"json_object"``) to the error reply every request for it gets, without
+consuming the script; ``reject_json_schema`` is OpenAI's 400 for
+``json_schema``.
 
 >>> with FakeOpenAI() as server:  # doctest: +SKIP
 ...     server.script(ok({"facts": []}), rate_limited(), server_error())
@@ -35,6 +36,8 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds to wait before answering
     echo_auth: bool = False  # put the request's Authorization header in the error message
+    finish_reason: str = "stop"  # "length": the answer hit max_tokens
+    raw: bytes | None = None  # a whole JSON body to send as is (a proxy relaying a real server)
 
 
 @dataclass
@@ -85,6 +88,17 @@ def slow(seconds: float, payload: dict[str, Any] | None = None) -> Reply:
     return Reply(content=json.dumps(payload or EMPTY), delay=seconds)
 
 
+def refusal(status: int, message: str) -> Reply:
+    return Reply(status=status, error=message)
+
+
+#: What llama-cpp-python's server (0.3.36) answers a request for ``json_schema``.
+LLAMA_CPP_REFUSAL = refusal(500, "1 validation error for CreateChatCompletionRequest\n"
+                                 "response_format.type: Input should be 'text' or 'json_object'")
+OPENAI_REFUSAL = refusal(400, "Invalid parameter: 'response_format' of type 'json_schema' is "
+                              "not supported with this model.")
+
+
 def empty_extraction(request: Request) -> Reply:
     return ok(EMPTY)
 
@@ -111,6 +125,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, request: Request, reply: Reply) -> None:
         if request.path != "/v1/chat/completions":
             return self._send(404, {"error": {"message": f"no route {request.path}"}})
+        if reply.raw is not None:
+            return self._send(reply.status, json.loads(reply.raw), reply.headers)
         if reply.status != 200:
             message = reply.error
             if reply.echo_auth:
@@ -125,7 +141,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(200, {
             "id": f"chatcmpl-{len(self.server.fake.requests)}", "object": "chat.completion",
             "created": 1_700_000_000, "model": request.body.get("model"),
-            "choices": [{"index": 0, "finish_reason": "stop",
+            "choices": [{"index": 0, "finish_reason": reply.finish_reason,
                          "message": {"role": "assistant", "content": reply.content}}],
             "usage": usage,
         }, reply.headers)
@@ -153,9 +169,11 @@ class FakeOpenAI:
     """The server; use it as a context manager (it binds a free port on 127.0.0.1)."""
 
     def __init__(self, responder: Responder = empty_extraction, *,
-                 reject_json_schema: bool = False) -> None:
+                 reject_json_schema: bool = False, refuse: dict[str, Reply] | None = None) -> None:
         self.responder = responder
-        self.reject_json_schema = reject_json_schema
+        self.refuse = dict(refuse or {})
+        if reject_json_schema:
+            self.refuse["json_schema"] = OPENAI_REFUSAL
         self.requests: list[Request] = []
         self.usage_sent: list[dict[str, int]] = []
         self.max_in_flight = 0
@@ -202,9 +220,9 @@ class FakeOpenAI:
     def _next(self, request: Request) -> Reply:
         with self._lock:
             self.requests.append(request)
-            if self.reject_json_schema and request.format_type == "json_schema":
-                return Reply(status=400, error="Invalid parameter: 'response_format' of type "
-                                               "'json_schema' is not supported with this model.")
+            refused = self.refuse.get(request.format_type or "")
+            if refused is not None:
+                return refused
             if self._replies:
                 return self._replies.popleft()
         return self.responder(request)
@@ -217,3 +235,34 @@ class FakeOpenAI:
     def _leave(self) -> None:
         with self._lock:
             self._in_flight -= 1
+
+
+@dataclass
+class Exchange:
+    """One request relayed to a real server, and what the server answered."""
+
+    request: Request
+    status: int
+    body: dict[str, Any]
+
+    @property
+    def content(self) -> str:
+        return str(self.body["choices"][0]["message"]["content"] or "")
+
+    @property
+    def finish_reason(self) -> str:
+        return str(self.body["choices"][0]["finish_reason"])
+
+
+def relay(upstream: str, exchanges: list[Exchange], timeout: float = 600.0) -> Responder:
+    """A responder that forwards each request to ``upstream`` (a base URL ending in /v1)
+    unchanged and records the exchange, so tests can read the wire of a real server."""
+    import httpx
+
+    def forward(request: Request) -> Reply:
+        response = httpx.post(upstream.removesuffix("/v1") + request.path, content=request.raw,
+                              headers={"content-type": "application/json"}, timeout=timeout)
+        exchanges.append(Exchange(request, response.status_code, response.json()))
+        return Reply(status=response.status_code, raw=response.content)
+
+    return forward

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ import pytest
 
 from graphmem.embed.base import Embedder
 from graphmem.errors import LLMError
-from graphmem.extract.base import SELF, CandidateFact, ExtractedFact, Extraction
+from graphmem.extract.base import SELF
 from graphmem.extract.llm import LLMExtractor
 from graphmem.extract.llm_prompt import (
     LLMResponse,
@@ -27,7 +26,7 @@ from graphmem.extract.llm_prompt import (
 from graphmem.extract.llm_queue import RetryQueue
 from graphmem.ingest.inputs import EpisodeInput
 from graphmem.ingest.pipeline import Ingestor
-from graphmem.models import Category, Episode, Message, Scope
+from graphmem.models import Category, Message
 from graphmem.store.base import FactQuery, GraphStore
 from graphmem.temporal import TimeFilter
 from tests.extract.fake_openai import (
@@ -40,73 +39,19 @@ from tests.extract.fake_openai import (
     server_error,
     slow,
 )
-
-KEY = "sk-test-secret-0123456789abcdef"
-WHEN = datetime(2024, 3, 1, 9, 30, tzinfo=UTC)
-ALICE = Scope(user_id="alice")
-
-Make = Callable[..., LLMExtractor]
-
-
-def episode(*lines: tuple[str | None, str], tenant: str = "acme") -> Episode:
-    messages = [Message(id=f"m{i + 1}", speaker=speaker, content=text, timestamp=WHEN)
-                for i, (speaker, text) in enumerate(lines)]
-    return Episode(tenant=tenant, scope_key=ALICE.key, messages=messages, reference_time=WHEN,
-                   content="\n".join(f"{s}: {t}" for s, t in lines))
-
-
-def said(subject: str = "Alice", predicate: str = "WORKS_AT", obj: str = "Acme",
-         **fields: Any) -> dict[str, Any]:
-    """One fact as the model would write it."""
-    return {"subject": subject, "predicate": predicate, "object": obj, "cardinality": "one",
-            "category": "fact", "importance": 0.6, "confidence": 0.9, "valid_from": None,
-            "valid_until": None, "action": "assert", "message_id": "m1",
-            "text": f"{subject} {predicate.lower()} {obj}."} | fields
-
-
-def answer(*facts: dict[str, Any], entities: list[dict[str, Any]] | None = None,
-           decisions: list[dict[str, Any]] | None = None, language: str = "en") -> dict[str, Any]:
-    return {"entities": entities or [], "facts": list(facts), "decisions": decisions or [],
-            "language": language}
-
-
-def candidate(fact_id: str, obj: str = "Acme") -> CandidateFact:
-    return CandidateFact(id=fact_id, text=f"Alice works at {obj}.", subject="Alice",
-                         predicate="WORKS_AT", object=obj, valid_from=datetime(2023, 1, 1, tzinfo=UTC))
-
-
-class FixedExtractor:
-    """A stand-in for the rule extractor as the fallback."""
-
-    name = "fixed"
-
-    def extract(self, episode: Episode, candidates: list[CandidateFact]) -> Extraction:
-        return Extraction(facts=[ExtractedFact(subject=SELF, predicate="LIKES", object="tea",
-                                               text="The user likes tea.")])
-
-
-@pytest.fixture
-def server() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as fake:
-        yield fake
-
-
-@pytest.fixture
-def make(server: FakeOpenAI) -> Iterator[Make]:
-    created: list[LLMExtractor] = []
-
-    def make(**settings: Any) -> LLMExtractor:
-        defaults: dict[str, Any] = {"timeout": 5.0, "max_retries": 2, "backoff": 0.001}
-        extractor = LLMExtractor(server.base_url, KEY, "fake-model", **(defaults | settings))
-        created.append(extractor)
-        return extractor
-
-    yield make
-    for extractor in created:
-        extractor.close()
-
-
-ALICE_AT_ACME = episode(("Alice", "I work at Acme now, as a data engineer."))
+from tests.extract.llm_helpers import (
+    ALICE,
+    ALICE_AT_ACME,
+    KEY,
+    WHEN,
+    FixedExtractor,
+    Make,
+    answer,
+    candidate,
+    episode,
+    extract_concurrently,
+    said,
+)
 
 
 # -- one call, mapped ---------------------------------------------------------------
@@ -286,7 +231,8 @@ def test_fallback_answers_when_the_llm_fails_and_the_episode_is_still_queued(
     assert [(f.predicate, f.object) for f in extraction.facts] == [("LIKES", "tea")]
     assert extraction.warnings[1:] == ["queued for re-extraction",
                                        "facts extracted by the fallback extractor 'fixed'"]
-    assert "using fixed for episode" in caplog.text
+    [warning] = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert "facts from 'fixed' instead" in warning and "the answer is not JSON" in warning
     assert [e.episode_id for e in queue.pending()] == [ALICE_AT_ACME.id]
     assert extractor.usage().failures == 1
 
@@ -314,24 +260,6 @@ def test_an_invalid_fact_is_dropped_and_the_others_kept(server: FakeOpenAI, make
 
 
 # -- structured output fallback -----------------------------------------------------------
-def test_rejected_json_schema_falls_back_to_json_mode_and_remembers(
-        server: FakeOpenAI, make: Make) -> None:
-    server.reject_json_schema = True
-    server.script(ok(answer(said())), ok(answer(said(obj="Globex"))))
-    extractor = make()
-
-    first = extractor.extract(ALICE_AT_ACME, [])
-    second = extractor.extract(episode(("Alice", "I moved to Globex.")), [])
-
-    assert [f.object for f in first.facts + second.facts] == ["Acme", "Globex"]
-    assert [r.format_type for r in server.requests] == ["json_schema", "json_object", "json_object"]
-    assert "JSON Schema" in server.requests[1].system
-    assert "JSON Schema" not in server.requests[0].system
-    usage = extractor.usage()
-    assert usage.response_format == "json_object" and usage.calls == 3 and usage.retries == 0
-    assert "json_object" in repr(extractor)
-
-
 def test_strict_schema_is_closed_and_complete() -> None:
     schema = strict_json_schema(LLMResponse)
     text = json.dumps(schema)
@@ -448,12 +376,7 @@ def test_concurrent_calls_are_bounded(server: FakeOpenAI, make: Make) -> None:
 
     server.responder = held
     extractor = make(max_concurrency=2)
-    threads = [threading.Thread(target=extractor.extract, args=(ALICE_AT_ACME, []))
-               for _ in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    extract_concurrently(extractor, ALICE_AT_ACME, 6)
     assert len(server.requests) == 6
     assert server.max_in_flight == 2
     assert extractor.usage().calls == 6
@@ -540,6 +463,65 @@ def test_a_failing_llm_leaves_the_episode_stored_without_facts(tenant: str,
     assert (stats.episodes, stats.entities, sum(stats.facts_by_status.values())) == (1, 0, 0)
     assert [e.episode_id for e in queue.pending()] == [result.episode_id]
     assert len(server.requests) == 2
+
+
+def test_retrieve_compare_act_updates_one_fact_and_deletes_another_by_id(
+        tenant: str, server: FakeOpenAI, make: Make, store: GraphStore, embedder: Embedder) -> None:
+    """The speaker's stored facts go to the model with their ids, even when the episode's
+    words match none of them; its verdicts are applied by id: one fact replaced by a new
+    value (linked to it), one ended, one kept."""
+    def judge(request: Request) -> Reply:
+        existing = {(c["predicate"], c["object"]): c["id"] for c in request.episode["existing_facts"]}
+        if not existing:
+            return ok(answer(  # texts that share no word with the second episode
+                said(message_id=None, text="Employed by Acme."),
+                said(predicate="LIKES", obj="coffee", cardinality="many", message_id=None,
+                     text="Drinks coffee daily."),
+                said(predicate="LIVES_IN", obj="Berlin", message_id=None, text="Resides in Berlin.")))
+        return ok(answer(said(obj="Globex", message_id=None), decisions=[
+            {"fact_id": existing[("WORKS_AT", "Acme")], "decision": "superseded", "by_fact_index": 0},
+            {"fact_id": existing[("LIKES", "coffee")], "decision": "retracted", "by_fact_index": None},
+            {"fact_id": existing[("LIVES_IN", "Berlin")], "decision": "keep", "by_fact_index": None},
+        ]))
+
+    server.responder = judge
+    ingestor = Ingestor(store, make(), embedder)
+    first = ingestor.ingest(tenant, conversation(("Alice", "Acme hired me; I drink coffee daily; Berlin.")))
+    later = datetime(2024, 6, 1, tzinfo=UTC)
+    second = ingestor.ingest(tenant, conversation(("Alice", "Big news, new employer, no more caffeine!"),
+                                                  at=later))
+
+    ids = {f.predicate: f.id for f in first.created}
+    shown = {c["id"] for c in server.requests[1].episode["existing_facts"]}
+    assert set(ids.values()) <= shown
+    [globex] = second.created
+    acme, coffee, berlin = store.get_facts(tenant, [ids["WORKS_AT"], ids["LIKES"], ids["LIVES_IN"]])
+    assert (acme.superseded_by, acme.valid_until, acme.retraction) == (globex.id, later, None)
+    assert coffee.retraction is not None and coffee.valid_until == later
+    assert coffee.superseded_by is None
+    assert berlin.valid_until is None
+    assert [f.id for f in second.superseded] == [acme.id]
+    assert [f.id for f in second.retracted] == [coffee.id]
+    assert current(store, tenant) == {("Alice", "WORKS_AT", "Globex"), ("Alice", "LIVES_IN", "Berlin")}
+
+
+def test_a_superseding_value_elsewhere_ends_the_old_fact(
+        tenant: str, server: FakeOpenAI, make: Make, store: GraphStore, embedder: Embedder) -> None:
+    """'Superseded' by a value the timeline cannot link (a many-valued relation) still ends it."""
+    def judge(request: Request) -> Reply:
+        existing = request.episode["existing_facts"]
+        if not existing:
+            return ok(answer(said(predicate="USES", obj="Vue", cardinality="many", message_id=None)))
+        return ok(answer(said(predicate="USES", obj="React", cardinality="many", message_id=None),
+                         decisions=[{"fact_id": existing[0]["id"], "decision": "superseded",
+                                     "by_fact_index": 0}]))
+
+    server.responder = judge
+    ingestor = Ingestor(store, make(), embedder)
+    ingestor.ingest(tenant, conversation(("Alice", "I build with Vue.")))
+    ingestor.ingest(tenant, conversation(("Alice", "Moved the frontend over."),
+                                         at=datetime(2024, 6, 1, tzinfo=UTC)))
+    assert current(store, tenant) == {("Alice", "USES", "React")}
 
 
 def test_dates_no_store_can_hold_are_dropped_and_others_read_as_utc(server: FakeOpenAI,

@@ -1,0 +1,39 @@
+"""The configured extractor is built from settings, LLM knobs included."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from graphmem.extract.llm import LLMExtractor
+from graphmem.extract.rules import RuleExtractor
+from graphmem.factory import build_extractor
+from graphmem.settings import Settings
+
+NO_ENV_FILE: dict[str, Any] = {"_env_file": None}  # a developer's .env must not leak in
+
+
+def test_the_llm_settings_reach_the_extractor(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in {"EXTRACTOR": "llm", "LLM_BASE_URL": "http://127.0.0.1:8082/v1",
+                       "LLM_MODEL": "gemma3-270m", "LLM_RESPONSE_FORMAT": "json_object",
+                       "LLM_MAX_TOKENS": "700", "LLM_CIRCUIT_SECONDS": "5",
+                       "LLM_MAX_RETRIES": "0", "LLM_TIMEOUT": "12.5"}.items():
+        monkeypatch.setenv(f"GRAPHMEM_{key}", value)
+    extractor = build_extractor(Settings(**NO_ENV_FILE))
+
+    assert isinstance(extractor, LLMExtractor)
+    assert (extractor.base_url, extractor.model) == ("http://127.0.0.1:8082/v1", "gemma3-270m")
+    assert extractor.usage().response_format == "json_object"
+    assert (extractor.max_tokens, extractor.max_retries, extractor.timeout) == (700, 0, 12.5)
+    assert isinstance(extractor.fallback, RuleExtractor)
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("llm_response_format", "xml"), ("llm_max_tokens", 0), ("llm_timeout", 0),
+    ("llm_circuit_seconds", -1), ("llm_max_retries", -1),
+])
+def test_bad_llm_settings_are_refused_by_name(key: str, value: Any) -> None:
+    with pytest.raises(ValidationError, match=key):
+        Settings(**NO_ENV_FILE, **{key: value})
