@@ -34,15 +34,8 @@ from graphmem.models import (
     utcnow,
 )
 from graphmem.store import sql, sql_writes as writes
-from graphmem.store.base import (
-    FactQuery,
-    Reminder,
-    Scored,
-    StoredResponse,
-    StoreStats,
-    TurnHit,
-    WriteBatch,
-)
+from graphmem.store.base import FactQuery, Reminder, Scored, StoredResponse, StoreStats
+from graphmem.store.base import TurnHit, WriteBatch
 from graphmem.store.names import normalize_name
 from graphmem.store.embedded_index import EmbeddedIndex
 from graphmem.temporal import TimeFilter

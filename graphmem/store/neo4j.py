@@ -38,15 +38,8 @@ from graphmem.errors import StoreError, StoreUnavailableError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
 from graphmem.store import cypher, cypher_reminders, cypher_requests, cypher_writes, neo4j_schema
 from graphmem.store import neo4j_records as records
-from graphmem.store.base import (
-    FactQuery,
-    Reminder,
-    Scored,
-    StoredResponse,
-    StoreStats,
-    TurnHit,
-    WriteBatch,
-)
+from graphmem.store.base import FactQuery, Reminder, Scored, StoredResponse, StoreStats
+from graphmem.store.base import TurnHit, WriteBatch
 from graphmem.temporal import TimeFilter
 
 #: How many more candidates than asked a ranked channel fetches before filtering.
