@@ -129,9 +129,10 @@ def temporal_section() -> list[str]:
                 for by_suite in data["results"].values() for r in by_suite.values())
     misses = sorted({f for by_suite in data["results"].values() for r in by_suite.values()
                      for f in r["failures"]})
+    extra_probes = sum(k["probes"] for k in data["baseline_bm25_turns"]["extra"]["by_kind"].values())
     out = ["### Temporal knowledge updates through REST (`bench/temporal_suite.py`)", "",
            "`dev` is the shared suite (24 people in one group scope, 201 single-message episodes, "
-           "273 probes); `extra` is ours (5 people, 28 episodes, 35 probes with slots and phrasings "
+           f"273 probes); `extra` is ours ({extra_probes} probes about 5 people, with slots and phrasings "
            "dev lacks: car, job title, likes, 'traded in', 'employed by', 'quit X to freelance'), "
            "written after tuning on dev and never tuned on. Top 3 of `POST /v1/memories/search` with "
            "naive `as_of`, each store behind `graphmem serve`:", "",
