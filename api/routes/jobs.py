@@ -31,7 +31,8 @@ class JobRunner:
 
     def __init__(self, *, workers: int = 2, max_jobs: int = 10_000) -> None:
         self.max_jobs = max_jobs
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="graphmem-job")
+        self.workers = workers
+        self._pool: ThreadPoolExecutor | None = None
         self._jobs: OrderedDict[str, tuple[str, JobOut]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -41,7 +42,13 @@ class JobRunner:
             self._jobs[job.job_id] = (tenant, job)
             while len(self._jobs) > self.max_jobs:
                 self._jobs.popitem(last=False)
-        self._pool.submit(self._run, tenant, job.job_id, work)
+            # Made on first use and again after a shutdown: an app whose lifespan runs
+            # more than once (tests, embedding servers) keeps taking jobs.
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=self.workers,
+                                                thread_name_prefix="graphmem-job")
+            pool = self._pool
+        pool.submit(self._run, tenant, job.job_id, work)
         return job
 
     def get(self, tenant: str, job_id: str) -> JobOut:
@@ -52,7 +59,10 @@ class JobRunner:
         return job
 
     def shutdown(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def _set(self, tenant: str, job_id: str, **changes: object) -> None:
         with self._lock:

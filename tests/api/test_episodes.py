@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from tests.api.conftest import ALICE, assert_problem, episode
+from tests.api.conftest import ALICE, KEY_A, assert_problem, episode
 
 
 def test_sync_ingestion_answers_201_with_memories(client: TestClient) -> None:
@@ -71,6 +73,24 @@ def test_async_ingestion_returns_a_job_that_finishes(client: TestClient) -> None
     assert job["status"] == "done", job
     assert [m["object"] for m in job["result"]["created"]] == ["Paris"]
     assert job["finished_at"] is not None
+
+
+def _finished(client: TestClient, job_id: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 30
+    while True:
+        job: dict[str, Any] = client.get(f"/v1/jobs/{job_id}").json()
+        if job["status"] in ("done", "failed") or time.monotonic() > deadline:
+            return job
+        time.sleep(0.05)
+
+
+def test_jobs_run_again_after_the_app_restarts(app: FastAPI) -> None:
+    """A lifespan that ends and starts again (tests, embedding servers) still takes jobs."""
+    for text in ("I live in Paris.", "I live in Rome."):
+        with TestClient(app, headers={"Authorization": f"Bearer {KEY_A}"}) as client:
+            accepted = client.post("/v1/episodes", json=episode(text, **{"async": True}))
+            assert accepted.status_code == 202, accepted.text
+            assert _finished(client, accepted.json()["job_id"])["status"] == "done"
 
 
 def test_unknown_job_is_404(client: TestClient) -> None:
