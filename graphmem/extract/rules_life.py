@@ -145,8 +145,9 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     if lemma == "lay" and not has_prt(verb, "off"):
         return []
-    if lemma in ("quit", "leave") and any(c.dep_ == "xcomp" for c in verb.children):
-        return []  # "stopped using X" is handled by the usage rules
+    if lemma in ("quit", "leave") and any(c.dep_ == "xcomp" and c.tag_ == "VBG"
+                                          for c in verb.children):
+        return []  # "quit using X" is handled by the usage rules; "quit X to freelance" is not
     orgs: list[Token] = []
     job_mentioned = False
     for t in dobjs(verb):

@@ -106,3 +106,13 @@ def test_negated_statement_is_never_asserted(extractor: RuleExtractor, text: str
 def test_quitting_a_job_without_naming_it_closes_the_employer(extractor: RuleExtractor) -> None:
     assert triples(said(extractor, "I'm unemployed at the moment.")) == {
         (B, "WORKS_AT", "", "retract")}
+
+
+
+@pytest.mark.parametrize(("sentence", "org"), [
+    ("I quit Acme Robotics to freelance.", "Acme Robotics"),
+    ("I left Globex to start my own company.", "Globex"),
+])
+def test_leaving_a_job_for_a_purpose_still_ends_it(extractor: RuleExtractor, sentence: str,
+                                                  org: str) -> None:
+    assert (B, "WORKS_AT", org, "retract") in triples(said(extractor, sentence))
