@@ -134,7 +134,9 @@ def temporal_section() -> list[str]:
            "`dev` is the shared suite (24 people in one group scope, 201 single-message episodes, "
            f"273 probes); `extra` is ours ({extra_probes} probes about 5 people, with slots and phrasings "
            "dev lacks: car, job title, likes, 'traded in', 'employed by', 'quit X to freelance'), "
-           "written after tuning on dev and never tuned on. Top 3 of `POST /v1/memories/search` with "
+           "written after tuning on dev. Its first run scored 96.6% on both stores; its one failure "
+           "('I quit Acme Robotics to freelance' read as a goal) was then fixed in the extractor, so "
+           "it is no longer untouched. Top 3 of `POST /v1/memories/search` with "
            "naive `as_of`, each store behind `graphmem serve`:", "",
            _table(["suite", "system", "all %", "now %", "as-of %", "before-any %", "HTTP errors",
                    "results after as_of", "search p50 / p95 ms"], rows), "",
@@ -142,7 +144,7 @@ def temporal_section() -> list[str]:
            f"before-any >= 95% ({_mark(as_of_ok)}); overall >= 90% ({_mark(overall_ok)}). The "
            "extractor's change rules, the slot channel's match threshold and the entity-focus floor "
            "were chosen on dev (and checked against LoCoMo dev recall), so dev figures are "
-           "optimistic; `extra` is the fairer estimate."]
+           "optimistic; `extra`'s first run (96.6%) is the fairer estimate."]
     if misses:
         out += ["", "Failed probes:", "", *(f"- `{m}`" for m in misses)]
     return [*out, ""]
