@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import (NoSuchElementException, StaleElementReferenceException,
+                                        WebDriverException)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
@@ -29,10 +30,28 @@ DOCS_IMG = Path(__file__).resolve().parents[3] / "docs" / "img"
 WAIT = 20
 
 
-def wait(page: Any) -> WebDriverWait:  # type: ignore[type-arg]
-    """Wait for a condition, looking again while a page or a swapped card is replaced."""
-    return WebDriverWait(page, WAIT, ignored_exceptions=(NoSuchElementException,
-                                                         StaleElementReferenceException))
+class PageWait(WebDriverWait):  # type: ignore[type-arg]
+    """Wait for a condition, looking again while a page or a swapped card is replaced.
+
+    Chromium reports an element read while its page is being navigated away as an
+    unknown error ("Node with given id does not belong to the document") rather than
+    a stale reference, so that one message is also a reason to look again.
+    """
+
+    def until(self, method: Any, message: str = "") -> Any:
+        def tolerant(driver: Any) -> Any:
+            try:
+                return method(driver)
+            except WebDriverException as error:
+                if "does not belong to the document" in str(error):
+                    return False
+                raise
+        return super().until(tolerant, message)
+
+
+def wait(page: Any) -> PageWait:
+    return PageWait(page, WAIT, ignored_exceptions=(NoSuchElementException,
+                                                    StaleElementReferenceException))
 
 
 def cards(page: Any) -> list[WebElement]:
@@ -239,8 +258,7 @@ def test_clear_all_is_restorable_and_erase_is_for_good(served: Served, page: Any
     assert heading.text == f"{len(stored)} memories forgotten"
 
     page.find_element(By.XPATH, "//button[contains(., 'Undo')]").click()
-    wait(page).until(lambda p: p.find_elements(By.CSS_SELECTOR, "article.card"))
-    assert {c.get_attribute("data-status") for c in cards(page)} == {"active"}
+    wait(page).until(lambda p: {c.get_attribute("data-status") for c in cards(p)} == {"active"})
 
     page.find_element(By.XPATH, "//summary[contains(., 'Erase for good')]").click()
     page.find_element(By.ID, "confirm-erase").send_keys("user:alice")
