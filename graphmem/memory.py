@@ -32,7 +32,7 @@ from graphmem.search.engine import SearchEngine
 from graphmem.search.models import SearchRequest, SearchResponse
 from graphmem.settings import Settings
 from graphmem.store.base import FactQuery, GraphStore, StoreStats
-from graphmem.store.names import normalize_name
+from graphmem.names import normalize_name
 from graphmem.temporal import TimeFilter
 
 if TYPE_CHECKING:

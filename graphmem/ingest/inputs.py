@@ -18,7 +18,7 @@ from graphmem.models import (
     Scope,
     UtcDateTime,
 )
-from graphmem.store.names import normalize_name
+from graphmem.names import normalize_name
 
 MAX_TEXT_CHARS = 100_000
 #: How deeply a JSON document may nest: real documents stay far below, and every

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from graphmem.extract.base import SELF, Extraction
 from graphmem.models import Entity, Episode, FactStatus, Resolved, Scope
 from graphmem.store.base import GraphStore
-from graphmem.store.names import normalize_name
+from graphmem.names import normalize_name
 from graphmem.temporal import TimeFilter
 
 _FIRST_NAME = re.compile(r"^[^\W\d_]+(?:['-][^\W\d_]+)*$")

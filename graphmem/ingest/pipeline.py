@@ -35,7 +35,7 @@ from graphmem.models import (
 )
 from graphmem.predicates import PredicateRegistry
 from graphmem.store.base import GraphStore, Mention, Reminder, WriteBatch
-from graphmem.store.names import normalize_name
+from graphmem.names import normalize_name
 from graphmem.temporal import TimeFilter
 
 #: How many stored facts an extractor that compares (the LLM) is shown per episode.

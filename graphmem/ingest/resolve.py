@@ -27,7 +27,7 @@ from graphmem.embed.base import Embedder
 from graphmem.ingest.people import NameContext, choose, noted
 from graphmem.models import Entity, Resolved, Scope
 from graphmem.store.base import GraphStore
-from graphmem.store.names import legacy_name, normalize_name
+from graphmem.names import legacy_name, normalize_name
 
 _DIGITS = re.compile(r"\d+")
 

@@ -44,7 +44,7 @@ from graphmem.memory import Memory
 from graphmem.models import Category, Episode, Evidence, Fact, FactStatus, Scope, new_id
 from graphmem.search.context import CATEGORY_TITLES
 from graphmem.store.base import WriteBatch
-from graphmem.store.names import normalize_name
+from graphmem.names import normalize_name
 from graphmem.temporal import TimeFilter
 
 TITLES: dict[Category, str] = {c: t for c, t in CATEGORY_TITLES.items() if c is not None}

@@ -30,7 +30,7 @@ from graphmem.search.timeq import overlaps, query_window
 from graphmem.search.traverse import expand, rank_by_query, seed_entities
 from graphmem.search.turns import bm25_prior, named_speakers, prefer_speakers, vector_prior
 from graphmem.store.base import GraphStore, TurnHit
-from graphmem.store.names import normalize_name
+from graphmem.names import normalize_name
 from graphmem.temporal import TimeFilter
 
 T = TypeVar("T")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from graphmem.models import Entity, Fact
 from graphmem.search.traverse import query_ngrams
 from graphmem.store.base import GraphStore, TurnHit
-from graphmem.store.names import normalize_name
+from graphmem.names import normalize_name
 
 #: Entity types a bare part of a name may stand for ("Maya" for "Maya Patel").
 PERSON_TYPES = frozenset({"person"})

@@ -8,7 +8,7 @@ import numpy as np
 
 from graphmem.models import Fact
 from graphmem.store.base import GraphStore
-from graphmem.store.names import normalize_name
+from graphmem.names import normalize_name
 from graphmem.temporal import TimeFilter
 
 _WORD = re.compile(r"[\w'-]+", re.UNICODE)

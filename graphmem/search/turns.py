@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from graphmem.search.traverse import query_ngrams
 from graphmem.store.base import TurnHit
-from graphmem.store.names import normalize_name
+from graphmem.names import normalize_name
 
 #: A named speaker's BM25 score is multiplied by this...
 BM25_SPEAKER_FACTOR = 1.2

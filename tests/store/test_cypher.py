@@ -16,7 +16,7 @@ import pytest
 
 from graphmem.errors import ValidationError
 from graphmem.models import Fact, FactStatus
-from graphmem.store import cypher, cypher_writes, neo4j_schema
+from graphmem.store.neo4j import reads, schema, writes
 from graphmem.temporal import TimeFilter
 
 NOW = datetime(2024, 6, 1, tzinfo=UTC)
@@ -26,7 +26,7 @@ EVIL = "x' }) DETACH DELETE n //`$"
 # -- relationship types ---------------------------------------------------------
 @pytest.mark.parametrize("name", ["WORKS_AT", "A", "HAS_2_CATS", "X" * 64])
 def test_valid_predicates_become_relationship_types(name: str) -> None:
-    assert cypher.relationship_type(name) == name
+    assert reads.relationship_type(name) == name
 
 
 @pytest.mark.parametrize("name", [
@@ -35,58 +35,58 @@ def test_valid_predicates_become_relationship_types(name: str) -> None:
 ])
 def test_relationship_type_refuses_anything_else(name: str) -> None:
     with pytest.raises(ValidationError, match="cannot become a relationship type"):
-        cypher.relationship_type(name)
+        reads.relationship_type(name)
 
 
 def test_typed_relationship_statement_interpolates_only_the_type() -> None:
-    query, params = cypher_writes.link_fact_relationships(EVIL, "WORKS_AT", [EVIL])
+    query, params = writes.link_fact_relationships(EVIL, "WORKS_AT", [EVIL])
     assert "[r:WORKS_AT {factId: f.id}]" in query
     assert EVIL not in query
     assert params == {"tenant": EVIL, "ids": [EVIL], "marker": "retraction"}
     with pytest.raises(ValidationError):
-        cypher_writes.link_fact_relationships("t", "WORKS_AT]->(x) DETACH DELETE x //", ["f1"])
+        writes.link_fact_relationships("t", "WORKS_AT]->(x) DETACH DELETE x //", ["f1"])
 
 
 def test_time_filter_refuses_unsafe_aliases() -> None:
     for alias in ["f) DETACH DELETE f //", "F", "", "1f", "f.x", "f\n"]:
         with pytest.raises(ValueError, match="not a safe Cypher variable"):
-            cypher.time_filter(alias, TimeFilter(), NOW)
+            reads.time_filter(alias, TimeFilter(), NOW)
 
 
 # -- every value is a parameter -------------------------------------------------
-BUILDERS: dict[str, Callable[[], cypher.Query]] = {
-    "delete_facts": lambda: cypher_writes.delete_facts(EVIL, [EVIL]),
-    "delete_episodes": lambda: cypher_writes.delete_episodes(EVIL, [EVIL]),
-    "delete_entities": lambda: cypher_writes.delete_entities(EVIL, [EVIL]),
-    "upsert_episodes": lambda: cypher_writes.upsert_episodes([{"id": EVIL}]),
-    "upsert_entities": lambda: cypher_writes.upsert_entities([{"id": EVIL}]),
-    "upsert_fact_nodes": lambda: cypher_writes.upsert_fact_nodes([{"id": EVIL}]),
-    "link_facts": lambda: cypher_writes.link_facts(EVIL, [EVIL]),
-    "upsert_mentions": lambda: cypher_writes.upsert_mentions(EVIL, [{"episodeId": EVIL}]),
-    "record_access": lambda: cypher_writes.record_access(EVIL, [EVIL], NOW),
-    "get_episode": lambda: cypher.get_episode(EVIL, EVIL),
-    "find_episode": lambda: cypher.find_episode(EVIL, EVIL, EVIL),
-    "list_episodes": lambda: cypher.list_episodes(EVIL, [EVIL], 5, NOW),
-    "expired_episode_ids": lambda: cypher.expired_episode_ids(EVIL, NOW),
-    "get_entities": lambda: cypher.get_entities(EVIL, [EVIL]),
-    "find_entities": lambda: cypher.find_entities(EVIL, [EVIL], [EVIL]),
-    "vector_search": lambda: cypher.vector_search(EVIL, EVIL, [EVIL], [0.1], 50,
+BUILDERS: dict[str, Callable[[], reads.Query]] = {
+    "delete_facts": lambda: writes.delete_facts(EVIL, [EVIL]),
+    "delete_episodes": lambda: writes.delete_episodes(EVIL, [EVIL]),
+    "delete_entities": lambda: writes.delete_entities(EVIL, [EVIL]),
+    "upsert_episodes": lambda: writes.upsert_episodes([{"id": EVIL}]),
+    "upsert_entities": lambda: writes.upsert_entities([{"id": EVIL}]),
+    "upsert_fact_nodes": lambda: writes.upsert_fact_nodes([{"id": EVIL}]),
+    "link_facts": lambda: writes.link_facts(EVIL, [EVIL]),
+    "upsert_mentions": lambda: writes.upsert_mentions(EVIL, [{"episodeId": EVIL}]),
+    "record_access": lambda: writes.record_access(EVIL, [EVIL], NOW),
+    "get_episode": lambda: reads.get_episode(EVIL, EVIL),
+    "find_episode": lambda: reads.find_episode(EVIL, EVIL, EVIL),
+    "list_episodes": lambda: reads.list_episodes(EVIL, [EVIL], 5, NOW),
+    "expired_episode_ids": lambda: reads.expired_episode_ids(EVIL, NOW),
+    "get_entities": lambda: reads.get_entities(EVIL, [EVIL]),
+    "find_entities": lambda: reads.find_entities(EVIL, [EVIL], [EVIL]),
+    "vector_search": lambda: reads.vector_search(EVIL, EVIL, [EVIL], [0.1], 50,
                                                   TimeFilter(), NOW),
-    "fulltext_search": lambda: cypher.fulltext_search(EVIL, EVIL, [EVIL], EVIL, 5,
+    "fulltext_search": lambda: reads.fulltext_search(EVIL, EVIL, [EVIL], EVIL, 5,
                                                       TimeFilter(), NOW),
-    "fulltext_turns": lambda: cypher.fulltext_turns(EVIL, [EVIL], EVIL, 5),
-    "get_facts": lambda: cypher.get_facts(EVIL, [EVIL]),
-    "facts_in_timelines": lambda: cypher.facts_in_timelines(EVIL, [EVIL]),
-    "facts_of_episode": lambda: cypher.facts_of_episode(EVIL, EVIL),
-    "list_facts": lambda: cypher.list_facts(
+    "fulltext_turns": lambda: reads.fulltext_turns(EVIL, [EVIL], EVIL, 5),
+    "get_facts": lambda: reads.get_facts(EVIL, [EVIL]),
+    "facts_in_timelines": lambda: reads.facts_in_timelines(EVIL, [EVIL]),
+    "facts_of_episode": lambda: reads.facts_of_episode(EVIL, EVIL),
+    "list_facts": lambda: reads.list_facts(
         EVIL, [EVIL], TimeFilter(as_known_at=NOW), NOW, categories=[EVIL], statuses=[EVIL],
         predicates=[EVIL], entity_id=EVIL, text_contains=EVIL),
-    "get_turns": lambda: cypher.get_turns(EVIL, [EVIL]),
-    "vector_scan_scope": lambda: cypher.vector_scan_scope(
-        cypher.MESSAGE_VECTOR_INDEX, EVIL, [EVIL], [0.1], 5000, TimeFilter(), NOW),
-    "facts_about": lambda: cypher.facts_about(EVIL, [EVIL], [EVIL], TimeFilter(), NOW, 5),
-    "count_episodes_entities": lambda: cypher.count_episodes_entities(EVIL, [EVIL]),
-    "fact_counts": lambda: cypher.fact_counts(EVIL, [EVIL], NOW),
+    "get_turns": lambda: reads.get_turns(EVIL, [EVIL]),
+    "vector_scan_scope": lambda: reads.vector_scan_scope(
+        reads.MESSAGE_VECTOR_INDEX, EVIL, [EVIL], [0.1], 5000, TimeFilter(), NOW),
+    "facts_about": lambda: reads.facts_about(EVIL, [EVIL], [EVIL], TimeFilter(), NOW, 5),
+    "count_episodes_entities": lambda: reads.count_episodes_entities(EVIL, [EVIL]),
+    "fact_counts": lambda: reads.fact_counts(EVIL, [EVIL], NOW),
 }
 
 
@@ -100,7 +100,7 @@ def test_values_never_reach_the_query_text(name: str) -> None:
 
 
 def test_delete_scope_statements_take_values_as_parameters() -> None:
-    for query, params in cypher_writes.delete_scope(EVIL, EVIL):
+    for query, params in writes.delete_scope(EVIL, EVIL):
         assert EVIL not in query
         assert params == {"tenant": EVIL, "scopeKey": EVIL}
         assert "RETURN" in query and "deleted" in query
@@ -109,51 +109,51 @@ def test_delete_scope_statements_take_values_as_parameters() -> None:
 # -- Lucene ---------------------------------------------------------------------
 def test_escape_lucene_escapes_every_special_character() -> None:
     specials = '+-&|!(){}[]^"~*?:\\/'
-    escaped = cypher.escape_lucene(specials)
+    escaped = reads.escape_lucene(specials)
     assert escaped == "".join("\\" + c for c in specials)
-    assert cypher.escape_lucene("plain words 42") == "plain words 42"
+    assert reads.escape_lucene("plain words 42") == "plain words 42"
 
 
 def test_free_text_becomes_an_or_of_escaped_lower_case_terms() -> None:
-    assert cypher.lucene_any_terms("Alice WORKS Berlin") == "alice OR works OR berlin"
-    assert cypher.lucene_any_terms('C++ "quoted" x:y title:x*') == (
+    assert reads.lucene_any_terms("Alice WORKS Berlin") == "alice OR works OR berlin"
+    assert reads.lucene_any_terms('C++ "quoted" x:y title:x*') == (
         'c\\+\\+ OR \\"quoted\\" OR x\\:y OR title\\:x\\*')
 
 
 def test_stopwords_are_dropped_unless_nothing_else_is_left() -> None:
-    assert cypher.lucene_any_terms("Where does Alice work?") == "alice OR work\\?"
-    assert cypher.lucene_any_terms("what is it") == "what OR is OR it"
+    assert reads.lucene_any_terms("Where does Alice work?") == "alice OR work\\?"
+    assert reads.lucene_any_terms("what is it") == "what OR is OR it"
 
 
 def test_lucene_operators_in_user_text_stay_words() -> None:
-    query = cypher.lucene_any_terms("cats AND dogs OR NOT birds && fish || -x")
+    query = reads.lucene_any_terms("cats AND dogs OR NOT birds && fish || -x")
     assert query == "cats OR dogs OR birds OR fish OR \\-x"
-    assert cypher.lucene_any_terms("AND OR NOT") == "and OR or OR not"
+    assert reads.lucene_any_terms("AND OR NOT") == "and OR or OR not"
     # no bare upper-case operator or unescaped syntax survives
     assert not re.search(r"\b(AND|NOT)\b|(?<!\\)[-&|!]", query.replace(" OR ", " "))
 
 
 def test_lucene_terms_are_deduplicated_limited_and_may_be_none() -> None:
-    assert cypher.lucene_any_terms("cat Cat cat dog") == "cat OR dog"
-    assert cypher.lucene_any_terms(" ".join(f"w{i}" for i in range(50)), max_terms=3) == (
+    assert reads.lucene_any_terms("cat Cat cat dog") == "cat OR dog"
+    assert reads.lucene_any_terms(" ".join(f"w{i}" for i in range(50)), max_terms=3) == (
         "w0 OR w1 OR w2")
-    assert cypher.lucene_any_terms("") is None
-    assert cypher.lucene_any_terms("?! -- && ()") is None
+    assert reads.lucene_any_terms("") is None
+    assert reads.lucene_any_terms("?! -- && ()") is None
 
 
 def test_cjk_text_passes_as_terms() -> None:
-    assert cypher.lucene_any_terms("我喜欢 咖啡") == "我喜欢 OR 咖啡"
+    assert reads.lucene_any_terms("我喜欢 咖啡") == "我喜欢 OR 咖啡"
 
 
 def test_exact_name_lookup_quotes_values() -> None:
-    query = cypher.lucene_exact('t"1', ["acme corp", 'say "hi"', "back\\slash"])
+    query = reads.lucene_exact('t"1', ["acme corp", 'say "hi"', "back\\slash"])
     assert query == ('+tenant:"t\\"1" +names:("acme corp" OR "say \\"hi\\"" OR '
                      '"back\\\\slash")')
 
 
 # -- time -------------------------------------------------------------------------
 def test_default_time_filter_means_valid_now() -> None:
-    condition, params = cypher.time_filter("f", TimeFilter(), NOW)
+    condition, params = reads.time_filter("f", TimeFilter(), NOW)
     assert condition == ("NOT f.status IN $tfHidden AND f.validFrom <= $tfAt"
                          " AND (f.validUntil IS NULL OR $tfAt < f.validUntil)")
     assert params == {"tfHidden": ["archived", "retraction", "forgotten"], "tfAt": NOW}
@@ -161,7 +161,7 @@ def test_default_time_filter_means_valid_now() -> None:
 
 def test_time_filter_as_known_at_ignores_ends_learned_later() -> None:
     known = NOW - timedelta(days=30)
-    condition, params = cypher.time_filter("n", TimeFilter(as_known_at=known), NOW, prefix="k")
+    condition, params = reads.time_filter("n", TimeFilter(as_known_at=known), NOW, prefix="k")
     assert "n.recordedAt <= $kKnown" in condition
     assert ("(n.validUntil IS NULL OR $kAt < n.validUntil OR n.expiredAt IS NULL"
             " OR n.expiredAt > $kKnown)") in condition
@@ -169,7 +169,7 @@ def test_time_filter_as_known_at_ignores_ends_learned_later() -> None:
 
 
 def test_time_filter_history_and_forgotten() -> None:
-    condition, params = cypher.time_filter(
+    condition, params = reads.time_filter(
         "f", TimeFilter(as_of=NOW, include_history=True, include_forgotten=True), NOW)
     assert condition == "NOT f.status IN $tfHidden AND f.validFrom <= $tfAt"
     assert params["tfHidden"] == ["archived", "retraction"]
@@ -178,7 +178,7 @@ def test_time_filter_history_and_forgotten() -> None:
 @pytest.mark.parametrize("include_forgotten", [False, True])
 def test_hidden_statuses_agree_with_time_filter_matches(include_forgotten: bool) -> None:
     time = TimeFilter(include_forgotten=include_forgotten)
-    _, params = cypher.time_filter("f", time, NOW)
+    _, params = reads.time_filter("f", time, NOW)
     for status in FactStatus:
         fact = Fact(tenant="t", scope_key="user:a", subject_id="s", subject_name="S",
                     predicate="LIKES", object_id="o", object_name="O", text="S likes O",
@@ -187,13 +187,13 @@ def test_hidden_statuses_agree_with_time_filter_matches(include_forgotten: bool)
 
 
 def test_time_filter_without_statuses_is_matches_time() -> None:
-    condition, params = cypher.time_filter("f", TimeFilter(), NOW, statuses=False)
+    condition, params = reads.time_filter("f", TimeFilter(), NOW, statuses=False)
     assert condition == "f.validFrom <= $tfAt AND (f.validUntil IS NULL OR $tfAt < f.validUntil)"
     assert "tfHidden" not in params
 
 
 def test_list_facts_statuses_are_exactly_those_asked_for() -> None:
-    query, params = cypher.list_facts("t", ["user:a"], TimeFilter(), NOW, statuses=["archived"],
+    query, params = reads.list_facts("t", ["user:a"], TimeFilter(), NOW, statuses=["archived"],
                                       predicates=["LIVES_IN"], text_contains="ÄcMe", limit=7,
                                       offset=2)
     assert "f.status IN $statuses" in query and "f.predicate IN $predicates" in query
@@ -205,7 +205,7 @@ def test_list_facts_statuses_are_exactly_those_asked_for() -> None:
 
 
 def test_vector_search_converts_scores_back_to_cosine() -> None:
-    query, params = cypher.vector_search(cypher.FACT_VECTOR_INDEX, "t", ["user:a"], [0.5], 60)
+    query, params = reads.vector_search(reads.FACT_VECTOR_INDEX, "t", ["user:a"], [0.5], 60)
     assert "db.index.vector.queryNodes($index, $k, $vector)" in query
     assert "score: 2 * score - 1" in query
     assert params["index"] == "fact_embedding" and params["k"] == 60
@@ -213,18 +213,18 @@ def test_vector_search_converts_scores_back_to_cosine() -> None:
 
 # -- schema -----------------------------------------------------------------------
 def test_every_schema_statement_is_idempotent_and_named() -> None:
-    statements = neo4j_schema.schema_statements(384)
+    statements = schema.schema_statements(384)
     for name, (statement, _) in statements.items():
         assert "IF NOT EXISTS" in statement
         assert f" {name} IF NOT EXISTS" in statement
-    assert {cypher.FACT_TEXT_INDEX, cypher.ENTITY_TEXT_INDEX, cypher.ENTITY_NAMES_INDEX,
-            cypher.MESSAGE_TEXT_INDEX, cypher.FACT_VECTOR_INDEX,
-            cypher.ENTITY_VECTOR_INDEX} <= set(statements)
-    assert list(statements)[:len(neo4j_schema.CONSTRAINTS)] == list(neo4j_schema.CONSTRAINTS)
+    assert {reads.FACT_TEXT_INDEX, reads.ENTITY_TEXT_INDEX, reads.ENTITY_NAMES_INDEX,
+            reads.MESSAGE_TEXT_INDEX, reads.FACT_VECTOR_INDEX,
+            reads.ENTITY_VECTOR_INDEX} <= set(statements)
+    assert list(statements)[:len(schema.CONSTRAINTS)] == list(schema.CONSTRAINTS)
 
 
 def test_vector_dimension_is_a_parameter() -> None:
-    statement, params = neo4j_schema.schema_statements(768)[cypher.FACT_VECTOR_INDEX]
+    statement, params = schema.schema_statements(768)[reads.FACT_VECTOR_INDEX]
     assert "768" not in statement and "OPTIONS $options" in statement
     config = params["options"]["indexConfig"]
     assert config["vector.dimensions"] == 768
@@ -232,11 +232,11 @@ def test_vector_dimension_is_a_parameter() -> None:
 
 
 def test_migrations_cover_every_version_and_are_idempotent() -> None:
-    assert sorted(neo4j_schema.MIGRATIONS) == list(range(1, neo4j_schema.SCHEMA_VERSION + 1))
-    for statements in neo4j_schema.MIGRATIONS.values():
+    assert sorted(schema.MIGRATIONS) == list(range(1, schema.SCHEMA_VERSION + 1))
+    for statements in schema.MIGRATIONS.values():
         assert all("IF EXISTS" in s or "IF NOT EXISTS" in s or "IS NULL" in s for s in statements)
 
 
 def test_vector_scan_is_only_for_graphmem_vector_indexes() -> None:
     with pytest.raises(ValueError, match="not a graphmem vector index"):
-        cypher.vector_scan_scope("Fact) DETACH DELETE (n", "t", ["s"], [0.1], 10)
+        reads.vector_scan_scope("Fact) DETACH DELETE (n", "t", ["s"], [0.1], 10)

@@ -77,7 +77,7 @@ def test_a_version_1_file_gets_context_and_scope_in_its_full_text_index(tmp_path
     from datetime import UTC, datetime
 
     from graphmem.models import Entity, Episode, Fact, Message
-    from graphmem.store import sql
+    from graphmem.store.embedded import sql
     from graphmem.store.base import WriteBatch
 
     path = tmp_path / "v1.db"

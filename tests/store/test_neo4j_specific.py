@@ -40,11 +40,11 @@ from graphmem.models import (
     Message,
     Retraction,
 )
-from graphmem.store import cypher, neo4j_schema
+from graphmem.store.neo4j import reads, schema
 from graphmem.store.base import WriteBatch
-from graphmem.store.names import normalize_name
+from graphmem.names import normalize_name
 from graphmem.store.neo4j import Neo4jStore
-from graphmem.store.neo4j_records import (
+from graphmem.store.neo4j.records import (
     entity_from as _entity,
     entity_row as _entity_row,
     episode_from as _episode,
@@ -241,7 +241,7 @@ def test_a_model_of_another_tenant_is_refused_and_nothing_is_written(
 def test_every_index_exists_and_is_online(store: Neo4jStore, driver: neo4j.Driver) -> None:
     indexes = {r["name"]: r for r in browse(
         driver, "SHOW INDEXES YIELD name, type, state, labelsOrTypes, properties, options")}
-    for name in neo4j_schema.schema_statements(DIM):
+    for name in schema.schema_statements(DIM):
         if name == "graphmem_schema_key":
             continue
         assert indexes[name]["state"] == "ONLINE", name
@@ -285,7 +285,7 @@ def test_vector_search_goes_through_the_index_and_scores_cosine(
     assert [h.id for h in hits] == [i for _, i in expected]
     assert [h.score for h in hits] == pytest.approx([s for s, _ in expected], abs=1e-5)
 
-    text, params = cypher.vector_search(cypher.FACT_VECTOR_INDEX, tenant, ["user:alice"],
+    text, params = reads.vector_search(reads.FACT_VECTOR_INDEX, tenant, ["user:alice"],
                                         query_vector, 50, TimeFilter(), datetime.now(UTC))
     _, summary, _ = driver.execute_query("EXPLAIN " + text, params)
     operators = _operators(summary.plan)
@@ -437,7 +437,7 @@ def test_schema_is_versioned_and_opening_again_changes_nothing(
     again.open()
     again.close()
     assert browse(driver, listing) == before
-    assert _version(driver) == [neo4j_schema.SCHEMA_VERSION]
+    assert _version(driver) == [schema.SCHEMA_VERSION]
 
 
 @pytest.mark.neo4j
@@ -448,7 +448,7 @@ def test_older_schema_is_migrated_and_missing_indexes_come_back(
     again = _store(neo4j_uri)
     again.open()
     again.close()
-    assert _version(driver) == [neo4j_schema.SCHEMA_VERSION]
+    assert _version(driver) == [schema.SCHEMA_VERSION]
     state = browse(driver, "SHOW INDEXES YIELD name, state WHERE name = 'fact_text' RETURN state")
     assert state == [{"state": "ONLINE"}]
 
@@ -466,7 +466,7 @@ def test_version_1_full_text_indexes_are_rebuilt_with_stemming(
     again = _store(neo4j_uri)
     again.open()
     try:
-        assert _version(driver) == [neo4j_schema.SCHEMA_VERSION]
+        assert _version(driver) == [schema.SCHEMA_VERSION]
         config = browse(driver, "SHOW INDEXES YIELD name, options WHERE name = 'fact_text'"
                                 " RETURN options.indexConfig.`fulltext.analyzer` AS analyzer")
         assert config == [{"analyzer": "english"}]
@@ -504,13 +504,13 @@ def test_version_2_turns_get_their_neighbours_as_context(
 @pytest.mark.neo4j
 def test_newer_schema_is_refused(store: Neo4jStore, driver: neo4j.Driver,
                                  neo4j_uri: Any) -> None:
-    _set_version(driver, neo4j_schema.SCHEMA_VERSION + 1)
+    _set_version(driver, schema.SCHEMA_VERSION + 1)
     newer = _store(neo4j_uri)
     try:
         with pytest.raises(SchemaError, match="newer than this graphmem"):
             newer.open()
     finally:
-        _set_version(driver, neo4j_schema.SCHEMA_VERSION)
+        _set_version(driver, schema.SCHEMA_VERSION)
     with pytest.raises(StoreUnavailableError, match="not open"):
         newer.get_episode("t", "e")
 
@@ -640,7 +640,7 @@ def test_cypher_time_filter_equals_time_filter_matches(
         as_known_at: datetime | None, history: bool, forgotten: bool, now: datetime) -> None:
     time_filter = TimeFilter(as_of=as_of, as_known_at=as_known_at, include_history=history,
                              include_forgotten=forgotten)
-    condition, params = cypher.time_filter("f", time_filter, now)
+    condition, params = reads.time_filter("f", time_filter, now)
     rows = [{**_fact_row(f, 0)["props"], "id": f.id} for f in facts]
     records, _, _ = neo4j_driver.execute_query(
         f"UNWIND $rows AS f WITH f WHERE {condition} RETURN f.id AS id", {**params, "rows": rows})
@@ -653,7 +653,7 @@ def _all_set(model: Any) -> None:
     for name, field in type(model).model_fields.items():
         assert getattr(model, name) != field.get_default(call_default_factory=True), (
             f"{type(model).__name__}.{name} keeps its default here: set it in this test and "
-            "make sure graphmem/store/neo4j.py stores it")
+            "make sure graphmem/store/neo4j/store.py stores it")
 
 
 def test_every_fact_field_round_trips_through_properties() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from graphmem.store.cypher import Params, Query
+from graphmem.store.neo4j.reads import Params, Query
 
 CONSTRAINT = ("reminder_todo", "CREATE CONSTRAINT reminder_todo IF NOT EXISTS"
               " FOR (n:Reminder) REQUIRE n.todoId IS UNIQUE")

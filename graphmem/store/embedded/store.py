@@ -3,7 +3,7 @@
 Quick start needs no server: one file holds everything. Each
 :meth:`EmbeddedStore.write` is one SQLite transaction, so a killed process
 loses no committed batch and leaves no half-written fact. On open, the
-in-memory parts are rebuilt from the file (:mod:`graphmem.store.embedded_index`):
+in-memory parts are rebuilt from the file (:mod:`graphmem.store.embedded.index`):
 parsed facts and entities, a networkx graph of entities and fact edges for
 traversal, and per-scope vector indexes. BM25 is SQLite's FTS5 (real BM25
 ranking, kept transactionally in step with the rows).
@@ -33,11 +33,12 @@ from graphmem.models import (
     as_utc,
     utcnow,
 )
-from graphmem.store import sql, sql_writes as writes
+from graphmem.store import text as text_analysis
+from graphmem.store.embedded import sql, writes
 from graphmem.store.base import FactQuery, Reminder, Scored, StoredResponse, StoreStats
 from graphmem.store.base import TurnHit, WriteBatch
-from graphmem.store.names import normalize_name
-from graphmem.store.embedded_index import EmbeddedIndex
+from graphmem.names import normalize_name
+from graphmem.store.embedded.index import EmbeddedIndex
 from graphmem.temporal import TimeFilter
 
 #: How many more candidates than asked for a channel fetches before filtering by scope and time.
@@ -240,7 +241,7 @@ class EmbeddedStore:
 
     def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
                           limit: int) -> list[Scored]:
-        match = sql.fts_query(text)
+        match = text_analysis.fts_query(text)
         if match is None or not scope_keys:
             return []
         rows = self._query(
@@ -343,7 +344,7 @@ class EmbeddedStore:
 
     def fulltext_facts(self, tenant: str, scope_keys: list[str], text: str, time: TimeFilter,
                        limit: int) -> list[Scored]:
-        match = sql.fts_query(text)
+        match = text_analysis.fts_query(text)
         if match is None or not scope_keys:
             return []
         # Rank inside FTS5 (the scope token keeps it to the scope), then join the top only.
@@ -372,7 +373,7 @@ class EmbeddedStore:
 
     def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
                        limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
-        match = sql.fts_query(text)
+        match = text_analysis.fts_query(text)
         if match is None or not scope_keys:
             return []
         scoped = sql.scoped_match(match, "content context", tenant, scope_keys)

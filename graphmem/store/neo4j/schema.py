@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphmem.errors import SchemaError
-from graphmem.store import cypher, cypher_reminders
+from graphmem.store.neo4j import reads, reminders
 
 SCHEMA_VERSION = 3
 
@@ -33,7 +33,7 @@ CONSTRAINTS = {
     "fact_id": "CREATE CONSTRAINT fact_id IF NOT EXISTS FOR (n:Fact) REQUIRE n.id IS UNIQUE",
     "stored_request_id": "CREATE CONSTRAINT stored_request_id IF NOT EXISTS"
     " FOR (n:StoredRequest) REQUIRE n.id IS UNIQUE",
-    cypher_reminders.CONSTRAINT[0]: cypher_reminders.CONSTRAINT[1],
+    reminders.CONSTRAINT[0]: reminders.CONSTRAINT[1],
 }
 
 RANGE_INDEXES = {
@@ -51,22 +51,22 @@ RANGE_INDEXES = {
     "fact_valid_from": "CREATE INDEX fact_valid_from IF NOT EXISTS FOR (n:Fact) ON (n.validFrom)",
     "stored_request_created": "CREATE INDEX stored_request_created IF NOT EXISTS"
     " FOR (n:StoredRequest) ON (n.tenant, n.createdAt)",
-    cypher_reminders.DUE_INDEX[0]: cypher_reminders.DUE_INDEX[1],
+    reminders.DUE_INDEX[0]: reminders.DUE_INDEX[1],
 }
 
 # BM25 with English stemming, as the embedded store's porter FTS5 tables. The name index
 # keeps each normalised name whole (keyword analyzer): find_entities is an exact lookup.
 FULLTEXT_INDEXES = {
-    cypher.FACT_TEXT_INDEX: "CREATE FULLTEXT INDEX fact_text IF NOT EXISTS"
+    reads.FACT_TEXT_INDEX: "CREATE FULLTEXT INDEX fact_text IF NOT EXISTS"
     " FOR (n:Fact) ON EACH [n.text]"
     " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
-    cypher.ENTITY_TEXT_INDEX: "CREATE FULLTEXT INDEX entity_text IF NOT EXISTS"
+    reads.ENTITY_TEXT_INDEX: "CREATE FULLTEXT INDEX entity_text IF NOT EXISTS"
     " FOR (n:Entity) ON EACH [n.name, n.aliasText, n.summary]"
     " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
-    cypher.MESSAGE_TEXT_INDEX: "CREATE FULLTEXT INDEX message_text IF NOT EXISTS"
+    reads.MESSAGE_TEXT_INDEX: "CREATE FULLTEXT INDEX message_text IF NOT EXISTS"
     " FOR (n:Message) ON EACH [n.content, n.speaker, n.context]"
     " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
-    cypher.ENTITY_NAMES_INDEX: "CREATE FULLTEXT INDEX entity_names IF NOT EXISTS"
+    reads.ENTITY_NAMES_INDEX: "CREATE FULLTEXT INDEX entity_names IF NOT EXISTS"
     " FOR (n:Entity) ON EACH [n.tenant, n.names]"
     " OPTIONS {indexConfig: {`fulltext.analyzer`: 'keyword'}}",
 }
@@ -74,11 +74,11 @@ FULLTEXT_INDEXES = {
 # Quantisation off: scores stay the exact cosine, as in the embedded store, which
 # entity resolution compares against fixed thresholds.
 VECTOR_INDEXES = {
-    cypher.FACT_VECTOR_INDEX: "CREATE VECTOR INDEX fact_embedding IF NOT EXISTS"
+    reads.FACT_VECTOR_INDEX: "CREATE VECTOR INDEX fact_embedding IF NOT EXISTS"
     " FOR (n:Fact) ON n.embedding OPTIONS $options",
-    cypher.ENTITY_VECTOR_INDEX: "CREATE VECTOR INDEX entity_embedding IF NOT EXISTS"
+    reads.ENTITY_VECTOR_INDEX: "CREATE VECTOR INDEX entity_embedding IF NOT EXISTS"
     " FOR (n:Entity) ON n.embedding OPTIONS $options",
-    cypher.MESSAGE_VECTOR_INDEX: "CREATE VECTOR INDEX message_embedding IF NOT EXISTS"
+    reads.MESSAGE_VECTOR_INDEX: "CREATE VECTOR INDEX message_embedding IF NOT EXISTS"
     " FOR (n:Message) ON n.embedding OPTIONS $options",
 }
 

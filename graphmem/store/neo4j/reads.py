@@ -1,6 +1,6 @@
 """Cypher for the Neo4j store's reads, and what its writes share: ``(query, params)`` functions.
 
-The writes are in :mod:`graphmem.store.cypher_writes`.
+The writes are in :mod:`graphmem.store.neo4j.writes`.
 
 Every value travels as a parameter. The only text ever interpolated into a
 query is a relationship type made from a predicate, and only after it passed
@@ -27,13 +27,13 @@ from typing import Any
 from graphmem.errors import ValidationError
 from graphmem.models import TURN_CONTEXT_WEIGHT, FactStatus
 from graphmem.predicates import PREDICATE_PATTERN
-from graphmem.store.sql import STOPWORDS
+from graphmem.store.text import STOPWORDS
 from graphmem.temporal import TimeFilter
 
 Params = dict[str, Any]
 Query = tuple[str, Params]
 
-#: Names of the indexes the queries use; created by :mod:`graphmem.store.neo4j_schema`.
+#: Names of the indexes the queries use; created by :mod:`graphmem.store.neo4j.schema`.
 FACT_TEXT_INDEX = "fact_text"
 ENTITY_TEXT_INDEX = "entity_text"
 ENTITY_NAMES_INDEX = "entity_names"

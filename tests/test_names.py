@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.store.names import legacy_name, normalize_name
+from graphmem.names import legacy_name, normalize_name
 
 
 @pytest.mark.parametrize(("name", "normal"), [

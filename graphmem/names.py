@@ -1,4 +1,7 @@
-"""Name normalisation shared by the stores and entity resolution.
+"""Name normalisation: the rule for when two names name the same entity.
+
+Entity resolution decides with it, and the stores index entities by it so a lookup
+by name finds what resolution would; it is part of the model, not of either.
 
 Company suffixes are one suffix. "ACME Inc", "Acme Corp." and "Acme GmbH"
 normalise alike ("acme inc") and so name one organisation; "Acme" without a

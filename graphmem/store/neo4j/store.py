@@ -1,6 +1,6 @@
 """The Neo4j store: the same contract as the embedded store, on a Neo4j 5.26+ server.
 
-The graph is meant to be explored in Neo4j Browser (see :mod:`graphmem.store.cypher`
+The graph is meant to be explored in Neo4j Browser (see :mod:`graphmem.store.neo4j.reads`
 for its shape): each fact is a ``(:Fact)`` node, for provenance and search, and
 also a relationship named after its predicate between its two entities, so
 ``MATCH (p:Entity {name: 'Alice'})-[r:WORKS_AT]->(o) WHERE r.validUntil IS NULL
@@ -36,8 +36,8 @@ from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, Sessio
 
 from graphmem.errors import StoreError, StoreUnavailableError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
-from graphmem.store import cypher, cypher_reminders, cypher_requests, cypher_writes, neo4j_schema
-from graphmem.store import neo4j_records as records
+from graphmem.store.neo4j import reads, reminders, requests, schema, writes
+from graphmem.store.neo4j import records
 from graphmem.store.base import FactQuery, Reminder, Scored, StoredResponse, StoreStats
 from graphmem.store.base import TurnHit, WriteBatch
 from graphmem.temporal import TimeFilter
@@ -113,7 +113,7 @@ class Neo4jStore:
             ) from err
         self._driver = driver
         try:
-            neo4j_schema.ensure_schema(self._run_schema, self.embedding_dim,
+            schema.ensure_schema(self._run_schema, self.embedding_dim,
                                        await_seconds=self.index_wait_seconds)
         except BaseException:
             self.close()
@@ -158,7 +158,7 @@ class Neo4jStore:
         except (Neo4jError, DriverError) as err:
             raise StoreError(f"Neo4j {action} failed: {err}") from err
 
-    def _read(self, query: cypher.Query) -> list[Record]:
+    def _read(self, query: reads.Query) -> list[Record]:
         text, params = query[0], records.utc_params(query[1])
 
         def work(tx: ManagedTransaction) -> list[Record]:
@@ -167,7 +167,7 @@ class Neo4jStore:
         with self._translated("read"), self._session() as session:
             return session.execute_read(work)
 
-    def _write(self, statements: list[cypher.Query]) -> list[list[Record]]:
+    def _write(self, statements: list[reads.Query]) -> list[list[Record]]:
         """Run the statements in one transaction, retried as a whole on transient errors."""
 
         safe = [(text, records.utc_params(params)) for text, params in statements]
@@ -204,74 +204,74 @@ class Neo4jStore:
                 )
         self._write(self._batch_statements(tenant, batch))
 
-    def _batch_statements(self, tenant: str, batch: WriteBatch) -> list[cypher.Query]:
-        statements: list[cypher.Query] = []
+    def _batch_statements(self, tenant: str, batch: WriteBatch) -> list[reads.Query]:
+        statements: list[reads.Query] = []
         if batch.delete_fact_ids:
-            statements.append(cypher_writes.delete_facts(tenant, batch.delete_fact_ids))
-            statements.append(cypher_reminders.delete_of_facts(tenant, batch.delete_fact_ids))
+            statements.append(writes.delete_facts(tenant, batch.delete_fact_ids))
+            statements.append(reminders.delete_of_facts(tenant, batch.delete_fact_ids))
         if batch.delete_episode_ids:
-            statements.append(cypher_writes.delete_episodes(tenant, batch.delete_episode_ids))
+            statements.append(writes.delete_episodes(tenant, batch.delete_episode_ids))
         if batch.delete_entity_ids:
-            statements.append(cypher_writes.delete_entities(tenant, batch.delete_entity_ids))
+            statements.append(writes.delete_entities(tenant, batch.delete_entity_ids))
         if batch.episodes:
-            statements.append(cypher_writes.upsert_episodes(
+            statements.append(writes.upsert_episodes(
                 [records.episode_row(e, batch.turn_vectors.get(e.id)) for e in batch.episodes]))
         if batch.entities:
             statements.append(
-                cypher_writes.upsert_entities([records.entity_row(e) for e in batch.entities]))
+                writes.upsert_entities([records.entity_row(e) for e in batch.entities]))
         if batch.facts:
             by_predicate: dict[str, list[str]] = defaultdict(list)
             for fact in batch.facts:
-                rel = cypher.relationship_type(fact.predicate)
+                rel = reads.relationship_type(fact.predicate)
                 if fact.status is not FactStatus.RETRACTION:
                     by_predicate[rel].append(fact.id)
             seq = clock.time_ns()
-            statements.append(cypher_writes.upsert_fact_nodes(
+            statements.append(writes.upsert_fact_nodes(
                 [records.fact_row(f, seq + i) for i, f in enumerate(batch.facts)]))
-            statements.append(cypher_writes.link_facts(tenant, [f.id for f in batch.facts]))
-            statements += [cypher_writes.link_fact_relationships(tenant, predicate, ids)
+            statements.append(writes.link_facts(tenant, [f.id for f in batch.facts]))
+            statements += [writes.link_fact_relationships(tenant, predicate, ids)
                            for predicate, ids in by_predicate.items()]
         if batch.reminders:
-            statements.append(cypher_reminders.schedule(tenant, [
+            statements.append(reminders.schedule(tenant, [
                 {"todoId": r.todo_id, "scopeKey": r.scope_key, "remindAt": r.remind_at,
                  "sentAt": r.sent_at} for r in batch.reminders]))
         if batch.mentions:
-            statements.append(cypher_writes.upsert_mentions(
+            statements.append(writes.upsert_mentions(
                 tenant, [{"episodeId": m.episode_id, "entityId": m.entity_id}
                          for m in batch.mentions]))
         return statements
 
     # -- reads: episodes ------------------------------------------------------
     def get_episode(self, tenant: str, episode_id: str) -> Episode | None:
-        rows = self._read(cypher.get_episode(tenant, episode_id))
+        rows = self._read(reads.get_episode(tenant, episode_id))
         return records.episode_from(rows[0]["e"]) if rows else None
 
     def find_episode(self, tenant: str, scope_key: str, client_id: str) -> Episode | None:
-        rows = self._read(cypher.find_episode(tenant, scope_key, client_id))
+        rows = self._read(reads.find_episode(tenant, scope_key, client_id))
         return records.episode_from(rows[0]["e"]) if rows else None
 
     def episodes_by_client_id(self, tenant: str, client_id: str) -> list[Episode]:
-        rows = self._read(cypher.episodes_by_client_id(tenant, client_id))
+        rows = self._read(reads.episodes_by_client_id(tenant, client_id))
         return [records.episode_from(r["e"]) for r in rows]
 
     def list_episodes(self, tenant: str, scope_keys: list[str], *, limit: int = 50,
                       before: datetime | None = None) -> list[Episode]:
         if not scope_keys:
             return []
-        rows = self._read(cypher.list_episodes(tenant, scope_keys, limit, before))
+        rows = self._read(reads.list_episodes(tenant, scope_keys, limit, before))
         return [records.episode_from(r["e"]) for r in rows]
 
     def scope_keys(self, tenant: str) -> list[str]:
-        return [str(r["key"]) for r in self._read(cypher.scope_keys(tenant))]
+        return [str(r["key"]) for r in self._read(reads.scope_keys(tenant))]
 
     def expired_episode_ids(self, tenant: str, now: datetime) -> list[str]:
-        return [str(r["id"]) for r in self._read(cypher.expired_episode_ids(tenant, now))]
+        return [str(r["id"]) for r in self._read(reads.expired_episode_ids(tenant, now))]
 
     # -- reads: entities ------------------------------------------------------
     def get_entities(self, tenant: str, ids: list[str]) -> list[Entity]:
         if not ids:
             return []
-        rows = self._read(cypher.get_entities(tenant, records.unique(ids)))
+        rows = self._read(reads.get_entities(tenant, records.unique(ids)))
         return [records.entity_from(r["n"]) for r in rows]
 
     def find_entities(self, tenant: str, scope_keys: list[str], names: list[str]) -> list[Entity]:
@@ -281,21 +281,21 @@ class Neo4jStore:
         found: dict[str, Entity] = {}
         for start in range(0, len(wanted), NAMES_PER_LOOKUP):
             chunk = wanted[start:start + NAMES_PER_LOOKUP]
-            for row in self._read(cypher.find_entities(tenant, scope_keys, chunk)):
+            for row in self._read(reads.find_entities(tenant, scope_keys, chunk)):
                 entity = records.entity_from(row["n"])
                 found[entity.id] = entity
         return list(found.values())
 
     def vector_entities(self, tenant: str, scope_keys: list[str], embedding: list[float],
                         limit: int) -> list[Scored]:
-        return self._nearest(cypher.ENTITY_VECTOR_INDEX, tenant, scope_keys, embedding, limit)
+        return self._nearest(reads.ENTITY_VECTOR_INDEX, tenant, scope_keys, embedding, limit)
 
     def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
                           limit: int) -> list[Scored]:
-        lucene = cypher.lucene_any_terms(text)
+        lucene = reads.lucene_any_terms(text)
         if lucene is None or not scope_keys or limit <= 0:
             return []
-        rows = self._read(cypher.fulltext_search(cypher.ENTITY_TEXT_INDEX, tenant, scope_keys,
+        rows = self._read(reads.fulltext_search(reads.ENTITY_TEXT_INDEX, tenant, scope_keys,
                                                  lucene, limit))
         return [Scored(id=str(r["id"]), score=float(r["score"])) for r in rows]
 
@@ -303,22 +303,22 @@ class Neo4jStore:
     def get_facts(self, tenant: str, ids: list[str], *, embeddings: bool = True) -> list[Fact]:
         if not ids:
             return []
-        by_id = {f.id: f for f in self._facts(cypher.get_facts(tenant, records.unique(ids),
+        by_id = {f.id: f for f in self._facts(reads.get_facts(tenant, records.unique(ids),
                                                                embeddings))}
         return [by_id[i] for i in ids if i in by_id]
 
     def facts_in_timelines(self, tenant: str, timeline_keys: list[str]) -> list[Fact]:
         if not timeline_keys:
             return []
-        return self._facts(cypher.facts_in_timelines(tenant, records.unique(timeline_keys)))
+        return self._facts(reads.facts_in_timelines(tenant, records.unique(timeline_keys)))
 
     def facts_of_episode(self, tenant: str, episode_id: str) -> list[Fact]:
-        return self._facts(cypher.facts_of_episode(tenant, episode_id))
+        return self._facts(reads.facts_of_episode(tenant, episode_id))
 
     def list_facts(self, tenant: str, query: FactQuery) -> list[Fact]:
         if not query.scope_keys:
             return []
-        return self._facts(cypher.list_facts(
+        return self._facts(reads.list_facts(
             tenant, query.scope_keys, query.time, utcnow(),
             categories=[c.value for c in query.categories] if query.categories else None,
             statuses=[s.value for s in query.statuses] if query.statuses else None,
@@ -330,29 +330,29 @@ class Neo4jStore:
                     time: TimeFilter, limit: int) -> list[Fact]:
         if not entity_ids or not scope_keys or limit <= 0:
             return []
-        return self._facts(cypher.facts_about(tenant, scope_keys, records.unique(entity_ids), time,
+        return self._facts(reads.facts_about(tenant, scope_keys, records.unique(entity_ids), time,
                                               utcnow(), limit))
 
     def record_access(self, tenant: str, fact_ids: list[str], at: datetime) -> None:
         if fact_ids:
-            self._write([cypher_writes.record_access(tenant, list(fact_ids), at)])
+            self._write([writes.record_access(tenant, list(fact_ids), at)])
 
-    def _facts(self, query: cypher.Query) -> list[Fact]:
+    def _facts(self, query: reads.Query) -> list[Fact]:
         return [records.fact_from(r["f"]) for r in self._read(query)]
 
     # -- search channels ------------------------------------------------------
     def fulltext_facts(self, tenant: str, scope_keys: list[str], text: str, time: TimeFilter,
                        limit: int) -> list[Scored]:
-        lucene = cypher.lucene_any_terms(text)
+        lucene = reads.lucene_any_terms(text)
         if lucene is None or not scope_keys or limit <= 0:
             return []
-        rows = self._read(cypher.fulltext_search(cypher.FACT_TEXT_INDEX, tenant, scope_keys,
+        rows = self._read(reads.fulltext_search(reads.FACT_TEXT_INDEX, tenant, scope_keys,
                                                  lucene, limit, time, utcnow()))
         return [Scored(id=str(r["id"]), score=float(r["score"])) for r in rows]
 
     def vector_facts(self, tenant: str, scope_keys: list[str], embedding: list[float],
                      time: TimeFilter, limit: int) -> list[Scored]:
-        return self._nearest(cypher.FACT_VECTOR_INDEX, tenant, scope_keys, embedding, limit,
+        return self._nearest(reads.FACT_VECTOR_INDEX, tenant, scope_keys, embedding, limit,
                              time)
 
     def _nearest(self, index: str, tenant: str, scope_keys: list[str], embedding: list[float],
@@ -369,7 +369,7 @@ class Neo4jStore:
         if not scope_keys or limit <= 0 or not any(embedding):
             return []
         now = utcnow()
-        row = self._read(cypher.vector_scan_scope(index, tenant, scope_keys, embedding,
+        row = self._read(reads.vector_scan_scope(index, tenant, scope_keys, embedding,
                                                   self.exact_scan_limit, time, now, k=limit))[0]
         if row["exact"]:
             return [Scored(id=str(h["id"]), score=float(h["score"])) for h in row["hits"]]
@@ -387,38 +387,38 @@ class Neo4jStore:
                     embedding: list[float], k: int, time: TimeFilter | None,
                     now: datetime, limit: int) -> tuple[list[Scored], bool]:
         """The best in-scope hits among the index's k nearest, and whether the index had no more."""
-        row = self._read(cypher.vector_search(index, tenant, scope_keys, embedding, k, time, now,
+        row = self._read(reads.vector_search(index, tenant, scope_keys, embedding, k, time, now,
                                               limit=limit))[0]
         kept = [Scored(id=str(h["id"]), score=float(h["score"])) for h in row["hits"]]
         return kept, int(row["seen"]) < k
 
     def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
                        limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
-        lucene = cypher.lucene_any_terms(text)
+        lucene = reads.lucene_any_terms(text)
         if lucene is None or not scope_keys or limit <= 0:
             return []
         return [records.turn_hit(r, float(r["score"])) for r in self._read(
-            cypher.fulltext_turns(tenant, scope_keys, lucene, limit, time))]
+            reads.fulltext_turns(tenant, scope_keys, lucene, limit, time))]
 
     def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
                      limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
-        hits = self._nearest(cypher.MESSAGE_VECTOR_INDEX, tenant, scope_keys, embedding, limit,
+        hits = self._nearest(reads.MESSAGE_VECTOR_INDEX, tenant, scope_keys, embedding, limit,
                              time)
         if not hits:
             return []
-        turns = {r["id"]: r for r in self._read(cypher.get_turns(tenant, [h.id for h in hits]))}
+        turns = {r["id"]: r for r in self._read(reads.get_turns(tenant, [h.id for h in hits]))}
         return [records.turn_hit(turns[h.id], h.score) for h in hits if h.id in turns]
 
     def facts_of_episodes(self, tenant: str, episode_ids: list[str]) -> list[Fact]:
         if not episode_ids:
             return []
-        return self._facts(cypher.facts_of_episodes(tenant, episode_ids))
+        return self._facts(reads.facts_of_episodes(tenant, episode_ids))
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:
-        counts = self._read(cypher.count_episodes_entities(tenant, scope_keys))[0]
+        counts = self._read(reads.count_episodes_entities(tenant, scope_keys))[0]
         stats = StoreStats(episodes=int(counts["episodes"]), entities=int(counts["entities"]))
-        for row in self._read(cypher.fact_counts(tenant, scope_keys, now)):
+        for row in self._read(reads.fact_counts(tenant, scope_keys, now)):
             status, category, count = str(row["status"]), str(row["category"]), int(row["count"])
             stats.facts_by_status[status] = stats.facts_by_status.get(status, 0) + count
             if status == "active":
@@ -428,17 +428,17 @@ class Neo4jStore:
 
     # -- reminders ------------------------------------------------------------
     def due_reminders(self, until: datetime, limit: int) -> list[Reminder]:
-        rows = self._read(cypher_reminders.due(until, limit))
+        rows = self._read(reminders.due(until, limit))
         return [Reminder(tenant=r["tenant"], scope_key=r["scopeKey"], todo_id=r["todoId"],
                          remind_at=records.required_datetime(r["remindAt"])) for r in rows]
 
     def claim_reminder(self, tenant: str, todo_id: str, at: datetime) -> bool:
-        rows = self._write([cypher_reminders.claim(tenant, todo_id, at)])[0]
+        rows = self._write([reminders.claim(tenant, todo_id, at)])[0]
         return bool(rows and rows[0]["won"])
 
     def delete_scope(self, tenant: str, scope_key: str) -> int:
-        results = self._write([*cypher_writes.delete_scope(tenant, scope_key),
-                               cypher_reminders.delete_of_scope(tenant, scope_key)])
+        results = self._write([*writes.delete_scope(tenant, scope_key),
+                               reminders.delete_of_scope(tenant, scope_key)])
         return sum(int(rows[0]["deleted"]) for rows in results if rows)
 
     def purge_deleted(self) -> None:
@@ -449,13 +449,13 @@ class Neo4jStore:
     def claim_request(self, tenant: str, request: StoredResponse, *, stale_before: datetime,
                       expire_before: datetime) -> StoredResponse | None:
         [*_, [row]] = self._write([
-            cypher_requests.expire_requests(tenant, expire_before),
-            cypher_requests.release_stale(tenant, request.key, stale_before),
-            cypher_requests.claim_request(tenant, request, uuid.uuid4().hex)])
+            requests.expire_requests(tenant, expire_before),
+            requests.release_stale(tenant, request.key, stale_before),
+            requests.claim_request(tenant, request, uuid.uuid4().hex)])
         return None if row["claimed"] else StoredResponse.model_validate_json(row["doc"])
 
     def finish_request(self, tenant: str, request: StoredResponse) -> None:
-        self._write([cypher_requests.finish_request(tenant, request)])
+        self._write([requests.finish_request(tenant, request)])
 
     def drop_requests(self, tenant: str, keys: list[str] | None = None) -> None:
-        self._write([cypher_requests.drop_requests(tenant, keys)])
+        self._write([requests.drop_requests(tenant, keys)])

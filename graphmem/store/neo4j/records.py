@@ -29,7 +29,7 @@ from graphmem.models import (
     turn_context_texts,
 )
 from graphmem.store.base import TurnHit
-from graphmem.store.names import normalize_name
+from graphmem.names import normalize_name
 
 _MESSAGES = TypeAdapter(list[Message])
 _EVIDENCE = TypeAdapter(list[Evidence])

@@ -3,7 +3,7 @@
 The caller (:meth:`graphmem.store.embedded.EmbeddedStore.write`) owns the
 transaction; these functions only issue statements, so a failure anywhere
 rolls the whole batch back. Full-text rows are written through
-:func:`graphmem.store.sql.analyze` so CJK text is searchable too.
+:func:`graphmem.store.text.analyze` so CJK text is searchable too.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from datetime import UTC, datetime
 import numpy as np
 
 from graphmem.models import Entity, Episode, Fact, episode_turns, turn_context_texts
-from graphmem.store import sql
+from graphmem.store import text as text_analysis
+from graphmem.store.embedded import sql
 from graphmem.store.base import Reminder, StoredResponse
-from graphmem.store.names import normalize_name
+from graphmem.names import normalize_name
 
 
 def _blob(vector: list[float] | None) -> bytes | None:
@@ -60,12 +61,12 @@ def _index_turns(db: sqlite3.Connection, ep: Episode, rowids: dict[int, int | No
     token = sql.scope_token(ep.tenant, ep.scope_key)
     for idx, rowid in rowids.items():
         if idx < len(texts):
-            db.execute(sql.INSERT_TURN_FTS, (rowid, sql.analyze(texts[idx]),
-                                             sql.analyze(contexts[idx]), token))
+            db.execute(sql.INSERT_TURN_FTS, (rowid, text_analysis.analyze(texts[idx]),
+                                             text_analysis.analyze(contexts[idx]), token))
 
 
 def _index_fact(db: sqlite3.Connection, rowid: int, fact: Fact) -> None:
-    db.execute(sql.INSERT_FACT_FTS, (rowid, sql.analyze(fact.text),
+    db.execute(sql.INSERT_FACT_FTS, (rowid, text_analysis.analyze(fact.text),
                                      sql.scope_token(fact.tenant, fact.scope_key)))
 
 
@@ -96,7 +97,7 @@ def write_entities(db: sqlite3.Connection, entities: list[Entity]) -> dict[str, 
                        [(ent.id, ent.tenant, ent.scope_key, n) for n in names])
         db.execute("DELETE FROM entities_fts WHERE rowid=?", (rowid,))
         db.execute("INSERT INTO entities_fts (rowid, text) VALUES (?, ?)",
-                   (rowid, sql.analyze(" ".join([ent.name, *ent.aliases, ent.summary]))))
+                   (rowid, text_analysis.analyze(" ".join([ent.name, *ent.aliases, ent.summary]))))
     return rows
 
 

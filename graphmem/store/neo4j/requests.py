@@ -13,7 +13,7 @@ import hashlib
 from datetime import datetime
 
 from graphmem.store.base import StoredResponse
-from graphmem.store.cypher import Params, Query
+from graphmem.store.neo4j.reads import Params, Query
 
 
 def request_id(tenant: str, key: str) -> str:

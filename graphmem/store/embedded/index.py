@@ -18,7 +18,7 @@ import numpy as np
 
 from graphmem.models import Entity, Fact
 from graphmem.store.base import WriteBatch
-from graphmem.store.vectors import VectorIndex
+from graphmem.store.embedded.vectors import VectorIndex
 
 ScopeKey = tuple[str, str]  # (tenant, scope_key)
 

@@ -1,8 +1,8 @@
 """Cypher for the Neo4j store's writes: upserts, links and deletes, as ``(query, params)``.
 
-The same rules as :mod:`graphmem.store.cypher` (which holds the reads and the
+The same rules as :mod:`graphmem.store.neo4j.reads` (which holds the reads and the
 shared helpers): every value is a parameter, and the only interpolated text is
-a relationship type that passed :func:`graphmem.store.cypher.relationship_type`.
+a relationship type that passed :func:`graphmem.store.neo4j.reads.relationship_type`.
 :meth:`graphmem.store.neo4j.Neo4jStore.write` runs these in one transaction.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from graphmem.models import FactStatus
-from graphmem.store.cypher import Params, Query, each_by_id, relationship_type
+from graphmem.store.neo4j.reads import Params, Query, each_by_id, relationship_type
 
 
 def delete_facts(tenant: str, ids: list[str]) -> Query:

@@ -1,0 +1,9 @@
+"""The production store: Neo4j through the official driver, every statement parameterised.
+
+``store`` runs transactions; ``reads`` and ``writes`` hold the Cypher as data,
+``schema`` the constraints and indexes, ``records`` the mapping back to models.
+"""
+
+from graphmem.store.neo4j.store import Neo4jStore
+
+__all__ = ["Neo4jStore"]
