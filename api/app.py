@@ -25,11 +25,12 @@ from fastapi import FastAPI
 from api import errors, mcp, ui
 from api.idempotency import Idempotency, document
 from api.limits import BodySizeLimit, JsonDepthLimit, TokenBuckets
-from api.routes import ROUTERS, lifecycle, portability, profile, todos
+from api.routes import ROUTERS
 from api.routes.jobs import JobRunner
 from api.scheduler import ReminderScheduler
 from graphmem.errors import SetupError
 from graphmem.events import EventBus
+from graphmem.factory import build_memory, build_writer
 from graphmem.memory import Memory
 from graphmem.settings import Settings
 
@@ -64,7 +65,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
                 "GRAPHMEM_API_KEYS (sha256 hex of each key -> tenant) or bind to 127.0.0.1")
         log.warning("no API keys configured: local use only")
     owns_memory = memory is None
-    mem = memory if memory is not None else Memory.from_settings(settings)
+    mem = memory if memory is not None else build_memory(settings)
     jobs = JobRunner()
     warmed = threading.Event()
 
@@ -98,6 +99,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.api_keys = api_keys
     app.state.memory = mem
+    app.state.writer = build_writer(settings)
     app.state.events = bus
     app.state.reminders = reminders
     app.state.jobs = jobs
@@ -109,10 +111,6 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
     for router in ROUTERS:
         app.include_router(router)
-    app.include_router(lifecycle.router)
-    app.include_router(profile.router)
-    app.include_router(todos.router)
-    app.include_router(portability.router)
     app.state.mcp = mcp.mount(app)
     ui.mount(app)  # the memory page, /ui
     document(app)

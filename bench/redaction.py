@@ -19,7 +19,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import ROOT, write_result  # noqa: E402
-from graphmem.lifecycle.privacy import LabelledText, Redactor, score_redaction  # noqa: E402
+from graphmem.ingest.redact import LabelledText, Redactor, score_redaction  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "privacy_corpus.jsonl"
 

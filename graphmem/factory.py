@@ -1,10 +1,31 @@
-"""Build the configured extractor and embedder from settings."""
+"""The one place that assembles a :class:`~graphmem.memory.Memory` from :class:`Settings`.
+
+Everything a Memory needs (store, extractor, embedder, redactor) and the
+lifecycle's summary and profile writer are built here, once, and handed in;
+nothing below reads settings or builds its own parts. The store's backend is chosen by
+:func:`graphmem.store.factory.build_store`, the only place that names one.
+"""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from graphmem.embed.base import Embedder
 from graphmem.extract.base import Extractor
+from graphmem.ingest.redact import Redactor
+from graphmem.lifecycle.writer import TemplateWriter, Writer
+from graphmem.memory import Memory
 from graphmem.settings import Settings
+from graphmem.store.factory import build_store
+
+
+def build_memory(settings: Settings) -> Memory:
+    """A Memory wired as ``settings`` say (not yet opened)."""
+    retention = (timedelta(days=settings.episode_retention_days)
+                 if settings.episode_retention_days else None)
+    redactor = Redactor(disabled=settings.redact_disabled) if settings.redact else None
+    return Memory(build_store(settings), build_extractor(settings), build_embedder(settings),
+                  episode_retention=retention, redactor=redactor)
 
 
 def build_embedder(settings: Settings) -> Embedder:
@@ -38,3 +59,13 @@ def build_extractor(settings: Settings) -> Extractor:
         max_tokens=settings.llm_max_tokens, circuit_cooldown=settings.llm_circuit_seconds,
         queue=queue, fallback=rules if settings.llm_fallback_to_rules else None,
     )
+
+
+def build_writer(settings: Settings) -> Writer:
+    """The summary and profile writer: the LLM when extraction uses one, else the template."""
+    if settings.extractor != "llm":
+        return TemplateWriter()
+    from graphmem.lifecycle.llm_writer import LLMWriter
+
+    return LLMWriter(settings.llm_base_url, settings.llm_api_key.get_secret_value(),
+                     settings.llm_model, timeout=settings.llm_timeout)

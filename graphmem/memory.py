@@ -17,13 +17,13 @@ import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from types import TracebackType
-from typing import TYPE_CHECKING
 
 from graphmem.embed.base import Embedder
 from graphmem.errors import NotFoundError
 from graphmem.extract.base import Extractor
 from graphmem.ingest.inputs import EpisodeInput, FactInput
 from graphmem.ingest.pipeline import IngestResult, Ingestor
+from graphmem.ingest.redact import Redactor
 from graphmem.models import Entity, Episode, Fact, Scope, utcnow
 from graphmem.predicates import PredicateRegistry
 from graphmem.embed.tokens import TokenCounter
@@ -35,8 +35,6 @@ from graphmem.store.base import FactQuery, GraphStore, StoreStats
 from graphmem.names import normalize_name
 from graphmem.temporal import TimeFilter
 
-if TYPE_CHECKING:
-    from graphmem.lifecycle.privacy import Redactor
 
 
 class Memory:
@@ -58,16 +56,10 @@ class Memory:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Memory:
-        from graphmem.factory import build_embedder, build_extractor
-        from graphmem.store.factory import build_store
+        """A Memory wired as ``settings`` say: see :func:`graphmem.factory.build_memory`."""
+        from graphmem.factory import build_memory
 
-        retention = (timedelta(days=settings.episode_retention_days)
-                     if settings.episode_retention_days else None)
-        from graphmem.lifecycle.privacy import Redactor
-
-        redactor = Redactor(disabled=settings.redact_disabled) if settings.redact else None
-        return cls(build_store(settings), build_extractor(settings), build_embedder(settings),
-                   episode_retention=retention, redactor=redactor)
+        return build_memory(settings)
 
     def open(self) -> Memory:
         self.store.open()

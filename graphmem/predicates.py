@@ -134,15 +134,6 @@ class PredicateRegistry:
         default_factory=lambda: {s.name: s for s in DEFAULT_PREDICATES}
     )
 
-    @classmethod
-    def with_overrides(cls, overrides: dict[str, Cardinality]) -> PredicateRegistry:
-        registry = cls()
-        for name, cardinality in overrides.items():
-            check_predicate(name)
-            old = registry.specs.get(name)
-            registry.specs[name] = PredicateSpec(name, cardinality, old.family if old else name)
-        return registry
-
     def spec(self, name: str, stated: Cardinality | None = None) -> PredicateSpec:
         check_predicate(name)
         known = self.specs.get(name)

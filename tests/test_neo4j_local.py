@@ -8,7 +8,6 @@ when the server is graphmem's own launcher. The rest cover LocalNeo4j itself.
 from __future__ import annotations
 
 import math
-import shutil
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +21,8 @@ from typer.testing import CliRunner
 
 from graphmem.cli import app
 from graphmem.errors import SetupError
-from graphmem.neo4j_local import DEFAULT_HOME, LocalNeo4j, LocalNeo4jConfig
+import graphmem
+from graphmem.neo4j_local import LocalNeo4j, LocalNeo4jConfig, default_home
 from tests.neo4j_fixtures import Neo4jServer, free_ports
 
 DIM = 384
@@ -156,12 +156,20 @@ def test_missing_java_is_a_setup_error(tmp_path: Path, ports: tuple[int, int]) -
 
 
 def test_missing_maven_is_a_setup_error(tmp_path: Path) -> None:
-    home = tmp_path / "neo4j-local"  # a copy without lib/, so install() needs Maven
-    home.mkdir()
-    for name in ("pom.xml", "Launcher.java"):
-        shutil.copy(DEFAULT_HOME / name, home / name)
+    home = tmp_path / "neo4j-local"  # a fresh home, as after `pip install graphmem`
     with pytest.raises(SetupError, match=r"Maven not found"):
         LocalNeo4j(LocalNeo4jConfig(home=home, mvn="/nonexistent/mvn")).install()
+    # The package's sources were copied there first; nothing is written inside the package.
+    shipped = Path(graphmem.__file__).parent / "neo4j_local" / "java"
+    for name in ("pom.xml", "Launcher.java"):
+        assert (home / name).read_bytes() == (shipped / name).read_bytes()
+    assert not (shipped / "lib").exists() and not (home / "lib" / ".installed").exists()
+
+
+def test_default_home_is_the_users_cache_not_the_package() -> None:
+    home = default_home()
+    assert home.name == "neo4j-local" and "graphmem" in home.parts
+    assert Path(graphmem.__file__).parent not in home.parents
 
 
 def test_auth_needs_a_long_enough_password() -> None:
@@ -171,7 +179,7 @@ def test_auth_needs_a_long_enough_password() -> None:
 
 def test_second_install_is_a_no_op() -> None:
     LocalNeo4j().install()
-    # With the jars cached in neo4j-local/lib, Maven is not even looked for: nothing downloads.
+    # With the jars cached in the home's lib/, Maven is not even looked for: nothing downloads.
     assert LocalNeo4j(LocalNeo4jConfig(mvn="/nonexistent/mvn")).install() is False
 
 

@@ -11,22 +11,21 @@ from api.deps import MemoryDep, ScopeQuery, Tenant
 from api.errors import PROBLEMS
 from api.limits import run_sync
 from api.schemas_lifecycle import MaintenanceBody, SummaryList, SummaryResult
-from graphmem.lifecycle.llm_writer import build_writer
 from graphmem.lifecycle.maintenance import MaintenanceReport, maintain
 from graphmem.lifecycle.policy import DecayPolicy, LifecyclePolicy
 from graphmem.lifecycle.summaries import latest_summaries, summarize_session
 from graphmem.memory import Memory
 from graphmem.models import Scope
-from graphmem.settings import Settings
+from graphmem.lifecycle.writer import Writer
 
 audit = logging.getLogger("graphmem.audit")
 router = APIRouter(tags=["lifecycle"], responses=PROBLEMS)
 
 
-def _maintain(memory: Memory, settings: Settings, tenant: str,
+def _maintain(memory: Memory, writer: Writer, tenant: str,
               body: MaintenanceBody) -> MaintenanceReport:
     policy = LifecyclePolicy(decay=DecayPolicy(purge_after_days=body.purge_after_days))
-    report = maintain(memory, tenant, [body.scope], policy=policy, writer=build_writer(settings),
+    report = maintain(memory, tenant, [body.scope], policy=policy, writer=writer,
                       dry_run=body.dry_run)
     decayed = report.scopes[0].decay
     audit.info("maintain tenant=%s scope=%s dry_run=%s forgotten=%d purged=%d episodes=%d",
@@ -40,7 +39,7 @@ async def run_maintenance(body: MaintenanceBody, request: Request, tenant: Tenan
                           memory: MemoryDep) -> MaintenanceReport:
     """Summarise ended sessions, expire episodes and overdue todos, decay, consolidate
     and refresh the profile of one scope. Try ``dry_run`` first."""
-    return await run_sync(request, _maintain, memory, request.app.state.settings, tenant, body)
+    return await run_sync(request, _maintain, memory, request.app.state.writer, tenant, body)
 
 
 @router.get("/v1/summaries", response_model=SummaryList)
@@ -51,9 +50,9 @@ async def summaries(request: Request, tenant: Tenant, memory: MemoryDep, scope: 
     return SummaryList(summaries=found)
 
 
-def _summarize(memory: Memory, settings: Settings, tenant: str, scope: Scope,
+def _summarize(memory: Memory, writer: Writer, tenant: str, scope: Scope,
                session_id: str) -> SummaryResult:
-    summary = summarize_session(memory, tenant, scope, session_id, writer=build_writer(settings))
+    summary = summarize_session(memory, tenant, scope, session_id, writer=writer)
     return SummaryResult(session_id=session_id, summary=summary)
 
 
@@ -62,5 +61,5 @@ async def summarize(session_id: Annotated[str, Path(max_length=256)], request: R
                     tenant: Tenant, memory: MemoryDep, scope: ScopeQuery) -> SummaryResult:
     """Summarise a session now, ended or not (idempotent: an unchanged session keeps its
     summary). 404 when the scope has no episodes in that session."""
-    return await run_sync(request, _summarize, memory, request.app.state.settings, tenant,
+    return await run_sync(request, _summarize, memory, request.app.state.writer, tenant,
                           scope, session_id)

@@ -8,11 +8,10 @@ from api.deps import MemoryDep, ScopeQuery, Tenant
 from api.errors import PROBLEMS
 from api.limits import run_sync
 from api.schemas_lifecycle import ProfileHistory, ProfileRefreshBody
-from graphmem.lifecycle.llm_writer import build_writer
 from graphmem.lifecycle.profile import Profile, ProfileRefresh, current_profile, profile_history
 from graphmem.lifecycle.profile import refresh_profile as refresh
 from graphmem.memory import Memory
-from graphmem.settings import Settings
+from graphmem.lifecycle.writer import Writer
 
 router = APIRouter(prefix="/v1/profile", tags=["profile"], responses=PROBLEMS)
 
@@ -31,9 +30,9 @@ async def history(request: Request, tenant: Tenant, memory: MemoryDep,
     return ProfileHistory(versions=await run_sync(request, profile_history, memory, tenant, scope))
 
 
-def _refresh(memory: Memory, settings: Settings, tenant: str,
+def _refresh(memory: Memory, writer: Writer, tenant: str,
              body: ProfileRefreshBody) -> ProfileRefresh:
-    return refresh(memory, tenant, body.scope, writer=build_writer(settings), force=body.force,
+    return refresh(memory, tenant, body.scope, writer=writer, force=body.force,
                    dry_run=body.dry_run)
 
 
@@ -42,4 +41,4 @@ async def refresh_profile(body: ProfileRefreshBody, request: Request, tenant: Te
                           memory: MemoryDep) -> ProfileRefresh:
     """Rewrite the profile from current memory (``force``, the default), or only if due.
     A rewrite that says nothing new keeps the current version (``changed`` false)."""
-    return await run_sync(request, _refresh, memory, request.app.state.settings, tenant, body)
+    return await run_sync(request, _refresh, memory, request.app.state.writer, tenant, body)

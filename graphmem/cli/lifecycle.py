@@ -24,7 +24,7 @@ from graphmem import manage
 from graphmem.errors import ValidationError
 from graphmem.lifecycle import markdown, todos
 from graphmem.lifecycle.audit import AuditEntry, AuditLog, note
-from graphmem.lifecycle.llm_writer import build_writer
+from graphmem.factory import build_writer
 from graphmem.lifecycle.maintenance import maintain as run_maintenance
 from graphmem.lifecycle.policy import MAX_PURGE_DAYS, DecayPolicy, LifecyclePolicy
 from graphmem.lifecycle.portability import export_scope

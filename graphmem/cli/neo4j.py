@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from graphmem.errors import SetupError
-from graphmem.neo4j_local import LocalNeo4j, LocalNeo4jConfig, LocalNeo4jStatus
+from graphmem.neo4j_local import LocalNeo4j, LocalNeo4jConfig, LocalNeo4jStatus, default_home
 from graphmem.settings import Settings
 
 app = typer.Typer(
@@ -41,16 +41,25 @@ DataDir = Annotated[
     Path | None,
     typer.Option(
         envvar="GRAPHMEM_NEO4J_DATA_DIR",
-        help="Store, logs and pid file \\[default: neo4j-local/data]",
+        help="Store, logs and pid file \\[default: data/ in the home]",
+        file_okay=False,
+    ),
+]
+Home = Annotated[
+    Path | None,
+    typer.Option(
+        envvar="GRAPHMEM_NEO4J_HOME",
+        help="Jars, compiled launcher and default data \\[default: the user cache, "
+             "~/.cache/graphmem/neo4j-local on Linux]",
         file_okay=False,
     ),
 ]
 
 
 @app.command()
-def install() -> None:
+def install(home: Home = None) -> None:
     """Fetch the Neo4j and Neo4j Browser jars with Maven (once; later runs are instant)."""
-    local = LocalNeo4j(_config())
+    local = LocalNeo4j(_config(home=home))
     ran = local.install()
     where = local.config.home / "lib"
     Console().print(f"Neo4j jars {'installed in' if ran else 'already in'} {where}")
@@ -61,6 +70,7 @@ def start(
     bolt_port: BoltPort = None,
     http_port: HttpPort = 7474,
     data_dir: DataDir = None,
+    home: Home = None,
     auth: Annotated[
         bool | None,
         typer.Option(
@@ -86,7 +96,7 @@ def start(
     """Start the server in the background and wait until it answers on Bolt."""
     local = LocalNeo4j(
         _config(
-            bolt_port=bolt_port, http_port=http_port, data_dir=data_dir,
+            bolt_port=bolt_port, http_port=http_port, data_dir=data_dir, home=home,
             auth=auth, heap=heap, page_cache_mb=page_cache_mb, quick_start=quick_start,
             start_timeout=timeout,
         )
@@ -102,16 +112,16 @@ def start(
 
 
 @app.command()
-def stop(data_dir: DataDir = None) -> None:
+def stop(data_dir: DataDir = None, home: Home = None) -> None:
     """Stop the server cleanly (SIGTERM, then SIGKILL if it hangs)."""
-    stopped = LocalNeo4j(_config(data_dir=data_dir, for_start=False)).stop()
+    stopped = LocalNeo4j(_config(data_dir=data_dir, home=home, for_start=False)).stop()
     Console().print("Neo4j stopped." if stopped else "Neo4j was not running.")
 
 
 @app.command()
-def status(data_dir: DataDir = None) -> None:
+def status(data_dir: DataDir = None, home: Home = None) -> None:
     """Show whether the server runs and where to reach it; exit code 3 when it does not."""
-    current = LocalNeo4j(_config(data_dir=data_dir, for_start=False)).status()
+    current = LocalNeo4j(_config(data_dir=data_dir, home=home, for_start=False)).status()
     _print_status(Console(), current)
     if not current.running:
         raise typer.Exit(3)  # the LSB status code for "not running", handy in scripts
@@ -122,6 +132,7 @@ def _config(
     bolt_port: int | None = None,
     http_port: int = 7474,
     data_dir: Path | None = None,
+    home: Path | None = None,
     auth: bool | None = None,
     heap: str = "1g",
     page_cache_mb: int = 512,
@@ -146,6 +157,7 @@ def _config(
             bolt_port=bolt_port or urlsplit(settings.neo4j_uri).port or 7687,
             http_port=http_port,
             data_dir=data_dir,
+            home=home or default_home(),
             auth=auth,
             password=password if auth else None,
             heap=heap,

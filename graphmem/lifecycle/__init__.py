@@ -1,5 +1,5 @@
 """The memory lifecycle: layers (summaries, profile), forgetting, consolidation, todos,
-Markdown export and import, privacy.
+Markdown export and import.
 
 Every function takes the :class:`~graphmem.memory.Memory` and the tenant
 first, works offline on both stores, and writes through the ingestion lock and
@@ -37,7 +37,6 @@ from graphmem.lifecycle.policy import (
     TodoPolicy,
 )
 from graphmem.lifecycle.portability import ScopeExport, export_scope
-from graphmem.lifecycle.privacy import RedactionPattern, Redactor
 from graphmem.lifecycle.profile import Profile, current_profile, profile_history, refresh_profile
 from graphmem.lifecycle.relations import FactRelation, RelationKind, relations
 from graphmem.lifecycle.summaries import SessionSummary, latest_summaries, summarize_session
@@ -56,7 +55,7 @@ from graphmem.lifecycle.writer import TemplateWriter, Writer
 __all__ = [
     "AuditEntry", "AuditLog", "ConsolidationPolicy", "ConsolidationReport", "DecayPolicy",
     "DecayReport", "FactRelation", "ImportReport", "LifecyclePolicy", "MaintenanceReport",
-    "Profile", "ProfilePolicy", "RedactionPattern", "Redactor", "RelationKind", "ScopeExport",
+    "Profile", "ProfilePolicy", "RelationKind", "ScopeExport",
     "SessionSummary", "SummaryPolicy", "TemplateWriter", "Todo", "TodoPolicy", "TodoStatus",
     "Writer", "add_todo", "close_todo", "complete_from_episode", "consolidate",
     "current_profile", "decay", "derived_from", "due_todos", "expand_summary",

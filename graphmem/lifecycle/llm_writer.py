@@ -23,7 +23,6 @@ from graphmem.lifecycle.writer import (
     TemplateWriter,
     Writer,
 )
-from graphmem.settings import Settings
 
 if TYPE_CHECKING:
     import openai
@@ -125,10 +124,3 @@ class LLMWriter:
                                       max_retries=self.max_retries, timeout=self.timeout)
             return self._client
 
-
-def build_writer(settings: Settings) -> Writer:
-    """The writer the settings call for: the LLM when extraction uses one, else the template."""
-    if settings.extractor != "llm":
-        return TemplateWriter()
-    return LLMWriter(settings.llm_base_url, settings.llm_api_key.get_secret_value(),
-                     settings.llm_model, timeout=settings.llm_timeout)

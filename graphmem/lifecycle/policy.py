@@ -1,7 +1,7 @@
 """The knobs of the memory lifecycle, as one configuration object passed down.
 
 Nothing here is read from the environment: the CLI or the API builds a
-:class:`LifecyclePolicy` (defaults are the issue's numbers) and hands it to
+:class:`LifecyclePolicy` (its defaults are the lifetimes and rates below) and hands it to
 :func:`graphmem.lifecycle.maintenance.maintain` and the functions it calls.
 
 Lifetimes
@@ -14,7 +14,7 @@ Every category has a lifetime class:
 * **working** (about 30 days): ``goal``, ``context``, ``event``.
 * **temporary** (about 7 days): ``todo`` (pending todos are exempt until closed).
 
-The relevance formula is the issue's, ``exp(-rate * days) * (1 + ln(1 + accesses))
+The relevance formula is ``exp(-rate * days) * (1 + ln(1 + accesses))
 * importance``, with ``rate = base_rate * reference_days / lifetime_days``: a
 working memory decays at exactly ``0.01`` per day and a temporary one
 ``30 / 7`` times faster.
@@ -31,7 +31,6 @@ from graphmem.models import Category
 #: The longest purge delay: a century. Beyond it the cutoff date would leave the calendar.
 MAX_PURGE_DAYS = 36_500
 
-CORE, WORKING, TEMPORARY = "core", "working", "temporary"
 
 
 def _default_lifetimes() -> dict[Category, int | None]:
@@ -68,12 +67,6 @@ class DecayPolicy(BaseModel):
         if days is None:
             return None
         return self.base_rate * self.reference_days / days
-
-    def lifetime_class(self, category: Category) -> str:
-        days = self.lifetimes.get(category)
-        if days is None:
-            return CORE
-        return TEMPORARY if days <= 7 else WORKING
 
 
 class ConsolidationPolicy(BaseModel):

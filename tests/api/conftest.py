@@ -136,7 +136,7 @@ def store_client(store: GraphStore, embedder: Embedder,
                  extractor: Extractor) -> Iterator[TestClient]:
     """A client of an app over the parametrized ``store`` (embedded, then Neo4j), redaction
     on as in production, for one fresh tenant (``client.app.state.memory`` is the memory)."""
-    from graphmem.lifecycle.privacy import Redactor
+    from graphmem.ingest.redact import Redactor
 
     memory = Memory(store, extractor, embedder, redactor=Redactor())  # the fixture owns the store
     key = f"key-{uuid.uuid4().hex}"

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from graphmem.errors import LLMError
-from graphmem.lifecycle.llm_writer import LLMWriter, build_writer
+from graphmem.factory import build_writer
+from graphmem.lifecycle.llm_writer import LLMWriter
 from graphmem.lifecycle.profile import refresh_profile
 from graphmem.lifecycle.summaries import summarize_session
 from graphmem.lifecycle.writer import ProfileDigest, TemplateWriter

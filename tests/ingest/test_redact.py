@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from graphmem.ingest.inputs import EpisodeInput, FactInput
-from graphmem.lifecycle.privacy import (
+from graphmem.ingest.redact import (
     LabelledText,
     RedactionPattern,
     Redactor,
@@ -19,6 +20,9 @@ from graphmem.lifecycle.privacy import (
 from graphmem.lifecycle.portability import export_scope
 from graphmem.memory import Memory
 from graphmem.models import Message
+from graphmem.embed.base import Embedder
+from graphmem.extract.rules import RuleExtractor
+from graphmem.store.base import GraphStore
 from tests.lifecycle.conftest import ALICE
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "privacy_corpus.jsonl"
@@ -57,6 +61,13 @@ def test_patterns_are_configurable() -> None:
     assert out.text == "[TICKET] from alice@example.com"
     only_cards = Redactor(patterns=[p for p in Redactor().patterns if p.name == "card_number"])
     assert only_cards.redact("4111111111111111 alice@example.com").text == "[CARD] alice@example.com"
+
+
+@pytest.fixture
+def memory(store: GraphStore, embedder: Embedder) -> Iterator[Memory]:
+    mem = Memory(store, RuleExtractor(), embedder)
+    yield mem
+    mem.engine.close()
 
 
 def test_redaction_happens_before_storage(memory: Memory, tenant: str) -> None:

@@ -1,17 +1,14 @@
 """Run a real Neo4j 5.26 server on this machine, without Docker or a Neo4j tarball.
 
-Maven resolves the community server and Neo4j Browser jars into ``neo4j-local/lib`` once;
-after that every start is offline. ``neo4j-local/Launcher.java`` runs them as a single-file
-Java program (Bolt and HTTP on 127.0.0.1, Browser at ``/browser/``). :class:`LocalNeo4j`
+The package ships two sources (``java/pom.xml`` and ``java/Launcher.java``). On install
+they are copied into a home folder (the user's cache, ``~/.cache/graphmem/neo4j-local``
+on Linux, unless configured), Maven resolves the community server and Neo4j Browser
+jars into ``home/lib`` once, and after that every start is offline. The launcher runs
+them as a small Java program (Bolt and HTTP on 127.0.0.1, Browser at ``/browser/``).
+Nothing is written inside the package, so a ``pip install graphmem`` can run it too. :class:`LocalNeo4j`
 installs, starts, stops and reports on that process, so the CLI (``graphmem neo4j ...``),
 ``make test`` and the test fixtures share one way of getting a Neo4j.
 
-Example::
-
-    neo4j = LocalNeo4j(LocalNeo4jConfig(bolt_port=17687, http_port=17474))
-    status = neo4j.start()          # SetupError with a readable message if it cannot
-    print(status.bolt_uri)          # bolt://127.0.0.1:17687
-    neo4j.stop()
 """
 
 from __future__ import annotations
@@ -19,28 +16,40 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
-import re
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
 
+import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 from graphmem.errors import SetupError
+from graphmem.neo4j_local.system import (
+    check_java_version,
+    find_executable,
+    is_launcher_process,
+    port_free,
+    port_open,
+    send_password,
+    signal_pid,
+)
 
-DEFAULT_HOME = Path(__file__).resolve().parent.parent / "neo4j-local"
-"""``neo4j-local/`` next to the package: a source checkout or an editable install."""
+SOURCES = Path(__file__).resolve().parent / "java"
+"""``pom.xml`` and ``Launcher.java`` as shipped in the package; copied to the home on install."""
+SOURCE_FILES = ("pom.xml", "Launcher.java")
+
+
+def default_home() -> Path:
+    """Where the jars, the compiled launcher and the default data folder live."""
+    return platformdirs.user_cache_path("graphmem", appauthor=False) / "neo4j-local"
 
 _MARKER = ".installed"
 _READY_LINE = b"graphmem-launcher: ready"  # printed by Launcher.java once the password is set
-_MIN_JAVA = 17
 # java.nio, java.io and sun.nio.ch are opened for Neo4j's off-heap page cache and Netty.
 _JVM_FLAGS = (
     "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -56,8 +65,8 @@ class LocalNeo4jConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    home: Path = DEFAULT_HOME
-    """Folder holding ``pom.xml``, ``Launcher.java`` and (after install) ``lib/``."""
+    home: Path = Field(default_factory=default_home)
+    """Folder for the copied sources, ``lib/`` (jars, compiled launcher) and ``data/``."""
     data_dir: Path | None = None
     """Store, Neo4j's own logs, ``neo4j.log`` and ``neo4j.pid.json``; ``home/data`` when unset."""
     bolt_port: int = Field(default=7687, ge=1, le=65535)
@@ -128,26 +137,22 @@ class LocalNeo4j:
         return self.config.data_path / "neo4j.pid.json"
 
     def install(self) -> bool:
-        """Resolve the Neo4j jars into ``home/lib`` with Maven, unless already done.
+        """Copy the sources into the home and resolve the jars into ``home/lib`` with Maven.
 
-        A marker file records the sha256 of ``pom.xml``; it is written only after Maven
-        succeeded, so an interrupted copy or an edited pom triggers a fresh copy.
-        Returns True when Maven ran.
+        Maven runs unless already done: a marker file records the sha256 of ``pom.xml``
+        and is written only after Maven succeeded, so an interrupted copy or a changed
+        pom (a newer graphmem) triggers a fresh copy. Returns True when Maven ran.
         """
         home = self.config.home
-        pom = home / "pom.xml"
-        if not pom.is_file() or not (home / "Launcher.java").is_file():
-            raise SetupError(
-                f"{home} holds no pom.xml and Launcher.java: the local Neo4j runs from a "
-                "graphmem source checkout (or set its home to such a neo4j-local folder)"
-            )
+        home.mkdir(parents=True, exist_ok=True)
         lib = home / "lib"
-        digest = _sha256(pom)
         marker = lib / _MARKER
         with _install_lock(home):  # parallel test sessions share one lib/
+            _copy_sources(home)
+            digest = _sha256(home / "pom.xml")
             if marker.is_file() and marker.read_text().strip() == digest:
                 return False
-            mvn = _find_executable(self.config.mvn, "Maven", "apt-get install maven")
+            mvn = find_executable(self.config.mvn, "Maven", "apt-get install maven")
             # Jars of an older pom would sit beside the new ones on the classpath: start clean.
             shutil.rmtree(lib, ignore_errors=True)
             command = [
@@ -171,15 +176,15 @@ class LocalNeo4j:
         """
         if self._running_record() is not None:
             return self.status()
-        java = _find_executable(self.config.java, "Java", "apt-get install openjdk-17-jdk-headless")
-        _check_java_version(java)
+        java = find_executable(self.config.java, "Java", "apt-get install openjdk-17-jdk-headless")
+        check_java_version(java)
         self.install()
         launcher = self._compiled_launcher(java)
         for name, port, option in (
             ("Bolt", self.config.bolt_port, "--bolt-port"),
             ("HTTP", self.config.http_port, "--http-port"),
         ):
-            if not _port_free(port):
+            if not port_free(port):
                 raise SetupError(
                     f"port {port} is taken (wanted for {name}): stop what listens there "
                     f"or choose another port with {option}"
@@ -211,9 +216,9 @@ class LocalNeo4j:
             self.run_file.unlink(missing_ok=True)
             return False
         pid = record.pid
-        _signal(pid, signal.SIGTERM)
+        signal_pid(pid, signal.SIGTERM)
         if not self._wait_exit(pid, self.config.stop_timeout):
-            _signal(pid, signal.SIGKILL)
+            signal_pid(pid, signal.SIGKILL)
             self._wait_exit(pid, 10.0)
         self.run_file.unlink(missing_ok=True)
         self._process = None
@@ -235,7 +240,7 @@ class LocalNeo4j:
         return LocalNeo4jStatus(
             running=record is not None,
             pid=record.pid if record else None,
-            bolt_listening=record is not None and _port_open(shown.bolt_port),
+            bolt_listening=record is not None and port_open(shown.bolt_port),
             bolt_uri=f"bolt://127.0.0.1:{shown.bolt_port}",
             browser_url=f"http://127.0.0.1:{shown.http_port}/browser/",
             auth=shown.auth,
@@ -293,7 +298,7 @@ class LocalNeo4j:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # survives the CLI and Ctrl-C in the starting shell
             )
-        _send_password(process.stdin, config.password if config.auth else None)
+        send_password(process.stdin, config.password if config.auth else None)
         return process
 
     def _wait_ready(self) -> None:
@@ -355,7 +360,7 @@ class LocalNeo4j:
     def _alive(self, pid: int) -> bool:
         if self._process is not None and self._process.pid == pid:
             return self._process.poll() is None  # also reaps it, so no zombie lingers
-        return _is_launcher_process(pid)
+        return is_launcher_process(pid)
 
     def _wait_exit(self, pid: int, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
@@ -365,22 +370,13 @@ class LocalNeo4j:
             time.sleep(0.1)
         return not self._alive(pid)
 
-
-def _signal(pid: int, signum: int) -> None:
-    try:
-        os.kill(pid, signum)
-    except ProcessLookupError:
-        pass  # it exited on its own meanwhile
-
-
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @contextmanager
 def _install_lock(home: Path) -> Iterator[None]:
-    # Locks the tracked pom.xml itself, so no lock file litters the checkout.
-    with open(home / "pom.xml", "rb") as lock:
+    with open(home / ".install.lock", "a+b") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
@@ -388,68 +384,11 @@ def _install_lock(home: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _send_password(stdin: IO[bytes] | None, password: SecretStr | None) -> None:
-    # Through stdin rather than argv or the environment, where other tools would see it.
-    if stdin is None:
-        return
-    try:
-        if password is not None:
-            stdin.write(password.get_secret_value().encode() + b"\n")
-        stdin.close()
-    except BrokenPipeError:
-        pass  # the JVM died at once; _wait_ready reports it with the log
-
-
-def _find_executable(name: str, what: str, hint: str) -> str:
-    found = shutil.which(name)
-    if found is None:
-        raise SetupError(f"{what} not found (looked for {name!r}); install it, e.g. `{hint}`")
-    return found
-
-
-def _check_java_version(java: str) -> None:
-    done = subprocess.run([java, "-version"], capture_output=True, text=True, check=False)
-    match = re.search(r'version "(\d+)(?:\.(\d+))?', done.stderr + done.stdout)
-    if match is None:
-        raise SetupError(f"could not tell the version of {java}: {done.stderr.strip()[:300]}")
-    major = int(match.group(1))
-    if major == 1:  # "1.8.0_392" style
-        major = int(match.group(2) or 0)
-    if major < _MIN_JAVA:
-        raise SetupError(f"Neo4j 5.26 needs Java {_MIN_JAVA} or newer; {java} is Java {major}")
-
-
-def _port_free(port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        # As Netty does: lets a just-stopped server's TIME_WAIT sockets not count as "taken".
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
-def _port_open(port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.settimeout(0.5)
-        return sock.connect_ex(("127.0.0.1", port)) == 0
-
-
-def _is_launcher_process(pid: int) -> bool:
-    """True when pid is alive and runs Launcher.java, so a recycled pid is never signalled."""
-    proc = Path(f"/proc/{pid}")
-    if proc.is_dir():
-        try:
-            state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
-            cmdline = (proc / "cmdline").read_bytes()
-        except OSError:
-            return False
-        return state != "Z" and b"Launcher" in cmdline
-    try:  # no /proc (macOS): trust the pid file
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+def _copy_sources(home: Path) -> None:
+    """Put the package's pom.xml and Launcher.java in the home, where Maven and javac run."""
+    for name in SOURCE_FILES:
+        shipped, copy = SOURCES / name, home / name
+        if not copy.is_file() or _sha256(copy) != _sha256(shipped):
+            scratch = home / f".{name}.tmp"
+            shutil.copyfile(shipped, scratch)
+            scratch.replace(copy)
