@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -36,6 +35,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import write_result  # noqa: E402
+from graphmem.neo4j_local.system import free_ports  # noqa: E402
 
 FIRST = ["Ana", "Ben", "Chloe", "Dev", "Elif", "Farid", "Grace", "Hugo", "Ines", "Jon", "Kira",
          "Liam", "Mia", "Noor", "Omar", "Pia", "Quinn", "Rosa", "Sami", "Tara", "Uma", "Vik",
@@ -107,12 +107,6 @@ def seed(db_path: Path, count: int, rng: random.Random, baseline: int) -> tuple[
         memory.close()
     return seconds, timings
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def start_server(db_path: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
@@ -231,7 +225,7 @@ def main() -> None:
         print(f"seeding {args.facts} facts...", flush=True)
         seed_seconds, in_process = seed(db_path, args.facts, random.Random(7), args.baseline)
         load_before = os.getloadavg()
-        port = free_port()
+        port = free_ports(1)[0]
         proc = start_server(db_path, port, Path(tmp) / "server.log")
         stats = Stats()
         try:

@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import os
-import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from graphmem.neo4j_local.system import free_ports
 from graphmem.store.base import GraphStore
 
 #: Neo4j's page cache for benchmarks: the 100k-fact store with its vectors is about 1 GB.
 BENCH_PAGE_CACHE_MB = 2048
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager
@@ -29,7 +24,7 @@ def neo4j_uri(tmp: Path) -> Iterator[str]:
         return
     from graphmem.neo4j_local import LocalNeo4j, LocalNeo4jConfig
 
-    bolt, http = _free_port(), _free_port()
+    bolt, http = free_ports(2)
     # Configured as a server would be for this load, not for a quick test start: full
     # JIT (C2) and a page cache that holds the whole store.
     server = LocalNeo4j(LocalNeo4jConfig(data_dir=tmp / "neo4j", bolt_port=bolt,

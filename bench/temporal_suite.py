@@ -25,7 +25,6 @@ import io
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import write_result  # noqa: E402
 from bench.stores import neo4j_uri  # noqa: E402
+from graphmem.neo4j_local.system import free_ports  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 STORE_TIMEOUT_SECONDS = 120
@@ -56,11 +56,6 @@ def scorer(path: Path) -> ModuleType:
     return module
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
 
 @contextlib.contextmanager
 def serve(store: str, tmp: Path) -> Iterator[str]:
@@ -71,7 +66,7 @@ def serve(store: str, tmp: Path) -> Iterator[str]:
                "GRAPHMEM_STORE_TIMEOUT_SECONDS": str(STORE_TIMEOUT_SECONDS)}
         if store == "neo4j":
             env["GRAPHMEM_NEO4J_URI"] = stack.enter_context(neo4j_uri(tmp))
-        port = _free_port()
+        port = free_ports(1)[0]
         log = stack.enter_context(open(tmp / f"serve-{store}.log", "w"))
         server = subprocess.Popen(
             [str(Path(sys.executable).parent / "graphmem"), "serve", "--port", str(port),

@@ -115,8 +115,9 @@ def neo4j_server() -> Iterator[Neo4jConnection]:
 def local_neo4j() -> Iterator[Neo4jConnection]:
     """A local Neo4j (auth off) on free ports with a temporary data folder, stopped after."""
     from graphmem.neo4j_local import LocalNeo4j, LocalNeo4jConfig
+    from graphmem.neo4j_local.system import free_ports
 
-    bolt_port, http_port = _free_ports(2)
+    bolt_port, http_port = free_ports(2)
     data_dir = Path(tempfile.mkdtemp(prefix="graphmem-neo4j-"))
     local = LocalNeo4j(LocalNeo4jConfig(data_dir=data_dir, bolt_port=bolt_port,
                                         http_port=http_port))
@@ -127,16 +128,6 @@ def local_neo4j() -> Iterator[Neo4jConnection]:
         local.stop()
         shutil.rmtree(data_dir, ignore_errors=True)
 
-
-def _free_ports(count: int) -> list[int]:
-    import socket
-    from contextlib import ExitStack
-
-    with ExitStack() as stack:
-        sockets = [stack.enter_context(socket.socket()) for _ in range(count)]
-        for sock in sockets:
-            sock.bind(("127.0.0.1", 0))
-        return [sock.getsockname()[1] for sock in sockets]
 
 
 def table(rows: list[dict[str, object]], columns: list[str] | None = None) -> str:

@@ -18,7 +18,6 @@ import os
 import socket
 import warnings
 from collections.abc import Iterator
-from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -27,6 +26,7 @@ import pytest
 
 from graphmem.errors import SetupError
 from graphmem.neo4j_local import LocalNeo4j, LocalNeo4jConfig
+from graphmem.neo4j_local.system import free_ports
 from tests.processes import unavailable
 
 __all__ = ["Neo4jServer", "clean_neo4j", "free_ports", "neo4j_driver", "neo4j_uri"]
@@ -49,15 +49,6 @@ class Neo4jServer:
     @property
     def auth(self) -> tuple[str, str]:
         return (self.user, self.password)
-
-
-def free_ports(count: int) -> list[int]:
-    """Ports the OS reports free right now (all bound at once, so they are distinct)."""
-    with ExitStack() as stack:
-        sockets = [stack.enter_context(socket.socket()) for _ in range(count)]
-        for sock in sockets:
-            sock.bind(("127.0.0.1", 0))
-        return [sock.getsockname()[1] for sock in sockets]
 
 
 @pytest.fixture(scope="session")

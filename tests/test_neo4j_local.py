@@ -23,6 +23,7 @@ from graphmem.cli import app
 from graphmem.errors import SetupError
 import graphmem
 from graphmem.neo4j_local import LocalNeo4j, LocalNeo4jConfig, default_home
+from graphmem.neo4j_local.system import port_free
 from tests.neo4j_fixtures import Neo4jServer, free_ports
 
 DIM = 384
@@ -230,3 +231,9 @@ def test_cli_reports_setup_errors_without_traceback(
     result = CliRunner().invoke(app, ["neo4j", "status"], env=env)
     assert result.exit_code == 3
     assert "not running" in result.stdout
+
+
+def test_free_ports_are_distinct_and_bindable() -> None:
+    ports = free_ports(3)
+    assert len(set(ports)) == 3
+    assert all(port_free(port) for port in ports)

@@ -11,6 +11,7 @@ import re
 import shutil
 import socket
 import subprocess
+from contextlib import ExitStack
 from pathlib import Path
 from typing import IO
 
@@ -57,6 +58,15 @@ def check_java_version(java: str) -> None:
         major = int(match.group(2) or 0)
     if major < MIN_JAVA:
         raise SetupError(f"Neo4j 5.26 needs Java {MIN_JAVA} or newer; {java} is Java {major}")
+
+
+def free_ports(count: int) -> list[int]:
+    """Ports the OS reports free right now (all bound at once, so they are distinct)."""
+    with ExitStack() as stack:
+        sockets = [stack.enter_context(socket.socket()) for _ in range(count)]
+        for sock in sockets:
+            sock.bind(("127.0.0.1", 0))
+        return [int(sock.getsockname()[1]) for sock in sockets]
 
 
 def port_free(port: int) -> bool:
