@@ -9,17 +9,13 @@ Vectors are re-normalised here because not every server returns unit vectors.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from graphmem.embed.base import Vectors, clean_texts, normalize_rows
+from graphmem.endpoint import OpenAIEndpoint
 from graphmem.errors import EmbeddingError
-
-if TYPE_CHECKING:
-    from openai import OpenAI
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 
@@ -59,10 +55,6 @@ class OpenAIEmbedder:
             raise ValueError(f"dimension must be >= 1, got {dimension}")
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
-        if timeout <= 0:
-            raise ValueError(f"timeout must be > 0 seconds, got {timeout}")
-        if max_retries < 0:
-            raise ValueError(f"max_retries must be >= 0, got {max_retries}")
         self.name = f"openai/{model}/{dimension}"
         self.dimension = dimension
         self.model = model
@@ -71,9 +63,8 @@ class OpenAIEmbedder:
         self.timeout = timeout
         self.max_retries = max_retries
         self.send_dimensions = send_dimensions
-        self._api_key = api_key
-        self._client: OpenAI | None = None
-        self._lock = threading.Lock()
+        self._endpoint = OpenAIEndpoint(base_url, api_key, timeout=timeout,
+                                        max_retries=max_retries)
 
     def __repr__(self) -> str:
         return f"OpenAIEmbedder(model={self.model!r}, dimension={self.dimension}, base_url={self.base_url!r})"
@@ -92,23 +83,20 @@ class OpenAIEmbedder:
 
     def close(self) -> None:
         """Close the HTTP connection pool; the next :meth:`embed` opens a new one."""
-        with self._lock:
-            client, self._client = self._client, None
-        if client is not None:
-            client.close()
+        self._endpoint.close()
 
     def _request(self, batch: list[str]) -> Vectors:
         import openai
 
         try:
-            response = self._get_client().embeddings.create(
+            response = self._endpoint.client().embeddings.create(
                 model=self.model,
                 input=batch,
                 encoding_format="float",  # not the client's base64 default: not every server speaks it
                 dimensions=self.dimension if self.send_dimensions else openai.omit,
             )
         except openai.OpenAIError as err:
-            raise EmbeddingError(self._scrub(f"embedding request to {self.base_url} failed: {err}")) from err
+            raise EmbeddingError(self._endpoint.scrub(f"embedding request to {self.base_url} failed: {err}")) from err
 
         data = getattr(response, "data", None)
         if not isinstance(data, list) or len(data) != len(batch):
@@ -127,20 +115,3 @@ class OpenAIEmbedder:
         if not np.isfinite(matrix).all():
             raise EmbeddingError(f"{self.base_url} returned non-finite values for model {self.model!r}")
         return normalize_rows(matrix)
-
-    def _get_client(self) -> OpenAI:
-        with self._lock:
-            if self._client is None:
-                from openai import OpenAI
-
-                self._client = OpenAI(
-                    api_key=self._api_key,
-                    base_url=self.base_url,
-                    timeout=self.timeout,
-                    max_retries=self.max_retries,
-                )
-            return self._client
-
-    def _scrub(self, message: str) -> str:
-        # a misbehaving server may echo the Authorization header back in its error body
-        return message.replace(self._api_key, "***") if self._api_key else message

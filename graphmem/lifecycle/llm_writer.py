@@ -10,11 +10,11 @@ never lost to an outage. Retries are the OpenAI client's own (``max_retries``).
 from __future__ import annotations
 
 import json
-import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import ValidationError as PydanticValidationError
 
+from graphmem.endpoint import OpenAIEndpoint
 from graphmem.errors import LLMError
 from graphmem.lifecycle.writer import (
     ProfileDigest,
@@ -23,9 +23,6 @@ from graphmem.lifecycle.writer import (
     TemplateWriter,
     Writer,
 )
-
-if TYPE_CHECKING:
-    import openai
 
 SUMMARY_PROMPT = (
     "You summarise one finished conversation between a user and an assistant for the "
@@ -54,18 +51,14 @@ class LLMWriter:
         self.timeout = timeout
         self.max_retries = max_retries
         self.temperature = temperature
-        self._api_key = api_key
-        self._client: openai.OpenAI | None = None
-        self._lock = threading.Lock()
+        self._endpoint = OpenAIEndpoint(base_url, api_key, timeout=timeout,
+                                        max_retries=max_retries)
 
     def __repr__(self) -> str:
         return f"LLMWriter(base_url={self.base_url!r}, model={self.model!r})"
 
     def close(self) -> None:
-        with self._lock:
-            client, self._client = self._client, None
-        if client is not None:
-            client.close()
+        self._endpoint.close()
 
     def summarize(self, digest: SessionDigest, *, max_topics: int = 5, max_key_facts: int = 5,
                   max_unresolved: int = 5) -> SummaryDraft:
@@ -98,13 +91,12 @@ class LLMWriter:
         import openai
 
         try:
-            response = self._get_client().chat.completions.create(
+            response = self._endpoint.client().chat.completions.create(
                 model=self.model, temperature=self.temperature,
                 response_format={"type": "json_object"},
                 messages=[{"role": "system", "content": system}, {"role": "user", "content": user}])
         except openai.OpenAIError as err:
-            message = str(err).replace(self._api_key, "***") if self._api_key else str(err)
-            raise LLMError(f"{self.base_url} failed: {message}") from None
+            raise LLMError(f"{self.base_url} failed: {self._endpoint.scrub(str(err))}") from None
         choices = response.choices or []
         content = choices[0].message.content if choices else None
         try:
@@ -114,13 +106,4 @@ class LLMWriter:
         if not isinstance(loaded, dict):
             raise LLMError(f"{self.model} answered with JSON that is not an object")
         return loaded
-
-    def _get_client(self) -> openai.OpenAI:
-        with self._lock:
-            if self._client is None:
-                from openai import OpenAI
-
-                self._client = OpenAI(base_url=self.base_url, api_key=self._api_key,
-                                      max_retries=self.max_retries, timeout=self.timeout)
-            return self._client
 
