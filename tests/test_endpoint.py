@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import doctest
-import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -17,12 +17,8 @@ def test_doctests() -> None:
 
 def test_the_client_is_built_once_on_first_use_even_from_many_threads() -> None:
     ep = OpenAIEndpoint("http://127.0.0.1:9/v1", "sk-test", timeout=2.0, max_retries=0)
-    seen: list[object] = []
-    threads = [threading.Thread(target=lambda: seen.append(ep.client())) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    with ThreadPoolExecutor(8) as pool:
+        seen = list(pool.map(lambda _: ep.client(), range(8)))
     assert len({id(c) for c in seen}) == 1
     client = ep.client()
     assert str(client.base_url).rstrip("/") == "http://127.0.0.1:9/v1"
