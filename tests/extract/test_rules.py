@@ -13,7 +13,7 @@ import pytest
 from graphmem.errors import ExtractionError
 from graphmem.extract.base import SELF, CandidateFact, Extraction
 from graphmem.extract.rules import RuleExtractor
-from graphmem.extract.rules_lang import guess_language
+from graphmem.extract.rules.language import guess_language
 from graphmem.models import Category, Episode, Message
 
 REF = datetime(2024, 6, 12, 10, 0, tzinfo=UTC)  # a Wednesday

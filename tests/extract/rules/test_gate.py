@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.extract.rules_gate import Gate, with_subject
+from graphmem.extract.rules.gate import Gate, with_subject
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -9,7 +9,7 @@ import pytest
 
 from graphmem.extract.llm import LLMExtractor
 from tests.extract.fake_openai import FakeOpenAI
-from tests.extract.llm_helpers import KEY, Make
+from tests.extract.llm.helpers import KEY, Make
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from graphmem.errors import LLMError
-from graphmem.extract.llm import UNUSABLE_TO_TRIP, LLMExtractor
-from graphmem.extract.llm_circuit import Circuit
-from graphmem.extract.llm_queue import RetryQueue
+from graphmem.extract.llm.extractor import UNUSABLE_TO_TRIP, LLMExtractor
+from graphmem.extract.llm.circuit import Circuit
+from graphmem.extract.llm.queue import RetryQueue
 from tests.extract.fake_openai import (
     FakeOpenAI,
     Reply,
@@ -21,7 +21,7 @@ from tests.extract.fake_openai import (
     ok,
     server_error,
 )
-from tests.extract.llm_helpers import ALICE_AT_ACME, KEY, FixedExtractor, Make, answer, episode, said
+from tests.extract.llm.helpers import ALICE_AT_ACME, KEY, FixedExtractor, Make, answer, episode, said
 
 
 class Clock:

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules_clause import Clause, Finding, Party, Rule, Speech
-from graphmem.extract.rules_lexicon import (
+from graphmem.extract.rules.clause import Clause, Finding, Party, Rule, Speech
+from graphmem.extract.rules.lexicon import (
     EVENT_NOUNS, TRIP_NOUNS, dobjs, has_prt, is_place, object_type, pobjs)
-from graphmem.extract.rules_phrases import clause_tokens, phrase
+from graphmem.extract.rules.phrases import clause_tokens, phrase
 
 if TYPE_CHECKING:
     from spacy.tokens import Token

@@ -6,7 +6,7 @@ speaker, "my sister Anna" is Anna, "our app" is the project), whether the
 clause is negated or says something ended ("anymore", "no longer"), whether it
 is hedged ("I think I might"), hypothetical ("if I moved") or a question, and
 in which tense it is. Turning subtrees into object phrases is the job of
-:mod:`graphmem.extract.rules_phrases`.
+:mod:`graphmem.extract.rules.phrases`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
-from graphmem.extract.terms import TECH_LABEL, canonical_name
+from graphmem.extract.rules.terms import TECH_LABEL, canonical_name
 from graphmem.models import Cardinality
 
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules_clause import conjuncts
-from graphmem.extract.terms import TECH_LABEL
+from graphmem.extract.rules.clause import conjuncts
+from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
     from spacy.tokens import Token

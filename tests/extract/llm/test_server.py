@@ -23,13 +23,13 @@ from pydantic import ValidationError
 from graphmem.embed.base import Embedder
 from graphmem.extract.base import Extraction
 from graphmem.extract.llm import LLMExtractor
-from graphmem.extract.llm_prompt import LLMResponse, read_response
+from graphmem.extract.llm.prompt import LLMResponse, read_response
 from graphmem.extract.rules import RuleExtractor
 from graphmem.ingest.inputs import EpisodeInput
 from graphmem.ingest.pipeline import Ingestor
 from graphmem.models import Episode
 from tests.extract.fake_openai import Exchange, FakeOpenAI, relay
-from tests.extract.llm_helpers import ALICE, episode
+from tests.extract.llm.helpers import ALICE, episode
 from tests.llm_server_fixtures import LLMServer
 from tests.store_fixtures import open_store
 

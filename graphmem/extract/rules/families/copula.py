@@ -13,13 +13,13 @@ import re
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules_clause import (
+from graphmem.extract.rules.clause import (
     KIN, PETS, Clause, Finding, Party, Speech, appositive_name, conjuncts, has_det,
     is_person_name, possessor)
-from graphmem.extract.rules_phrases import activity, phrase, verb_phrase
-from graphmem.extract.rules_lexicon import (
+from graphmem.extract.rules.phrases import activity, phrase, verb_phrase
+from graphmem.extract.rules.lexicon import (
     LANGUAGE_LABELS, is_occupation, is_org, is_place, object_type, pobjs)
-from graphmem.extract.terms import TECH_LABEL
+from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token

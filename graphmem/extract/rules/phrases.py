@@ -12,9 +12,9 @@ import re
 from typing import TYPE_CHECKING
 
 from graphmem.extract.base import SELF
-from graphmem.extract.rules_clause import (
+from graphmem.extract.rules.clause import (
     FIRST_PERSON, FIRST_POSSESSIVE, KIN, PETS, VAGUE, Speech, has_det, possessor)
-from graphmem.extract.terms import TECH_LABEL, canonical_name
+from graphmem.extract.rules.terms import TECH_LABEL, canonical_name
 
 if TYPE_CHECKING:
     from spacy.tokens import Token

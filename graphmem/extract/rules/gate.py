@@ -19,18 +19,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from graphmem.extract import (
-    rules_change, rules_events, rules_intent, rules_life, rules_prefs, rules_states)
-from graphmem.extract.rules_clause import KIN, PETS, PROJECT_NOUNS
-from graphmem.extract.rules_copula import ATTITUDES, STATUS_WORDS
-from graphmem.extract.rules_lesson import PREFIX, TECH_WORDS
-from graphmem.extract.rules_lexicon import (
+from graphmem.extract.rules.families import change, events, intent, life, prefs, states
+from graphmem.extract.rules.clause import KIN, PETS, PROJECT_NOUNS
+from graphmem.extract.rules.families.copula import ATTITUDES, STATUS_WORDS
+from graphmem.extract.rules.families.lesson import PREFIX, TECH_WORDS
+from graphmem.extract.rules.lexicon import (
     ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, OCCUPATIONS, POSSESSIONS, TRIP_NOUNS)
-from graphmem.extract.patterns import AGE, I_AM, TODO
-from graphmem.extract.rules_slots import (
+from graphmem.extract.rules.dispatch import AGE, I_AM, TODO
+from graphmem.extract.rules.slots import (
     CAR_WORDS, DIETS, PHONE_WORDS, SLOT_NOUNS, SPORT_VERBS, SPORTS)
-from graphmem.extract.terms import spellings
-from graphmem.extract.timeexpr import has_time_cue
+from graphmem.extract.rules.terms import spellings
+from graphmem.extract.rules.timeexpr import has_time_cue
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -119,8 +118,8 @@ def _nouns(words: frozenset[str] | set[str]) -> set[str]:
 
 
 def _triggers() -> frozenset[str]:
-    lemmas = {lemma for table in (rules_life.RULES, rules_events.RULES, rules_prefs.RULES,
-                                  rules_intent.RULES, rules_states.RULES, rules_change.RULES)
+    lemmas = {lemma for table in (life.RULES, events.RULES, prefs.RULES,
+                                  intent.RULES, states.RULES, change.RULES)
               for lemma in table}
     lemmas |= {"become", "marry", "engage"}
     words: set[str] = set()
@@ -130,7 +129,7 @@ def _triggers() -> frozenset[str]:
                     | OCCUPATIONS | PROJECT_NOUNS)
     words |= ACTIVITY_NOUNS | STATUS_WORDS | set(ATTITUDES) | TECH_WORDS | _COMPLEMENTS
     words |= DIETS | PHONE_WORDS | CAR_WORDS | set(SPORT_VERBS.values())
-    words |= rules_states.TRIGGERS | rules_change.TRIGGERS
+    words |= states.TRIGGERS | change.TRIGGERS
     words |= {w for phrase in (*SPORTS, *SLOT_NOUNS) for w in phrase.split()}
     words |= {w for s in spellings() for w in _WORD.findall(s.lower())} - _COMMON_TERM_WORDS
     return frozenset(words)
@@ -145,9 +144,9 @@ class Gate:
     def worth_parsing(self, sentence: str) -> bool:
         sentence = sentence.replace("\u2019", "'")
         if sentence.rstrip().endswith("?") and not _REMIND.search(sentence):
-            return False  # questions state nothing (see patterns.sentence_findings)
+            return False  # questions state nothing (see dispatch.sentence_findings)
         if _PHRASES.search(sentence) or _NAMED_OBJECT.search(sentence) or PREFIX.match(sentence) \
-                or rules_states.GATE_PATTERN.search(sentence):
+                or states.GATE_PATTERN.search(sentence):
             return True
         if _OBLIGATION.search(sentence) and has_time_cue(sentence):
             return True

@@ -29,7 +29,7 @@ from graphmem.extract.base import (
     ExtractedFact,
     Extraction,
 )
-from graphmem.extract.llm_format import Format
+from graphmem.extract.llm.format import Format
 from graphmem.models import Cardinality, Category, Episode, as_utc
 from graphmem.predicates import DEFAULT_PREDICATES, PREDICATE_PATTERN
 
@@ -119,7 +119,7 @@ def response_format(fmt: Format, caps: dict[str, int] | None = None) -> dict[str
     ``json_object`` carries the schema under ``schema`` too: llama.cpp's
     servers turn it into a grammar, so even a small model answers in the
     schema, and servers that ignore unknown keys lose nothing. There the
-    arrays are capped by ``caps`` (see :func:`~graphmem.extract.llm_budget.item_caps`),
+    arrays are capped by ``caps`` (see :func:`~graphmem.extract.llm.budget.item_caps`),
     so the grammar itself makes the answer end within its budget.
     """
     schema = strict_json_schema(LLMResponse)

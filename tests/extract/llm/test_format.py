@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from graphmem.errors import LLMError
-from graphmem.extract.llm_format import FormatNegotiator, names_the_format
+from graphmem.extract.llm.format import FormatNegotiator, names_the_format
 from tests.extract.fake_openai import (
     LLAMA_CPP_REFUSAL,
     OPENAI_REFUSAL,
@@ -18,7 +18,7 @@ from tests.extract.fake_openai import (
     server_error,
     slow,
 )
-from tests.extract.llm_helpers import (
+from tests.extract.llm.helpers import (
     ALICE_AT_ACME,
     FixedExtractor,
     Make,

@@ -5,9 +5,9 @@ A possessed slot noun linked to a value by a copula ("my phone is a Pixel 8",
 boss"), a diet word in any clause about oneself ("I eat vegan", "I went
 vegetarian"), "I drive X", "I report to X", "employed by X", "I'm with X",
 "settled in X", "started at X", "I write almost everything in X". Negated or
-ended, the same clauses close the value instead (patterns._never_asserted).
-Which slot a value belongs to comes from :mod:`graphmem.extract.rules_slots`;
-closing and replacing values is :mod:`graphmem.extract.rules_change`.
+ended, the same clauses close the value instead (dispatch._never_asserted).
+Which slot a value belongs to comes from :mod:`graphmem.extract.rules.slots`;
+closing and replacing values is :mod:`graphmem.extract.rules.families.change`.
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ import re
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules_clause import (
+from graphmem.extract.rules.clause import (
     KIN, Clause, Finding, Rule, Speech, appositive_name, conjuncts, possessor)
-from graphmem.extract.rules_copula import copula_subjects
-from graphmem.extract.rules_lexicon import dobjs, is_named, is_org, is_place, pobjs
-from graphmem.extract.rules_phrases import phrase
-from graphmem.extract.rules_slots import (
+from graphmem.extract.rules.families.copula import copula_subjects
+from graphmem.extract.rules.lexicon import dobjs, is_named, is_org, is_place, pobjs
+from graphmem.extract.rules.phrases import phrase
+from graphmem.extract.rules.slots import (
     DIETS, NOT_SO, SLOT_THINGS, SLOT_TYPES, action_of, each, fits, is_language, owner_of,
     slot_finding, slot_noun, value_name, value_slot)
-from graphmem.extract.terms import TECH_LABEL
+from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from graphmem.errors import StoreError
-from graphmem.extract.llm_queue import MAX_REASON_CHARS, RetryQueue
+from graphmem.extract.llm.queue import MAX_REASON_CHARS, RetryQueue
 
 T0 = datetime(2024, 5, 1, tzinfo=UTC)
 

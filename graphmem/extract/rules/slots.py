@@ -22,12 +22,12 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules_clause import (
+from graphmem.extract.rules.clause import (
     Action, Clause, Finding, Party, Speech, is_person_name)
-from graphmem.extract.rules_copula import noun_owner
-from graphmem.extract.rules_lexicon import is_place, pobjs
-from graphmem.extract.rules_phrases import phrase
-from graphmem.extract.terms import LANGUAGE, TECH_LABEL, kind_of
+from graphmem.extract.rules.families.copula import noun_owner
+from graphmem.extract.rules.lexicon import is_place, pobjs
+from graphmem.extract.rules.phrases import phrase
+from graphmem.extract.rules.terms import LANGUAGE, TECH_LABEL, kind_of
 
 if TYPE_CHECKING:
     from spacy.tokens import Token

@@ -8,8 +8,8 @@
   trade in X for Y, ditch X for Y) close X and open Y, in the slot the values
   or the verb's object name ("changed jobs from IBM to SAP").
 
-Opening values is :mod:`graphmem.extract.rules_states`; negated states are
-closed by patterns._never_asserted.
+Opening values is :mod:`graphmem.extract.rules.families.states`; negated states are
+closed by dispatch._never_asserted.
 """
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules_clause import (
+from graphmem.extract.rules.clause import (
     PETS, Clause, Finding, Party, Rule, Speech, appositive_name, possessor)
-from graphmem.extract.rules_lexicon import (
+from graphmem.extract.rules.lexicon import (
     dobjs, has_prt, is_named, is_place, object_type, pobjs)
-from graphmem.extract.rules_phrases import phrase
-from graphmem.extract.rules_slots import (
+from graphmem.extract.rules.phrases import phrase
+from graphmem.extract.rules.slots import (
     DIETS, SLOT_THINGS, SLOT_TYPES, SPORT_VERBS, SPORTS, each, fits, is_language,
     slot_finding, slot_noun, value_name, value_slot)
-from graphmem.extract.terms import TECH_LABEL
+from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
     from spacy.tokens import Token

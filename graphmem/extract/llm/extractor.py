@@ -2,8 +2,8 @@
 
 OpenAI itself or a local server (vLLM, llama.cpp, Ollama, LM Studio...).
 The model sees the episode and the stored facts it may affect, and answers
-with JSON in the schema of :mod:`graphmem.extract.llm_prompt`. How that JSON
-is asked for is negotiated once per endpoint (:mod:`graphmem.extract.llm_format`):
+with JSON in the schema of :mod:`graphmem.extract.llm.prompt`. How that JSON
+is asked for is negotiated once per endpoint (:mod:`graphmem.extract.llm.format`):
 strict ``json_schema``, else ``json_object``, else plain JSON in the prompt.
 Every request carries ``max_tokens`` (from the episode's size) and a timeout,
 so no request can generate or wait without bound.
@@ -14,7 +14,7 @@ answers are retried with exponential backoff and jitter, other 4xx are not.
 When every attempt fails the episode is put on the retry queue if there is
 one, and either the fallback extractor answers or :class:`~graphmem.errors.LLMError`
 is raised, which the pipeline turns into "episode stored without facts". A
-failure of the endpoint itself opens a :class:`~graphmem.extract.llm_circuit.Circuit`:
+failure of the endpoint itself opens a :class:`~graphmem.extract.llm.circuit.Circuit`:
 later episodes skip it for a while, and the cause is logged once.
 """
 
@@ -32,17 +32,17 @@ from pydantic import BaseModel
 
 from graphmem.errors import LLMError, StoreError
 from graphmem.extract.base import CandidateFact, Extraction, Extractor
-from graphmem.extract.llm_budget import answer_budget, item_caps
-from graphmem.extract.llm_circuit import Circuit
-from graphmem.extract.llm_format import Format, FormatMode, FormatNegotiator, names_the_format
-from graphmem.extract.llm_prompt import (
+from graphmem.extract.llm.budget import answer_budget, item_caps
+from graphmem.extract.llm.circuit import Circuit
+from graphmem.extract.llm.format import Format, FormatMode, FormatNegotiator, names_the_format
+from graphmem.extract.llm.prompt import (
     UnusableResponse,
     read_response,
     render_user_message,
     response_format,
     system_prompt,
 )
-from graphmem.extract.llm_queue import RetryQueue
+from graphmem.extract.llm.queue import RetryQueue
 from graphmem.models import Episode
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ class LLMExtractor:
     server's Retry-After asks, never more than ``max_backoff``.
     ``response_format`` is ``auto`` (negotiate) or the one format to use;
     ``max_tokens`` caps every answer's budget (see
-    :func:`~graphmem.extract.llm_budget.answer_budget`); after an endpoint
+    :func:`~graphmem.extract.llm.budget.answer_budget`); after an endpoint
     failure, episodes skip the endpoint for ``circuit_cooldown`` seconds. The HTTP
     client is created on first use; ``base_url`` and ``api_key`` are passed to
     it explicitly, so ``OPENAI_BASE_URL``/``OPENAI_API_KEY`` have no effect.

@@ -17,13 +17,13 @@ from graphmem.embed.base import Embedder
 from graphmem.errors import LLMError
 from graphmem.extract.base import SELF
 from graphmem.extract.llm import LLMExtractor
-from graphmem.extract.llm_prompt import (
+from graphmem.extract.llm.prompt import (
     LLMResponse,
     normalize_predicate,
     read_response,
     strict_json_schema,
 )
-from graphmem.extract.llm_queue import RetryQueue
+from graphmem.extract.llm.queue import RetryQueue
 from graphmem.ingest.inputs import EpisodeInput
 from graphmem.ingest.pipeline import Ingestor
 from graphmem.models import Category, Message
@@ -39,7 +39,7 @@ from tests.extract.fake_openai import (
     server_error,
     slow,
 )
-from tests.extract.llm_helpers import (
+from tests.extract.llm.helpers import (
     ALICE,
     ALICE_AT_ACME,
     KEY,

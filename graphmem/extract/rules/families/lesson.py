@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules_clause import Finding, Party, Speech, tech_in
-from graphmem.extract.rules_phrases import verb_phrase
-from graphmem.extract.rules_lexicon import ADVICE_VERBS, imperative
+from graphmem.extract.rules.clause import Finding, Party, Speech, tech_in
+from graphmem.extract.rules.phrases import verb_phrase
+from graphmem.extract.rules.lexicon import ADVICE_VERBS, imperative
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token

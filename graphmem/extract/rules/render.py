@@ -14,8 +14,8 @@ from datetime import datetime
 from types import MappingProxyType
 
 from graphmem.extract.base import SELF
-from graphmem.extract.rules_clause import Finding
-from graphmem.extract.timeexpr import TimeSpan
+from graphmem.extract.rules.clause import Finding
+from graphmem.extract.rules.timeexpr import TimeSpan
 from graphmem.models import Cardinality, Category
 
 

@@ -2,10 +2,10 @@
 
 It needs no network and no API key, and is fast enough to run inline with
 ingestion: messages are split into sentences, sentences no rule could use are
-dropped before parsing (:mod:`graphmem.extract.rules_gate`), the rest of the
+dropped before parsing (:mod:`graphmem.extract.rules.gate`), the rest of the
 episode goes through ``nlp.pipe`` at once, and a fixed rule set
-(:mod:`graphmem.extract.patterns`) reads facts off each dependency parse. Relative dates are resolved against the message
-timestamp or the episode's reference time (:mod:`graphmem.extract.timeexpr`).
+(:mod:`graphmem.extract.rules.dispatch`) reads facts off each dependency parse. Relative dates are resolved against the message
+timestamp or the episode's reference time (:mod:`graphmem.extract.rules.timeexpr`).
 
 The first-person speaker is the message's ``speaker`` (``SELF`` when unknown);
 assistant, system and tool turns are read for lessons and third-person facts
@@ -30,13 +30,13 @@ from typing import TYPE_CHECKING, cast
 from graphmem.errors import ExtractionError
 from graphmem.extract.base import (
     SELF, CandidateFact, ExtractedEntity, ExtractedFact, Extraction)
-from graphmem.extract.patterns import sentence_findings
-from graphmem.extract.rules_clause import Finding, Speech
-from graphmem.extract.rules_lang import guess_language
-from graphmem.extract.rules_render import cardinality, statement, style
-from graphmem.extract.rules_gate import Gate, split_sentences, with_subject
-from graphmem.extract.terms import TermMarker
-from graphmem.extract.timeexpr import TimeSpan, has_time_cue, resolve
+from graphmem.extract.rules.dispatch import sentence_findings
+from graphmem.extract.rules.clause import Finding, Speech
+from graphmem.extract.rules.language import guess_language
+from graphmem.extract.rules.render import cardinality, statement, style
+from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
+from graphmem.extract.rules.terms import TermMarker
+from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve
 from graphmem.models import Episode
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from graphmem.extract.timeexpr import TimeSpan, has_time_cue, resolve
+from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve
 
 REF = datetime(2024, 6, 12, 10, 0, tzinfo=UTC)
 

@@ -3,8 +3,8 @@
 :func:`sentence_findings` is the single entry point. It runs the few facts
 that are best caught by surface patterns (names, "call me X", age, "Todo:"),
 the noun-phrase facts ("my sister Anna"), every verb rule registered for each
-clause's lemma (see :mod:`rules_life`, :mod:`rules_events`, :mod:`rules_prefs`,
-:mod:`rules_intent`, :mod:`rules_copula`) and finally the lesson detector. Questions state nothing and are skipped.
+clause's lemma (see :mod:`families.life`, :mod:`families.events`, :mod:`families.prefs`,
+:mod:`families.intent`, :mod:`families.copula`) and finally the lesson detector. Questions state nothing and are skipped.
 
 Which clauses are read: main clauses and their coordinated or complement
 verbs. A ``to``-infinitive under a wish or duty ("I want to work at Google")
@@ -18,14 +18,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from graphmem.extract import (
-    rules_change, rules_events, rules_intent, rules_life, rules_prefs, rules_states)
-from graphmem.extract.rules_clause import (
+from graphmem.extract.rules.families import change, events, intent, life, prefs, states
+from graphmem.extract.rules.clause import (
     PROJECT_NOUNS, Clause, Finding, Rule, Speech, build_clause, is_question, tech_in)
-from graphmem.extract.rules_copula import copula, linking, noun_facts, passive_state
-from graphmem.extract.rules_lesson import lesson_facts
-from graphmem.extract.rules_phrases import phrase
-from graphmem.extract.rules_slots import SLOT_NOUNS, SLOT_TYPES, settle
+from graphmem.extract.rules.families.copula import copula, linking, noun_facts, passive_state
+from graphmem.extract.rules.families.lesson import lesson_facts
+from graphmem.extract.rules.phrases import phrase
+from graphmem.extract.rules.slots import SLOT_NOUNS, SLOT_TYPES, settle
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -36,8 +35,8 @@ _PASS_THROUGH = frozenset({"start", "begin", "continue", "keep", "go", "get", "f
 #: What a project can be said to have; "the app runs" is not a hobby.
 _PROJECT_PREDICATES = frozenset({"PROJECT_USES", "LESSON"})
 #: Every verb rule, by lemma; a lemma may have rules in several tables ("get" a job, a bike).
-_TABLES = (rules_life.RULES, rules_events.RULES, rules_prefs.RULES, rules_intent.RULES,
-           rules_states.RULES, rules_change.RULES)
+_TABLES = (life.RULES, events.RULES, prefs.RULES, intent.RULES,
+           states.RULES, change.RULES)
 #: What a negated or ended clause may still assert: its own negative ("I don't like X" is a
 #: dislike) and intentions whose rules read the negation themselves ("don't forget to...").
 _NEGATION_AWARE = frozenset({"DISLIKES", "TODO", "GOAL", "PLANS", "LESSON", "LEARNING",
@@ -68,7 +67,7 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
         return []
     found = _lexical(sent, speech)
     found += noun_facts(sent, speech)
-    found += rules_states.progressive_slot(sent, speech)
+    found += states.progressive_slot(sent, speech)
     for token in sent:
         if token.pos_ not in ("VERB", "AUX") or token.dep_ not in _VERB_DEPS:
             continue
@@ -121,7 +120,7 @@ def _stack(clause: Clause, findings: list[Finding]) -> list[Finding]:
         return []
     known = {f.obj for f in findings if f.predicate == "PROJECT_USES"}
     return [Finding(p, "PROJECT_USES", n, "technology", confidence=0.75) for p in projects
-            for t in rules_prefs.clause_tech(clause.verb) if (n := phrase(t)) and n not in known]
+            for t in prefs.clause_tech(clause.verb) if (n := phrase(t)) and n not in known]
 
 
 def _rules(lemma: str, word: str) -> list[Rule]:

@@ -115,7 +115,7 @@ def time_patterns() -> list[list[dict[str, Any]]]:
     """Token patterns for lower-case relative dates ("last week", "3 days ago").
 
     The NER finds these too, but it only runs on sentences that need it (see
-    :mod:`graphmem.extract.rules_gate`); rules rely on time words being entities
+    :mod:`graphmem.extract.rules.gate`); rules rely on time words being entities
     so that they stay out of objects ("the hiking trip next week").
     """
     units = {"IN": ["week", "month", "year", "weekend", "summer", "winter", "spring", "fall",

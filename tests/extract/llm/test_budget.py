@@ -8,9 +8,9 @@ import logging
 
 import pytest
 
-from graphmem.extract.llm_budget import BUDGET_FLOOR, answer_budget, item_caps
+from graphmem.extract.llm.budget import BUDGET_FLOOR, answer_budget, item_caps
 from tests.extract.fake_openai import FakeOpenAI, Reply, ok
-from tests.extract.llm_helpers import (
+from tests.extract.llm.helpers import (
     ALICE_AT_ACME,
     FixedExtractor,
     Make,

@@ -15,13 +15,13 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules_clause import (
+from graphmem.extract.rules.clause import (
     PROJECT_NOUNS, Action, Clause, Finding, Party, Rule, Speech, possessor)
-from graphmem.extract.rules_intent import goal
-from graphmem.extract.rules_lexicon import ACTIVITY_VERBS, dobjs, has_prt, object_type, pobjs
-from graphmem.extract.rules_phrases import activity, clause_tokens, gerund, phrase
-from graphmem.extract.rules_slots import is_language
-from graphmem.extract.terms import FRAMEWORK, TECH_LABEL, kind_of
+from graphmem.extract.rules.families.intent import goal
+from graphmem.extract.rules.lexicon import ACTIVITY_VERBS, dobjs, has_prt, object_type, pobjs
+from graphmem.extract.rules.phrases import activity, clause_tokens, gerund, phrase
+from graphmem.extract.rules.slots import is_language
+from graphmem.extract.rules.terms import FRAMEWORK, TECH_LABEL, kind_of
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -94,7 +94,7 @@ def sentiment(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.lemma == "stand" and not (clause.negated and clause.modal == "can"):
         return []
     if clause.negated and clause.ended and predicate in ("LIKES", "LOVES"):
-        pass  # "I don't like jazz anymore": the liking ends (patterns._never_asserted)
+        pass  # "I don't like jazz anymore": the liking ends (dispatch._never_asserted)
     elif clause.negated and clause.lemma != "stand":
         if predicate not in ("LIKES", "LOVES"):
             return []
@@ -218,7 +218,7 @@ def switch(clause: Clause, speech: Speech) -> list[Finding]:
     if not any(t.ent_type_ == TECH_LABEL for t in [*old, *new, *verb.sent]):
         return []
     if all(is_language(phrase(t) or "") for t in old + new):
-        return []  # the main programming language changes (rules_change.transition)
+        return []  # the main programming language changes (families.change.transition)
     old = [t for t in old if _toolish(t)]
     new = [t for t in new if _toolish(t)]
     olds = [n for t in old if (n := phrase(t) or t.text)]

@@ -14,12 +14,12 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.base import SELF
-from graphmem.extract.rules_clause import VAGUE, Clause, Finding, Party, Rule, Speech
-from graphmem.extract.rules_events import trips
-from graphmem.extract.rules_lexicon import (
+from graphmem.extract.rules.clause import VAGUE, Clause, Finding, Party, Rule, Speech
+from graphmem.extract.rules.families.events import trips
+from graphmem.extract.rules.lexicon import (
     ACTIVITY_NOUNS, ACTIVITY_VERBS, TRIP_NOUNS, dobjs, has_prt, imperative, pobjs)
-from graphmem.extract.rules_phrases import gerund, phrase, verb_phrase
-from graphmem.extract.terms import TECH_LABEL
+from graphmem.extract.rules.phrases import gerund, phrase, verb_phrase
+from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -62,7 +62,7 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
     lemma = clause.lemma
     if clause.modal in ("would", "could", "should", "might", "will") and not (
             clause.negated and clause.ended):  # "I'll never do CrossFit again" still ends it
-        return []  # a negated activity is read as it is and closed by patterns._never_asserted
+        return []  # a negated activity is read as it is and closed by dispatch._never_asserted
     habitual = clause.tense == "present" and _present_form(verb) or clause.perfect or (
         clause.negated and clause.ended)
     out: list[Finding] = []

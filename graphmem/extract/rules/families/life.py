@@ -3,7 +3,7 @@
 Each rule takes a :class:`Clause` whose subject is already resolved and
 returns :class:`Finding` objects. Negating a state ("I don't live in Paris
 anymore", "I don't work at Acme") retracts it. Trips and events are in
-:mod:`graphmem.extract.rules_events`.
+:mod:`graphmem.extract.rules.families.events`.
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules_clause import (
+from graphmem.extract.rules.clause import (
     KIN, PETS, VAGUE, Action, Clause, Finding, Party, Rule, Speech, conjuncts, possessor)
-from graphmem.extract.rules_copula import married
-from graphmem.extract.rules_events import has_time, trips
-from graphmem.extract.rules_lexicon import (
+from graphmem.extract.rules.families.copula import married
+from graphmem.extract.rules.families.events import has_time, trips
+from graphmem.extract.rules.lexicon import (
     BUSINESSES, EVENT_NOUNS, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, dobjs, has_prt,
     is_named, is_place, object_type, pobjs)
-from graphmem.extract.rules_phrases import phrase
-from graphmem.extract.terms import TECH_LABEL
+from graphmem.extract.rules.phrases import phrase
+from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -196,7 +196,7 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
     if not places or clause.negated or clause.modal in ("would", "could", "should"):
         return []
     if any(c.dep_ == "prep" and c.lower_ == "from" for c in verb.children):
-        return []  # "moved from X to Y" is a transition (rules_change)
+        return []  # "moved from X to Y" is a transition (families.change)
     if clause.hedged:
         return _each(clause, lambda s: [Finding(s, "PLANS", f"move to {n}", "plan", timing="plan")
                                         for t in places if (n := phrase(t))])

@@ -1,0 +1,1 @@
+"""The rule families: verb rules grouped by what they are about."""
