@@ -195,6 +195,16 @@ def tense_of(verb: Token, modal: str | None) -> Tense:
     return "present"
 
 
+def has_time(verb: Token) -> bool:
+    """Whether the verb's sentence names a time ("on Monday"): an event without one is chat."""
+    return any(t.ent_type_ in ("DATE", "TIME") for t in verb.sent)
+
+
+def future_time(verb: Token) -> bool:
+    return any(t.lower_.startswith(("next", "tomorrow", "this coming")) for t in verb.sent
+               if t.ent_type_ in ("DATE", "TIME"))
+
+
 def _hypothetical(verb: Token) -> bool:
     node: Token | None = verb
     while node is not None:
@@ -240,6 +250,24 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
                     x.dep_ == "cc" for x in c.children):
                 parties.append(Party(c.text, "person"))
     return parties
+
+
+def copula_subjects(verb: Token) -> list[Token]:
+    """The subject of "is", also when the parser hung it on the previous clause.
+
+    "I work at Siemens and my favourite band is Radiohead" is often parsed with
+    "band" coordinated with "Siemens" and "is" left without a subject: the
+    possessed noun right before the verb is its subject.
+    """
+    found = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")
+             or c.dep_ == "csubj" and c.tag_ != "VBG"]  # "Go is ...", not "Seeing X was ..."
+    if found or verb.i == verb.sent.start:
+        return found
+    before = verb.doc[verb.i - 1]
+    if before.pos_ in ("NOUN", "PROPN") and before.dep_ == "conj" and \
+            any(c.dep_ == "poss" for c in before.children):
+        return [before]
+    return []
 
 
 def _diary(verb: Token, speech: Speech) -> bool:
@@ -313,6 +341,17 @@ def possessor(token: Token) -> str | None:
     return None
 
 
+def noun_owner(noun: Token, speech: Speech) -> Party | None:
+    """Whose noun: "my" is the speaker, "Ana's" is Ana; None for anyone else."""
+    for c in noun.children:
+        if c.dep_ == "poss":
+            if c.lower_ in ("my", "our"):
+                return speech.me() if speech.first_person else None
+            if is_person_name(c, speech):
+                return Party(c.text, "person")
+    return None
+
+
 def has_det(token: Token, words: tuple[str, ...]) -> bool:
     return any(c.dep_ == "det" and c.lower_ in words for c in token.children)
 
@@ -328,6 +367,14 @@ def conjuncts(token: Token) -> list[Token]:
         found.append(c)
         stack.extend(x for x in c.children if x.dep_ in ("conj", "appos"))
     return found
+
+
+def each(clause: Clause, make: Callable[[Party], list[Finding]]) -> list[Finding]:
+    return [f for s in clause.subjects for f in make(s)]
+
+
+def action_of(clause: Clause) -> Action:
+    return "retract" if clause.negated or clause.ended else "assert"
 
 
 def _possessed_by_me(token: Token) -> bool:

@@ -4,9 +4,11 @@ Parsing is nearly all the cost of rule extraction, and most conversational
 sentences ("Haha, that's hilarious!") hold no fact any rule could find. A rule
 only fires on one of its verb lemmas or on a word from one of its lexicons, so
 a sentence with none of those words, no capitalised name and no technical term
-is skipped before spaCy sees it. The trigger words are derived from the rule
-tables and lexicons themselves, so a new rule is gated in without extra work;
-the test suite checks the gate changes nothing on the labelled set.
+is skipped before spaCy sees it. The trigger words are derived from what each
+rule family exports (its verb lemmas, trigger words and patterns; see
+:mod:`graphmem.extract.rules.families`) and from the shared lexicons, so a new
+rule is gated in without extra work; the test suite checks the gate changes
+nothing on the labelled set.
 
 The statistical NER is the most expensive component of the small pipeline, and
 it only adds what the tagger cannot: names and places. It runs on sentences
@@ -19,13 +21,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.families import change, events, intent, life, prefs, states
 from graphmem.extract.rules.clause import KIN, PETS, PROJECT_NOUNS
-from graphmem.extract.rules.families.copula import ATTITUDES, STATUS_WORDS
-from graphmem.extract.rules.families.lesson import PREFIX, TECH_WORDS
+from graphmem.extract.rules.families import FAMILIES
 from graphmem.extract.rules.lexicon import (
-    ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, OCCUPATIONS, POSSESSIONS, TRIP_NOUNS)
-from graphmem.extract.rules.dispatch import AGE, I_AM, TODO
+    ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, IRREGULAR, OCCUPATIONS, POSSESSIONS, TRIP_NOUNS,
+    inflections)
 from graphmem.extract.rules.slots import (
     CAR_WORDS, DIETS, PHONE_WORDS, SLOT_NOUNS, SPORT_VERBS, SPORTS)
 from graphmem.extract.rules.terms import spellings
@@ -36,16 +36,6 @@ if TYPE_CHECKING:
 
 #: Verbs too common to be worth a parse on their own: their rules need a complement word.
 _NEEDS_COMPLEMENT = frozenset({"be", "have", "do", "get", "take", "come", "give", "call"})
-_IRREGULAR = {
-    "buy": "bought", "sell": "sold", "teach": "taught", "meet": "met", "know": "knew known",
-    "speak": "spoke spoken", "go": "went gone goes", "fly": "flew flown flies",
-    "drive": "drove driven", "leave": "left", "lose": "lost", "run": "ran", "begin": "began begun",
-    "take": "took taken", "grow": "grew grown", "come": "came", "give": "gave given",
-    "get": "got gotten", "write": "wrote written", "build": "built", "lay": "laid",
-    "swim": "swam swum", "sing": "sang sung", "draw": "drew drawn", "dream": "dreamt",
-    "learn": "learnt", "stand": "stood", "break": "broke broken", "bear": "born borne bore",
-    "become": "became", "eat": "ate eaten", "hold": "held", "find": "found", "ride": "rode ridden",
-}
 _COMPLEMENTS = frozenset({"favorite", "favourite", "fave", "name", "student", "rid", "hired",
                           "fan", "fans",
                           "job", "position", "role", "internship", "gig", "career", "nickname"})
@@ -93,21 +83,6 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+"
                            r"|(?<=[\u3002\uff01\uff1f])\s*")  # and CJK full stops
 
 
-def _forms(lemma: str) -> set[str]:
-    """A generous set of inflections: a superset is harmless, a gap loses facts."""
-    forms = {lemma, lemma + "s", lemma + "es", lemma + "ed", lemma + "d", lemma + "ing"}
-    if lemma.endswith("e"):
-        forms |= {lemma[:-1] + "ing", lemma[:-1] + "ed"}
-    if lemma.endswith("y"):
-        forms |= {lemma[:-1] + "ies", lemma[:-1] + "ied"}
-    if lemma.endswith("ie"):
-        forms.add(lemma[:-2] + "ying")
-    if len(lemma) >= 3 and lemma[-1] not in "aeiouwxy" and lemma[-2] in "aeiou":
-        forms |= {lemma + lemma[-1] + "ed", lemma + lemma[-1] + "ing"}
-    forms |= set(_IRREGULAR.get(lemma, "").split())
-    return forms
-
-
 def _nouns(words: frozenset[str] | set[str]) -> set[str]:
     out: set[str] = set()
     for w in words:
@@ -118,18 +93,15 @@ def _nouns(words: frozenset[str] | set[str]) -> set[str]:
 
 
 def _triggers() -> frozenset[str]:
-    lemmas = {lemma for table in (life.RULES, events.RULES, prefs.RULES,
-                                  intent.RULES, states.RULES, change.RULES)
-              for lemma in table}
-    lemmas |= {"become", "marry", "engage"}
+    lemmas = {lemma for family in FAMILIES for lemma in family.RULES}
     words: set[str] = set()
     for lemma in lemmas - _NEEDS_COMPLEMENT - _PHRASE_ONLY:
-        words |= _forms(lemma)
+        words |= inflections(lemma)
     words |= _nouns(set(KIN) | PETS | POSSESSIONS | TRIP_NOUNS | EVENT_NOUNS | BUSINESSES
                     | OCCUPATIONS | PROJECT_NOUNS)
-    words |= ACTIVITY_NOUNS | STATUS_WORDS | set(ATTITUDES) | TECH_WORDS | _COMPLEMENTS
+    words |= ACTIVITY_NOUNS | _COMPLEMENTS
     words |= DIETS | PHONE_WORDS | CAR_WORDS | set(SPORT_VERBS.values())
-    words |= states.TRIGGERS | change.TRIGGERS
+    words |= {w for family in FAMILIES for w in family.TRIGGERS}
     words |= {w for phrase in (*SPORTS, *SLOT_NOUNS) for w in phrase.split()}
     words |= {w for s in spellings() for w in _WORD.findall(s.lower())} - _COMMON_TERM_WORDS
     return frozenset(words)
@@ -140,17 +112,16 @@ class Gate:
 
     def __init__(self) -> None:
         self._triggers = _triggers()
+        self._patterns = (_PHRASES, _NAMED_OBJECT,
+                          *(p for family in FAMILIES for p in family.PATTERNS))
 
     def worth_parsing(self, sentence: str) -> bool:
         sentence = sentence.replace("\u2019", "'")
         if sentence.rstrip().endswith("?") and not _REMIND.search(sentence):
             return False  # questions state nothing (see dispatch.sentence_findings)
-        if _PHRASES.search(sentence) or _NAMED_OBJECT.search(sentence) or PREFIX.match(sentence) \
-                or states.GATE_PATTERN.search(sentence):
+        if any(p.search(sentence) for p in self._patterns):
             return True
         if _OBLIGATION.search(sentence) and has_time_cue(sentence):
-            return True
-        if I_AM.search(sentence) or TODO.match(sentence) or AGE.search(sentence):
             return True
         lowered = sentence.lower()
         return any(w in self._triggers or (w.endswith("'s") and w[:-2] in self._triggers)
@@ -168,7 +139,7 @@ _DIARY_ADVERBS = frozenset({"just", "finally", "recently", "also", "then", "so",
 #: ("Running is my sport").
 _GERUND_OBJECTS = frozenset({"in", "at", "for", "with", "on", "from", "a", "an", "the", "my",
                              "our", "to", "through"})
-_PAST_FORMS = frozenset({w for forms in _IRREGULAR.values() for w in forms.split()} | {
+_PAST_FORMS = frozenset({w for forms in IRREGULAR.values() for w in forms.split()} | {
     "got", "left", "quit", "became", "began", "made", "had", "sold", "bought", "went", "took",
     "gave", "drove", "found", "set", "put", "cut", "won", "lost"})
 _NOT_PAST = frozenset({"need", "speed", "seed", "feed", "breed", "united", "red", "bed", "shed",

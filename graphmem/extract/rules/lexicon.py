@@ -7,6 +7,7 @@ frozen sets; the helpers read objects and prepositional objects off a verb.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import conjuncts
@@ -94,6 +95,17 @@ ADVICE_VERBS = frozenset({
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
 ORG_LABELS = frozenset({"ORG", "FAC"})
 LANGUAGE_LABELS = frozenset({"LANGUAGE", "NORP"})
+#: Irregular forms of verbs the rules read (past tense, participle, third person).
+IRREGULAR = MappingProxyType({
+    "buy": "bought", "sell": "sold", "teach": "taught", "meet": "met", "know": "knew known",
+    "speak": "spoke spoken", "go": "went gone goes", "fly": "flew flown flies",
+    "drive": "drove driven", "leave": "left", "lose": "lost", "run": "ran", "begin": "began begun",
+    "take": "took taken", "grow": "grew grown", "come": "came", "give": "gave given",
+    "get": "got gotten", "write": "wrote written", "build": "built", "lay": "laid",
+    "swim": "swam swum", "sing": "sang sung", "draw": "drew drawn", "dream": "dreamt",
+    "learn": "learnt", "stand": "stood", "break": "broke broken", "bear": "born borne bore",
+    "become": "became", "eat": "ate eaten", "hold": "held", "find": "found", "ride": "rode ridden",
+})
 
 
 def pobjs(token: Token, preps: tuple[str, ...]) -> list[Token]:
@@ -198,3 +210,18 @@ def imperative(verb: Token) -> bool:
         return False  # "They motivate me and remind me": the subject is shared
     return not any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) and \
         not any(c.dep_ == "aux" and c.tag_ == "MD" for c in verb.children)
+
+
+def inflections(lemma: str) -> set[str]:
+    """A generous set of inflections: a superset is harmless, a gap loses facts."""
+    forms = {lemma, lemma + "s", lemma + "es", lemma + "ed", lemma + "d", lemma + "ing"}
+    if lemma.endswith("e"):
+        forms |= {lemma[:-1] + "ing", lemma[:-1] + "ed"}
+    if lemma.endswith("y"):
+        forms |= {lemma[:-1] + "ies", lemma[:-1] + "ied"}
+    if lemma.endswith("ie"):
+        forms.add(lemma[:-2] + "ying")
+    if len(lemma) >= 3 and lemma[-1] not in "aeiouwxy" and lemma[-2] in "aeiou":
+        forms |= {lemma + lemma[-1] + "ed", lemma + lemma[-1] + "ing"}
+    forms |= set(IRREGULAR.get(lemma, "").split())
+    return forms

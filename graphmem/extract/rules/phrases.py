@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.base import SELF
 from graphmem.extract.rules.clause import (
-    FIRST_PERSON, FIRST_POSSESSIVE, KIN, PETS, VAGUE, Speech, has_det, possessor)
+    FIRST_PERSON, FIRST_POSSESSIVE, KIN, PETS, VAGUE, Clause, Finding, Party, Speech, future_time,
+    has_det, possessor)
+from graphmem.extract.rules.lexicon import is_place, pobjs
 from graphmem.extract.rules.terms import TECH_LABEL, canonical_name
 
 if TYPE_CHECKING:
@@ -101,6 +103,18 @@ def clause_tokens(verb: Token) -> list[Token]:
     skip = {t.i for c in verb.children if c.dep_ in _SUBORDINATE
             and (c.dep_ != "conj" or c.pos_ in ("VERB", "AUX")) for t in c.subtree}
     return [t for t in verb.subtree if t.i not in skip]
+
+
+def trips(obj: Token, s: Party, clause: Clause) -> list[Finding]:
+    """"a trip to Tokyo": ahead it is ``TRAVELS_TO`` with the trip's dates, behind ``HAS_VISITED``."""
+    places = [t for t in pobjs(obj, ("to", "in")) if is_place(t)]
+    if clause.negated:
+        return []
+    past = clause.tense == "past" and not future_time(clause.verb)
+    return [Finding(s, "HAS_VISITED" if past else "TRAVELS_TO", n, "place",
+                    timing="event" if past else "trip",
+                    statement=None if past else f"{{s}} has {phrase(obj, keep_articles=True)} to {n}")
+            for t in places if (n := phrase(t))]
 
 
 def _first_person_clause(token: Token) -> bool:

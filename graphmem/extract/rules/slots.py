@@ -18,13 +18,11 @@ retraction (a negated statement is never asserted).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
-    Action, Clause, Finding, Party, Speech, is_person_name)
-from graphmem.extract.rules.families.copula import noun_owner
+    Action, Finding, Party, Speech, is_person_name, noun_owner)
 from graphmem.extract.rules.lexicon import is_place, pobjs
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.terms import LANGUAGE, TECH_LABEL, kind_of
@@ -174,15 +172,6 @@ def settle(findings: list[Finding]) -> list[Finding]:
 
 #: Modals under which a state is not stated as holding ("I would drive a Tesla").
 NOT_SO = ("would", "could", "should", "might")
-#: Words that make a possessed slot noun the *current* one ("my main sport", "my new boss").
-
-
-def each(clause: Clause, make: Callable[[Party], list[Finding]]) -> list[Finding]:
-    return [f for s in clause.subjects for f in make(s)]
-
-
-def action_of(clause: Clause) -> Action:
-    return "retract" if clause.negated or clause.ended else "assert"
 
 
 def value_name(token: Token) -> str | None:
@@ -244,3 +233,17 @@ def owner_of(noun: Token, speech: Speech) -> Party | None:
 
 def slot_finding(s: Party, slot: str, name: str, action: Action, **kw: object) -> Finding:
     return Finding(s, slot, name, SLOT_TYPES.get(slot, "concept"), action, **kw)  # type: ignore[arg-type]
+
+
+def married(subjects: list[Party], partners: list[str]) -> list[Finding]:
+    """"Tom and I got married", "I'm married to Tom", "We got married".
+
+    With a partner named this is ``MARRIED_TO``; without one, ``RELATIONSHIP_STATUS``.
+    """
+    if partners:
+        return [Finding(s, "MARRIED_TO", p, "person") for s in subjects for p in partners]
+    me = [s for s in subjects if s.is_speaker]
+    others = [s for s in subjects if not s.is_speaker]
+    if me and len(others) == 1:
+        return [Finding(me[0], "MARRIED_TO", others[0].name, "person")]
+    return [Finding(s, "RELATIONSHIP_STATUS", "married", "status") for s in subjects]

@@ -14,24 +14,23 @@ closed by dispatch._never_asserted.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
-    PETS, Clause, Finding, Party, Rule, Speech, appositive_name, possessor)
+    PETS, Clause, Finding, Party, Rule, Speech, appositive_name, each, possessor)
 from graphmem.extract.rules.lexicon import (
     dobjs, has_prt, is_named, is_place, object_type, pobjs)
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import (
-    DIETS, SLOT_THINGS, SLOT_TYPES, SPORT_VERBS, SPORTS, each, fits, is_language,
+    DIETS, SLOT_THINGS, SLOT_TYPES, SPORT_VERBS, SPORTS, fits, is_language,
     slot_finding, slot_noun, value_name, value_slot)
 from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
-
-#: Words the sentence gate must let through for these rules.
-TRIGGERS = frozenset({"rehomed", "rehome", "together", "died", "passed", "done", "through"})
 
 _CONSUMING = frozenset({"drink", "eat", "smoke", "have", "buy", "take"})
 #: "I'm with Globex", "I'm not at Cyberdyne anymore": a name after a copula and "with"/"at".
@@ -265,7 +264,7 @@ def move_out(clause: Clause, speech: Speech) -> list[Finding]:
                                     for t in places if (n := phrase(t))])
 
 
-RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "be": (together, done_with), "do": (no_slot, done_with), "have": (no_slot,),
     "follow": (no_slot,), "drink": (consume,), "smoke": (consume,), "eat": (consume,),
     "pass": (pass_away,), "die": (pass_away,), "go": (transition,),
@@ -277,3 +276,7 @@ RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     "leave": (cease, transition), "dump": (cease, transition), "step": (step_down,),
     "resign": (step_down,),
 })
+#: Words the sentence gate must let through for these rules.
+TRIGGERS: frozenset[str] = frozenset({"rehomed", "rehome", "together", "died", "passed", "done",
+                                      "through"})
+PATTERNS: tuple[re.Pattern[str], ...] = ()

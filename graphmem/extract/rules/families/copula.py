@@ -10,15 +10,17 @@ fact wherever they appear, so they are read off the noun phrase itself.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
-    KIN, PETS, Clause, Finding, Party, Speech, appositive_name, conjuncts, has_det,
-    is_person_name, possessor)
-from graphmem.extract.rules.phrases import activity, phrase, verb_phrase
+    KIN, PETS, Clause, Finding, Party, Rule, Speech, appositive_name, conjuncts, copula_subjects,
+    has_det, is_person_name, noun_owner, possessor)
 from graphmem.extract.rules.lexicon import (
-    LANGUAGE_LABELS, is_occupation, is_org, is_place, object_type, pobjs)
+    LANGUAGE_LABELS, inflections, is_occupation, is_org, is_place, object_type, pobjs)
+from graphmem.extract.rules.phrases import activity, phrase, verb_phrase
+from graphmem.extract.rules.slots import married
 from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
@@ -59,24 +61,6 @@ def copula(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
-def copula_subjects(verb: Token) -> list[Token]:
-    """The subject of "is", also when the parser hung it on the previous clause.
-
-    "I work at Siemens and my favourite band is Radiohead" is often parsed with
-    "band" coordinated with "Siemens" and "is" left without a subject: the
-    possessed noun right before the verb is its subject.
-    """
-    found = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")
-             or c.dep_ == "csubj" and c.tag_ != "VBG"]  # "Go is ...", not "Seeing X was ..."
-    if found or verb.i == verb.sent.start:
-        return found
-    before = verb.doc[verb.i - 1]
-    if before.pos_ in ("NOUN", "PROPN") and before.dep_ == "conj" and \
-            any(c.dep_ == "poss" for c in before.children):
-        return [before]
-    return []
-
-
 def _stack(verb: Token, clause: Clause) -> list[Finding]:
     """"Our stack is FastAPI, Postgres and React": what the project is made of."""
     projects = [s for s in clause.subjects if s.type == "project"]
@@ -86,17 +70,6 @@ def _stack(verb: Token, clause: Clause) -> list[Finding]:
     techs = [t for a in attrs for t in [a, *conjuncts(a)] if t.ent_type_ == TECH_LABEL]
     return [Finding(p, "PROJECT_USES", n, "technology") for p in projects
             for t in techs if (n := phrase(t))]
-
-
-def married(subjects: list[Party], partners: list[str]) -> list[Finding]:
-    """"Tom and I got married", "I'm married to Tom", "We got married"."""
-    if partners:
-        return [Finding(s, "MARRIED_TO", p, "person") for s in subjects for p in partners]
-    me = [s for s in subjects if s.is_speaker]
-    others = [s for s in subjects if not s.is_speaker]
-    if me and len(others) == 1:
-        return [Finding(me[0], "MARRIED_TO", others[0].name, "person")]
-    return [Finding(s, "RELATIONSHIP_STATUS", "married", "status") for s in subjects]
 
 
 def linking(clause: Clause, speech: Speech) -> list[Finding]:
@@ -302,17 +275,6 @@ def _my_noun_is(verb: Token, subjects: list[Token], speech: Speech, clause: Clau
     return out
 
 
-def noun_owner(noun: Token, speech: Speech) -> Party | None:
-    """Whose noun: "my" is the speaker, "Ana's" is Ana; None for anyone else."""
-    for c in noun.children:
-        if c.dep_ == "poss":
-            if c.lower_ in ("my", "our"):
-                return speech.me() if speech.first_person else None
-            if is_person_name(c, speech):
-                return Party(c.text, "person")
-    return None
-
-
 def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
     """Facts carried by a noun phrase anywhere: "my sister Anna", "experience with Java"."""
     out: list[Finding] = []
@@ -377,3 +339,12 @@ def _experience_owner(token: Token, speech: Speech) -> Party | None:
             if is_person_name(c, speech):
                 return Party(c.text, "person")
     return None
+
+
+#: No table: the dispatcher hands every "be" clause to :func:`copula`, get/become to
+#: :func:`linking` and adjectives parsed as verbs ("engaged", "based") to :func:`passive_state`.
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({})
+#: The words those rules read, and the verbs they are reached by beside "be".
+TRIGGERS: frozenset[str] = STATUS_WORDS | frozenset(ATTITUDES) | frozenset(
+    form for lemma in ("become", "marry", "engage") for form in inflections(lemma))
+PATTERNS: tuple[re.Pattern[str], ...] = ()

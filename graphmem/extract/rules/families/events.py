@@ -7,49 +7,20 @@ events ahead are ``PLANS``, and cancelling either retracts it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import Clause, Finding, Party, Rule, Speech
+from graphmem.extract.rules.clause import Clause, Finding, Rule, Speech, each, future_time
 from graphmem.extract.rules.lexicon import (
     EVENT_NOUNS, TRIP_NOUNS, dobjs, has_prt, is_place, object_type, pobjs)
 from graphmem.extract.rules.phrases import clause_tokens, phrase
-
-if TYPE_CHECKING:
-    from spacy.tokens import Token
 
 
 _DEGREES = frozenset({"degree", "phd", "ph.d.", "doctorate", "masters", "master", "bachelor",
                       "bachelors", "mba", "diploma", "ba", "bs", "bsc", "msc", "ma", "certificate"})
 _RACES = frozenset({"marathon", "race", "triathlon", "tournament", "competition", "contest", "match",
                     "game", "half", "ultramarathon", "hike", "trek", "course", "program", "bootcamp"})
-
-
-def _each(clause: Clause, make: Callable[[Party], list[Finding]]) -> list[Finding]:
-    return [f for s in clause.subjects for f in make(s)]
-
-
-def has_time(verb: Token) -> bool:
-    """Whether the verb's sentence names a time ("on Monday"): an event without one is chat."""
-    return any(t.ent_type_ in ("DATE", "TIME") for t in verb.sent)
-
-
-def trips(obj: Token, s: Party, clause: Clause) -> list[Finding]:
-    """"a trip to Tokyo": ahead it is ``TRAVELS_TO`` with the trip's dates, behind ``HAS_VISITED``."""
-    places = [t for t in pobjs(obj, ("to", "in")) if is_place(t)]
-    if clause.negated:
-        return []
-    past = clause.tense == "past" and not _future_time(clause.verb)
-    return [Finding(s, "HAS_VISITED" if past else "TRAVELS_TO", n, "place",
-                    timing="event" if past else "trip",
-                    statement=None if past else f"{{s}} has {phrase(obj, keep_articles=True)} to {n}")
-            for t in places if (n := phrase(t))]
-
-
-def _future_time(verb: Token) -> bool:
-    return any(t.lower_.startswith(("next", "tomorrow", "this coming")) for t in verb.sent
-               if t.ent_type_ in ("DATE", "TIME"))
 
 
 def go(clause: Clause, speech: Speech) -> list[Finding]:
@@ -61,7 +32,7 @@ def go(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.lemma == "visit":
         targets += [p for t in targets if not is_place(t) for p in pobjs(t, ("in", "at"))]
         targets += pobjs(verb, ("in",))
-    future = clause.tense == "future" or _future_time(verb) or (
+    future = clause.tense == "future" or future_time(verb) or (
         verb.tag_ == "VBG" and clause.tense != "past")
     past = clause.tense == "past" and not future
     doing = [c for c in verb.children if c.dep_ in ("xcomp", "dobj") and (
@@ -101,13 +72,13 @@ def attend(clause: Clause, speech: Speech) -> list[Finding]:
         degrees = [t for t in dobjs(verb) if t.lower_ in _DEGREES or t.lemma_.lower() in _DEGREES]
         if not degrees or clause.tense != "past":
             return []
-        return _each(clause, lambda s: [
+        return each(clause, lambda s: [
             Finding(s, "ATTENDED", n, object_type(t) if t.ent_type_ else "organization",
                     timing="event") for d in degrees
             for t in pobjs(verb, ("from", "at")) + pobjs(d, ("from", "at")) if (n := phrase(t))])
     objects = dobjs(verb) if clause.lemma == "attend" else pobjs(verb, ("from",))
     past = clause.tense == "past"
-    return _each(clause, lambda s: [
+    return each(clause, lambda s: [
         Finding(s, "ATTENDED" if past or clause.lemma == "graduate" else "PLANS", n,
                 object_type(t) if t.ent_type_ else "event",
                 timing="event" if past else "plan")
@@ -124,7 +95,7 @@ def been(clause: Clause, speech: Speech) -> list[Finding]:
                                                                  for p in clause.subjects):
         return []
     places = [t for t in pobjs(verb, preps) if t.ent_type_ in ("GPE", "LOC")]
-    return _each(clause, lambda s: [Finding(s, "HAS_VISITED", n, "place", timing="event")
+    return each(clause, lambda s: [Finding(s, "HAS_VISITED", n, "place", timing="event")
                                     for t in places if (n := phrase(t))])
 
 
@@ -147,7 +118,7 @@ def complete(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.negated or clause.modal or clause.tense != "past":
         return []
     events = [t for t in dobjs(clause.verb) if t.lemma_.lower() in _RACES]
-    return _each(clause, lambda s: [Finding(s, "ATTENDED", n, "event", timing="event")
+    return each(clause, lambda s: [Finding(s, "ATTENDED", n, "event", timing="event")
                                     for t in events if (n := phrase(t))])
 
 
@@ -159,7 +130,7 @@ def sign_up(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.lemma == "sign" and (not has_prt(verb, "up") or dobjs(verb)):
         return []
     preps = ("in",) if clause.lemma == "enroll" else ("for",)
-    return _each(clause, lambda s: [Finding(s, "PLANS", n, "event", timing="plan")
+    return each(clause, lambda s: [Finding(s, "PLANS", n, "event", timing="plan")
                                     for t in pobjs(verb, preps) if (n := phrase(t))])
 
 
@@ -182,7 +153,7 @@ def cancel(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
-RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "go": (go,), "fly": (go,), "travel": (go,), "head": (go,), "visit": (go,), "drive": (go,),
     "attend": (attend,), "graduate": (attend,), "earn": (attend,), "receive": (attend,),
     "get": (attend, back_from), "come": (back_from,), "return": (back_from,),
@@ -191,3 +162,5 @@ RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     "call": (cancel,), "scrap": (cancel,), "sign": (sign_up,), "enroll": (sign_up,),
     "register": (sign_up,),
 })
+TRIGGERS: frozenset[str] = frozenset()
+PATTERNS: tuple[re.Pattern[str], ...] = ()

@@ -9,16 +9,16 @@ bakery").
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.base import SELF
-from graphmem.extract.rules.clause import VAGUE, Clause, Finding, Party, Rule, Speech
-from graphmem.extract.rules.families.events import trips
+from graphmem.extract.rules.clause import VAGUE, Clause, Finding, Rule, Speech, each
 from graphmem.extract.rules.lexicon import (
     ACTIVITY_NOUNS, ACTIVITY_VERBS, TRIP_NOUNS, dobjs, has_prt, imperative, pobjs)
-from graphmem.extract.rules.phrases import gerund, phrase, verb_phrase
+from graphmem.extract.rules.phrases import gerund, phrase, trips, verb_phrase
 from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
@@ -36,10 +36,6 @@ _BARE_GOALS = frozenset({"retire", "travel", "relax", "graduate", "move", "exerc
                          "succeed", "win", "improve", "heal", "recover", "grow", "settle"})
 _GOAL_VERBS = frozenset({"want", "hope", "aim", "intend", "wish", "dream", "long", "strive"})
 _LEAGUES = frozenset({"league", "team", "club"})
-
-
-def _each(clause: Clause, make: Callable[[Party], list[Finding]]) -> list[Finding]:
-    return [f for s in clause.subjects for f in make(s)]
 
 
 def _present_form(verb: Token) -> bool:
@@ -75,7 +71,7 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
         out += [Finding(s, "HOBBY", sport, "activity") for s in clause.subjects for sport in sports]
         played = [n for t in dobjs(verb) if (n := phrase(t))
                   and t.lemma_.lower() not in ("role", "part", "game", "trick", "card", "music")]
-        out += _each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in played])
+        out += each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in played])
     elif lemma == "go":
         for c in verb.children:
             if c.dep_ == "xcomp" and c.tag_ == "VB" and verb.tag_ == "VBG" and any(
@@ -92,17 +88,17 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
         done = dobjs(verb) + [c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"]
         names = [n for t in done if t.lemma_.lower() in ACTIVITY_NOUNS or lemma != "do"
                  or t.lower_ in ACTIVITY_NOUNS if (n := phrase(t) if t.tag_ != "VBG" else t.lower_)]
-        out += _each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in names])
+        out += each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in names])
     elif (lemma == "take" and has_prt(verb, "up")) or lemma in ("start", "begin"):
         names = [n for t in dobjs(verb) if lemma == "take" or t.lemma_.lower() in ACTIVITY_NOUNS
                  if (n := phrase(t))]
         names += [gerund(c) for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"
                   and c.lemma_ in ACTIVITY_VERBS]
-        out += _each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in names])
+        out += each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in names])
     elif lemma == "get" and clause.tense == "past":
         names = [n for t in pobjs(verb, ("into",)) if (t.lemma_.lower() in ACTIVITY_NOUNS
                                                        or t.tag_ == "VBG") and (n := phrase(t))]
-        out += _each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in names])
+        out += each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in names])
     elif lemma in ACTIVITY_VERBS and habitual and lemma != "play" and not any(
             c.dep_ == "prt" or (c.dep_ == "prep" and c.lower_ in ("out", "into", "over", "across"))
             for c in verb.children):
@@ -110,7 +106,7 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
         if not objects and not any(c.dep_ in ("xcomp", "ccomp", "prep") and c.lower_ != "in"
                                    for c in verb.children if c.dep_ != "prep" or c.lower_ in
                                    ("to", "for")):
-            out += _each(clause, lambda s: [Finding(s, "HOBBY", gerund(verb), "activity",
+            out += each(clause, lambda s: [Finding(s, "HOBBY", gerund(verb), "activity",
                                                     confidence=0.7)])
     return out
 
@@ -136,13 +132,13 @@ def learn(clause: Clause, speech: Speech) -> list[Finding]:
     out: list[Finding] = []
     schools = [t for t in pobjs(verb, ("at",)) if t.ent_type_ in ("ORG", "FAC", "GPE")
                or t.tag_ == "NNP"]
-    out += _each(clause, lambda s: [Finding(s, "STUDIES_AT", n, "organization")
+    out += each(clause, lambda s: [Finding(s, "STUDIES_AT", n, "organization")
                                     for t in schools if (n := phrase(t))])
     subjects = [n for t in dobjs(verb) if t.pos_ in ("NOUN", "PROPN") and (n := phrase(t))]
     if clause.tense == "past" and not clause.perfect:
         techs = [n for t in dobjs(verb) if t.ent_type_ == TECH_LABEL if (n := phrase(t))]
-        return out + _each(clause, lambda s: [Finding(s, "SKILLED_IN", n, "skill") for n in techs])
-    return out + _each(clause, lambda s: [Finding(s, "LEARNING", n, "skill", confidence=0.8)
+        return out + each(clause, lambda s: [Finding(s, "SKILLED_IN", n, "skill") for n in techs])
+    return out + each(clause, lambda s: [Finding(s, "LEARNING", n, "skill", confidence=0.8)
                                           for n in subjects])
 
 
@@ -188,6 +184,11 @@ def goal(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
+def would_love(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'd love to visit Japan", "I would like to learn Rust": a wish is a goal."""
+    return goal(clause, speech) if clause.modal == "would" else []
+
+
 def purpose(clause: Clause, speech: Speech) -> list[Finding]:
     """"I quit my job to start my own company": the purpose of a life change is a goal."""
     if clause.negated or clause.modal in ("would", "could", "should", "might"):
@@ -227,7 +228,7 @@ def obligation(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.lemma == "must":
         steps = [verb]
     todos = [t for step in steps if (t := verb_phrase(step, speech))]
-    return _each(clause, lambda s: [Finding(s, "TODO", t, "task", timing="due",
+    return each(clause, lambda s: [Finding(s, "TODO", t, "task", timing="due",
                                             statement=f"{{s}} needs to {t}") for t in todos])
 
 
@@ -256,7 +257,7 @@ def remind(clause: Clause, speech: Speech) -> list[Finding]:
                     statement=f"{{s}} needs to {t}") for t in todos]
 
 
-RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "write": (hobby,), "run": (hobby,), "play": (hobby,), "go": (hobby,), "do": (hobby,),
     "practice": (hobby,), "practise": (hobby,), "take": (hobby,), "start": (hobby,),
     "begin": (hobby,), "get": (hobby,),
@@ -264,6 +265,9 @@ RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     "learn": (learn,), "study": (learn, purpose), "quit": (purpose,), "leave": (purpose,),
     "move": (purpose,), "train": (purpose,), "resign": (purpose,),
     **{lemma: (goal,) for lemma in _GOAL_VERBS}, "plan": (goal,), "save": (goal,),
+    "like": (would_love,), "love": (would_love,),
     "need": (obligation,), "have": (obligation,), "must": (obligation,), "gotta": (obligation,),
     "remind": (remind,), "forget": (remind,),
 })
+TRIGGERS: frozenset[str] = frozenset()
+PATTERNS: tuple[re.Pattern[str], ...] = ()

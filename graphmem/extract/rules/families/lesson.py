@@ -12,11 +12,13 @@ project; its object keeps the advice itself.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import Finding, Party, Speech, tech_in
-from graphmem.extract.rules.phrases import verb_phrase
+from graphmem.extract.rules.clause import Finding, Party, Rule, Speech, tech_in
 from graphmem.extract.rules.lexicon import ADVICE_VERBS, imperative
+from graphmem.extract.rules.phrases import verb_phrase
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -140,3 +142,9 @@ def _needs(sent: Span, speech: Speech, allowed: bool) -> str | None:
                 continue
             return verb_phrase(token, speech)
     return None
+
+
+#: No verb rules: :func:`lesson_facts` reads the whole sentence.
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({})
+TRIGGERS: frozenset[str] = TECH_WORDS
+PATTERNS: tuple[re.Pattern[str], ...] = (PREFIX,)

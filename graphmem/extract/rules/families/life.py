@@ -8,18 +8,19 @@ anymore", "I don't work at Acme") retracts it. Trips and events are in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
-    KIN, PETS, VAGUE, Action, Clause, Finding, Party, Rule, Speech, conjuncts, possessor)
-from graphmem.extract.rules.families.copula import married
-from graphmem.extract.rules.families.events import has_time, trips
+    KIN, PETS, VAGUE, Action, Clause, Finding, Party, Rule, Speech, action_of, conjuncts, each,
+    has_time, possessor)
 from graphmem.extract.rules.lexicon import (
     BUSINESSES, EVENT_NOUNS, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, dobjs, has_prt,
     is_named, is_place, object_type, pobjs)
-from graphmem.extract.rules.phrases import phrase
+from graphmem.extract.rules.phrases import phrase, trips
+from graphmem.extract.rules.slots import married
 from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
@@ -28,14 +29,6 @@ if TYPE_CHECKING:
 _JOB_NOUNS = frozenset({"job", "position", "role", "internship", "gig", "career", "post",
                         "offer"})
 _NOT_WORKPLACES = frozenset({"home", "night", "moment", "end", "same", "place", "office"})
-
-
-def _each(clause: Clause, make: Callable[[Party], list[Finding]]) -> list[Finding]:
-    return [f for s in clause.subjects for f in make(s)]
-
-
-def _state(clause: Clause) -> Action:
-    return "retract" if clause.negated or clause.ended else "assert"
 
 
 def work(clause: Clause, speech: Speech) -> list[Finding]:
@@ -49,7 +42,7 @@ def work(clause: Clause, speech: Speech) -> list[Finding]:
     tools = [t for t in pobjs(verb, ("with",)) if t.ent_type_ == TECH_LABEL]
     if clause.tense == "past" and not clause.perfect and not clause.negated:
         return []
-    action = _state(clause)
+    action = action_of(clause)
 
     def make(s: Party) -> list[Finding]:
         out = [Finding(s, "WORKS_AT", name, object_type(t), action)
@@ -63,7 +56,7 @@ def work(clause: Clause, speech: Speech) -> list[Finding]:
         out += [Finding(s, "USES", name, "technology", action)
                 for t in tools if (name := phrase(t))]
         return out
-    return _each(clause, make)
+    return each(clause, make)
 
 
 def join(clause: Clause, speech: Speech) -> list[Finding]:
@@ -73,7 +66,7 @@ def join(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.negated or clause.modal:
         return []
     titles = pobjs(clause.verb, ("as",)) if orgs else []
-    return _each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", timing="start")
+    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", timing="start")
                                     for t in orgs if (n := phrase(t))]
                  + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := _title(t))])
 
@@ -97,7 +90,7 @@ def start_job(clause: Clause, speech: Speech) -> list[Finding]:
     if jobs:
         orgs += pobjs(verb, ("at", "with", "for"))
         titles += pobjs(verb, ("as",))
-    return _each(clause, lambda s: [Finding(s, "WORKS_AT", n, object_type(t))
+    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, object_type(t))
                                     for t in orgs if (n := phrase(t))]
                  + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := _title(t))])
 
@@ -123,7 +116,7 @@ def promote(clause: Clause, speech: Speech) -> list[Finding]:
                 break
             words.append(t.text)
         titles = [" ".join(words)] if words else []
-    return _each(clause, lambda s: [Finding(s, "JOB_TITLE", n, "role") for n in titles])
+    return each(clause, lambda s: [Finding(s, "JOB_TITLE", n, "role") for n in titles])
 
 
 def teach(clause: Clause, speech: Speech) -> list[Finding]:
@@ -133,7 +126,7 @@ def teach(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     subjects = [t for t in dobjs(clause.verb) if t.pos_ in ("NOUN", "PROPN")]
     names = [t.text if t.text[:1].isupper() else t.lemma_.lower() for t in subjects[:1]]
-    return _each(clause, lambda s: [Finding(s, "JOB_TITLE", f"{n} teacher", "role")
+    return each(clause, lambda s: [Finding(s, "JOB_TITLE", f"{n} teacher", "role")
                                     for n in names])
 
 
@@ -173,7 +166,7 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
             return [Finding(s, "WORKS_AT", "", "organization", "retract")]
         return [Finding(s, "WORKS_AT", n, "organization", "retract")
                 for t in orgs if (n := phrase(t))]
-    return _each(clause, make)
+    return each(clause, make)
 
 
 def live(clause: Clause, speech: Speech) -> list[Finding]:
@@ -182,8 +175,8 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.modal in ("would", "could", "should"):
         return []
     places = [t for t in pobjs(clause.verb, ("in", "at", "near")) if is_place(t)]
-    action = _state(clause)
-    return _each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action)
+    action = action_of(clause)
+    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action)
                                     for t in places if (n := phrase(t))])
 
 
@@ -198,9 +191,9 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
     if any(c.dep_ == "prep" and c.lower_ == "from" for c in verb.children):
         return []  # "moved from X to Y" is a transition (families.change)
     if clause.hedged:
-        return _each(clause, lambda s: [Finding(s, "PLANS", f"move to {n}", "plan", timing="plan")
+        return each(clause, lambda s: [Finding(s, "PLANS", f"move to {n}", "plan", timing="plan")
                                         for t in places if (n := phrase(t))])
-    return _each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place",
+    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place",
                                             statement=f"{{s}} moved to {n}")
                                     for t in places if (n := phrase(t))])
 
@@ -210,7 +203,7 @@ def grow_up(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     preps = ("in",) if clause.lemma == "grow" else ("from",)
     places = [t for t in pobjs(clause.verb, preps) if is_place(t)]
-    return _each(clause, lambda s: [Finding(s, "IS_FROM", n, "place", timing="none")
+    return each(clause, lambda s: [Finding(s, "IS_FROM", n, "place", timing="none")
                                     for t in places if (n := phrase(t))])
 
 
@@ -223,7 +216,7 @@ def marry(clause: Clause, speech: Speech) -> list[Finding]:
     partners = [t for t in dobjs(verb) + pobjs(verb, ("to",)) if t.ent_type_ == "PERSON"
                 or t.tag_ == "NNP"]
     if clause.lemma == "divorce":
-        return _each(clause, lambda s: [
+        return each(clause, lambda s: [
             Finding(s, "RELATIONSHIP_STATUS", "divorced", "status"),
             Finding(s, "MARRIED_TO", partners[0].text if partners else "", "person", "retract")])
     return married(clause.subjects, [t.text for t in partners])
@@ -233,7 +226,7 @@ def date_someone(clause: Clause, speech: Speech) -> list[Finding]:
     people = [t for t in dobjs(clause.verb) if t.ent_type_ == "PERSON"]
     if clause.negated or clause.tense == "past" or not people:
         return []
-    return _each(clause, lambda s: [Finding(s, "HAS_PARTNER", t.text, "person") for t in people])
+    return each(clause, lambda s: [Finding(s, "HAS_PARTNER", t.text, "person") for t in people])
 
 
 def know(clause: Clause, speech: Speech) -> list[Finding]:
@@ -256,7 +249,7 @@ def meet(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.negated or clause.tense != "past":
         return []
     people = [t for t in dobjs(clause.verb) if t.ent_type_ == "PERSON"]
-    return _each(clause, lambda s: [Finding(s, "KNOWS", t.text, "person", confidence=0.7)
+    return each(clause, lambda s: [Finding(s, "KNOWS", t.text, "person", confidence=0.7)
                                     for t in people])
 
 
@@ -291,7 +284,7 @@ def have(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     if any(c.dep_ == "xcomp" for c in verb.children):
         return []  # "have to ..." is a todo
-    action = _state(clause)
+    action = action_of(clause)
     out: list[Finding] = []
     for s in clause.subjects:
         for obj in dobjs(verb):
@@ -348,7 +341,7 @@ def dispose(clause: Clause, speech: Speech) -> list[Finding]:
         return []  # "gave away my bike", "gave my car to my son"; not "gave my son a car"
     objects = dobjs(verb) + pobjs(next((c for c in verb.children if c.lower_ == "rid"), verb),
                                   ("of",))
-    return _each(clause, lambda s: [
+    return each(clause, lambda s: [
         Finding(s, "HAS_PET" if t.lemma_.lower() in PETS else "OWNS", n, object_type(t), "retract")
         for t in objects if (n := phrase(t))])
 
@@ -357,7 +350,7 @@ def found_business(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.negated or clause.modal or clause.tense == "future":
         return []
     objects = [t for t in dobjs(clause.verb) if t.lemma_.lower() in BUSINESSES]
-    return _each(clause, lambda s: [Finding(s, "OWNS", n, "organization")
+    return each(clause, lambda s: [Finding(s, "OWNS", n, "organization")
                                     for t in objects if (n := phrase(t))])
 
 
@@ -381,7 +374,7 @@ def break_up(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
-RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "work": (work,), "join": (join,), "start": (start_job, found_business),
     "get": (start_job, acquire, dispose), "land": (start_job,), "accept": (start_job,),
     "hire": (start_job,), "promote": (promote,), "teach": (teach,), "quit": (leave,),
@@ -394,3 +387,5 @@ RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     "give": (dispose,), "open": (found_business,), "found": (found_business,),
     "launch": (found_business,),
 })
+TRIGGERS: frozenset[str] = frozenset()
+PATTERNS: tuple[re.Pattern[str], ...] = ()

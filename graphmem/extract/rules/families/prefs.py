@@ -11,13 +11,13 @@ stopped using Jira") retracts the current ``USES`` fact. Switching tools
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
-    PROJECT_NOUNS, Action, Clause, Finding, Party, Rule, Speech, possessor)
-from graphmem.extract.rules.families.intent import goal
+    PROJECT_NOUNS, Action, Clause, Finding, Party, Rule, Speech, each, possessor)
 from graphmem.extract.rules.lexicon import ACTIVITY_VERBS, dobjs, has_prt, object_type, pobjs
 from graphmem.extract.rules.phrases import activity, clause_tokens, gerund, phrase
 from graphmem.extract.rules.slots import is_language
@@ -34,10 +34,6 @@ _TECH_PREPS = ("in", "with", "on", "using")
 _REJECTING = frozenset({"over", "than", "from"})
 _COLLECTIVES = frozenset({"team", "company", "org", "organization", "startup", "group",
                           "department", "squad", "employer", "lab"})
-
-
-def _each(clause: Clause, make: Callable[[Party], list[Finding]]) -> list[Finding]:
-    return [f for s in clause.subjects for f in make(s)]
 
 
 def _stray_tech(verb: Token) -> list[Token]:
@@ -90,7 +86,7 @@ def sentiment(clause: Clause, speech: Speech) -> list[Finding]:
     verb = clause.verb
     predicate = _SENTIMENT[clause.lemma]
     if clause.modal == "would" and clause.lemma in ("like", "love"):
-        return goal(clause, speech)
+        return []  # "I'd love to visit Japan" is a wish (intent.would_love)
     if clause.lemma == "stand" and not (clause.negated and clause.modal == "can"):
         return []
     if clause.negated and clause.ended and predicate in ("LIKES", "LOVES"):
@@ -107,7 +103,7 @@ def sentiment(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.negated and clause.lemma != "stand":
         confidence = 0.75
     targets = _targets(verb, speech)
-    return _each(clause, lambda s: [Finding(s, predicate, n, k, confidence=confidence,
+    return each(clause, lambda s: [Finding(s, predicate, n, k, confidence=confidence,
                                             timing="none")
                                     for n, k in targets])
 
@@ -117,7 +113,7 @@ def rather(clause: Clause, speech: Speech) -> list[Finding]:
     if not any(c.lower_ == "rather" for c in clause.verb.children):
         return []
     objects = [t for t in dobjs(clause.verb)]
-    return _each(clause, lambda s: [Finding(s, "PREFERS", n, object_type(t), timing="none")
+    return each(clause, lambda s: [Finding(s, "PREFERS", n, object_type(t), timing="none")
                                     for t in objects if (n := phrase(t))])
 
 
@@ -271,7 +267,7 @@ def stop(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
-RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     **{lemma: (sentiment,) for lemma in _SENTIMENT},
     "use": (use,), "code": (build_with,), "program": (build_with,), "write": (build_with,),
     "develop": (build_with,), "build": (build_with,), "run": (build_with,),
@@ -281,3 +277,5 @@ RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     "replace": (switch,), "swap": (switch,), "stop": (stop,), "quit": (stop,), "drop": (stop,),
     "ditch": (stop,), "abandon": (stop,), "give": (stop,),
 })
+TRIGGERS: frozenset[str] = frozenset()
+PATTERNS: tuple[re.Pattern[str], ...] = ()

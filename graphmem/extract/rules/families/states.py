@@ -13,16 +13,17 @@ closing and replacing values is :mod:`graphmem.extract.rules.families.change`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
-    KIN, Clause, Finding, Rule, Speech, appositive_name, conjuncts, possessor)
-from graphmem.extract.rules.families.copula import copula_subjects
+    KIN, Clause, Finding, Rule, Speech, action_of, appositive_name, conjuncts, copula_subjects,
+    each, possessor)
 from graphmem.extract.rules.lexicon import dobjs, is_named, is_org, is_place, pobjs
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import (
-    DIETS, NOT_SO, SLOT_THINGS, SLOT_TYPES, action_of, each, fits, is_language, owner_of,
+    DIETS, NOT_SO, SLOT_THINGS, SLOT_TYPES, fits, is_language, owner_of,
     slot_finding, slot_noun, value_name, value_slot)
 from graphmem.extract.rules.terms import TECH_LABEL
 
@@ -30,12 +31,10 @@ if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
 #: "I'm with Globex", "I'm not at Cyberdyne anymore": a name after a copula and "with"/"at".
-GATE_PATTERN = re.compile(r"(?:'m|\b[Aa]m|'re|\b[Aa]re|\b[Ii]s|\b[Bb]e|\b[Bb]een)\s+"
+_WITH_ORG = re.compile(r"(?:'m|\b[Aa]m|'re|\b[Aa]re|\b[Ii]s|\b[Bb]e|\b[Bb]een)\s+"
                           r"(?:\w+\s+){0,2}(?:with|at)\s+[A-Z]|\bout\s+of\s+work\b")
 
 _UNEMPLOYED = frozenset({"unemployed", "jobless", "retired"})
-#: Words the sentence gate must let through for these rules.
-TRIGGERS = _UNEMPLOYED | {"jobs", "born", "settled"}
 
 
 _ALL_OF_IT = frozenset({"everything", "all", "most", "mostly", "mainly", "primarily",
@@ -323,7 +322,7 @@ def progressive_slot(sent: Span, speech: Speech) -> list[Finding]:
     return out
 
 
-RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     **{word: (diet_word,) for word in DIETS}, "bear": (born,), "support": (support,),
     "be": (slot_copula, with_org, out_of_work, diet, on_thing), "become": (slot_copula, diet),
     "eat": (diet,), "go": (diet,), "turn": (diet,), "try": (diet,), "follow": (diet,),
@@ -333,3 +332,6 @@ RULES: MappingProxyType[str, tuple[Rule, ...]] = MappingProxyType({
     "develop": (main_language,), "use": (as_my, use_thing), "have": (as_my,),
     "get": (got_new,), "buy": (got_new,), "call": (call_home,),
 })
+#: Words the sentence gate must let through for these rules.
+TRIGGERS: frozenset[str] = _UNEMPLOYED | {"jobs", "born", "settled"}
+PATTERNS: tuple[re.Pattern[str], ...] = (_WITH_ORG,)
