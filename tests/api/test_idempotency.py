@@ -122,6 +122,8 @@ class GatedExtractor:
 
     def __init__(self, inner: Extractor) -> None:
         self.inner = inner
+        self.name = inner.name
+        self.uses_candidates = inner.uses_candidates
         self.gate = threading.Event()
 
     def extract(self, episode: Episode, candidates: list[CandidateFact]) -> Extraction:

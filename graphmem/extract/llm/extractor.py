@@ -125,7 +125,7 @@ class LLMExtractor:
     The key never appears in ``repr()``, logs or error messages.
     """
 
-    uses_candidates = True
+    uses_candidates = True  # the model judges the stored facts an episode may change
 
     def __init__(
         self,

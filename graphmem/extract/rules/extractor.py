@@ -71,6 +71,9 @@ class RuleExtractor:
     """
 
     name = "rules"
+    #: The rules never judge stored facts; only a direct caller's candidates fill in
+    #: what a bare retraction ("I quit my job") ends.
+    uses_candidates = False
 
     def __init__(self, model: str = DEFAULT_MODEL, *, batch_size: int = 128,
                  prefilter: bool = True) -> None:

@@ -49,6 +49,7 @@ class FixedExtractor:
     """A stand-in for the rule extractor as the fallback."""
 
     name = "fixed"
+    uses_candidates = False
 
     def extract(self, episode: Episode, candidates: list[CandidateFact]) -> Extraction:
         return Extraction(facts=[ExtractedFact(subject=SELF, predicate="LIKES", object="tea",
