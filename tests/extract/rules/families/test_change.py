@@ -1,4 +1,4 @@
-"""Negation, cessation and transition (rules_change and the negation guard in patterns).
+"""Negation, cessation and transition (families.change, and the negation guard in dispatch).
 
 The cases are the sentences of the issue and of the dev temporal suite: each
 must produce exactly the facts listed, and a negated statement must never be

@@ -1,4 +1,4 @@
-"""States open a slot's value (rules_states): copulas, possessed slot nouns, diets, employers.
+"""States open a slot's value (families.states): copulas, possessed slot nouns, diets, employers.
 
 Each sentence, taken from the issue and the dev temporal suite, must produce
 exactly the facts listed.
