@@ -5,7 +5,9 @@ module settles the questions every rule shares: who the subject is ("I" is the
 speaker, "my sister Anna" is Anna, "our app" is the project), whether the
 clause is negated or says something ended ("anymore", "no longer"), whether it
 is hedged ("I think I might"), hypothetical ("if I moved") or a question, and
-in which tense it is. Turning subtrees into object phrases is the job of
+in which tense it is, and whose noun a possessed noun is. :func:`each` and
+:func:`action_of` are the two steps every family takes from a clause to its
+findings. Turning subtrees into object phrases is the job of
 :mod:`graphmem.extract.rules.phrases`.
 """
 
@@ -201,6 +203,7 @@ def has_time(verb: Token) -> bool:
 
 
 def future_time(verb: Token) -> bool:
+    """Whether the sentence's time is ahead ("next week", "tomorrow")."""
     return any(t.lower_.startswith(("next", "tomorrow", "this coming")) for t in verb.sent
                if t.ent_type_ in ("DATE", "TIME"))
 
@@ -369,14 +372,6 @@ def conjuncts(token: Token) -> list[Token]:
     return found
 
 
-def each(clause: Clause, make: Callable[[Party], list[Finding]]) -> list[Finding]:
-    return [f for s in clause.subjects for f in make(s)]
-
-
-def action_of(clause: Clause) -> Action:
-    return "retract" if clause.negated or clause.ended else "assert"
-
-
 def _possessed_by_me(token: Token) -> bool:
     """"Siemens and my favourite band": "my" opens a new clause, not a second object."""
     return any(c.dep_ == "poss" and c.lower_ in FIRST_POSSESSIVE for c in token.children)
@@ -396,6 +391,16 @@ def tech_in(tokens: list[Token] | Span) -> list[str]:
             if name not in seen:
                 seen.append(name)
     return seen
+
+
+def each(clause: Clause, make: Callable[[Party], list[Finding]]) -> list[Finding]:
+    """What ``make`` finds for each subject of the clause ("Tom and I moved to Oslo")."""
+    return [f for s in clause.subjects for f in make(s)]
+
+
+def action_of(clause: Clause) -> Action:
+    """A negated or ended clause closes what it names; any other states it."""
+    return "retract" if clause.negated or clause.ended else "assert"
 
 
 #: A rule reads one clause and returns what it found; rule modules map verb lemmas to rules.
