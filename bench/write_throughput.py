@@ -80,6 +80,7 @@ class NoExtractor:
     """add_facts never extracts; Ingestor still wants an extractor."""
 
     name = "none"
+    uses_candidates = False
 
     def extract(self, *_: Any) -> Any:
         raise AssertionError("the write benchmark does not extract")

@@ -49,7 +49,7 @@ def build_extractor(settings: Settings) -> Extractor:
     if settings.extractor != "llm":
         return rules
     from graphmem.extract.llm import LLMExtractor
-    from graphmem.extract.llm_queue import RetryQueue
+    from graphmem.extract.llm.queue import RetryQueue
 
     queue = RetryQueue(settings.llm_queue_path) if settings.llm_queue_path else None
     return LLMExtractor(

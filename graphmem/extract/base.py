@@ -77,8 +77,14 @@ class CandidateFact(BaseModel):
 
 
 class Extractor(Protocol):
-    """Reads one episode; ``candidates`` are stored facts that may be affected."""
+    """Reads one episode; ``candidates`` are stored facts that may be affected.
+
+    ``uses_candidates`` says whether the extractor judges stored facts: the
+    ingestion pipeline looks the candidates up (a full-text search per episode)
+    only for an extractor that does, and passes an empty list otherwise.
+    """
 
     name: str
+    uses_candidates: bool
 
     def extract(self, episode: Episode, candidates: list[CandidateFact]) -> Extraction: ...

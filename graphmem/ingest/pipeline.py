@@ -181,7 +181,7 @@ class Ingestor:
 
     def _extract(self, tenant: str, scope: Scope, episode: Episode) -> Extraction:
         candidates: list[CandidateFact] = []
-        if getattr(self.extractor, "uses_candidates", False):
+        if self.extractor.uses_candidates:
             candidates = self._candidates(tenant, scope, episode)
         try:
             return self.extractor.extract(episode, candidates)

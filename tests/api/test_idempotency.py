@@ -120,6 +120,9 @@ def test_answers_outlive_the_process(store_client: TestClient, key: dict[str, st
 class GatedExtractor:
     """The real extractor, held at a gate: a request that outlives the store timeout."""
 
+    name = "gated"
+    uses_candidates = False  # like the rule extractor it holds
+
     def __init__(self, inner: Extractor) -> None:
         self.inner = inner
         self.gate = threading.Event()

@@ -31,6 +31,7 @@ class ScriptedExtractor:
     """
 
     name = "scripted"
+    uses_candidates = False
 
     def __init__(self, script: dict[str, list[ExtractedFact]]) -> None:
         self.script = script

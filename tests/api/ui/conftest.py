@@ -70,6 +70,7 @@ class SeedExtractor:
     """The real rule extractor, plus the scripted retraction of :data:`RETRACTED`."""
 
     name = "rules+scripted"
+    uses_candidates = False
 
     def __init__(self, rules: Extractor) -> None:
         self.rules = rules

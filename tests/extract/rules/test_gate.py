@@ -1,10 +1,13 @@
-"""Sentence preparation before parsing: the diary-style subject is put back."""
+"""The sentence gate: what is worth parsing, and the diary-style subject put back first."""
 
 from __future__ import annotations
 
 import pytest
 
-from graphmem.extract.rules_gate import Gate, with_subject
+from graphmem.extract.rules import RuleExtractor
+from graphmem.extract.rules.gate import Gate, with_subject
+from graphmem.models import Message
+from tests.extract.rules.conftest import episode, gold_rows, triples
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -29,3 +32,11 @@ def test_with_subject(text: str, expected: str) -> None:
                                   "Home for me is Kyoto.", "Our daughter Mia was born in May."])
 def test_change_sentences_pass_the_gate(text: str) -> None:
     assert Gate().worth_parsing(text)
+
+
+def test_gate_changes_nothing_on_the_gold_set(extractor: RuleExtractor) -> None:
+    """Skipping sentences before parsing is an optimisation only."""
+    ungated = RuleExtractor(prefilter=False)
+    for r in gold_rows():
+        ep = episode(Message(id="m", speaker=r["speaker"], content=str(r["text"])))  # type: ignore[arg-type]
+        assert triples(extractor.extract(ep, [])) == triples(ungated.extract(ep, [])), r["text"]

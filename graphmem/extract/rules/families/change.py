@@ -1,0 +1,282 @@
+"""Verb rules for change: a slot's value closes, or is replaced.
+
+* **cessation** verbs (stop, quit, give up, drop, ditch, sell, rehome, leave,
+  pass away, "done with") close the value they take as object, and a slot
+  named without a value ("I don't do any sport now", "I no longer drive",
+  "we're no longer together") closes whatever its current value is;
+* **transitions** (switch/move/go/change from X to Y, replace/swap X with/for Y,
+  trade in X for Y, ditch X for Y) close X and open Y, in the slot the values
+  or the verb's object name ("changed jobs from IBM to SAP").
+
+Opening values is :mod:`graphmem.extract.rules.families.states`; negated states are
+closed by dispatch._never_asserted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from graphmem.extract.rules.clause import (
+    PETS, Clause, Finding, Party, Rule, Speech, appositive_name, each, possessor)
+from graphmem.extract.rules.lexicon import (
+    dobjs, has_prt, is_named, is_place, object_type, pobjs)
+from graphmem.extract.rules.phrases import phrase
+from graphmem.extract.rules.slots import (
+    DIETS, SLOT_THINGS, SLOT_TYPES, SPORT_VERBS, SPORTS, fits, is_language,
+    slot_finding, slot_noun, value_name, value_slot)
+from graphmem.extract.rules.terms import TECH_LABEL
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+_CONSUMING = frozenset({"drink", "eat", "smoke", "have", "buy", "take"})
+#: "I'm with Globex", "I'm not at Cyberdyne anymore": a name after a copula and "with"/"at".
+
+
+def no_slot(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I don't do any sport now", "I don't have a manager": the slot is empty."""
+    if not (clause.negated or clause.ended):
+        return []
+    out: list[Finding] = []
+    for t in dobjs(clause.verb):
+        slot = slot_noun(t)
+        if slot in ("PLAYS_SPORT", "DIET", "REPORTS_TO", "DRIVES", "HAS_PHONE", "WORKS_AT") \
+                and possessor(t) in (None, "me") and not any(
+                    c.dep_ == "compound" for c in t.children):
+            out += each(clause, lambda s: [Finding(s, slot, "", SLOT_TYPES[slot], "retract")])
+    return out
+
+
+def _old_new(verb: Token, lemma: str) -> tuple[list[Token], list[Token]]:
+    """What a transition leaves and what it takes up."""
+    if lemma in ("replace", "swap", "trade", "exchange", "ditch", "drop", "dump", "leave", "quit"):
+        old = dobjs(verb) + (pobjs(verb, ("in",)) if lemma == "trade" else [])  # "traded in X"
+        return old, pobjs(verb, ("with", "for")) + [x for o in old for x in pobjs(o, ("for",))]
+    old = pobjs(verb, ("from",)) + [x for o in dobjs(verb) for x in pobjs(o, ("from",))]
+    inner = [x for p in verb.children if p.dep_ == "prep" and p.lower_ == "from"
+             for x in pobjs(p, ("to",))] + [x for o in old for x in pobjs(o, ("to",))]
+    misread = [c for c in verb.children if c.dep_ == "xcomp" and value_slot(c.lower_)
+               and any(a.lower_ == "to" for a in c.children)]  # "to keto" read as a verb
+    new = pobjs(verb, ("to",)) + inner + misread
+    return [t for t in old if t not in new], new
+
+
+def transition(clause: Clause, speech: Speech) -> list[Finding]:
+    """switch/move/go/change from X to Y, replace/swap X with Y, trade in X for Y."""
+    verb = clause.verb
+    if clause.negated or clause.modal in ("would", "could", "should", "might"):
+        return []
+    old, new = _old_new(verb, clause.lemma)
+    named = next((s for t in dobjs(verb) if (s := slot_noun(t))
+                  and possessor(t) in (None, "me")), None)
+    subjects = clause.subjects
+    if named is None:  # "My manager changed from Henrik to Rosa"
+        owned = [t for t in verb.children if t.dep_ == "nsubj" and possessor(t) == "me"
+                 and slot_noun(t) and speech.first_person]
+        named = slot_noun(owned[0]) if owned else None
+        subjects = [speech.me()] if owned else subjects
+    slot = named or next((s for t in [*new, *old] if (s := _slot_of(t, clause.lemma))), None)
+    if slot is None:
+        return []
+    if named:  # "changed jobs from IBM to SAP": the object names the slot
+        news = [n for t in new if (n := fits(slot, t))]
+        olds = [n for t in old if (n := fits(slot, t))]
+    else:
+        news = [n for t in new if (n := _slot_value(t, slot))]
+        olds = [n for t in old if (n := _slot_value(t, slot))]
+    if not olds and any(SLOT_THINGS.get(t.lemma_.lower()) == slot for t in old):
+        olds = [""]  # "traded in my car for X": whichever car it was
+    out: list[Finding] = []
+    for who in subjects:
+        out += [slot_finding(who, slot, o, "retract") for o in olds]
+        out += [slot_finding(who, slot, n, "assert") for n in news]
+    return out
+
+
+def _slot_of(token: Token, lemma: str) -> str | None:
+    name = value_name(token) or ""
+    slot = value_slot(name, token)
+    if slot is not None:
+        return slot
+    if SLOT_THINGS.get(token.lemma_.lower()):
+        return SLOT_THINGS[token.lemma_.lower()]
+    if lemma in ("move", "relocate") and (is_place(token) or is_named(token)):
+        return "LIVES_IN"
+    return None
+
+
+def _slot_value(token: Token, slot: str) -> str | None:
+    if token.lemma_.lower() in SLOT_THINGS and not any(
+            c.dep_ in ("compound", "appos") for c in token.children):
+        return None
+    name = value_name(token)
+    if name is None:
+        return None
+    if slot == "LIVES_IN":
+        return name if is_place(token) or is_named(token) else None
+    return name if value_slot(name, token) == slot else None
+
+
+def cease(clause: Clause, speech: Speech) -> list[Finding]:
+    """stop / quit / give up / drop / ditch / sell / rehome / leave: the value they name ends."""
+    verb = clause.verb
+    lemma = clause.lemma
+    if clause.negated or clause.modal in ("would", "could", "should", "might"):
+        return []
+    if lemma == "give" and not has_prt(verb, "up"):
+        return []
+    objects = dobjs(verb) + pobjs(verb, ("on",) if lemma == "give" else ())
+    objects += [c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"]
+    owners = clause.subjects
+    passive = [c for c in verb.children if c.dep_ == "nsubjpass"]
+    if passive and lemma in ("rehome", "sell", "give", "adopt"):
+        objects, owners = passive, []
+        for t in passive:
+            holder = t if possessor(t) else next(
+                (c for c in t.children if c.dep_ == "appos" and possessor(c)), t)
+            if possessor(holder) == "me" and speech.first_person:
+                owners = [speech.me()]
+    out: list[Finding] = []
+    for t in objects:
+        out += _ended(t, lemma, owners, speech)
+    return out
+
+
+def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Finding]:
+    """What ends when ``t`` is given up, sold, rehomed or left."""
+    word = t.lemma_.lower()
+    if t.tag_ == "VBG" or t.pos_ == "VERB":
+        if t.lemma_ in ("be", "eat", "go"):  # "gave up being vegetarian", "stopped eating vegan"
+            names = [c.lower_ for c in t.children if c.lower_ in DIETS]
+            if names or t.lemma_ == "be":
+                return [Finding(s, "DIET", n, "diet", "retract") for s in owners for n in names]
+        if t.lemma_ in SPORT_VERBS:
+            return [Finding(s, "PLAYS_SPORT", SPORT_VERBS[t.lemma_], "activity", "retract")
+                    for s in owners]
+        if t.lemma_ in _CONSUMING:  # "stopped drinking coffee"
+            return [Finding(s, "LIKES", n, object_type(o), "retract") for s in owners
+                    for o in dobjs(t) if (n := phrase(o))]
+        if t.lemma_ in ("play", "do"):
+            return [Finding(s, "PLAYS_SPORT", n, "activity", "retract") for s in owners
+                    for o in dobjs(t) if (n := phrase(o)) and value_slot(n) == "PLAYS_SPORT"]
+        return []
+    name = value_name(t)
+    if not name:
+        return []
+    slot = value_slot(name, t)
+    pet_named = word in PETS or (lemma == "rehome")
+    if slot == "PLAYS_SPORT" or name.lower() in SPORTS:
+        return [Finding(s, "PLAYS_SPORT", name, "activity", "retract") for s in owners]
+    if slot == "DIET":
+        return [Finding(s, "DIET", name, "diet", "retract") for s in owners]
+    if pet_named and lemma in ("rehome", "sell", "give", "lose"):
+        called = appositive_name(t)
+        named = [called] if called else (
+            [t.text] if t.text[:1].isupper() and word not in PETS else [])
+        if not named and word in PETS:
+            named = [phrase(t) or word]
+        return [Finding(s, "HAS_PET", n, "animal", "retract") for s in owners for n in named]
+    if slot == "MAIN_LANGUAGE" and t.ent_type_ == TECH_LABEL:
+        return []  # the usage rules retract USES; settle() adds MAIN_LANGUAGE
+    if lemma == "leave" and is_place(t) and t.ent_type_ in ("GPE", "LOC"):
+        return [Finding(s, "LIVES_IN", name, "place", "retract") for s in owners]
+    if lemma in ("give", "quit", "stop") and slot is None and t.pos_ == "NOUN" and \
+            word not in ("job", "work", "position", "role") and possessor(t) is None:
+        return [Finding(s, "LIKES", name, object_type(t), "retract") for s in owners]
+    return []
+
+
+def consume(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I don't drink coffee anymore": what one no longer has stops being a liking."""
+    if not clause.ended:
+        return []
+    things = [t for t in dobjs(clause.verb) if t.lower_ not in DIETS and t.pos_ == "NOUN"]
+    return each(clause, lambda s: [Finding(s, "LIKES", n, object_type(t), "retract",
+                                            timing="none") for t in things if (n := phrase(t))])
+
+
+def together(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Chris and I aren't together anymore": the partner fact ends."""
+    verb = clause.verb
+    if not clause.ended or not any(c.lower_ == "together" for c in verb.children):
+        return []
+    me = [s for s in clause.subjects if s.is_speaker]
+    others = [s.name for s in clause.subjects if not s.is_speaker and s.type == "person"]
+    return [Finding(s, "HAS_PARTNER", others[0] if len(others) == 1 else "", "person", "retract")
+            for s in me]
+
+
+def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Our cat Luna passed away", "my dog died": the pet is gone."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.tense == "future" or (
+            clause.lemma == "pass" and not has_prt(verb, "away")):
+        return []
+    out: list[Finding] = []
+    for t in (c for c in verb.children if c.dep_ == "nsubj"):
+        if t.lemma_.lower() in PETS and possessor(t) == "me" and speech.first_person:
+            name = appositive_name(t) or phrase(t)
+            if name:
+                out.append(Finding(speech.me(), "HAS_PET", name, "animal", "retract"))
+    return out
+
+
+def done_with(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'm done with Java", "I'm through with tennis": it has ended."""
+    verb = clause.verb
+    word = verb if verb.lower_ in ("done", "through", "finished") else next(
+        (c for c in verb.children if c.dep_ == "acomp" and c.lower_ in ("done", "through")), None)
+    if word is None or clause.negated or clause.modal:
+        return []
+    out: list[Finding] = []
+    for t in pobjs(word, ("with",)) + (pobjs(verb, ("with",)) if word is not verb else []):
+        name = value_name(t)
+        if name and is_language(name) or t.ent_type_ == TECH_LABEL:
+            out += [Finding(s, "USES", name or t.text, "technology", "retract")
+                    for s in clause.subjects]
+        else:
+            out += _ended(t, "stop", clause.subjects, speech)
+    return out
+
+
+def step_down(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I stepped down as CTO", "I resigned as treasurer": the title ends."""
+    verb = clause.verb
+    if clause.negated or clause.modal or (clause.lemma == "step" and not has_prt(verb, "down")):
+        return []
+    return each(clause, lambda s: [Finding(s, "JOB_TITLE", t.text if t.text.isupper() else n,
+                                           "role", "retract")
+                                   for t in pobjs(verb, ("as",)) if (n := phrase(t))])
+
+
+def move_out(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I moved out of Boston": the old home ends."""
+    verb = clause.verb
+    if clause.negated or clause.modal:
+        return []
+    places = [t for p in verb.children if p.lower_ == "out" for t in pobjs(p, ("of",))
+              if is_place(t)]
+    places += [t for t in pobjs(verb, ("out",)) if is_place(t)]
+    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", "retract")
+                                    for t in places if (n := phrase(t))])
+
+
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
+    "be": (together, done_with), "do": (no_slot, done_with), "have": (no_slot,),
+    "follow": (no_slot,), "drink": (consume,), "smoke": (consume,), "eat": (consume,),
+    "pass": (pass_away,), "die": (pass_away,), "go": (transition,),
+    "switch": (transition,), "move": (transition, move_out), "change": (transition,),
+    "replace": (transition,), "swap": (transition,), "trade": (transition,),
+    "exchange": (transition,), "upgrade": (transition,), "relocate": (transition,),
+    "stop": (cease,), "quit": (cease, transition), "give": (cease,), "drop": (cease, transition),
+    "ditch": (cease, transition), "abandon": (cease,), "sell": (cease,), "rehome": (cease,),
+    "leave": (cease, transition), "dump": (cease, transition), "step": (step_down,),
+    "resign": (step_down,),
+})
+#: Words the sentence gate must let through for these rules.
+TRIGGERS: frozenset[str] = frozenset({"rehomed", "rehome", "together", "died", "passed", "done",
+                                      "through"})
+PATTERNS: tuple[re.Pattern[str], ...] = ()

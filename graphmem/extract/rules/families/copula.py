@@ -1,0 +1,350 @@
+"""Rules for "to be" sentences and for facts carried by noun phrases alone.
+
+"I'm a nurse at St. Mary's", "Caroline is my best friend", "My favourite band
+is Coldplay", "I'm married to Tom", "I'm good at Python": the verb says
+nothing, the complement says everything. Kinship appositions ("my sister
+Anna") and experience phrases ("ten years of experience with Java") state a
+fact wherever they appear, so they are read off the noun phrase itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from graphmem.extract.rules.clause import (
+    KIN, PETS, Clause, Finding, Party, Rule, Speech, appositive_name, conjuncts, copula_subjects,
+    has_det, is_person_name, noun_owner, possessor)
+from graphmem.extract.rules.lexicon import (
+    LANGUAGE_LABELS, inflections, is_occupation, is_org, is_place, object_type, pobjs)
+from graphmem.extract.rules.phrases import activity, phrase, verb_phrase
+from graphmem.extract.rules.slots import married
+from graphmem.extract.rules.terms import TECH_LABEL
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
+
+STATUS_WORDS = frozenset({"married", "engaged", "divorced", "single", "separated", "widowed"})
+SKILL_WORDS = frozenset({"good", "great", "skilled", "proficient", "fluent", "experienced", "expert",
+                      "decent", "talented", "competent", "excellent", "strong", "comfortable"})
+ATTITUDES = MappingProxyType({
+    "interested": ("LIKES", ("in",)), "passionate": ("LOVES", ("about",)),
+    "obsessed": ("LOVES", ("with",)), "fond": ("LIKES", ("of",)), "crazy": ("LOVES", ("about",)),
+    "allergic": ("ALLERGIC_TO", ("to",)), "based": ("LIVES_IN", ("in",)),
+    "keen": ("LIKES", ("on",))})
+_WORKPLACES = frozenset({"bank", "hospital", "school", "university", "college", "clinic",
+                         "restaurant", "cafe", "bakery", "library", "museum", "startup", "agency",
+                         "firm", "factory", "store", "shop", "hotel", "airline", "company"})
+_FAVOURITE = re.compile(r"^favou?rite$", re.IGNORECASE)
+_PREDICATE_WORD = re.compile(r"[^A-Z0-9]+")
+
+
+def copula(clause: Clause, speech: Speech) -> list[Finding]:
+    verb = clause.verb
+    out: list[Finding] = []
+    subject_tokens = copula_subjects(verb)
+    out += _favourite(verb, subject_tokens, speech, clause)
+    out += _my_noun_is(verb, subject_tokens, speech, clause)
+    if clause.modal in ("would", "could", "should", "might") or \
+            clause.tense == "future" and clause.modal:
+        return out
+    for attr in [c for c in verb.children if c.dep_ == "attr"]:
+        out += _attribute(attr, subject_tokens, clause, speech)
+    for comp in [c for c in verb.children if c.dep_ == "acomp"]:
+        out += _adjective(comp, clause, speech)
+    if not any(c.dep_ == "acomp" for c in verb.children):
+        for prep in [c for c in verb.children if c.dep_ == "prep"]:
+            out += _where(prep, clause)
+    out += _stack(verb, clause)
+    return out
+
+
+def _stack(verb: Token, clause: Clause) -> list[Finding]:
+    """"Our stack is FastAPI, Postgres and React": what the project is made of."""
+    projects = [s for s in clause.subjects if s.type == "project"]
+    if not projects or clause.negated:
+        return []
+    attrs = [c for c in verb.children if c.dep_ in ("attr", "acomp", "dobj")]
+    techs = [t for a in attrs for t in [a, *conjuncts(a)] if t.ent_type_ == TECH_LABEL]
+    return [Finding(p, "PROJECT_USES", n, "technology") for p in projects
+            for t in techs if (n := phrase(t))]
+
+
+def linking(clause: Clause, speech: Speech) -> list[Finding]:
+    """"got married to Olivia", "became a nurse": get/become with a complement."""
+    if clause.modal in ("would", "could", "should", "might"):
+        return []
+    verb = clause.verb
+    out: list[Finding] = []
+    if verb.tag_ == "VBG" and clause.tense != "past":
+        return out  # "is getting married in October" has not happened yet
+    for comp in [c for c in verb.children if c.dep_ == "acomp"]:
+        out += _adjective(comp, clause, speech)
+    if clause.lemma == "become":
+        for attr in [c for c in verb.children if c.dep_ == "attr"]:
+            out += _attribute(attr, [], clause, speech)
+    return out
+
+
+def passive_state(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I got married to Tom", "I'm based in Austin" parsed with the adjective as the verb."""
+    lemma = clause.verb.lower_
+    if lemma in ATTITUDES or lemma in STATUS_WORDS:
+        return _adjective(clause.verb, clause, speech)
+    return []
+
+
+def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speech) -> list[Finding]:
+    lemma = attr.lemma_.lower()
+    out: list[Finding] = []
+    owner = possessor(attr)
+    if lemma in KIN and owner == "me" and speech.first_person and not clause.negated:
+        predicate = KIN[lemma]
+        for who in subjects:
+            if who.lower_ in ("he", "she", "they", "it", "this", "that", "i"):
+                continue
+            if is_person_name(who, speech) or (who.text[:1].isupper()
+                                               and who.pos_ in ("PROPN", "NOUN")):
+                out.append(Finding(speech.me(), predicate, who.text, "person", timing="none",
+                                   statement=f"{who.text} is {{s's}} {attr.lower_}"))
+        return out
+    if lemma == "fan":
+        predicate = "DISLIKES" if clause.negated and not clause.ended else "LIKES"
+        teams = pobjs(attr, ("of",)) or [c for c in attr.children if c.dep_ == "compound"]
+        return [Finding(s, predicate, n, object_type(t), timing="none")  # "an Arsenal fan"
+                for s in clause.subjects for t in teams if (n := phrase(t))]
+    if lemma in ("friend", "friends") and owner is None:
+        return [Finding(s, "HAS_FRIEND", t.text, "person")
+                for s in clause.subjects for t in pobjs(attr, ("with",))
+                if t.ent_type_ == "PERSON" or t.tag_ == "NNP"]
+    if clause.negated or owner is not None or has_det(attr, ("no",)):
+        return out  # "I'm no writer"
+    if lemma == "student":
+        return [Finding(s, "STUDIES_AT", n, "organization")
+                for s in clause.subjects for t in pobjs(attr, ("at",)) if (n := phrase(t))]
+    if is_occupation(attr) and (clause.tense != "past" or clause.perfect
+                                or clause.lemma == "become"):
+        title = phrase(attr)
+        for s in clause.subjects:
+            if title:
+                out.append(Finding(s, "JOB_TITLE", title, "role"))
+            out += [Finding(s, "WORKS_AT", n, object_type(t))
+                    for t in pobjs(attr, ("at", "for", "with")) if t.dep_ == "pobj"
+                    and (is_org(t) or t.lower_ in _WORKPLACES) and (n := phrase(t))
+                    and t.ent_type_ not in ("GPE", "LOC")]
+    return out
+
+
+def _adjective(comp: Token, clause: Clause, speech: Speech) -> list[Finding]:
+    word = comp.lower_
+    head = clause.verb if comp != clause.verb else None
+
+    def targets(preps: tuple[str, ...]) -> list[Token]:
+        found = pobjs(comp, preps) + (pobjs(head, preps) if head is not None else [])
+        return found or _after(comp, preps)
+
+    if word in STATUS_WORDS and clause.ended:  # "not married anymore", "no longer married"
+        return [Finding(s, "RELATIONSHIP_STATUS", word, "status", "retract")
+                for s in clause.subjects] + ([Finding(s, "MARRIED_TO", "", "person", "retract")
+                                              for s in clause.subjects] if word == "married"
+                                             else [])
+    if word in STATUS_WORDS and not clause.negated:
+        partners = [t for t in targets(("to",)) if t.ent_type_ == "PERSON" or t.tag_ == "NNP"]
+        if word == "married":
+            return married(clause.subjects, [t.text for t in partners])
+        out: list[Finding] = []
+        for s in clause.subjects:
+            out.append(Finding(s, "RELATIONSHIP_STATUS", word, "status"))
+            out += [Finding(s, "HAS_PARTNER", t.text, "person") for t in partners]
+            if word == "divorced":
+                out.append(Finding(s, "MARRIED_TO", "", "person", "retract"))
+        return out
+    if word in SKILL_WORDS and not clause.negated:
+        return [Finding(s, "SKILLED_IN", n, "skill")
+                for s in clause.subjects for t in targets(("at", "in", "with"))
+                if (n := phrase(t)) and t.lower_ != "people"]
+    if word in ATTITUDES and not clause.negated:
+        predicate, preps = ATTITUDES[word]
+        found = targets(preps)
+        if predicate == "LIVES_IN":
+            found = [t for t in found if is_place(t)]
+        return [Finding(s, predicate, n, object_type(t) if t.tag_ != "VBG" else "activity",
+                        timing="none" if predicate != "LIVES_IN" else "start",
+                        confidence=0.75 if word == "interested" else 0.85)
+                for s in clause.subjects for t in found
+                if (n := (activity(t, speech) if t.tag_ == "VBG" else phrase(t)))]
+    return []
+
+
+def _after(comp: Token, preps: tuple[str, ...]) -> list[Token]:
+    """The noun right after "allergic to" when the parser lost the preposition."""
+    doc = comp.doc
+    i = comp.i + 1
+    if i + 1 >= len(doc) or doc[i].lower_ not in preps:
+        return []
+    i += 1
+    while i + 1 < len(doc) and doc[i + 1].pos_ in ("NOUN", "PROPN") and doc[i].pos_ in (
+            "NOUN", "PROPN", "ADJ", "DET", "VERB"):
+        i += 1
+    word = doc[i]
+    return [word] if word.pos_ in ("NOUN", "PROPN", "VERB", "ADJ") and not word.is_stop else []
+
+
+def _where(prep: Token, clause: Clause) -> list[Finding]:
+    word = prep.lower_
+    targets = [c for c in prep.children if c.dep_ in ("pobj", "pcomp")]
+    targets += [x for t in targets for x in conjuncts(t)]
+    if clause.negated:
+        if word != "into" or clause.tense == "past":
+            return []
+        if clause.ended:  # "I'm not into ramen anymore": the liking ends
+            return [Finding(s, "LIKES", n, "activity", "retract", timing="none")
+                    for s in clause.subjects for t in targets if (n := phrase(t))]
+        return [Finding(s, "DISLIKES", n, "activity", timing="none", confidence=0.75)
+                for s in clause.subjects for t in targets if (n := phrase(t))]
+    if word == "from":
+        return [Finding(s, "IS_FROM", n, "place", timing="none")
+                for s in clause.subjects for t in targets if is_place(t) and (n := phrase(t))]
+    if word == "into" and clause.tense != "past":
+        return [Finding(s, "LIKES", n, "activity", timing="none")
+                for s in clause.subjects for t in targets if (n := phrase(t))]
+    if word == "in" and clause.tense == "past" and not clause.perfect:
+        return [Finding(s, "HAS_VISITED", n, "place", timing="event")
+                for s in clause.subjects if s.is_speaker
+                for t in targets if t.ent_type_ in ("GPE", "LOC") and (n := phrase(t))]
+    return []
+
+
+def _favourite(verb: Token, subjects: list[Token], speech: Speech, clause: Clause
+               ) -> list[Finding]:
+    """"My favourite band is Coldplay", "Python is my favorite language"."""
+    if clause.negated:
+        return []
+    attrs = [c for c in verb.children if c.dep_ == "attr"]
+    values = attrs + [c for c in verb.children if c.dep_ in ("advmod", "acomp", "npadvmod", "oprd")
+                      and c.i > verb.i and (c.text[:1].isupper() or c.pos_ in ("NOUN", "PROPN"))
+                      and c.ent_type_ not in ("DATE", "TIME")]
+    pairs = [(s, values) for s in subjects] + [(a, subjects) for a in attrs]
+    for noun, values in pairs:
+        if not any(_FAVOURITE.match(c.text) for c in noun.children if c.dep_ == "amod"):
+            continue
+        owner = noun_owner(noun, speech)
+        if owner is None:
+            continue
+        kind = _PREDICATE_WORD.sub("_", noun.lemma_.upper()).strip("_")
+        if not kind or noun.lemma_.lower() in ("favorite", "favourite"):
+            continue
+        names = [(n, t) for v in values for t in [v, *conjuncts(v)] if (n := phrase(t))]
+        predicate = f"FAVORITE_{kind}"[:64]
+        if len(names) > 1:
+            return [Finding(owner, "LOVES", n, object_type(t), timing="none") for n, t in names]
+        return [Finding(owner, predicate, n, object_type(t), timing="none",
+                        statement=f"{{s's}} favourite {noun.lemma_.lower()} is {n}")
+                for n, t in names]
+    return []
+
+
+def _my_noun_is(verb: Token, subjects: list[Token], speech: Speech, clause: Clause
+                ) -> list[Finding]:
+    """"My hobby is painting", "My goal is to run a marathon", "My name is Priya"."""
+    out: list[Finding] = []
+    for noun in subjects:
+        owner = noun_owner(noun, speech)
+        lemma = noun.lemma_.lower()
+        if owner is None or clause.negated:
+            continue
+        values = [c for c in verb.children if c.dep_ in ("attr", "acomp")]
+        values += [x for v in values for x in conjuncts(v)]
+        if lemma in ("hobby", "passion", "pastime"):
+            out += [Finding(owner, "HOBBY", n, "activity") for v in values if (n := phrase(v))]
+        elif lemma == "name" and owner.is_speaker:
+            out += [Finding(owner, "IS_NAMED", v.text, "name", timing="none", confidence=0.9)
+                    for v in values if v.text[:1].isupper()]
+        elif lemma in ("goal", "dream", "plan", "aim", "ambition", "resolution"):
+            predicate = "PLANS" if lemma == "plan" else "GOAL"
+            for c in verb.children:
+                if c.dep_ in ("xcomp", "ccomp") and c.pos_ in ("VERB", "AUX") and any(
+                        a.lower_ == "to" for a in c.children):
+                    text = verb_phrase(c, speech)
+                    if text:
+                        out.append(Finding(owner, predicate, text, "goal",
+                                           timing="plan" if predicate == "PLANS" else "none",
+                                           statement=f"{{s}} wants to {text}"))
+    return out
+
+
+def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
+    """Facts carried by a noun phrase anywhere: "my sister Anna", "experience with Java"."""
+    out: list[Finding] = []
+    for token in sent:
+        lemma = token.lemma_.lower()
+        if lemma in KIN or lemma in PETS:
+            owner = _kin_owner(token, speech)
+            name = appositive_name(token) if owner is not None else None
+            if owner is None or name is None:
+                continue
+            if lemma in PETS:
+                out.append(Finding(owner, "HAS_PET", name, "animal", timing="none",
+                                   statement=f"{{s}} has a {lemma} named {name}"))
+            elif KIN[lemma] != "KNOWS" or owner.is_speaker:
+                out.append(Finding(owner, KIN[lemma], name, "person", timing="none",
+                                   statement=f"{name} is {{s's}} {token.lower_}"))
+        elif lemma in ("hobby", "hobbies", "passion", "pastime") and token.dep_ == "nsubj" and \
+                possessor(token) == "me" and speech.first_person and token.head.tag_ == "VBG" \
+                and any(a.lemma_ == "be" for a in token.head.children if a.dep_ == "aux"):
+            # "My hobby is painting" parsed as a progressive verb
+            out.append(Finding(speech.me(), "HOBBY", token.head.lower_, "activity"))
+        elif lemma == "experience":
+            skills = [t for t in pobjs(token, ("with", "in")) if t.ent_type_ in
+                      (TECH_LABEL, *LANGUAGE_LABELS) or t.pos_ in ("NOUN", "PROPN")]
+            subject = _experience_owner(token, speech)
+            if subject is not None:
+                out += [Finding(subject, "SKILLED_IN", n, object_type(t))
+                        for t in skills if (n := phrase(t))]
+    return out
+
+
+def _kin_owner(token: Token, speech: Speech) -> Party | None:
+    """Whose sister or dog: "my" is the speaker, "Emma's" is Emma, "her" the clause's subject."""
+    holder = token.head if token.dep_ == "compound" else token  # "her dog Pepper"
+    whose = possessor(token) or possessor(holder)
+    if whose == "me":
+        return speech.me() if speech.first_person else None
+    if whose == "name":
+        owner = next(c for c in [*token.children, *holder.children] if c.dep_ == "poss")
+        return Party(owner.text, "person") if is_person_name(owner, speech) else None
+    if whose == "other":
+        node = token
+        while not any(c.dep_ == "nsubj" for c in node.children) and node.head != node:
+            node = node.head
+        named = [c for c in node.children if c.dep_ == "nsubj" and is_person_name(c, speech)]
+        return Party(named[0].text, "person") if len(named) == 1 else None
+    return None
+
+
+def _experience_owner(token: Token, speech: Speech) -> Party | None:
+    node = token
+    while node.dep_ not in ("ROOT",) and node.head != node:
+        node = node.head
+        if node.lemma_ == "have":
+            break
+    if node.lemma_ != "have":
+        return None
+    for c in node.children:
+        if c.dep_ == "nsubj":
+            if c.lower_ in ("i", "we"):
+                return speech.me() if speech.first_person else None
+            if is_person_name(c, speech):
+                return Party(c.text, "person")
+    return None
+
+
+#: No table: the dispatcher hands every "be" clause to :func:`copula`, get/become to
+#: :func:`linking` and adjectives parsed as verbs ("engaged", "based") to :func:`passive_state`.
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({})
+#: The words those rules read, and the verbs they are reached by beside "be".
+TRIGGERS: frozenset[str] = STATUS_WORDS | frozenset(ATTITUDES) | frozenset(
+    form for lemma in ("become", "marry", "engage") for form in inflections(lemma))
+PATTERNS: tuple[re.Pattern[str], ...] = ()

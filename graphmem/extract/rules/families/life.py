@@ -1,0 +1,391 @@
+"""Verb rules about a person's life: work, home, family, pets and possessions.
+
+Each rule takes a :class:`Clause` whose subject is already resolved and
+returns :class:`Finding` objects. Negating a state ("I don't live in Paris
+anymore", "I don't work at Acme") retracts it. Trips and events are in
+:mod:`graphmem.extract.rules.families.events`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from graphmem.extract.rules.clause import (
+    KIN, PETS, VAGUE, Action, Clause, Finding, Party, Rule, Speech, action_of, conjuncts, each,
+    has_time, possessor)
+from graphmem.extract.rules.lexicon import (
+    BUSINESSES, EVENT_NOUNS, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, dobjs, has_prt,
+    is_named, is_place, object_type, pobjs)
+from graphmem.extract.rules.phrases import phrase, trips
+from graphmem.extract.rules.slots import married
+from graphmem.extract.rules.terms import TECH_LABEL
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+_JOB_NOUNS = frozenset({"job", "position", "role", "internship", "gig", "career", "post",
+                        "offer"})
+_NOT_WORKPLACES = frozenset({"home", "night", "moment", "end", "same", "place", "office"})
+
+
+def work(clause: Clause, speech: Speech) -> list[Finding]:
+    verb = clause.verb
+    if any(c.dep_ == "prep" and c.lower_ == "on" for c in verb.children) and \
+            not pobjs(verb, ("at", "for", "as")):
+        return []
+    places = [t for t in pobjs(verb, ("at", "for")) if t.lower_ not in _NOT_WORKPLACES
+              and t.lower_ not in VAGUE and t.ent_type_ not in ("DATE", "TIME")]
+    titles = [t for t in pobjs(verb, ("as",)) if t.ent_type_ != TECH_LABEL]
+    tools = [t for t in pobjs(verb, ("with",)) if t.ent_type_ == TECH_LABEL]
+    if clause.tense == "past" and not clause.perfect and not clause.negated:
+        return []
+    action = action_of(clause)
+
+    def make(s: Party) -> list[Finding]:
+        out = [Finding(s, "WORKS_AT", name, object_type(t), action)
+               for t in places if (name := phrase(t))]
+        for t in titles:
+            for attached in pobjs(t, ("at", "for")):
+                if (org := phrase(attached)) and not places:
+                    out.append(Finding(s, "WORKS_AT", org, object_type(attached), action))
+            if title := phrase(t):
+                out.append(Finding(s, "JOB_TITLE", title, "role", action))
+        out += [Finding(s, "USES", name, "technology", action)
+                for t in tools if (name := phrase(t))]
+        return out
+    return each(clause, make)
+
+
+def join(clause: Clause, speech: Speech) -> list[Finding]:
+    """"joined Datadog as a staff engineer": an employer, and a title when one is given."""
+    orgs = [t for t in dobjs(clause.verb) if (is_named(t) or t.ent_type_ == TECH_LABEL)
+            and t.text not in speech.speakers]
+    if clause.negated or clause.modal:
+        return []
+    titles = pobjs(clause.verb, ("as",)) if orgs else []
+    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", timing="start")
+                                    for t in orgs if (n := phrase(t))]
+                 + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := _title(t))])
+
+
+def start_job(clause: Clause, speech: Speech) -> list[Finding]:
+    """"started a new job at Spotify", "got a job at X", "got hired by X", "landed a role at"."""
+    verb = clause.verb
+    if clause.negated:
+        return []
+    orgs: list[Token] = []
+    titles: list[Token] = []
+    jobs = [t for t in dobjs(verb) if t.lemma_.lower() in _JOB_NOUNS]
+    for t in jobs:
+        orgs += pobjs(t, ("at", "with", "for", "from"))
+        titles += pobjs(t, ("as",))
+    for t in list(titles):  # "a job as a barista at Blue Bottle"
+        orgs += [o for o in pobjs(t, ("at", "with", "for")) if o not in orgs]
+    if verb.lemma_ == "hire":
+        orgs += pobjs(verb, ("by", "at"))
+        titles += pobjs(verb, ("as",))
+    if jobs:
+        orgs += pobjs(verb, ("at", "with", "for"))
+        titles += pobjs(verb, ("as",))
+    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, object_type(t))
+                                    for t in orgs if (n := phrase(t))]
+                 + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := _title(t))])
+
+
+def _title(token: Token) -> str | None:
+    """"head of design" keeps its "of" phrase; other titles are plain noun phrases."""
+    name = phrase(token)
+    if name is None:
+        return None
+    tail = [t for p in token.children if p.dep_ == "prep" and p.lower_ == "of" for t in p.subtree]
+    return " ".join([name, *[t.text for t in tail]]) if tail else name
+
+
+def promote(clause: Clause, speech: Speech) -> list[Finding]:
+    """"promoted to staff engineer"; the parser often reads "to staff" as an infinitive."""
+    titles = [n for t in pobjs(clause.verb, ("to",)) if (n := phrase(t))]
+    verb = clause.verb
+    doc = verb.doc
+    if not titles and verb.i + 1 < len(doc) and doc[verb.i + 1].lower_ == "to":
+        words = []
+        for t in doc[verb.i + 2: verb.sent.end]:
+            if t.pos_ not in ("NOUN", "PROPN", "ADJ", "VERB") or t.ent_type_ in ("DATE", "TIME"):
+                break
+            words.append(t.text)
+        titles = [" ".join(words)] if words else []
+    return each(clause, lambda s: [Finding(s, "JOB_TITLE", n, "role") for n in titles])
+
+
+def teach(clause: Clause, speech: Speech) -> list[Finding]:
+    verb = clause.verb
+    habitual = verb.tag_ in ("VBP", "VBZ") or clause.perfect
+    if not habitual or clause.negated or clause.modal or verb.dep_ == "xcomp":
+        return []
+    subjects = [t for t in dobjs(clause.verb) if t.pos_ in ("NOUN", "PROPN")]
+    names = [t.text if t.text[:1].isupper() else t.lemma_.lower() for t in subjects[:1]]
+    return each(clause, lambda s: [Finding(s, "JOB_TITLE", f"{n} teacher", "role")
+                                    for n in names])
+
+
+def leave(clause: Clause, speech: Speech) -> list[Finding]:
+    """quit / leave / resign / retire / lose a job / be laid off or fired: WORKS_AT ends."""
+    verb = clause.verb
+    lemma = clause.lemma
+    if clause.negated or clause.modal in ("would", "might", "could", "should"):
+        return []
+    if lemma == "lay" and not has_prt(verb, "off"):
+        return []
+    if lemma in ("quit", "leave") and any(c.dep_ == "xcomp" and c.tag_ == "VBG"
+                                          for c in verb.children):
+        return []  # "quit using X" is handled by the usage rules; "quit X to freelance" is not
+    orgs: list[Token] = []
+    job_mentioned = False
+    for t in dobjs(verb):
+        if t.lemma_.lower() in _JOB_NOUNS:
+            job_mentioned = True
+            orgs += pobjs(t, ("at", "with", "for"))
+        elif lemma in ("quit", "leave") and is_named(t) and t.text not in speech.speakers \
+                and (lemma == "quit" or t.ent_type_ not in ("GPE", "LOC")):
+            orgs.append(t)
+    orgs += pobjs(verb, ("from",) if lemma != "leave" else ())
+    if job_mentioned:
+        orgs += pobjs(verb, ("at", "with"))
+    if lemma == "lose" and not job_mentioned:
+        return []
+    if lemma in ("quit", "leave") and not orgs and not job_mentioned:
+        return []
+    places = [t for t in dobjs(verb) if lemma == "leave" and t.ent_type_ in ("GPE", "LOC")]
+    if places:
+        return []
+
+    def make(s: Party) -> list[Finding]:
+        if not orgs:
+            return [Finding(s, "WORKS_AT", "", "organization", "retract")]
+        return [Finding(s, "WORKS_AT", n, "organization", "retract")
+                for t in orgs if (n := phrase(t))]
+    return each(clause, make)
+
+
+def live(clause: Clause, speech: Speech) -> list[Finding]:
+    if clause.tense == "past" and not clause.perfect and not clause.ended:
+        return []
+    if clause.modal in ("would", "could", "should"):
+        return []
+    places = [t for t in pobjs(clause.verb, ("in", "at", "near")) if is_place(t)]
+    action = action_of(clause)
+    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action)
+                                    for t in places if (n := phrase(t))])
+
+
+def move(clause: Clause, speech: Speech) -> list[Finding]:
+    """"moved to Berlin" -> LIVES_IN; a hedged move is only a plan."""
+    verb = clause.verb
+    targets = pobjs(verb, ("to", "into", "back"))
+    places = [t for t in targets + [x for t in targets for x in pobjs(t, ("in",))]
+              if (is_place(t) or is_named(t)) and t.ent_type_ != TECH_LABEL]
+    if not places or clause.negated or clause.modal in ("would", "could", "should"):
+        return []
+    if any(c.dep_ == "prep" and c.lower_ == "from" for c in verb.children):
+        return []  # "moved from X to Y" is a transition (families.change)
+    if clause.hedged:
+        return each(clause, lambda s: [Finding(s, "PLANS", f"move to {n}", "plan", timing="plan")
+                                        for t in places if (n := phrase(t))])
+    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place",
+                                            statement=f"{{s}} moved to {n}")
+                                    for t in places if (n := phrase(t))])
+
+
+def grow_up(clause: Clause, speech: Speech) -> list[Finding]:
+    if clause.lemma == "grow" and not has_prt(clause.verb, "up"):
+        return []
+    preps = ("in",) if clause.lemma == "grow" else ("from",)
+    places = [t for t in pobjs(clause.verb, preps) if is_place(t)]
+    return each(clause, lambda s: [Finding(s, "IS_FROM", n, "place", timing="none")
+                                    for t in places if (n := phrase(t))])
+
+
+def marry(clause: Clause, speech: Speech) -> list[Finding]:
+    verb = clause.verb
+    if clause.negated or clause.modal:
+        return []
+    if any(a.tag_ == "VBG" for a in verb.children if a.dep_ in ("aux", "auxpass")):
+        return []  # "is getting married in October": not yet
+    partners = [t for t in dobjs(verb) + pobjs(verb, ("to",)) if t.ent_type_ == "PERSON"
+                or t.tag_ == "NNP"]
+    if clause.lemma == "divorce":
+        return each(clause, lambda s: [
+            Finding(s, "RELATIONSHIP_STATUS", "divorced", "status"),
+            Finding(s, "MARRIED_TO", partners[0].text if partners else "", "person", "retract")])
+    return married(clause.subjects, [t.text for t in partners])
+
+
+def date_someone(clause: Clause, speech: Speech) -> list[Finding]:
+    people = [t for t in dobjs(clause.verb) if t.ent_type_ == "PERSON"]
+    if clause.negated or clause.tense == "past" or not people:
+        return []
+    return each(clause, lambda s: [Finding(s, "HAS_PARTNER", t.text, "person") for t in people])
+
+
+def know(clause: Clause, speech: Speech) -> list[Finding]:
+    if clause.negated or clause.modal:
+        return []
+    out: list[Finding] = []
+    for t in dobjs(clause.verb):
+        if t.ent_type_ == "PERSON" or (t.text in speech.people):
+            out += [Finding(s, "KNOWS", t.text, "person", confidence=0.75)
+                    for s in clause.subjects]
+        elif t.ent_type_ == TECH_LABEL or (t.ent_type_ in ("LANGUAGE", "NORP")
+                                           and clause.lemma in ("know", "speak")):
+            name = phrase(t)
+            if name:
+                out += [Finding(s, "SKILLED_IN", name, "skill") for s in clause.subjects]
+    return out
+
+
+def meet(clause: Clause, speech: Speech) -> list[Finding]:
+    if clause.negated or clause.tense != "past":
+        return []
+    people = [t for t in dobjs(clause.verb) if t.ent_type_ == "PERSON"]
+    return each(clause, lambda s: [Finding(s, "KNOWS", t.text, "person", confidence=0.7)
+                                    for t in people])
+
+
+def pets_and_kin(obj: Token, s: Party, action: Action) -> list[Finding]:
+    """"a dog named Max", "two cats, Luna and Oliver", "two kids" as objects of have/adopt."""
+    lemma = obj.lemma_.lower()
+    names = [c.text for c in obj.children if c.dep_ == "acl" and c.lemma_ in ("name", "call")
+             for c in c.children if c.dep_ in ("oprd", "attr", "dobj") and c.text[:1].isupper()]
+    names += [c.text for c in conjuncts(obj) if c.dep_ in ("appos", "conj") and
+              c.text[:1].isupper() and c.ent_type_ != TECH_LABEL]
+    if lemma in PETS:
+        if names:
+            return [Finding(s, "HAS_PET", n, "animal", action, timing="none",
+                            statement=f"{{s}} has a {obj.lemma_.lower()} named {n}")
+                    for n in names]
+        name = phrase(obj)
+        return [Finding(s, "HAS_PET", name, "animal", action)] if name else []
+    predicate = KIN.get(lemma)
+    if predicate is None or predicate in ("MARRIED_TO", "KNOWS") or action == "retract":
+        return []
+    if names:
+        return [Finding(s, predicate, n, "person", timing="none",
+                        statement=f"{n} is {{s's}} {obj.lemma_.lower()}") for n in names]
+    counted = any(c.dep_ == "nummod" for c in obj.children)
+    name = phrase(obj)
+    return [Finding(s, predicate, name, "person", timing="none")] if counted and name else []
+
+
+def have(clause: Clause, speech: Speech) -> list[Finding]:
+    verb = clause.verb
+    if clause.modal in ("would", "could", "should", "might") or clause.tense == "past":
+        return []
+    if any(c.dep_ == "xcomp" for c in verb.children):
+        return []  # "have to ..." is a todo
+    action = action_of(clause)
+    out: list[Finding] = []
+    for s in clause.subjects:
+        for obj in dobjs(verb):
+            lemma = obj.lemma_.lower()
+            if lemma in PETS or lemma in KIN:
+                if not (clause.negated and not clause.ended):
+                    out += pets_and_kin(obj, s, action)
+            elif lemma in TRIP_NOUNS:
+                out += trips(obj, s, clause)
+            elif lemma in EVENT_NOUNS and not clause.negated:
+                name = phrase(obj)
+                if name and verb.sent.text and has_time(verb):
+                    out.append(Finding(s, "PLANS", name, "event", timing="plan"))
+            elif (lemma in POSSESSIONS or obj.ent_type_ == "PRODUCT") and \
+                    not (clause.negated and not clause.ended):
+                if name := phrase(obj):
+                    out.append(Finding(s, "OWNS", name, object_type(obj), action))
+    return out
+
+
+def acquire(clause: Clause, speech: Speech) -> list[Finding]:
+    """buy / purchase / own / get / adopt / rescue: OWNS or HAS_PET."""
+    verb = clause.verb
+    lemma = clause.lemma
+    if clause.negated or clause.modal in ("would", "could", "should", "might", "will"):
+        return []
+    if lemma == "get" and (has_prt(verb, "rid") or any(c.dep_ in ("acomp", "xcomp", "prep")
+                                                      for c in verb.children)):
+        return []
+    out: list[Finding] = []
+    for s in clause.subjects:
+        for obj in dobjs(verb):
+            olemma = obj.lemma_.lower()
+            if olemma in PETS:
+                out += pets_and_kin(obj, s, "assert")
+            elif lemma in ("adopt", "rescue") or olemma in NOT_POSSESSIONS or olemma in KIN:
+                continue
+            elif lemma == "get" and olemma not in POSSESSIONS and obj.ent_type_ != "PRODUCT":
+                continue
+            elif name := phrase(obj):
+                out.append(Finding(s, "OWNS", name, object_type(obj), confidence=0.8))
+    return out
+
+
+def dispose(clause: Clause, speech: Speech) -> list[Finding]:
+    """sell / get rid of / give away: a possession or pet is gone."""
+    verb = clause.verb
+    if clause.negated or clause.modal:
+        return []
+    if clause.lemma == "get" and not any(c.lower_ == "rid" for c in verb.children):
+        return []
+    if clause.lemma == "give" and not has_prt(verb, "away") and not (
+            pobjs(verb, ("to",)) and any(possessor(t) == "me" for t in dobjs(verb))):
+        return []  # "gave away my bike", "gave my car to my son"; not "gave my son a car"
+    objects = dobjs(verb) + pobjs(next((c for c in verb.children if c.lower_ == "rid"), verb),
+                                  ("of",))
+    return each(clause, lambda s: [
+        Finding(s, "HAS_PET" if t.lemma_.lower() in PETS else "OWNS", n, object_type(t), "retract")
+        for t in objects if (n := phrase(t))])
+
+
+def found_business(clause: Clause, speech: Speech) -> list[Finding]:
+    if clause.negated or clause.modal or clause.tense == "future":
+        return []
+    objects = [t for t in dobjs(clause.verb) if t.lemma_.lower() in BUSINESSES]
+    return each(clause, lambda s: [Finding(s, "OWNS", n, "organization")
+                                    for t in objects if (n := phrase(t))])
+
+
+def break_up(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I broke up with my boyfriend": the partner fact ends."""
+    verb = clause.verb
+    if clause.negated or clause.modal or not has_prt(verb, "up"):
+        return []
+    out: list[Finding] = []
+    if not pobjs(verb, ("with",)) and not any(c.dep_ == "prt" and pobjs(c, ("with",))
+                                              for c in verb.children):
+        together = any(c.dep_ == "nsubj" and c.lower_ == "we" for c in verb.children) or (
+            len(clause.subjects) > 1 and any(s.is_speaker for s in clause.subjects))
+        return [Finding(s, "HAS_PARTNER", "", "person", "retract") for s in clause.subjects
+                if s.is_speaker] if together else []  # "We broke up", "My partner and I..."
+    for t in pobjs(verb, ("with",)) or pobjs(next((c for c in verb.children if c.dep_ == "prt"),
+                                                  verb), ("with",)):
+        predicate = "MARRIED_TO" if KIN.get(t.lemma_.lower()) == "MARRIED_TO" else "HAS_PARTNER"
+        name = t.text if t.ent_type_ == "PERSON" else ""
+        out += [Finding(s, predicate, name, "person", "retract") for s in clause.subjects]
+    return out
+
+
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
+    "work": (work,), "join": (join,), "start": (start_job, found_business),
+    "get": (start_job, acquire, dispose), "land": (start_job,), "accept": (start_job,),
+    "hire": (start_job,), "promote": (promote,), "teach": (teach,), "quit": (leave,),
+    "leave": (leave,), "resign": (leave,), "retire": (leave,), "lose": (leave,), "lay": (leave,),
+    "fire": (leave,), "live": (live,), "reside": (live,), "move": (move,), "relocate": (move,),
+    "grow": (grow_up,), "come": (grow_up,), "marry": (marry,), "divorce": (marry,),
+    "date": (date_someone,), "break": (break_up,), "split": (break_up,), "know": (know,), "speak": (know,),
+    "meet": (meet,), "have": (have,), "buy": (acquire,), "purchase": (acquire,),
+    "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "sell": (dispose,),
+    "give": (dispose,), "open": (found_business,), "found": (found_business,),
+    "launch": (found_business,),
+})
+TRIGGERS: frozenset[str] = frozenset()
+PATTERNS: tuple[re.Pattern[str], ...] = ()

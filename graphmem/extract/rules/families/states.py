@@ -1,0 +1,337 @@
+"""Verb rules for states: a slot's value opens.
+
+A possessed slot noun linked to a value by a copula ("my phone is a Pixel 8",
+"Rust is my go-to language now", "home for me is Oslo", "Camille became my
+boss"), a diet word in any clause about oneself ("I eat vegan", "I went
+vegetarian"), "I drive X", "I report to X", "employed by X", "I'm with X",
+"settled in X", "started at X", "I write almost everything in X". Negated or
+ended, the same clauses close the value instead (dispatch._never_asserted).
+Which slot a value belongs to comes from :mod:`graphmem.extract.rules.slots`;
+closing and replacing values is :mod:`graphmem.extract.rules.families.change`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from graphmem.extract.rules.clause import (
+    KIN, Clause, Finding, Rule, Speech, action_of, appositive_name, conjuncts, copula_subjects,
+    each, possessor)
+from graphmem.extract.rules.lexicon import dobjs, is_named, is_org, is_place, pobjs
+from graphmem.extract.rules.phrases import phrase
+from graphmem.extract.rules.slots import (
+    DIETS, NOT_SO, SLOT_THINGS, SLOT_TYPES, fits, is_language, owner_of,
+    slot_finding, slot_noun, value_name, value_slot)
+from graphmem.extract.rules.terms import TECH_LABEL
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
+
+#: "I'm with Globex", "I'm not at Cyberdyne anymore": a name after a copula and "with"/"at".
+_WITH_ORG = re.compile(r"(?:'m|\b[Aa]m|'re|\b[Aa]re|\b[Ii]s|\b[Bb]e|\b[Bb]een)\s+"
+                          r"(?:\w+\s+){0,2}(?:with|at)\s+[A-Z]|\bout\s+of\s+work\b")
+
+_UNEMPLOYED = frozenset({"unemployed", "jobless", "retired"})
+
+
+_ALL_OF_IT = frozenset({"everything", "all", "most", "mostly", "mainly", "primarily",
+                        "exclusively", "only", "nothing"})
+
+
+_DIET_VERBS = frozenset({"be", "eat", "go", "become", "turn", "try", "follow", "stay", "start",
+                         "keep", "live", "do", "switch", "get"})
+
+
+def slot_copula(clause: Clause, speech: Speech) -> list[Finding]:
+    """"my phone is X", "X is my only sport now", "home for me is X", "X became my boss"."""
+    verb = clause.verb
+    if clause.modal in NOT_SO or (clause.tense == "past" and clause.lemma == "be"):
+        return []
+    sides = copula_subjects(verb) + [c for c in verb.children if c.dep_ in ("attr", "acomp",
+                                                                            "oprd")]
+    action = action_of(clause)
+    out: list[Finding] = []
+    for noun in sides:
+        slot = slot_noun(noun)
+        owner = owner_of(noun, speech)
+        if slot is None or owner is None or any(
+                c.lower_ in ("favorite", "favourite", "fave", "dream", "ideal", "first", "old",
+                             "previous", "former", "last", "ex") for c in noun.children):
+            continue  # a favourite is not the current value; a former one is not either
+        for other in sides:
+            if other is noun or other.dep_ == noun.dep_ and other.dep_ != "attr" or \
+                    other.dep_ in ("nsubj", "csubj", "conj") and noun.dep_ in ("nsubj", "conj"):
+                continue
+            for value in [other, *conjuncts(other)]:
+                if (name := fits(slot, value)) is not None:
+                    out.append(slot_finding(owner, slot, name, action))
+    return out
+
+
+def with_org(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'm with Globex now", "I'm no longer with Accenture": an employer."""
+    if clause.lemma != "be" or clause.modal in NOT_SO or clause.tense == "past":
+        return []
+    orgs = [t for t in pobjs(clause.verb, ("with",)) if is_named(t) and possessor(t) is None
+            and t.ent_type_ not in ("GPE", "LOC", "NORP") and t.text not in speech.speakers
+            and (t.ent_type_ != "PERSON" or " " in t.text)]
+    titled = bool(pobjs(clause.verb, ("as",))) or clause.perfect  # "I've been at Shopify for..."
+    orgs += [t for t in pobjs(clause.verb, ("at",)) if is_org(t) and t.ent_type_ == "ORG"
+             or (clause.ended or titled) and (is_named(t) or t.ent_type_ == TECH_LABEL)
+             and t.ent_type_ not in ("GPE", "LOC")]
+    orgs = list(dict.fromkeys(orgs))
+    titles = [t for t in pobjs(clause.verb, ("as",))]
+    action = action_of(clause)
+    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", action)
+                                    for t in orgs if (n := phrase(t))]
+                 + [Finding(s, "JOB_TITLE", n, "role", action) for t in titles
+                    if orgs and (n := phrase(t))])
+
+
+def out_of_work(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'm unemployed for now", "between jobs", "out of work": no employer at the moment."""
+    verb = clause.verb
+    if clause.modal in NOT_SO or clause.tense == "past" or clause.negated:
+        return []
+    said = any(c.lower_ in _UNEMPLOYED for c in verb.children if c.dep_ in ("acomp", "attr"))
+    said = said or any(t.lemma_.lower() == "job" for t in pobjs(verb, ("between",)))
+    said = said or any(t.lower_ == "work" for p in verb.children if p.lower_ == "out"
+                       for t in pobjs(p, ("of",)))
+    if not said:
+        return []
+    return each(clause, lambda s: [Finding(s, "WORKS_AT", "", "organization", "retract")])
+
+
+def diet(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'm vegan", "I eat pescatarian", "I went vegetarian", "I'm trying a keto diet now"."""
+    verb = clause.verb
+    if clause.modal in NOT_SO or clause.lemma not in _DIET_VERBS:
+        return []
+    if any(c.dep_ == "prep" and c.lower_ in ("from", "to") for c in verb.children):
+        return []  # "went from vegetarian to vegan" is a transition
+    if clause.lemma == "be" and clause.tense == "past" and not clause.perfect:
+        return []
+    words: list[Token] = []
+    for c in verb.children:
+        if c.dep_ in ("acomp", "attr", "oprd", "dobj", "advmod", "npadvmod", "xcomp", "ccomp",
+                      "amod", "nsubj") and c.dep_ != "nsubj":
+            words += [c, *conjuncts(c)]
+            words += [x for x in c.children if x.dep_ in ("amod", "compound", "acomp")]
+    names = list(dict.fromkeys(w.lower_ for w in words if w.lower_ in DIETS
+                               or w.lemma_.lower() in DIETS))
+    action = action_of(clause)
+    eats_all = clause.lemma == "eat" and any(t.lower_ in ("everything", "anything")
+                                             for t in dobjs(verb)) and not clause.negated
+    if eats_all:  # "I eat everything again": no diet any more
+        return each(clause, lambda s: [Finding(s, "DIET", "", "diet", "retract")])
+    return each(clause, lambda s: [Finding(s, "DIET", n, "diet", action) for n in names])
+
+
+def diet_word(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'm not keto anymore" when the parser reads the diet word as a verb."""
+    if clause.modal in NOT_SO or clause.verb.lower_ not in DIETS:
+        return []
+    word = clause.verb.lower_
+    return each(clause, lambda s: [Finding(s, "DIET", word, "diet", action_of(clause))])
+
+
+def drive(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I drive a Honda Civic", "I don't drive the Volvo anymore"."""
+    if clause.modal in NOT_SO or clause.tense == "past" and not clause.perfect:
+        return []
+    cars = [t for t in dobjs(clause.verb) if t.pos_ in ("PROPN", "NOUN")
+            and (value_slot(phrase(t) or "") == "DRIVES" or t.text[:1].isupper())]
+    action = action_of(clause)
+    if not dobjs(clause.verb) and clause.ended:  # "I no longer drive"
+        return each(clause, lambda s: [Finding(s, "DRIVES", "", "product", "retract")])
+    return each(clause, lambda s: [Finding(s, "DRIVES", n, "product", action)
+                                    for t in cars if (n := phrase(t))])
+
+
+def report_to(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I report to Yusuf now": the manager."""
+    if clause.modal in NOT_SO or clause.tense == "past" and not clause.perfect:
+        return []
+    bosses = [t for t in pobjs(clause.verb, ("to",)) if t.text[:1].isupper()]
+    action = action_of(clause)
+    return each(clause, lambda s: [Finding(s, "REPORTS_TO", t.text, "person", action)
+                                    for t in bosses])
+
+
+def employed(clause: Clause, speech: Speech) -> list[Finding]:
+    """"employed by Globex", "hired by Oscorp": the employer."""
+    if clause.negated or clause.modal in NOT_SO:
+        return []
+    orgs = [t for t in pobjs(clause.verb, ("by", "at")) if t.text[:1].isupper()]
+    titles = pobjs(clause.verb, ("as",))
+    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization")
+                                    for t in orgs if (n := phrase(t))]
+                 + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := phrase(t))])
+
+
+def started_at(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Started at Cyberdyne on Monday!", "I started at Etsy in February"."""
+    verb = clause.verb
+    if clause.negated or clause.modal or dobjs(verb) or \
+            any(c.dep_ == "xcomp" for c in verb.children):
+        return []
+    orgs = [t for t in pobjs(verb, ("at", "with")) if is_named(t)
+            and t.text not in speech.speakers]
+    titles = pobjs(verb, ("as",))
+    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", timing="event")
+                                    for t in orgs if (n := phrase(t))]
+                 + [Finding(s, "JOB_TITLE", n, "role") for t in titles
+                    if orgs and (n := phrase(t))])
+
+
+def settle_in(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Finally settled in Prague": a new home."""
+    if clause.negated or clause.modal:
+        return []
+    places = [t for t in pobjs(clause.verb, ("in", "into")) if is_place(t)]
+    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place")
+                                    for t in places if (n := phrase(t))])
+
+
+def main_language(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I write almost everything in Go", "I code mostly in Rust": the main language."""
+    verb = clause.verb
+    if clause.negated or clause.modal in NOT_SO or clause.tense == "past":
+        return []
+    tokens = [*dobjs(verb), *[c for c in verb.children if c.dep_ == "advmod"]]
+    tokens += [x for t in tokens for x in t.children if x.dep_ == "advmod"]
+    if not any(t.lower_ in _ALL_OF_IT for t in tokens):
+        return []
+    langs = list(dict.fromkeys(
+        n for t in pobjs(verb, ("in", "with")) + [x for o in dobjs(verb) for x in pobjs(o, ("in",))]
+        if (n := phrase(t)) and is_language(n)))
+    if len(langs) != 1:
+        return []  # "mostly in Python and TypeScript" names no single main language
+    return each(clause, lambda s: [Finding(s, "MAIN_LANGUAGE", langs[0], "technology")])
+
+
+def as_my(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I use a Galaxy S24 as my phone": the object fills the slot named after "as my"."""
+    verb = clause.verb
+    if clause.modal in NOT_SO or clause.tense == "past" and not clause.perfect:
+        return []
+    action = action_of(clause)
+    out: list[Finding] = []
+    for noun in pobjs(verb, ("as",)):
+        slot = slot_noun(noun)
+        if slot is None or possessor(noun) != "me":
+            continue
+        out += each(clause, lambda s: [Finding(s, slot, n, SLOT_TYPES.get(slot, "concept"),
+                                                action)
+                                        for t in dobjs(verb) if (n := fits(slot, t))])
+    return out
+
+
+def use_thing(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I use an Android phone", "I don't use my Pixel anymore": the slot the thing fills."""
+    if clause.modal in NOT_SO or clause.tense == "past" and not clause.perfect:
+        return []
+    out: list[Finding] = []
+    for t in dobjs(clause.verb):
+        slot = SLOT_THINGS.get(t.lemma_.lower())
+        if slot and any(c.dep_ == "compound" for c in t.children) and (n := phrase(t)):
+            out += each(clause, lambda s: [Finding(s, slot, n, "product", action_of(clause))])
+    return out
+
+
+def on_thing(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'm on an iPhone 15 now": the phone one uses."""
+    if clause.modal in NOT_SO or clause.tense == "past":
+        return []
+    things = [(t, n) for t in pobjs(clause.verb, ("on",)) if (n := value_name(t))
+              and value_slot(n, t) == "HAS_PHONE"]
+    return each(clause, lambda s: [Finding(s, "HAS_PHONE", n, "product", action_of(clause))
+                                   for _, n in things])
+
+
+def call_home(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I now call Lisbon home", "I call Berlin my home": where one lives."""
+    verb = clause.verb
+    if clause.modal in NOT_SO or clause.tense == "past" or clause.negated:
+        return []
+    objects = [c for c in verb.children if c.dep_ in ("dobj", "oprd", "xcomp", "ccomp")]
+    if not any(t.lemma_.lower() == "home" for t in objects):
+        return []
+    places = [c for t in objects for c in [t, *t.children] if c.lemma_.lower() != "home"
+              and c.dep_ in ("dobj", "compound", "nsubj") and is_named(c)]
+    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action_of(clause))
+                                   for t in places if (n := phrase(t))])
+
+
+def got_new(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Got a new phone, a Pixel 8", "bought a new car: a Kia Niro": the appositive value."""
+    if clause.negated or clause.modal:
+        return []
+    out: list[Finding] = []
+    for noun in dobjs(clause.verb):
+        slot = SLOT_THINGS.get(noun.lemma_.lower())
+        values = [c for c in noun.children if c.dep_ == "appos"]
+        if slot is None or not values:
+            continue
+        out += each(clause, lambda s: [Finding(s, slot, n, "product")
+                                        for v in values if (n := value_name(v))])
+    return out
+
+
+def born(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Our daughter Mia was born in September": the child, dated by the sentence."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.tense == "future":
+        return []
+    out: list[Finding] = []
+    for t in (c for c in verb.children if c.dep_ == "nsubjpass"):
+        relation = KIN.get(t.lemma_.lower())
+        name = appositive_name(t)
+        if relation != "HAS_CHILD" or name is None or possessor(t) != "me" or \
+                not speech.first_person:
+            continue
+        out.append(Finding(speech.me(), "HAS_CHILD", name, "person", timing="event",
+                           confidence=0.9, statement=f"{{s's}} {t.lower_} {name} was born"))
+    return out
+
+
+def support(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I support Arsenal", "I no longer support Arsenal": a team one follows."""
+    if clause.modal in NOT_SO or clause.tense == "past":
+        return []
+    teams = [t for t in dobjs(clause.verb) if is_named(t)]
+    return each(clause, lambda s: [Finding(s, "LIKES", n, "organization", action_of(clause),
+                                            timing="none") for t in teams if (n := phrase(t))])
+
+
+def progressive_slot(sent: Span, speech: Speech) -> list[Finding]:
+    """"My sport is running", parsed as the progressive of "run"."""
+    out: list[Finding] = []
+    for t in sent:
+        slot = slot_noun(t) if t.dep_ == "nsubj" else None
+        head = t.head.head if t.head.dep_ == "aux" else t.head
+        if slot != "PLAYS_SPORT" or head.tag_ != "VBG" or not any(
+                a.lemma_ == "be" for a in head.children if a.dep_ == "aux"):
+            continue
+        owner = owner_of(t, speech)
+        if owner is not None:
+            out.append(Finding(owner, slot, head.lower_, "activity"))
+    return out
+
+
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
+    **{word: (diet_word,) for word in DIETS}, "bear": (born,), "support": (support,),
+    "be": (slot_copula, with_org, out_of_work, diet, on_thing), "become": (slot_copula, diet),
+    "eat": (diet,), "go": (diet,), "turn": (diet,), "try": (diet,), "follow": (diet,),
+    "stay": (diet,), "keep": (diet,), "drive": (drive,), "lease": (drive,), "report": (report_to,),
+    "employ": (employed,), "hire": (employed,), "start": (started_at,), "settle": (settle_in,),
+    "write": (main_language,), "code": (main_language,), "program": (main_language,),
+    "develop": (main_language,), "use": (as_my, use_thing), "have": (as_my,),
+    "get": (got_new,), "buy": (got_new,), "call": (call_home,),
+})
+#: Words the sentence gate must let through for these rules.
+TRIGGERS: frozenset[str] = _UNEMPLOYED | {"jobs", "born", "settled"}
+PATTERNS: tuple[re.Pattern[str], ...] = (_WITH_ORG,)

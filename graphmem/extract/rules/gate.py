@@ -1,0 +1,189 @@
+"""Which sentences are worth parsing, and which parsed sentences need the NER.
+
+Parsing is nearly all the cost of rule extraction, and most conversational
+sentences ("Haha, that's hilarious!") hold no fact any rule could find. A rule
+only fires on one of its verb lemmas or on a word from one of its lexicons, so
+a sentence with none of those words, no capitalised name and no technical term
+is skipped before spaCy sees it. The trigger words are derived from what each
+rule family exports (its verb lemmas, trigger words and patterns; see
+:mod:`graphmem.extract.rules.families`) and from the shared lexicons, so a new
+rule is gated in without extra work; the test suite checks the gate changes
+nothing on the labelled set.
+
+The statistical NER is the most expensive component of the small pipeline, and
+it only adds what the tagger cannot: names and places. It runs on sentences
+with a capitalised word or a digit past the first token; relative dates in
+lower case ("last week") come from the entity ruler instead.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from graphmem.extract.rules.clause import KIN, PETS, PROJECT_NOUNS
+from graphmem.extract.rules.families import FAMILIES
+from graphmem.extract.rules.lexicon import (
+    ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, IRREGULAR, OCCUPATIONS, POSSESSIONS, TRIP_NOUNS,
+    inflections)
+from graphmem.extract.rules.slots import (
+    CAR_WORDS, DIETS, PHONE_WORDS, SLOT_NOUNS, SPORT_VERBS, SPORTS)
+from graphmem.extract.rules.terms import spellings
+from graphmem.extract.rules.timeexpr import has_time_cue
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+#: Verbs too common to be worth a parse on their own: their rules need a complement word.
+_NEEDS_COMPLEMENT = frozenset({"be", "have", "do", "get", "take", "come", "give", "call"})
+_COMPLEMENTS = frozenset({"favorite", "favourite", "fave", "name", "student", "rid", "hired",
+                          "fan", "fans",
+                          "job", "position", "role", "internship", "gig", "career", "nickname"})
+#: Words of multi-word term names that are ordinary English on their own ("Ruby on Rails").
+_COMMON_TERM_WORDS = frozenset({"on", "of", "the", "and", "to", "code", "actions", "studio",
+                                "visual", "power", "compose", "native", "boot", "cloud", "face",
+                                "server", "google", "apache", "travis", "ci", "bi", "express",
+                                "next", "js", "hugging", "copilot", "github"})
+#: Verbs and words whose rule needs a second word: "the", not "take", is too common.
+_PHRASES = re.compile(
+    r"\b(?:have|has|had|got|need|needs|must)\s+to\b|\bgotta\b|\byears?\s+old\b|\bturned\s+\d"
+    r"|\b(?:take|takes|took|taking|taken|give|gives|gave|giving|given)\s+(?:\w+\s+)?(?:up|away)\b"
+    r"|\bcall(?:s|ed|ing)?\s+(?:\w+\s+)?off\b|\b(?:come|comes|came|am|'m|is|are|was|originally)"
+    r"\s+from\b|\b(?:get|gets|got|getting|'m|am|is|are|'re|really|so)\s+into\b"
+    r"|\b(?:good|great|skilled|proficient|fluent|experienced|expert|decent|talented|competent|"
+    r"excellent|strong|comfortable)\s+(?:\w+\s+)?(?:at|in|with)\b|\bexperience\s+(?:with|in)\b"
+    r"|\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:goals?|dreams?|hobby|hobbies|passion|ambition|"
+    r"resolution|plan|aim)\b|\bfans?\s+of\b|\bfriends\s+with\b|\blong(?:s|ed|ing)?\s+to\b"
+    r"|\bown(?:s|ed)\b|\b(?:i|we|they|you)\s+own\b|\bremind\s+me\b|(?:n't|\bnot)\s+forget\b"
+    r"|\b(?:been|was|were)\s+(?:\w+\s+)?(?:to|in)\b|\bcalls?\s+me\b|\bgo\s+by\b"
+    r"|(?:\b(?:i|we|they|you|he|she|who|really|also|not|do|does|did|would|still|actually|"
+    r"totally|just|kinda|definitely|genuinely|both|all|absolutely|truly|am|is|are|was|were|been|"
+    r"never|always|ever|so|too|sure|\w+ly)|'d|'m|'re|n't)\s+(?:lik|lov)(?:e|es|ed|ing)\b"
+    r"|\bwork(?:s|ed|ing)?\s+(?:\w+\s+)?(?:at|for|as|with)\b"
+    r"|\b(?:hop(?:e|es|ed|ing)|want(?:s|ed|ing)?|aim(?:s|ed|ing)?|intend(?:s|ed|ing)?|"
+    r"wish(?:es|ed|ing)?|striv(?:e|es|ing)|long(?:s|ed|ing)?|sav(?:e|es|ed|ing)\s+up)\s+to\b"
+    r"|\bwanna\b|\bdream(?:s|t|ed|ing)?\s+(?:of|about|to)\b|\bback\s+from\b", re.IGNORECASE)
+#: Case matters here: a name or a place after the verb.
+_NAMED_OBJECT = re.compile(r"\b(?:[Kk]n(?:ow|ew|own|ows)|[Hh]a(?:ve|s|d)|[Gg]ot)\s+"
+                           r"(?:(?:a|an|my|our|the|new)\s+)*[A-Z]"
+                           r"|\b[A-Z][a-z]+\s+(?:lik|lov)(?:e|es|ed|ing)\b")
+_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
+#: Lemmas whose rule is reached through ``_PHRASES`` only: alone they are mostly chat
+#: ("looks like", "hard work", "I hope so").
+_PHRASE_ONLY = frozenset({"long", "own", "remind", "forget", "like", "love", "work", "hope",
+                          "want", "aim", "intend", "wish", "strive", "save", "dream", "know",
+                          "need", "must", "gotta"})
+_REMIND = re.compile(r"\bremind\s+me\b", re.IGNORECASE)
+_OBLIGATION = re.compile(r"\b(?:need|needs|must|gotta|have\s+to|has\s+to|got\s+to)\b",
+                         re.IGNORECASE)
+_CAPITAL_AFTER_START = re.compile(r"(?<=[\w,;:'\"()] )(?!I\b|I['\u2019])[A-Z]|\d")
+_ABBREVIATION = re.compile(r"\b(?:St|Mr|Mrs|Ms|Dr|Jr|Sr|Prof|Mt|Ave|No|vs|etc|Inc|Ltd|Co|e\.g|"
+                           r"i\.e|approx|Jan|Feb|Mar|Apr|Aug|Sept?|Oct|Nov|Dec)\.$")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+"
+                           r"|(?<=[\u3002\uff01\uff1f])\s*")  # and CJK full stops
+
+
+def _nouns(words: frozenset[str] | set[str]) -> set[str]:
+    out: set[str] = set()
+    for w in words:
+        out |= {w, w + "s", w + "es"}
+        if w.endswith("y"):
+            out.add(w[:-1] + "ies")
+    return out | {"children", "kids", "wives"}
+
+
+def _triggers() -> frozenset[str]:
+    lemmas = {lemma for family in FAMILIES for lemma in family.RULES}
+    words: set[str] = set()
+    for lemma in lemmas - _NEEDS_COMPLEMENT - _PHRASE_ONLY:
+        words |= inflections(lemma)
+    words |= _nouns(set(KIN) | PETS | POSSESSIONS | TRIP_NOUNS | EVENT_NOUNS | BUSINESSES
+                    | OCCUPATIONS | PROJECT_NOUNS)
+    words |= ACTIVITY_NOUNS | _COMPLEMENTS
+    words |= DIETS | PHONE_WORDS | CAR_WORDS | set(SPORT_VERBS.values())
+    words |= {w for family in FAMILIES for w in family.TRIGGERS}
+    words |= {w for phrase in (*SPORTS, *SLOT_NOUNS) for w in phrase.split()}
+    words |= {w for s in spellings() for w in _WORD.findall(s.lower())} - _COMMON_TERM_WORDS
+    return frozenset(words)
+
+
+class Gate:
+    """Decides per sentence whether to parse it, and per parse whether to run the NER."""
+
+    def __init__(self) -> None:
+        self._triggers = _triggers()
+        self._patterns = (_PHRASES, _NAMED_OBJECT,
+                          *(p for family in FAMILIES for p in family.PATTERNS))
+
+    def worth_parsing(self, sentence: str) -> bool:
+        sentence = sentence.replace("\u2019", "'")
+        if sentence.rstrip().endswith("?") and not _REMIND.search(sentence):
+            return False  # questions state nothing (see dispatch.sentence_findings)
+        if any(p.search(sentence) for p in self._patterns):
+            return True
+        if _OBLIGATION.search(sentence) and has_time_cue(sentence):
+            return True
+        lowered = sentence.lower()
+        return any(w in self._triggers or (w.endswith("'s") and w[:-2] in self._triggers)
+                   for w in _WORD.findall(lowered))
+
+    @staticmethod
+    def needs_ner(doc: Doc) -> bool:
+        return _CAPITAL_AFTER_START.search(doc.text) is not None
+
+
+_DIARY_ADVERBS = frozenset({"just", "finally", "recently", "also", "then", "so", "today",
+                            "yesterday", "already", "officially", "now", "and", "currently",
+                            "still"})
+#: What follows a subjectless progressive ("Living in Denver"), unlike a gerund subject
+#: ("Running is my sport").
+_GERUND_OBJECTS = frozenset({"in", "at", "for", "with", "on", "from", "a", "an", "the", "my",
+                             "our", "to", "through"})
+_PAST_FORMS = frozenset({w for forms in IRREGULAR.values() for w in forms.split()} | {
+    "got", "left", "quit", "became", "began", "made", "had", "sold", "bought", "went", "took",
+    "gave", "drove", "found", "set", "put", "cut", "won", "lost"})
+_NOT_PAST = frozenset({"need", "speed", "seed", "feed", "breed", "united", "red", "bed", "shed",
+                       "weed", "indeed", "embed", "naked", "wicked", "sacred", "hundred",
+                       "kindred", "ahead", "instead", "bread", "dread", "thread", "spread"})
+
+
+def with_subject(sentence: str) -> str:
+    """"Replaced my phone with a Pixel." -> "I replaced my phone with a Pixel."
+
+    First-person messages often drop the subject of a past-tense sentence
+    (diary style). The small parser then misreads the verb ("Swapped" as an
+    adjective, "Got" as an imperative) and no rule sees a speaker, so the
+    speaker's "I" is put back before parsing.
+    """
+    words = sentence.split(maxsplit=3)
+    if not words or not words[0][:1].isupper() or words[0] == "I":
+        return sentence
+    i = 0
+    while i < len(words) - 1 and words[i].lower().strip(",") in _DIARY_ADVERBS:
+        i += 1
+    verb = words[i].lower().strip(",.!")
+    following = words[i + 1].lower() if i + 1 < len(words) else ""
+    if i and verb.endswith("ing") and len(verb) > 5 and following in _GERUND_OBJECTS:
+        # "Currently living in Denver."; without the adverb "Losing my job was hard" is a
+        # gerund subject, not a dropped "I'm"
+        return "I'm " + sentence[:1].lower() + sentence[1:]
+    past = verb in _PAST_FORMS or (verb.endswith("ed") and len(verb) > 4)
+    if not past or verb in _NOT_PAST or (i and not words[0].lower() in _DIARY_ADVERBS):
+        return sentence
+    return "I " + sentence[:1].lower() + sentence[1:]
+
+
+def split_sentences(text: str) -> list[str]:
+    """A fast sentence split for gating; the parser may split a piece further.
+
+    Abbreviations ("St. Mary's", "Dr. Lee") do not end a sentence.
+    """
+    pieces: list[str] = []
+    for piece in _SENTENCE_END.split(text):
+        if not piece or not piece.strip():
+            continue
+        if pieces and _ABBREVIATION.search(pieces[-1]):
+            pieces[-1] = f"{pieces[-1]} {piece.strip()}"
+        else:
+            pieces.append(piece.strip())
+    return pieces

@@ -1,0 +1,227 @@
+"""Word lists and small tree helpers shared by the rule families.
+
+Rules decide by verb lemma first and by the kind of object second ("play the
+guitar" is a hobby, "play a role" is not), so the object kinds live here as
+frozen sets; the helpers read objects and prepositional objects off a verb.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from graphmem.extract.rules.clause import conjuncts
+from graphmem.extract.rules.terms import TECH_LABEL
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+OCCUPATIONS = frozenset({
+    "engineer", "developer", "programmer", "teacher", "nurse", "doctor", "physician", "lawyer",
+    "attorney", "designer", "manager", "scientist", "analyst", "consultant", "architect",
+    "accountant", "writer", "author", "artist", "painter", "musician", "chef", "researcher",
+    "professor", "dentist", "pharmacist", "therapist", "counselor", "counsellor", "psychologist",
+    "psychiatrist", "photographer", "journalist", "editor", "firefighter", "officer", "pilot",
+    "mechanic", "electrician", "plumber", "carpenter", "farmer", "salesperson", "entrepreneur",
+    "founder", "ceo", "cto", "cfo", "intern", "librarian", "veterinarian", "vet", "paramedic",
+    "barista", "cashier", "waiter", "waitress", "worker", "director", "producer", "actor",
+    "actress", "singer", "dancer", "coach", "trainer", "athlete", "freelancer", "contractor",
+    "administrator", "technician", "specialist", "clerk", "secretary", "assistant",
+    "instructor", "tutor", "lecturer", "surgeon", "midwife", "caregiver", "banker", "broker",
+    "realtor", "marketer", "recruiter", "statistician", "economist", "mathematician",
+    "physicist", "chemist", "biologist", "filmmaker", "screenwriter", "streamer", "youtuber",
+    "blogger", "lead", "student", "principal", "investor", "cook", "baker", "driver",
+    "soldier", "guard", "receptionist", "hairdresser", "stylist", "translator", "tester",
+    "devops", "sre", "owner", "janitor", "professional", "pastor", "priest", "rabbi",
+    "counselor", "planner", "strategist", "illustrator", "animator", "composer", "player",
+})
+EVENT_NOUNS = frozenset({
+    "class", "concert", "conference", "meeting", "festival", "party", "wedding", "show", "game",
+    "workshop", "seminar", "group", "fair", "parade", "exhibition", "exhibit", "event",
+    "retreat", "camp", "race", "marathon", "ceremony", "service", "match", "tournament",
+    "appointment", "interview", "date", "exam", "presentation", "recital", "gala", "meetup",
+    "hackathon", "lecture", "session", "course", "competition", "contest", "rally",
+    "protest", "march", "fundraiser", "screening", "premiere", "performance", "play",
+    "musical", "opera", "ballet", "convention", "expo", "summit", "reunion", "funeral",
+    "graduation", "shower", "surgery", "checkup", "check-up", "deadline", "trial", "audition",
+    "tour", "cruise", "hike", "picnic", "barbecue", "bbq", "dinner", "lunch", "brunch",
+})
+TRIP_NOUNS = frozenset({"trip", "vacation", "holiday", "flight", "getaway",
+                        "visit", "honeymoon", "tour", "cruise", "roadtrip"})
+POSSESSIONS = frozenset({
+    "car", "house", "bike", "bicycle", "boat", "apartment", "flat", "condo",
+    "motorcycle", "motorbike", "truck", "van", "piano", "guitar", "laptop", "computer", "phone",
+    "camera", "cabin", "farm", "yacht", "scooter", "suv", "jeep", "tesla", "drone", "telescope",
+    "console", "tablet", "ipad", "iphone", "macbook", "kayak", "canoe", "rv", "property",
+    "cottage", "villa", "garden", "ranch", "horse", "violin", "drum", "keyboard", "watch",
+})
+NOT_POSSESSIONS = frozenset({"ticket", "tickets", "grocery", "groceries", "food", "lunch",
+                             "dinner", "breakfast", "coffee", "drink", "gift", "present",
+                             "clothes", "stuff", "supplies", "snack", "round", "time"})
+BUSINESSES = frozenset({"store", "shop", "bakery", "business", "company", "restaurant",
+                        "studio", "cafe", "café", "startup", "salon", "gym", "clinic",
+                        "practice", "brand", "boutique", "bar", "firm", "agency", "nonprofit",
+                        "charity", "foundation", "label", "podcast", "channel", "blog"})
+ACTIVITY_VERBS = frozenset({
+    "paint", "draw", "knit", "sew", "crochet", "bake", "garden", "hike", "run", "jog", "swim",
+    "climb", "surf", "skate", "ski", "dance", "sing", "read", "cook", "fish", "camp", "cycle",
+    "bike", "meditate", "journal", "sketch", "skateboard", "snowboard", "kayak", "sail", "golf",
+    "boulder", "write", "compose", "garden", "volunteer", "hunt", "sculpt", "quilt", "birdwatch",
+    "bowl", "box", "row", "scuba", "dive", "paddle", "canoe", "backpack", "skydive", "travel",
+    "photograph", "woodwork", "play",
+})
+ACTIVITY_NOUNS = frozenset({
+    "yoga", "pilates", "crossfit", "karate", "judo", "taekwondo", "ballet", "gymnastics",
+    "meditation", "ceramics", "pottery", "woodworking", "photography", "gardening", "painting",
+    "drawing", "knitting", "sewing", "baking", "cooking", "hiking", "running", "swimming",
+    "climbing", "bouldering", "surfing", "skating", "skiing", "dancing", "singing", "reading",
+    "fishing", "camping", "cycling", "chess", "tennis", "soccer", "football", "basketball",
+    "baseball", "golf", "volleyball", "hockey", "rugby", "cricket", "badminton", "boxing",
+    "martial", "archery", "calligraphy", "origami", "journaling", "birdwatching", "kayaking",
+    "sailing", "rowing", "jogging", "writing", "poetry", "piano", "guitar", "violin", "drums",
+    "ukulele", "bass", "saxophone", "cello", "flute", "trumpet", "harp", "volunteering",
+    "scrapbooking", "embroidery", "quilting", "sculpting", "gaming", "coding", "sketching",
+    "skateboarding", "snowboarding", "triathlon", "marathons", "weightlifting", "lifting",
+})
+_QUANTITIES = frozenset({"bit", "lot", "lots", "little", "touch", "couple", "kind", "sort", "type",
+                         "piece", "cup", "glass"})
+ADVICE_VERBS = frozenset({
+    "use", "set", "add", "run", "clear", "pin", "check", "disable", "enable", "restart", "bump",
+    "upgrade", "downgrade", "install", "remove", "delete", "avoid", "keep", "update", "rebuild",
+    "retry", "increase", "reduce", "switch", "export", "configure", "pass", "mount", "wrap",
+    "lock", "cache", "purge", "flush", "turn", "raise", "lower", "limit", "prefer", "try",
+    "make", "put", "move", "rename", "split", "commit", "tag", "test", "run", "call", "start",
+    "stop", "kill", "reset", "drop", "migrate", "seed", "backup", "verify", "never", "always"})
+PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
+ORG_LABELS = frozenset({"ORG", "FAC"})
+LANGUAGE_LABELS = frozenset({"LANGUAGE", "NORP"})
+#: Irregular forms of verbs the rules read (past tense, participle, third person).
+IRREGULAR = MappingProxyType({
+    "buy": "bought", "sell": "sold", "teach": "taught", "meet": "met", "know": "knew known",
+    "speak": "spoke spoken", "go": "went gone goes", "fly": "flew flown flies",
+    "drive": "drove driven", "leave": "left", "lose": "lost", "run": "ran", "begin": "began begun",
+    "take": "took taken", "grow": "grew grown", "come": "came", "give": "gave given",
+    "get": "got gotten", "write": "wrote written", "build": "built", "lay": "laid",
+    "swim": "swam swum", "sing": "sang sung", "draw": "drew drawn", "dream": "dreamt",
+    "learn": "learnt", "stand": "stood", "break": "broke broken", "bear": "born borne bore",
+    "become": "became", "eat": "ate eaten", "hold": "held", "find": "found", "ride": "rode ridden",
+})
+
+
+def pobjs(token: Token, preps: tuple[str, ...]) -> list[Token]:
+    """Objects of ``token``'s prepositions named in ``preps``, with their conjuncts."""
+    found: list[Token] = []
+    for prep in token.children:
+        if prep.dep_ == "advmod" and prep.lower_ in ("back", "over", "away", "out", "down", "up"):
+            found += pobjs(prep, preps)  # "moved back to Chicago"
+            continue
+        if prep.dep_ not in ("prep", "agent", "dative") or prep.lower_ not in preps:
+            continue
+        direct = [c for c in prep.children if c.dep_ in ("pobj", "pcomp")]
+        for c in direct:
+            found += [unwrap(x) for x in (c, *conjuncts(c))]
+        if not direct:  # "over to", "back to"
+            found += pobjs(prep, tuple(c.lower_ for c in prep.children if c.dep_ == "prep"))
+    return found
+
+
+def dobjs(token: Token) -> list[Token]:
+    found: list[Token] = []
+    for c in token.children:
+        if c.dep_ in ("dobj", "obj"):
+            found += [unwrap(x) for x in (c, *[x for x in conjuncts(c) if x.dep_ == "conj"])]
+    return found
+
+
+def unwrap(token: Token) -> Token:
+    """"a bit of French" -> French; "lots of jazz" -> jazz."""
+    if token.lemma_.lower() not in _QUANTITIES:
+        return token
+    for prep in token.children:
+        if prep.dep_ == "prep" and prep.lower_ == "of":
+            for c in prep.children:
+                if c.dep_ == "pobj":
+                    return c
+    return token
+
+
+def object_type(token: Token) -> str:
+    label = token.ent_type_
+    if label == TECH_LABEL:
+        return "technology"
+    if label == "PERSON":
+        return "person"
+    if label in PLACE_LABELS:
+        return "place"
+    if label == "ORG":
+        return "organization"
+    if label == "PRODUCT":
+        return "product"
+    if label == "EVENT":
+        return "event"
+    if label == "WORK_OF_ART":
+        return "work"
+    if label in LANGUAGE_LABELS:
+        return "language"
+    return "concept"
+
+
+def is_place(token: Token) -> bool:
+    if token.ent_type_ in PLACE_LABELS:
+        return True
+    return token.tag_ in ("NNP", "NNPS") and token.ent_type_ in ("", "ORG", "NORP") and \
+        token.text[:1].isupper()
+
+
+def is_org(token: Token) -> bool:
+    if token.ent_type_ in ("ORG", "FAC", "PRODUCT"):
+        return True
+    return token.tag_ in ("NNP", "NNPS") and token.ent_type_ == "" and token.text[:1].isupper()
+
+
+def is_named(token: Token) -> bool:
+    """A capitalised name, whatever the NER thinks it names.
+
+    Where the verb already says what the object is ("moved to X" is a place,
+    "joined X" an organisation), the small model's label is more often wrong
+    than helpful ("Manchester" as a person, "OpenAI" as a country).
+    """
+    return (token.tag_ in ("NNP", "NNPS") or token.ent_type_ in ("ORG", "GPE", "LOC", "FAC",
+                                                                 "PERSON", "PRODUCT")) \
+        and token.text[:1].isupper() and token.ent_type_ not in ("DATE", "TIME", "CARDINAL",
+                                                                 "ORDINAL", "TECH")
+
+
+def is_occupation(token: Token) -> bool:
+    return token.lemma_.lower() in OCCUPATIONS or token.lower_ in OCCUPATIONS
+
+
+def has_prt(verb: Token, word: str) -> bool:
+    """A particle ("give up", "gave away"), also when the parser calls it an adverb."""
+    return any(c.dep_ in ("prt", "advmod") and c.lower_ == word and c.i > verb.i
+               for c in verb.children)
+
+
+def imperative(verb: Token) -> bool:
+    """A command to the listener: base form, no subject ("Remind me to...", "Use proxy-env")."""
+    if verb.tag_ != "VB" or any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children):
+        return False
+    if verb.dep_ == "conj" and verb.head != verb and not imperative(verb.head):
+        return False  # "They motivate me and remind me": the subject is shared
+    return not any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) and \
+        not any(c.dep_ == "aux" and c.tag_ == "MD" for c in verb.children)
+
+
+def inflections(lemma: str) -> set[str]:
+    """A generous set of inflections: a superset is harmless, a gap loses facts."""
+    forms = {lemma, lemma + "s", lemma + "es", lemma + "ed", lemma + "d", lemma + "ing"}
+    if lemma.endswith("e"):
+        forms |= {lemma[:-1] + "ing", lemma[:-1] + "ed"}
+    if lemma.endswith("y"):
+        forms |= {lemma[:-1] + "ies", lemma[:-1] + "ied"}
+    if lemma.endswith("ie"):
+        forms.add(lemma[:-2] + "ying")
+    if len(lemma) >= 3 and lemma[-1] not in "aeiouwxy" and lemma[-2] in "aeiou":
+        forms |= {lemma + lemma[-1] + "ed", lemma + lemma[-1] + "ing"}
+    forms |= set(IRREGULAR.get(lemma, "").split())
+    return forms

@@ -1,0 +1,249 @@
+"""Single-valued slots: which slot a value or a noun belongs to.
+
+"My car is a Tesla", "I traded in my Prius", "Tesla Model 3 is what I drive
+now" and "I sold my Tesla" all speak of one slot, the car a person drives, and
+a new value must close the old one whatever verb introduced it. The rules
+therefore decide the *slot* from the words that name it ("my phone", "my
+manager", "my main language") or from the kind of value ("vegan" is a diet,
+"padel" a sport, "Pixel 8" a phone, "Subaru Outback" a car, "Kotlin" a
+programming language), and the verb only decides whether the value opens,
+closes or replaces.
+
+:func:`settle` runs once per sentence over every finding: a hobby that is a
+sport becomes ``PLAYS_SPORT``, a possession that is a car or a phone becomes
+``DRIVES``/``HAS_PHONE``, giving up a programming language also ends it as the
+main one, and a sentence that both asserts and retracts one fact keeps only the
+retraction (a negated statement is never asserted).
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from graphmem.extract.rules.clause import (
+    Action, Finding, Party, Speech, is_person_name, noun_owner)
+from graphmem.extract.rules.lexicon import is_place, pobjs
+from graphmem.extract.rules.phrases import phrase
+from graphmem.extract.rules.terms import LANGUAGE, TECH_LABEL, kind_of
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+DIETS = frozenset({
+    "vegan", "vegetarian", "veggie", "pescatarian", "pescetarian", "keto", "ketogenic", "paleo",
+    "carnivore", "omnivore", "flexitarian", "gluten-free", "halal", "kosher", "low-carb",
+    "plant-based", "dairy-free", "whole30", "fruitarian", "lacto-vegetarian", "raw"})
+#: Sports, and the verbs that name them ("I swim" is swimming).
+SPORTS = frozenset({
+    "yoga", "pilates", "crossfit", "karate", "judo", "taekwondo", "kickboxing", "boxing", "mma",
+    "wrestling", "fencing", "archery", "tennis", "padel", "squash", "badminton", "pickleball",
+    "soccer", "football", "basketball", "baseball", "softball", "volleyball", "handball",
+    "hockey", "rugby", "cricket", "lacrosse", "netball", "golf", "running", "jogging",
+    "swimming", "cycling", "climbing", "bouldering", "rowing", "surfing", "skiing",
+    "snowboarding", "skating", "skateboarding", "triathlon", "weightlifting", "powerlifting",
+    "gymnastics", "diving", "sailing", "kayaking", "canoeing", "spinning", "athletics",
+    "polo", "curling", "table tennis", "ping pong", "water polo", "martial arts", "trail running",
+    "marathon running", "sprinting", "triathlons", "marathons", "calisthenics", "parkour",
+    "rock climbing", "mountain biking", "biking"})
+SPORT_VERBS = MappingProxyType({
+    "swim": "swimming", "run": "running", "jog": "jogging", "cycle": "cycling", "bike": "biking",
+    "climb": "climbing", "boulder": "bouldering", "row": "rowing", "box": "boxing",
+    "ski": "skiing", "surf": "surfing", "skate": "skating", "golf": "golf", "fence": "fencing",
+    "sail": "sailing", "kayak": "kayaking", "dive": "diving", "snowboard": "snowboarding"})
+PHONE_WORDS = frozenset({
+    "iphone", "pixel", "galaxy", "fairphone", "oneplus", "xiaomi", "huawei", "nokia", "motorola",
+    "moto", "xperia", "blackberry", "redmi", "oppo", "vivo", "realme", "android", "samsung"})
+CAR_WORDS = frozenset({
+    "toyota", "honda", "ford", "tesla", "volkswagen", "vw", "bmw", "audi", "mercedes",
+    "mercedes-benz", "subaru", "mazda", "kia", "hyundai", "nissan", "volvo", "jeep", "chevrolet",
+    "chevy", "porsche", "mini", "fiat", "peugeot", "renault", "skoda", "škoda", "lexus", "dacia",
+    "citroen", "citroën", "opel", "polestar", "rivian", "lucid", "jaguar", "land", "range",
+    "suzuki", "mitsubishi", "cupra", "alfa", "ferrari", "lamborghini", "dodge", "ram", "gmc",
+    "cadillac", "buick", "lincoln", "acura", "infiniti", "genesis", "saab", "smart", "byd",
+    "prius", "civic", "corolla", "camry", "outback", "forester", "mustang", "rav4", "wrangler",
+    "beetle", "leaf", "miata", "model"})
+#: Generic nouns for a slot's object: "I sold my car" ends the current car, whichever it is.
+SLOT_THINGS = MappingProxyType({
+    "car": "DRIVES", "suv": "DRIVES", "truck": "DRIVES", "van": "DRIVES", "hatchback": "DRIVES",
+    "sedan": "DRIVES", "minivan": "DRIVES", "vehicle": "DRIVES", "ev": "DRIVES",
+    "phone": "HAS_PHONE", "smartphone": "HAS_PHONE", "cellphone": "HAS_PHONE",
+    "mobile": "HAS_PHONE"})
+#: Nouns that name a slot when possessed: "my manager is X", "X is my go-to language".
+SLOT_NOUNS = MappingProxyType({
+    **SLOT_THINGS, "ride": "DRIVES", "manager": "REPORTS_TO", "boss": "REPORTS_TO",
+    "supervisor": "REPORTS_TO", "line manager": "REPORTS_TO", "title": "JOB_TITLE",
+    "job title": "JOB_TITLE", "role": "JOB_TITLE", "position": "JOB_TITLE",
+    "employer": "WORKS_AT", "company": "WORKS_AT", "job": "WORKS_AT", "workplace": "WORKS_AT",
+    "home": "LIVES_IN", "city": "LIVES_IN", "base": "LIVES_IN", "home base": "LIVES_IN",
+    "diet": "DIET", "sport": "PLAYS_SPORT", "language": "MAIN_LANGUAGE",
+    "programming language": "MAIN_LANGUAGE", "partner": "HAS_PARTNER",
+    "relationship status": "RELATIONSHIP_STATUS", "daily driver": "HAS_PHONE"})
+#: Object types the slots store their values as.
+SLOT_TYPES = MappingProxyType({
+    "DRIVES": "product", "HAS_PHONE": "product", "REPORTS_TO": "person", "JOB_TITLE": "role",
+    "WORKS_AT": "organization", "LIVES_IN": "place", "DIET": "diet", "PLAYS_SPORT": "activity",
+    "MAIN_LANGUAGE": "technology", "HAS_PARTNER": "person", "RELATIONSHIP_STATUS": "status"})
+
+
+def slot_noun(token: Token) -> str | None:
+    """The slot a noun names, with its compound ("job title", "programming language")."""
+    lemma = token.lemma_.lower()
+    for c in token.children:
+        if c.dep_ in ("compound", "amod") and f"{c.lower_} {lemma}" in SLOT_NOUNS:
+            return SLOT_NOUNS[f"{c.lower_} {lemma}"]
+    return SLOT_NOUNS.get(lemma)
+
+
+def value_slot(name: str, token: Token | None = None) -> str | None:
+    """The slot a value belongs to by its own words: a diet, a sport, a phone, a car, a language."""
+    low = name.lower().strip()
+    words = low.split()
+    if not words:
+        return None
+    if low in DIETS or (len(words) == 2 and words[1] == "diet" and words[0] in DIETS):
+        return "DIET"
+    if low in SPORTS:
+        return "PLAYS_SPORT"
+    if words[0] in PHONE_WORDS or (token is not None and token.lemma_.lower() in PHONE_WORDS):
+        return "HAS_PHONE"
+    if words[0] in CAR_WORDS and (words[0] != "model" or len(words) > 1) and \
+            (words[0] not in ("land", "range", "alfa", "smart", "genesis", "lincoln", "mini",
+                              "leaf", "beetle", "ram") or name[:1].isupper()):
+        return "DRIVES"
+    if kind_of(name) == LANGUAGE and (token is None or token.ent_type_ == TECH_LABEL
+                                      or name[:1].isupper()):
+        return "MAIN_LANGUAGE"
+    return None
+
+
+def is_language(name: str) -> bool:
+    return kind_of(name) == LANGUAGE
+
+
+def _retyped(f: Finding, predicate: str, obj: str | None = None) -> Finding:
+    return Finding(f.subject, predicate, f.obj if obj is None else obj, SLOT_TYPES.get(
+        predicate, f.object_type), f.action, None, f.confidence, f.timing, None, f.anchor)
+
+
+def settle(findings: list[Finding]) -> list[Finding]:
+    """Put slot values into their slots, and let a retraction beat its own assertion."""
+    out: list[Finding] = []
+    for f in findings:
+        slot = value_slot(f.obj) if f.obj else None
+        thing = SLOT_THINGS.get(f.obj.lower()) if f.obj else None
+        if f.predicate == "HOBBY" and slot == "PLAYS_SPORT":
+            out.append(_retyped(f, "PLAYS_SPORT"))
+        elif f.predicate in ("OWNS", "USES", "HAS") and slot in ("DRIVES", "HAS_PHONE"):
+            if f.action == "retract" and f.predicate == "OWNS":
+                out.append(f)
+            out.append(_retyped(f, slot))
+        elif f.predicate == "OWNS" and thing is not None and f.action == "retract":
+            out += [f, _retyped(f, thing, "")]  # "I sold my car": whichever car it was
+        elif f.predicate == "USES" and f.action == "retract" and is_language(f.obj):
+            out += [f, _retyped(f, "MAIN_LANGUAGE")]
+        else:
+            out.append(f)
+    retracted = {(f.subject.name.lower(), f.predicate, f.obj.lower()) for f in out
+                 if f.action == "retract"}
+    filled = {(f.subject.name.lower(), f.predicate) for f in out if f.action == "assert"}
+    valued = {(f.subject.name.lower(), f.predicate, f.anchor) for f in out
+              if f.action == "retract" and f.obj}
+    kept = []
+    for f in out:
+        if f.action == "assert" and (f.subject.name.lower(), f.predicate, f.obj.lower()) \
+                in retracted:
+            continue  # "Our dog Rex was rehomed": the noun phrase does not bring Rex back
+        if f.action == "assert" and f.predicate == "OWNS" and \
+                (f.subject.name.lower(), SLOT_THINGS.get(f.obj.lower(), "")) in filled:
+            continue  # "Got a new car, a Kia Niro": the car is the Kia Niro
+        if f.action == "retract" and not f.obj and \
+                (f.subject.name.lower(), f.predicate, f.anchor) in valued:
+            continue  # "I sold my Tesla" names the car: no need to close "whichever car"
+        kept.append(f)
+    return [f for f in kept if not (f.action == "assert" and any(
+        g is not f and g.action == "assert" and g.predicate == f.predicate
+        and g.subject.name == f.subject.name and g.obj.lower().startswith(f.obj.lower() + " ")
+        for g in kept))]  # "Pixel" and "Pixel 8" from two rules: the fuller name
+
+
+# ---------------------------------------------------------------- helpers for the slot rules
+
+
+#: Modals under which a state is not stated as holding ("I would drive a Tesla").
+NOT_SO = ("would", "could", "should", "might")
+
+
+def value_name(token: Token) -> str | None:
+    """A slot value's name: "a Pixel 8" -> "Pixel 8", "a keto diet" -> "keto"."""
+    if token.lemma_.lower() == "diet":
+        words = [c.lower_ for c in token.children if c.dep_ in ("amod", "compound")
+                 and c.lower_ in DIETS]
+        return words[0] if words else None
+    if token.lower_ in DIETS:
+        return token.lower_
+    if token.pos_ in ("VERB", "AUX") and token.text[:1].isupper():
+        return token.text  # "Go is my main language": the parser read a verb
+    name = phrase(token)
+    if name is None and token.pos_ == "PROPN":  # "an iPhone 12" merged as a number
+        words = token.text.split()
+        name = " ".join(words[1:] if words[0].lower() in ("a", "an", "the", "my") else words)
+    after = token.nbor(1) if token.i + 1 < len(token.doc) else None
+    if name and after is not None and after.tag_ == "CD" and token.pos_ == "PROPN" and \
+            after.head != token and not name.endswith(after.text):
+        name = f"{name} {after.text}"  # "a Pixel 8 as my phone": the parser lost the "8"
+    return name
+
+
+def fits(slot: str, token: Token) -> str | None:
+    """Check a value fits the slot its noun names; None when it does not."""
+    name = value_name(token)
+    if not name or name.lower() in ("it", "this", "that", "what", "who", "one"):
+        return None
+    if slot == "REPORTS_TO" and not (is_person_name(token, _NOBODY) or token.text[:1].isupper()):
+        return None
+    if slot == "LIVES_IN" and not (is_place(token) or token.text[:1].isupper()):
+        return None
+    if slot == "WORKS_AT" and not token.text[:1].isupper():
+        return None
+    if slot == "MAIN_LANGUAGE" and not is_language(name):
+        return None
+    if slot == "PLAYS_SPORT" and value_slot(name) != "PLAYS_SPORT" and token.tag_ != "VBG":
+        return None
+    if slot == "DIET" and value_slot(name) != "DIET":
+        return None
+    return name.lower() if slot in ("PLAYS_SPORT", "DIET") else name  # "Tennis is my sport"
+
+
+_NOBODY = Speech("", False, frozenset())
+
+
+def owner_of(noun: Token, speech: Speech) -> Party | None:
+    """"my manager" -> the speaker; "Ana's car" -> Ana; "home for me" -> the speaker."""
+    if any(c.dep_ == "poss" for c in noun.children):
+        return noun_owner(noun, speech)
+    for t in pobjs(noun, ("for",)):
+        if t.lower_ in ("me", "us") and speech.first_person:
+            return speech.me()
+    if noun.lower_ == "home" and noun.dep_ == "attr" and speech.first_person and not any(
+            c.dep_ in ("det", "poss", "prep") for c in noun.children):
+        return speech.me()  # "Lisbon is home now"
+    return None
+
+
+def slot_finding(s: Party, slot: str, name: str, action: Action, **kw: object) -> Finding:
+    return Finding(s, slot, name, SLOT_TYPES.get(slot, "concept"), action, **kw)  # type: ignore[arg-type]
+
+
+def married(subjects: list[Party], partners: list[str]) -> list[Finding]:
+    """"Tom and I got married", "I'm married to Tom", "We got married".
+
+    With a partner named this is ``MARRIED_TO``; without one, ``RELATIONSHIP_STATUS``.
+    """
+    if partners:
+        return [Finding(s, "MARRIED_TO", p, "person") for s in subjects for p in partners]
+    me = [s for s in subjects if s.is_speaker]
+    others = [s for s in subjects if not s.is_speaker]
+    if me and len(others) == 1:
+        return [Finding(me[0], "MARRIED_TO", others[0].name, "person")]
+    return [Finding(s, "RELATIONSHIP_STATUS", "married", "status") for s in subjects]

@@ -1,0 +1,118 @@
+"""Negation, cessation and transition (families.change, and the negation guard in dispatch).
+
+The cases are the sentences of the issue and of the dev temporal suite: each
+must produce exactly the facts listed, and a negated statement must never be
+asserted under any predicate.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.extract.rules import RuleExtractor
+from tests.extract.rules.conftest import Triple, exact_cases, said, triples
+
+B = "Bob"
+
+CASES: list[tuple[str, set[Triple]]] = [
+    # negation and cessation close, never assert
+    ("I no longer play tennis, my knee is bad.", {(B, "PLAYS_SPORT", "tennis", "retract")}),
+    ("I'm not at Cyberdyne anymore, taking a break from work.",
+     {(B, "WORKS_AT", "Cyberdyne", "retract")}),
+    ("I don't work at Deloitte any more.", {(B, "WORKS_AT", "Deloitte", "retract")}),
+    ("I'll never do CrossFit again.", {(B, "PLAYS_SPORT", "CrossFit", "retract")}),
+    ("I prefer tea now; I gave up coffee.",
+     {(B, "PREFERS", "tea", "assert"), (B, "LIKES", "coffee", "retract")}),
+    ("I stopped doing frontend work entirely and don't use SolidJS anymore.",
+     {(B, "USES_FRAMEWORK", "Solid.js", "retract")}),
+    ("We rehomed our cat Milo.", {(B, "HAS_PET", "Milo", "retract")}),
+    ("I gave up being vegetarian.", {(B, "DIET", "vegetarian", "retract")}),
+    ("I'm not keto anymore, I eat everything again.",
+     {(B, "DIET", "keto", "retract"), (B, "DIET", "", "retract")}),
+    ("Felix isn't my manager anymore.", {(B, "REPORTS_TO", "Felix", "retract")}),
+    # slots emptied without a value
+    ("I left Aperture Labs last month and I'm unemployed for now.",
+     {(B, "WORKS_AT", "Aperture Labs", "retract"), (B, "WORKS_AT", "", "retract")}),
+    ("I stopped tennis after the injury and don't do any sport now.",
+     {(B, "PLAYS_SPORT", "tennis", "retract"), (B, "PLAYS_SPORT", "", "retract")}),
+    # transitions close X and open Y
+    ("I left Stripe and joined Datadog as a staff engineer.",
+     {(B, "WORKS_AT", "Stripe", "retract"), (B, "WORKS_AT", "Datadog", "assert"),
+      (B, "JOB_TITLE", "staff engineer", "assert")}),
+    ("I traded in my car for a Subaru Outback.",
+     {(B, "DRIVES", "", "retract"), (B, "DRIVES", "Subaru Outback", "assert")}),
+    ("I sold my old car and now drive a Honda Civic.",
+     {(B, "OWNS", "car", "retract"), (B, "DRIVES", "", "retract"),
+      (B, "DRIVES", "Honda Civic", "assert")}),
+    ("I dropped Go; Rust is my go-to language now.",
+     {(B, "USES", "Go", "retract"), (B, "MAIN_LANGUAGE", "Go", "retract"),
+      (B, "MAIN_LANGUAGE", "Rust", "assert")}),
+    ("I quit yoga and do swimming now.",
+     {(B, "PLAYS_SPORT", "yoga", "retract"), (B, "PLAYS_SPORT", "swimming", "assert")}),
+    ("I switched from climbing to tennis.",
+     {(B, "PLAYS_SPORT", "climbing", "retract"), (B, "PLAYS_SPORT", "tennis", "assert")}),
+    ("Replaced my Galaxy S24 with a Pixel 8.",
+     {(B, "HAS_PHONE", "Galaxy S24", "retract"), (B, "HAS_PHONE", "Pixel 8", "assert")}),
+    ("We packed up and moved from Cape Town to Vancouver.",
+     {(B, "LIVES_IN", "Cape Town", "retract"), (B, "LIVES_IN", "Vancouver", "assert")}),
+    ("I changed jobs from IBM to SAP.",
+     {(B, "WORKS_AT", "IBM", "retract"), (B, "WORKS_AT", "SAP", "assert")}),
+    ("I ditched my iPhone for a Pixel 9.",
+     {(B, "HAS_PHONE", "iPhone", "retract"), (B, "HAS_PHONE", "Pixel 9", "assert")}),
+    ("I used to live in Paris.", {(B, "LIVES_IN", "Paris", "retract")}),
+    ("I don't drink coffee anymore.", {(B, "LIKES", "coffee", "retract")}),
+    ("Chris and I aren't together anymore.", {(B, "HAS_PARTNER", "Chris", "retract")}),
+    ("I'm not married anymore.",
+     {(B, "RELATIONSHIP_STATUS", "married", "retract"), (B, "MARRIED_TO", "", "retract")}),
+    ("Our cat Luna passed away last week.", {(B, "HAS_PET", "Luna", "retract")}),
+    ("I'm done with tennis.", {(B, "PLAYS_SPORT", "tennis", "retract")}),
+    ("I no longer drive.", {(B, "DRIVES", "", "retract")}),
+    ("I switched my diet to keto.", {(B, "DIET", "keto", "assert")}),
+    ("We're no longer together.", {(B, "HAS_PARTNER", "", "retract")}),
+    ("We split up last year.", {(B, "HAS_PARTNER", "", "retract")}),
+    ("I stepped down as CTO.", {(B, "JOB_TITLE", "CTO", "retract")}),
+    ("My manager changed from Henrik to Rosa.",
+     {(B, "REPORTS_TO", "Henrik", "retract"), (B, "REPORTS_TO", "Rosa", "assert")}),
+    ("I gave my car to my son.", {(B, "OWNS", "car", "retract"), (B, "DRIVES", "", "retract")}),
+]
+
+
+@exact_cases(CASES)
+def test_sentence_gives_exactly_these_facts(extractor: RuleExtractor, text: str,
+                                            expected: set[Triple]) -> None:
+    assert triples(said(extractor, text)) == expected
+
+
+NEGATED = [
+    ("I no longer play tennis, my knee is bad.", "tennis"),
+    ("I don't like jazz anymore.", "jazz"),
+    ("We rehomed our cat Milo.", "Milo"),
+    ("Our dog Rex was rehomed last week.", "Rex"),
+    ("I'm not vegan anymore.", "vegan"),
+    ("I never play golf any more.", "golf"),
+    ("I don't drive the Volvo anymore.", "Volvo"),
+    ("I'm no longer with Accenture.", "Accenture"),
+]
+
+
+@pytest.mark.parametrize(("text", "thing"), NEGATED, ids=[n[0][:40] for n in NEGATED])
+def test_negated_statement_is_never_asserted(extractor: RuleExtractor, text: str,
+                                             thing: str) -> None:
+    facts = said(extractor, text).facts
+    assert [f for f in facts if f.object == thing and f.action == "retract"], facts
+    assert not [f for f in facts if f.object == thing and f.action == "assert"], facts
+
+
+def test_quitting_a_job_without_naming_it_closes_the_employer(extractor: RuleExtractor) -> None:
+    assert triples(said(extractor, "I'm unemployed at the moment.")) == {
+        (B, "WORKS_AT", "", "retract")}
+
+
+
+@pytest.mark.parametrize(("sentence", "org"), [
+    ("I quit Acme Robotics to freelance.", "Acme Robotics"),
+    ("I left Globex to start my own company.", "Globex"),
+])
+def test_leaving_a_job_for_a_purpose_still_ends_it(extractor: RuleExtractor, sentence: str,
+                                                  org: str) -> None:
+    assert (B, "WORKS_AT", org, "retract") in triples(said(extractor, sentence))

@@ -1,0 +1,12 @@
+"""Hobbies, learning, goals, plans and todos (families.intent)."""
+
+from __future__ import annotations
+
+from graphmem.extract.rules import RuleExtractor
+from tests.extract.rules.cases import ONE_PER_RULE
+from tests.extract.rules.conftest import Triple, family_cases, said, triples
+
+
+@family_cases(ONE_PER_RULE["intent"])
+def test_intent_rules(extractor: RuleExtractor, text: str, expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))

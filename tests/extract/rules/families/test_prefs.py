@@ -1,0 +1,17 @@
+"""Likes, dislikes, preferences and the tools people and projects use (families.prefs)."""
+
+from __future__ import annotations
+
+from graphmem.extract.rules import RuleExtractor
+from tests.extract.rules.cases import ONE_PER_RULE
+from tests.extract.rules.conftest import Triple, family_cases, said, triples
+
+
+@family_cases(ONE_PER_RULE["prefs"])
+def test_prefs_rules(extractor: RuleExtractor, text: str, expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+def test_switch_of_a_multi_valued_tool_retracts_the_old_one(extractor: RuleExtractor) -> None:
+    got = triples(said(extractor, "I switched from Vim to VS Code.", speaker="Alice"))
+    assert got == {("Alice", "USES", "Vim", "retract"), ("Alice", "USES", "VS Code", "assert")}

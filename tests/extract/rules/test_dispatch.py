@@ -1,0 +1,31 @@
+"""Which clauses state facts: small talk, questions and hypotheticals state none; hedges weaken."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.extract.rules import RuleExtractor
+from tests.extract.rules.conftest import fact, said
+
+NO_FACTS = [
+    "Hey Mel! How have you been?", "That sounds amazing!", "Thanks so much, see you later!",
+    "Do you like coffee?", "You should try React.", "If I moved to Berlin, I would learn German.",
+    "I love it!", "I think so too.", "I'm feeling a bit overwhelmed with everything lately.",
+    "Take care and talk soon!", "Keep at it and don't give up!", "I have a question about the API.",
+    "They motivate me and remind me why I'm doing this.", "I love his paintings.",
+    "Whenever I run out of things to watch, I call you.",
+    "My sister is getting married in October.", "I'm no writer like you.",
+    "I love the thought, Nate!", "I'd love to join in!", "Don't forget to bring the tent!",
+]
+
+
+@pytest.mark.parametrize("text", NO_FACTS)
+def test_small_talk_states_nothing(extractor: RuleExtractor, text: str) -> None:
+    assert said(extractor, text, speaker="Alice").facts == []
+
+
+def test_hedging_lowers_confidence(extractor: RuleExtractor) -> None:
+    sure = fact(said(extractor, "I'm moving to Denver next month.", speaker="Alice"), "LIVES_IN")
+    hedged = fact(said(extractor, "I think I might move to Denver.", speaker="Alice"), "PLANS")
+    assert hedged.confidence < sure.confidence
+    assert hedged.object == "move to Denver"
