@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel
 
+from graphmem.endpoint import OpenAIEndpoint
 from graphmem.errors import LLMError, StoreError
 from graphmem.extract.base import CandidateFact, Extraction, Extractor
 from graphmem.extract.llm.budget import answer_budget, item_caps
@@ -145,8 +146,6 @@ class LLMExtractor:
         max_tokens: int = 4096,
         circuit_cooldown: float = 60.0,
     ) -> None:
-        if timeout <= 0:
-            raise ValueError(f"timeout must be > 0 seconds, got {timeout}")
         if max_retries < 0:
             raise ValueError(f"max_retries must be >= 0, got {max_retries}")
         if max_concurrency < 1:
@@ -170,8 +169,8 @@ class LLMExtractor:
         self._formats = FormatNegotiator(response_format)
         self._circuit = Circuit(circuit_cooldown)
         self._slots = threading.BoundedSemaphore(max_concurrency)
-        self._api_key = api_key
-        self._client: openai.OpenAI | None = None
+        # The extractor retries by itself (with backoff and Retry-After), so the client does not.
+        self._endpoint = OpenAIEndpoint(base_url, api_key, timeout=timeout, max_retries=0)
         self._lock = threading.Lock()
         self._usage = LLMUsage(response_format=self._formats.current)
         self._unusable_in_a_row = 0
@@ -188,10 +187,7 @@ class LLMExtractor:
 
     def close(self) -> None:
         """Close the HTTP connection pool; the next call opens a new one."""
-        with self._lock:
-            client, self._client = self._client, None
-        if client is not None:
-            client.close()
+        self._endpoint.close()
 
     def extract(self, episode: Episode, candidates: list[CandidateFact]) -> Extraction:
         """One LLM call (more only to retry) -> entities, facts and decisions on ``candidates``.
@@ -319,7 +315,7 @@ class LLMExtractor:
     def _request(self, user: str, fmt: Format, budget: Budget) -> str:
         import openai
 
-        client = self._get_client()
+        client = self._endpoint.client()
         self._count(calls=1)
         extra: dict[str, Any] = {}
         wanted = response_format(fmt, item_caps(budget.tokens, budget.candidates))
@@ -367,15 +363,6 @@ class LLMExtractor:
             raise _Transient(f"the model refused: {refusal}" if refusal else "empty answer")
         return content
 
-    def _get_client(self) -> openai.OpenAI:
-        with self._lock:
-            if self._client is None:
-                from openai import OpenAI
-
-                self._client = OpenAI(base_url=self.base_url, api_key=self._api_key,
-                                      max_retries=0, timeout=self.timeout)
-            return self._client
-
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
             return min(self.max_backoff, retry_after)
@@ -388,12 +375,11 @@ class LLMExtractor:
                 setattr(self._usage, key, getattr(self._usage, key) + value)
 
     def _scrub(self, message: str) -> str:
-        # a misbehaving server may echo the Authorization header back in its error body
-        return message.replace(self._api_key, "***") if self._api_key else message
+        return self._endpoint.scrub(message)
 
     def _cause(self, cause: Exception) -> Exception | None:
         """``cause`` to chain, unless it would carry the key into a traceback."""
-        return cause if not self._api_key or self._api_key not in str(cause) else None
+        return None if self._endpoint.holds_key(str(cause)) else cause
 
 
 def _retry_after(err: openai.APIStatusError) -> float | None:
