@@ -97,6 +97,9 @@ UtcDateTime = Annotated[datetime, BeforeValidator(iso_time), AfterValidator(as_u
 #: Control characters text never needs: C0 except tab, newline and carriage return,
 #: DEL, and U+FFFD (the mark of text decoded with the wrong encoding).
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
+#: Half of a UTF-16 pair on its own: JSON can carry one ("\udc80"), but it is not text and
+#: nothing downstream (spaCy, SQLite, the Neo4j driver) can encode it.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def clean_text(value: str) -> str:
@@ -104,12 +107,17 @@ def clean_text(value: str) -> str:
 
     NUL and the other C0 controls (tab, newline and carriage return aside)
     break full-text indexes, logs and exports, and U+FFFD means the text was
-    already mangled; refusing them with a 422 beats storing them.
+    already mangled; refusing them with a 422 beats storing them. A lone
+    surrogate is refused too: it cannot even be encoded as UTF-8.
     """
     found = _CONTROL.search(value)
     if found:
         raise ValueError(f"contains the control character U+{ord(found.group()):04X} "
                          "(only tab, newline and carriage return are allowed)")
+    half = _SURROGATE.search(value)
+    if half:
+        raise ValueError(f"contains U+{ord(half.group()):04X}, a lone UTF-16 surrogate "
+                         "(half of a character, not text)")
     return value
 
 

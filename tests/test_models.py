@@ -72,6 +72,13 @@ def test_control_characters_are_refused(text: str) -> None:
         Message(content=text)
 
 
+@pytest.mark.parametrize("text", ["I love hiking \udc80", "\ud83d alone", "end \udfff"])
+def test_lone_surrogates_are_refused_naming_the_code_point(text: str) -> None:
+    with pytest.raises(ValidationError, match=r"U\+D[89A-F][0-9A-F]{2}, a lone UTF-16 surrogate"):
+        Message(content=text)
+    assert Message(content="emoji \U0001F600 is text").content.endswith("is text")
+
+
 def test_tab_newline_and_carriage_return_are_text() -> None:
     assert _Timed.model_validate({"at": "2024-01-01", "note": "a\tb\r\nc"}).note == "a\tb\r\nc"
 

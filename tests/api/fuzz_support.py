@@ -31,11 +31,12 @@ def nested(depth: int) -> Any:
 
 
 #: Values no field should take without a clear 4xx (or a harmless success): empty and
-#: blank, control characters, a trailing newline (the old id-pattern hole), a name that
+#: blank, control characters, a lone UTF-16 surrogate (JSON may carry one; spaCy could not
+#: encode it), a trailing newline (the old id-pattern hole), a name that
 #: normalises to nothing, oversized, extreme or wrongly typed numbers, deep nesting, and
 #: times a store cannot hold beside the naive, date-only and spaced forms it must take.
 HOSTILE_JSON: list[Any] = [
-    None, "", " ", "\x00", "rp\n", "`", "x" * 100_001, -1, 2**63, 1e308, 1.5, True, [], {},
+    None, "", " ", "\x00", "I love hiking \udc80", "rp\n", "`", "x" * 100_001, -1, 2**63, 1e308, 1.5, True, [], {},
     nested(600), "9999-12-31T23:00:00-05:00", "0001-01-01T00:00:00+05:00",
     "2024-01-01T00:00:00+19:00", "2022-08-25T09:00:00", "2024-06-01", "2024-01-10 09:00:00",
     "' OR 1=1 --",

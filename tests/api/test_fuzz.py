@@ -14,6 +14,7 @@ Two parts, both on both stores:
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -172,8 +173,11 @@ def test_patch_refuses_control_characters_and_keeps_the_memory(
 
 
 def _send(client: TestClient, call: Call) -> Any:
+    # Encoded here, ASCII-escaped as most clients send it, so a lone surrogate gets through.
+    body = None if call.body is None else json.dumps(call.body)
     response = client.request(call.operation.method.upper(), call.path, params=call.params,
-                              json=call.body)
+                              content=body, headers={"content-type": "application/json"}
+                              if body is not None else None)
     if response.status_code == 202 and "job_id" in response.text:
         job = response.json()["job_id"]
         for _ in range(300):  # an accepted background job must finish before the next check
