@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from graphmem.embed.base import embed_one
-from graphmem.manage import EVERYTHING
+from graphmem.scan import EVERYTHING
 from graphmem.memory import Memory
 from graphmem.models import Scope
 from tests.api.conftest import ALICE, TENANT_A, assert_problem, episode, fact
