@@ -267,15 +267,9 @@ class Ingestor:
 
     def _finish_batch(self, batch: WriteBatch, outcome: Outcome,
                       pending: dict[tuple[str, str], Entity], now: datetime) -> None:
-        """Embed the facts that need it (the turns were embedded during extraction)."""
+        """The batch's entities, facts and reminders (the edit embeds the new facts when it
+        commits; the turns were embedded during extraction)."""
         batch.entities = list({e.id: e for e in pending.values()}.values())
-        needs_vectors = [f for f in outcome.changed
-                         if f.embedding is None and f.status is not FactStatus.RETRACTION]
-        if needs_vectors:
-            matrix = self.embedder.embed([f.text for f in needs_vectors])
-            embedded = {f.id: f.model_copy(update={"embedding": [float(x) for x in matrix[i]]})
-                        for i, f in enumerate(needs_vectors)}
-            outcome.changed = [embedded.get(f.id, f) for f in outcome.changed]
         deleted = set(outcome.deleted_ids)
         batch.facts = [f for f in outcome.changed if f.id not in deleted]
         batch.delete_fact_ids = [*batch.delete_fact_ids, *outcome.deleted_ids]
@@ -305,7 +299,7 @@ class Ingestor:
         call for all new names) and the touched timelines are loaded in one
         query, so a batch of thousands costs a handful of store round trips.
         """
-        with self.writes.edit(tenant) as edit:
+        with self.writes.edit(tenant, now=self.clock()) as edit:
             now = edit.now
             _check_starts(facts, now)
             editor = edit.timeline()
@@ -364,7 +358,7 @@ class Ingestor:
         Facts those had closed reopen (their timelines are rebuilt without them),
         all in one transaction.
         """
-        with self.writes.edit(tenant) as edit:
+        with self.writes.edit(tenant, now=self.clock()) as edit:
             episode = self.store.get_episode(tenant, episode_id)
             if episode is None:
                 raise NotFoundError(f"episode {episode_id!r} not found")
