@@ -142,6 +142,6 @@ class WritePath:
             self.sinks.committed(tenant, edit.now, changes)
 
     def announce(self, tenant: str, changes: list[Change]) -> None:
-        """Hand the sinks changes that wrote nothing (a refused request, an export)."""
-        with self.lock:
-            self.sinks.committed(tenant, self.clock(), changes)
+        """Hand the sinks changes that wrote nothing (a refused request, an export). Not
+        under the lock: a refused request must not wait for an ingestion to finish."""
+        self.sinks.committed(tenant, self.clock(), changes)

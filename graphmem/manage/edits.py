@@ -13,6 +13,7 @@ see it and :func:`restore_fact` brings it back. Hard deletion is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from pydantic import BaseModel
@@ -39,14 +40,20 @@ class Correction(BaseModel):
     superseded: Fact | None = None
 
 
+def restored(fact: Fact, now: datetime, importance: float = RESTORE_IMPORTANCE) -> Fact:
+    """The one rule of restoring: active again, used ``now`` (so decay starts over) and at
+    least ``importance`` (so the next decay run does not take it straight back)."""
+    return fact.model_copy(update={"status": FactStatus.ACTIVE, "last_accessed": now,
+                                   "importance": max(fact.importance, importance)})
+
+
 def _update(memory: Memory, tenant: str, fact_id: str, scope: Scope | None,
-            kind: ChangeKind, audit: Action | None = None, **changes: object) -> Fact:
+            kind: ChangeKind, audit: Action | None, change: Callable[[Fact], Fact]) -> Fact:
     with memory.edit(tenant) as edit:
         fact = fact_in_scope(memory, tenant, fact_id, scope)
         if fact.status not in (FactStatus.ACTIVE, FactStatus.FORGOTTEN):
             raise ConflictError(f"memory {fact_id!r} is {fact.status.value} and cannot be changed")
-        updated = fact.model_copy(update={
-            key: value(fact) if callable(value) else value for key, value in changes.items()})
+        updated = change(fact)
         if updated != fact:
             edit.write(WriteBatch(facts=[updated]))
             edit.record(fact_changes(kind, [updated], audit=audit))
@@ -56,7 +63,7 @@ def _update(memory: Memory, tenant: str, fact_id: str, scope: Scope | None,
 def forget_fact(memory: Memory, tenant: str, fact_id: str, scope: Scope | None = None) -> Fact:
     """Soft forget: searches stop seeing the fact; it is kept and :func:`restore_fact` undoes it."""
     return _update(memory, tenant, fact_id, scope, "memory.forgotten", "forget",
-                   status=FactStatus.FORGOTTEN)
+                   lambda fact: fact.model_copy(update={"status": FactStatus.FORGOTTEN}))
 
 
 def restore_fact(memory: Memory, tenant: str, fact_id: str, scope: Scope | None = None, *,
@@ -68,8 +75,7 @@ def restore_fact(memory: Memory, tenant: str, fact_id: str, scope: Scope | None 
     """
     at = now or memory.clock()
     return _update(memory, tenant, fact_id, scope, "memory.restored", "restore",
-                   status=FactStatus.ACTIVE, last_accessed=at,
-                   importance=lambda fact: max(fact.importance, importance))
+                   lambda fact: restored(fact, at, importance))
 
 
 def forget_scope(memory: Memory, tenant: str, scope: Scope) -> list[Fact]:
@@ -97,9 +103,7 @@ def restore_facts(memory: Memory, tenant: str, fact_ids: list[str],
     """
     with memory.edit(tenant) as edit:
         found = memory.store.get_facts(tenant, list(dict.fromkeys(fact_ids)))
-        facts = [f.model_copy(update={"status": FactStatus.ACTIVE, "last_accessed": edit.now,
-                                      "importance": max(f.importance, RESTORE_IMPORTANCE)})
-                 for f in found if f.status is FactStatus.FORGOTTEN
+        facts = [restored(f, edit.now) for f in found if f.status is FactStatus.FORGOTTEN
                  and (scope is None or f.scope_key in scope.visible_keys)]
         edit.write(WriteBatch(facts=facts))
         edit.record(fact_changes("memory.restored", facts, audit="restore"))
@@ -110,7 +114,8 @@ def set_importance(memory: Memory, tenant: str, fact_id: str, importance: float,
                    scope: Scope | None = None) -> Fact:
     if not 0.0 <= importance <= 1.0:
         raise ValidationError(f"importance must be between 0 and 1, got {importance}")
-    return _update(memory, tenant, fact_id, scope, "memory.updated", importance=importance)
+    return _update(memory, tenant, fact_id, scope, "memory.updated", None,
+                   lambda fact: fact.model_copy(update={"importance": importance}))
 
 
 def correct_fact(memory: Memory, tenant: str, fact_id: str, *, object: str | None = None,
