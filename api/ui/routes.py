@@ -7,7 +7,6 @@ the ``X-UI-Fragment`` header). Errors are the API's problem documents.
 
 from __future__ import annotations
 
-import logging
 from datetime import date
 from typing import Annotated, Any
 from urllib.parse import urlencode

@@ -39,6 +39,7 @@ from graphmem.models import Episode, Scope
 from graphmem.predicates import PredicateRegistry
 from graphmem.store.base import GraphStore, WriteBatch
 
+
 class Edit:
     """One change in the making: read the store, decide, stage a batch, record what changed.
 
