@@ -4,7 +4,10 @@ All state lives on ``app.state`` (settings, memory, event bus, jobs, rate
 limit buckets), so two apps in one process share nothing. When no
 ``memory`` is given the app builds one from the settings and opens and
 closes it with its lifespan; a memory passed in is the caller's to open and
-close.
+close. While the app runs, its sink is attached to the memory: every change
+made through that memory (a route, MCP, a maintenance run, an import, a CLI
+command run in this process) is published on ``/v1/events`` and audited in
+``settings.audit_log``.
 
 >>> app = create_app(Settings(api_keys={sha256_hex("secret"): "acme"}))  # doctest: +SKIP
 >>> uvicorn.run(app, host="127.0.0.1", port=8000)                        # doctest: +SKIP
@@ -28,6 +31,8 @@ from api.limits import BodySizeLimit, JsonDepthLimit, TokenBuckets
 from api.routes import ROUTERS
 from api.routes.jobs import JobRunner
 from api.scheduler import ReminderScheduler
+from graphmem.edit.audit import AuditLog
+from graphmem.edit.publish import EventSink
 from graphmem.errors import SetupError
 from graphmem.events import EventBus
 from graphmem.factory import build_memory, build_writer
@@ -78,12 +83,14 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
         warmed.set()
 
     bus = EventBus()
+    sink = EventSink(bus, AuditLog(settings.audit_log) if settings.audit_log else None)
     reminders = ReminderScheduler(mem, bus, interval=settings.reminder_poll_seconds)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if owns_memory:
             await anyio.to_thread.run_sync(mem.open)
+        mem.attach(sink)
         threading.Thread(target=warm_up, name="graphmem-warm-up", daemon=True).start()
         reminders.start()
         try:
@@ -92,6 +99,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
         finally:
             await reminders.stop()
             jobs.shutdown()
+            mem.detach(sink)
             if owns_memory:
                 mem.close()
 

@@ -52,6 +52,7 @@ async def tenant(
     state = request.app.state
     name, bucket = tenant_for(state, api_key or (bearer.credentials if bearer else None))
     state.rate_limits.check(bucket)
+    request.state.tenant = name  # for the audit trail of refused requests
     return name
 
 

@@ -19,12 +19,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graphmem import errors
+from graphmem.edit.changes import Change
 
 log = logging.getLogger("graphmem.api")
-audit = logging.getLogger("graphmem.audit")
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -123,13 +124,21 @@ async def _graphmem_error(request: Request, exc: Exception) -> JSONResponse:
         return await _unexpected(request, exc)
     status, detail = status_of(exc)
     if status in (403, 404):
-        # Guessed ids and scopes that are not the caller's: the audit trail of refusals.
-        audit.info("refused %s %s (%s): %s", request.method, request.url.path,
-                   getattr(request.state, "tenant", "?"), type(exc).__name__)
+        # Guessed ids and scopes that are not the caller's go to the one audit trail.
+        await run_in_threadpool(_audit_refusal, request, exc)
     if status >= 500:
         log.error("%s %s failed: %s: %s", request.method, request.url.path,
                   type(exc).__name__, exc, exc_info=exc)
     return problem(status, detail)
+
+
+def _audit_refusal(request: Request, exc: errors.GraphMemError) -> None:
+    """A refused request in the audit trail: the path (ids, never content) and why."""
+    memory = getattr(request.app.state, "memory", None)
+    if memory is not None:
+        memory.announce(getattr(request.state, "tenant", "unknown"), [Change(
+            target=request.url.path, audit="refused",
+            detail=f"{request.method}: {type(exc).__name__}")])
 
 
 async def _api_error(request: Request, exc: Exception) -> JSONResponse:

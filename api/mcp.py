@@ -134,7 +134,7 @@ class MCPEndpoint:
 
 def mount(app: FastAPI) -> MCPEndpoint:
     """Add ``/mcp`` to the REST app; the app's lifespan must enter ``endpoint.running()``."""
-    server = build_server(app.state.memory, caller_of, events=app.state.events)
+    server = build_server(app.state.memory, caller_of)
     endpoint = MCPEndpoint(server, app.state.settings.host)
     app.router.routes.append(Route(PATH, endpoint, methods=["GET", "POST", "DELETE"],
                                    include_in_schema=False))

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graphmem.ingest.inputs import EntityName, EpisodeInput, FactInput, check_interval
 from graphmem.ingest.pipeline import IngestResult
-from graphmem.manage import MonthCount, Source
+from graphmem.manage.reads import MonthCount, Source
 from graphmem.models import (
     Cardinality,
     Category,

@@ -24,18 +24,20 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from graphmem.ingest.pipeline import IngestResult
+from graphmem.edit.changes import Change
+from graphmem.ingest.pipeline import IngestResult, changes_of
 from graphmem.lifecycle.todos import Todo
 from graphmem.models import Fact, new_id, utcnow
 
 EventType = Literal[
     "memory.created", "memory.updated", "memory.superseded", "memory.forgotten",
-    "memory.restored", "memory.deleted", "todo.reminder",
+    "memory.restored", "memory.deleted", "todo.completed", "todo.cancelled", "todo.expired",
+    "todo.reminder",
 ]
 
 
 class Event(BaseModel):
-    """One change to one memory (fact), or a todo's reminder (``memory_id`` is the todo's id)."""
+    """One change to one memory (fact), or to a todo (``memory_id`` is the todo's id)."""
 
     id: str = Field(default_factory=lambda: new_id("evt"))
     type: EventType
@@ -120,20 +122,18 @@ class EventBus:
                     del self._subscribers[tenant]
 
 
-def fact_event(kind: EventType, fact: Fact, episode_id: str | None = None) -> Event:
-    return Event(type=kind, memory_id=fact.id, episode_id=episode_id,
-                 memory=fact.model_copy(update={"embedding": None}))
+def event_of(change: Change, at: datetime) -> Event | None:
+    """The event a committed change is announced as (None for an audit-only change)."""
+    if change.kind is None:
+        return None
+    return Event(type=change.kind, at=at, memory_id=change.target, episode_id=change.episode_id,
+                 memory=change.fact.public() if change.fact else None)
 
 
 def events_for(result: IngestResult) -> list[Event]:
     """The events an ingestion (or an episode deletion) caused, in a stable order."""
-    ep = result.episode_id
-    out = [fact_event("memory.created", f, ep) for f in result.created]
-    out += [fact_event("memory.updated", f, ep) for f in [*result.confirmed, *result.retracted,
-                                                          *result.reopened]]
-    out += [fact_event("memory.superseded", f, ep) for f in result.superseded]
-    out += [fact_event("memory.deleted", f, ep) for f in result.deleted]
-    return out
+    at = utcnow()
+    return [e for c in changes_of(result) if (e := event_of(c, at)) is not None]
 
 
 def reminder_event(todo: Todo, at: datetime) -> Event:

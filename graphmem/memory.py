@@ -9,21 +9,30 @@
 
 Every method takes the tenant first, like the store: the REST API passes the
 tenant its API key maps to, and nothing can cross it.
+
+Every change goes through :meth:`Memory.edit` (the write path, see
+:mod:`graphmem.edit.unit`); whoever holds the memory hears of the changes by
+attaching a sink (:meth:`Memory.attach`), as the REST app does for its event
+stream and audit log.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from types import TracebackType
 
+from graphmem.edit.changes import Change, ChangeSink, Sinks
+from graphmem.edit.unit import Edit, WritePath
 from graphmem.embed.base import Embedder
 from graphmem.errors import NotFoundError
-from graphmem.extract.base import Extractor
+from graphmem.extract.base import Extraction, Extractor
 from graphmem.ingest.inputs import EpisodeInput, FactInput
 from graphmem.ingest.pipeline import IngestResult, Ingestor
 from graphmem.ingest.redact import Redactor
+from graphmem.ingest.resolve import NameRequest, Resolution
 from graphmem.models import Entity, Episode, Fact, Scope, utcnow
 from graphmem.predicates import PredicateRegistry
 from graphmem.embed.tokens import TokenCounter
@@ -42,16 +51,18 @@ class Memory:
                  registry: PredicateRegistry | None = None,
                  episode_retention: timedelta | None = None,
                  clock: Callable[[], datetime] = utcnow,
-                 redactor: Redactor | None = None) -> None:
+                 redactor: Redactor | None = None,
+                 sinks: list[ChangeSink] | None = None) -> None:
         self.store = store
         self.extractor = extractor
         self.embedder = embedder
         self.clock = clock
         self.redactor = redactor
-        self.ingestor = Ingestor(store, extractor, embedder, registry,
-                                 episode_retention=episode_retention, clock=clock,
-                                 lock=threading.RLock())
-        self.engine = SearchEngine(store, embedder, registry=self.ingestor.registry, clock=clock)
+        self._writes = WritePath(store, embedder, registry or PredicateRegistry(), clock=clock,
+                                 lock=threading.RLock(), sinks=Sinks(sinks))
+        self.ingestor = Ingestor(store, extractor, embedder, episode_retention=episode_retention,
+                                 clock=clock, writes=self._writes)
+        self.engine = SearchEngine(store, embedder, registry=self.registry, clock=clock)
         self.tokens = TokenCounter()
 
     @classmethod
@@ -86,6 +97,41 @@ class Memory:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
+
+    # -- the write path ---------------------------------------------------------
+    def edit(self, tenant: str, *, now: datetime | None = None) -> AbstractContextManager[Edit]:
+        """The one way to change memory: ``with memory.edit(tenant) as edit: ...``.
+
+        Locked, written as one batch when the block ends (nothing if it raises),
+        and announced to the attached sinks after the store committed.
+        """
+        return self._writes.edit(tenant, now=now)
+
+    def attach(self, sink: ChangeSink) -> None:
+        """Hand every change committed from now on to ``sink`` too (see :meth:`detach`)."""
+        self._writes.sinks.attach(sink)
+
+    def detach(self, sink: ChangeSink) -> None:
+        self._writes.sinks.detach(sink)
+
+    def announce(self, tenant: str, changes: list[Change]) -> None:
+        """Tell the sinks of something that wrote nothing: a refused request, an export."""
+        self._writes.announce(tenant, changes)
+
+    @property
+    def registry(self) -> PredicateRegistry:
+        """The predicate rules (cardinality, families) the timelines follow."""
+        return self._writes.registry
+
+    def resolve(self, tenant: str, scope: Scope, requests: list[NameRequest], *,
+                create: bool = True) -> Resolution:
+        """Names to entities, as ingestion resolves them; nothing is stored (an edit writes
+        the new entities it returns)."""
+        return self._writes.resolver.resolve(tenant, scope, requests, create=create)
+
+    def preview(self, tenant: str, data: EpisodeInput) -> Extraction:
+        """What the extractor finds in an episode, storing nothing."""
+        return self.ingestor.preview(tenant, data)
 
     # -- ingestion ------------------------------------------------------------
     def add_episode(self, tenant: str, episode: EpisodeInput) -> IngestResult:
@@ -129,11 +175,10 @@ class Memory:
         facts = self.store.get_facts(tenant, [fact_id])
         if not facts:
             raise NotFoundError(f"memory {fact_id!r} not found")
-        return facts[0].model_copy(update={"embedding": None})
+        return facts[0].public()
 
     def list_facts(self, tenant: str, query: FactQuery) -> list[Fact]:
-        return [f.model_copy(update={"embedding": None})
-                for f in self.store.list_facts(tenant, query)]
+        return [f.public() for f in self.store.list_facts(tenant, query)]
 
     def history(self, tenant: str, scope: Scope, subject: str, predicate: str) -> list[Fact]:
         """The whole chain of a subject's predicate, oldest first, with what superseded what."""
@@ -144,14 +189,14 @@ class Memory:
                 scope_keys=scope.visible_keys, entity_id=entity.id, limit=10_000,
                 time=TimeFilter(include_history=True, include_forgotten=True)))
                 if f.subject_id == entity.id and f.predicate == predicate]
-        return sorted((f.model_copy(update={"embedding": None}) for f in facts),
+        return sorted((f.public() for f in facts),
                       key=lambda f: (f.valid_from, f.recorded_at))
 
     def get_entity(self, tenant: str, entity_id: str) -> Entity:
         found = self.store.get_entities(tenant, [entity_id])
         if not found:
             raise NotFoundError(f"entity {entity_id!r} not found")
-        return found[0].model_copy(update={"embedding": None})
+        return found[0].public()
 
     def stats(self, tenant: str, scope: Scope) -> StoreStats:
         return self.store.stats(tenant, scope.visible_keys, self.clock())

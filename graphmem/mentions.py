@@ -22,19 +22,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
 
+from graphmem import scan
 from graphmem.jsonwalk import map_strings
 from graphmem.models import Entity, Episode, Fact, FactStatus
-from graphmem.store.base import FactQuery, GraphStore
-from graphmem.temporal import TimeFilter
+from graphmem.store.base import GraphStore
 
 PLACEHOLDER = "[forgotten]"
 MIN_NAME_CHARS = 2
-_PAGE = 10_000
-#: Every fact, whatever its status or time (erasure must see archived ones too).
-_ALL_TIME = TimeFilter(as_of=datetime(9999, 12, 31, tzinfo=UTC), include_history=True,
-                       include_forgotten=True)
 
 
 def name_pattern(entities: Iterable[Entity]) -> re.Pattern[str] | None:
@@ -84,23 +79,7 @@ def _scrub_content(content: str, scrub: Callable[[str], str]) -> str:
 
 def all_facts(store: GraphStore, tenant: str, scope_keys: list[str]) -> list[Fact]:
     """Every fact of the scopes, archived ones and retraction markers included."""
-    out: list[Fact] = []
-    while True:
-        page = store.list_facts(tenant, FactQuery(
-            scope_keys=scope_keys, time=_ALL_TIME, statuses=list(FactStatus), limit=_PAGE,
-            offset=len(out)))
-        out += page
-        if len(page) < _PAGE:
-            return out
+    return scan.all_facts(store, tenant, scope_keys, statuses=list(FactStatus))
 
 
-def all_episodes(store: GraphStore, tenant: str, scope_keys: list[str]) -> list[Episode]:
-    """Every episode of the scopes."""
-    out: dict[str, Episode] = {}
-    before: datetime | None = None
-    while True:
-        page = store.list_episodes(tenant, scope_keys, limit=_PAGE, before=before)
-        out.update((e.id, e) for e in page)
-        if len(page) < _PAGE:
-            return list(out.values())
-        before = page[-1].reference_time
+all_episodes = scan.all_episodes

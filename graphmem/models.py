@@ -319,6 +319,10 @@ class Entity(BaseModel):
     resolutions: list[Resolved] = Field(
         default_factory=list, description="why mentions joined this entity, one per kind")
 
+    def public(self) -> Entity:
+        """The entity without its name embedding (see :meth:`Fact.public`)."""
+        return self.model_copy(update={"embedding": None})
+
 
 class Retraction(BaseModel):
     """A statement that a fact stopped holding, with no replacement ("I quit Acme")."""
@@ -376,3 +380,8 @@ class Fact(BaseModel):
 
     def valid_at(self, when: datetime) -> bool:
         return self.valid_from <= when and (self.valid_until is None or when < self.valid_until)
+
+    def public(self) -> Fact:
+        """The fact as callers see it: without its embedding, which is large and of no use
+        outside the store."""
+        return self.model_copy(update={"embedding": None})

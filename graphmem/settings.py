@@ -58,6 +58,9 @@ class Settings(BaseSettings):
 
     # memory policy
     episode_retention_days: int | None = Field(default=None, ge=1)
+    audit_log: Path | None = Field(
+        default=None, description="the JSONL audit trail (what was forgotten, erased, restored, "
+        "imported, exported or refused: ids only); none when unset")
     default_tenant: str = "default"
 
     # api

@@ -49,7 +49,10 @@ async def _stream(bus: EventBus, tenant: str) -> AsyncIterator[dict[str, str]]:
     200: {"content": {"text/event-stream": {}}, "description": "an endless event stream"}})
 async def events(tenant: Tenant, bus: EventsDep) -> EventSourceResponse:
     """Memory events of the caller's tenant (``memory.created``, ``.updated``,
-    ``.superseded``, ``.forgotten``, ``.restored``, ``.deleted``) and ``todo.reminder`` when
-    a todo's reminder time comes, after one ``ready``. A reminder is sent once, by one of
-    the processes serving the database."""
+    ``.superseded``, ``.forgotten``, ``.restored``, ``.deleted``), ``todo.completed``,
+    ``.cancelled``, ``.expired``, and ``todo.reminder`` when a todo's reminder time comes,
+    after one ``ready``. Every change made through this server's memory is sent, whatever
+    made it (a route, MCP, a maintenance run, an import); changes another process makes
+    in the same database are not. A reminder is sent once, by one of the processes serving
+    the database."""
     return EventSourceResponse(_stream(bus, tenant), ping=15)

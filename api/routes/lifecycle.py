@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
@@ -18,20 +17,14 @@ from graphmem.memory import Memory
 from graphmem.models import Scope
 from graphmem.lifecycle.writer import Writer
 
-audit = logging.getLogger("graphmem.audit")
 router = APIRouter(tags=["lifecycle"], responses=PROBLEMS)
 
 
 def _maintain(memory: Memory, writer: Writer, tenant: str,
               body: MaintenanceBody) -> MaintenanceReport:
     policy = LifecyclePolicy(decay=DecayPolicy(purge_after_days=body.purge_after_days))
-    report = maintain(memory, tenant, [body.scope], policy=policy, writer=writer,
-                      dry_run=body.dry_run)
-    decayed = report.scopes[0].decay
-    audit.info("maintain tenant=%s scope=%s dry_run=%s forgotten=%d purged=%d episodes=%d",
-               tenant, body.scope.key, body.dry_run, len(decayed.forgotten),
-               len(decayed.purged), len(report.expired_episodes))
-    return report
+    return maintain(memory, tenant, [body.scope], policy=policy, writer=writer,
+                    dry_run=body.dry_run)
 
 
 @router.post("/v1/maintenance", response_model=MaintenanceReport)

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 
-from api.deps import EventsDep, MemoryDep, OptionalScope, ScopeQuery, Tenant
+from api.deps import MemoryDep, OptionalScope, ScopeQuery, Tenant
 from api.errors import PROBLEMS
 from api.limits import run_sync
 from api.schemas import (
@@ -22,7 +22,6 @@ from api.schemas import (
     memories,
 )
 from graphmem import manage
-from graphmem.events import EventBus, EventType, events_for, fact_event
 from graphmem.extract.base import Extraction
 from graphmem.memory import Memory
 from graphmem.errors import ValidationError
@@ -64,21 +63,20 @@ async def list_memories(
     return MemoryList(memories=memories(facts), limit=limit, offset=offset)
 
 
-def _add(memory: Memory, bus: EventBus, tenant: str, body: AddMemoryBody) -> IngestOut:
+def _add(memory: Memory, tenant: str, body: AddMemoryBody) -> IngestOut:
     if body.structured:
         result = memory.add_facts(tenant, [body.to_fact()])
     else:
         result = memory.add_episode(tenant, body.to_episode())
-    bus.publish_all(tenant, events_for(result))
     return IngestOut.of(result)
 
 
 @router.post("", status_code=201, response_model=IngestOut)
-async def add_memory(body: AddMemoryBody, request: Request, tenant: Tenant, memory: MemoryDep,
-                     bus: EventsDep) -> IngestOut:
+async def add_memory(body: AddMemoryBody, request: Request, tenant: Tenant,
+                     memory: MemoryDep) -> IngestOut:
     """Add a memory by hand: ``subject``/``predicate``/``object`` as given, or a ``text``
     sentence run through the extractor (stored as a text episode)."""
-    return await run_sync(request, _add, memory, bus, tenant, body)
+    return await run_sync(request, _add, memory, tenant, body)
 
 
 @router.get("/stats", response_model=StatsOut)
@@ -110,7 +108,7 @@ async def get_memory(memory_id: MemoryId, request: Request, tenant: Tenant, memo
     return await run_sync(request, _detail, memory, tenant, memory_id, scope)
 
 
-def _patch(memory: Memory, bus: EventBus, tenant: str, memory_id: str, body: PatchBody,
+def _patch(memory: Memory, tenant: str, memory_id: str, body: PatchBody,
            scope: Scope | None) -> Corrected:
     superseded: Fact | None = None
     fact_id = memory_id
@@ -118,14 +116,8 @@ def _patch(memory: Memory, bus: EventBus, tenant: str, memory_id: str, body: Pat
         correction = manage.correct_fact(memory, tenant, memory_id, object=body.object,
                                          text=body.text, category=body.category, scope=scope)
         superseded, fact_id = correction.superseded, correction.memory.id
-        if correction.superseded is None:
-            bus.publish(tenant, fact_event("memory.updated", correction.memory))
-        else:
-            bus.publish(tenant, fact_event("memory.superseded", correction.superseded))
-            bus.publish(tenant, fact_event("memory.created", correction.memory))
     if body.importance is not None:
         fact = manage.set_importance(memory, tenant, fact_id, body.importance, scope)
-        bus.publish(tenant, fact_event("memory.updated", fact))
     else:
         fact = manage.get_fact(memory, tenant, fact_id)
     return Corrected(memory=MemoryOut.of(fact),
@@ -134,31 +126,28 @@ def _patch(memory: Memory, bus: EventBus, tenant: str, memory_id: str, body: Pat
 
 @router.patch("/{memory_id}", response_model=Corrected)
 async def patch_memory(memory_id: MemoryId, body: PatchBody, request: Request, tenant: Tenant,
-                       memory: MemoryDep, bus: EventsDep, scope: OptionalScope) -> Corrected:
+                       memory: MemoryDep, scope: OptionalScope) -> Corrected:
     """Change importance, or correct the content: a new ``object`` is a new memory that
     supersedes this one (which stays in the history); new wording or category for the
     same value edits it in place."""
-    return await run_sync(request, _patch, memory, bus, tenant, memory_id, body, scope)
+    return await run_sync(request, _patch, memory, tenant, memory_id, body, scope)
 
 
-def _status(memory: Memory, bus: EventBus, tenant: str, memory_id: str, scope: Scope | None,
+def _status(memory: Memory, tenant: str, memory_id: str, scope: Scope | None,
             forget: bool) -> MemoryOut:
     change = manage.forget_fact if forget else manage.restore_fact
-    fact = change(memory, tenant, memory_id, scope)
-    kind: EventType = "memory.forgotten" if forget else "memory.restored"
-    bus.publish(tenant, fact_event(kind, fact))
-    return MemoryOut.of(fact)
+    return MemoryOut.of(change(memory, tenant, memory_id, scope))
 
 
 @router.delete("/{memory_id}", response_model=MemoryOut)
 async def forget_memory(memory_id: MemoryId, request: Request, tenant: Tenant, memory: MemoryDep,
-                        bus: EventsDep, scope: OptionalScope) -> MemoryOut:
+                        scope: OptionalScope) -> MemoryOut:
     """Soft forget: hidden from search and lists, kept, restorable. ``POST /v1/forget`` erases."""
-    return await run_sync(request, _status, memory, bus, tenant, memory_id, scope, True)
+    return await run_sync(request, _status, memory, tenant, memory_id, scope, True)
 
 
 @router.post("/{memory_id}/restore", response_model=MemoryOut)
 async def restore_memory(memory_id: MemoryId, request: Request, tenant: Tenant,
-                         memory: MemoryDep, bus: EventsDep, scope: OptionalScope) -> MemoryOut:
+                         memory: MemoryDep, scope: OptionalScope) -> MemoryOut:
     """Undo a soft forget."""
-    return await run_sync(request, _status, memory, bus, tenant, memory_id, scope, False)
+    return await run_sync(request, _status, memory, tenant, memory_id, scope, False)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 
 from fastapi import APIRouter, Request, Response
 
@@ -14,9 +13,7 @@ from graphmem.lifecycle import markdown
 from graphmem.lifecycle.markdown import ImportReport
 from graphmem.lifecycle.portability import ScopeExport, export_scope
 from graphmem.memory import Memory
-from graphmem.models import Scope
 
-audit = logging.getLogger("graphmem.audit")
 router = APIRouter(tags=["portability"], responses=PROBLEMS)
 MARKDOWN = "text/markdown; charset=utf-8"
 
@@ -34,13 +31,9 @@ async def export_markdown(request: Request, tenant: Tenant, memory: MemoryDep,
 
 def _import(memory: Memory, tenant: str, body: ImportBody) -> ImportReport:
     categories = markdown.LEARNINGS if body.learnings else tuple(markdown.TITLES)
-    report = markdown.import_markdown(memory, tenant, body.scope, body.markdown,
-                                      categories=categories, dry_run=body.dry_run,
-                                      allow_mass_retraction=body.allow_mass_retraction)
-    audit.info("import tenant=%s scope=%s dry_run=%s added=%d edited=%d retracted=%d",
-               tenant, body.scope.key, body.dry_run, len(report.added), len(report.edited),
-               len(report.retracted))
-    return report
+    return markdown.import_markdown(memory, tenant, body.scope, body.markdown,
+                                    categories=categories, dry_run=body.dry_run,
+                                    allow_mass_retraction=body.allow_mass_retraction)
 
 
 @router.post("/v1/import/memory.md", response_model=ImportReport)
@@ -53,16 +46,9 @@ async def import_markdown(body: ImportBody, request: Request, tenant: Tenant,
     return await run_sync(request, _import, memory, tenant, body)
 
 
-def _export(memory: Memory, tenant: str, scope: Scope) -> ScopeExport:
-    export = export_scope(memory, tenant, scope)
-    audit.info("export tenant=%s scope=%s episodes=%d facts=%d entities=%d", tenant, scope.key,
-               len(export.episodes), len(export.facts), len(export.entities))
-    return export
-
-
 @router.get("/v1/export", response_model=ScopeExport)
 async def export_all(request: Request, tenant: Tenant, memory: MemoryDep,
                      scope: ScopeQuery) -> ScopeExport:
     """Everything stored under exactly this scope, history included, as one JSON document
     (data portability). Embeddings are left out."""
-    return await run_sync(request, _export, memory, tenant, scope)
+    return await run_sync(request, export_scope, memory, tenant, scope)

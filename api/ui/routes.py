@@ -7,7 +7,6 @@ the ``X-UI-Fragment`` header). Errors are the API's problem documents.
 
 from __future__ import annotations
 
-import logging
 from datetime import date
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -24,11 +23,9 @@ from api.ui.cards import Card
 from api.ui.views import Filters
 from graphmem import manage
 from graphmem.errors import ValidationError
-from graphmem.events import Event, EventType, fact_event
 from graphmem.memory import Memory
 from graphmem.models import Category, Fact, Scope
 
-audit = logging.getLogger("graphmem.audit")
 router = APIRouter(prefix=session.PREFIX, include_in_schema=False)
 PageTenant = Annotated[str, Depends(session.page_tenant)]
 #: A date from a form: an empty field (the picker left blank) means none.
@@ -81,10 +78,6 @@ def _key_scope(key: str) -> Scope:
 
 def _back(fields: dict[str, list[str]]) -> RedirectResponse:
     return RedirectResponse(session.safe_next(_first(fields, "next")), status_code=303)
-
-
-def _publish(request: Request, tenant: str, kind: EventType, facts: list[Fact]) -> None:
-    deps.events(request).publish_all(tenant, [fact_event(kind, f) for f in facts])
 
 
 # -- signing in --------------------------------------------------------------------
@@ -164,7 +157,6 @@ async def _status(request: Request, tenant: str, memory_id: str, forget: bool) -
     scope = _form_scope(fields) if "user_id" in fields or "group_id" in fields else None
     fact, card = await run_sync(request, _set_status, deps.memory(request), tenant, memory_id,
                                 scope, forget)
-    _publish(request, tenant, "memory.forgotten" if forget else "memory.restored", [fact])
     if _wants_fragment(request):
         return _render(request, "_card.html", c=card, page=page_url,
                        next=_first(fields, "next") or "")
@@ -189,7 +181,6 @@ async def clear(request: Request, tenant: PageTenant) -> Response:
     fields = await session.form_fields(request)
     scope = _form_scope(fields)
     facts = await run_sync(request, manage.forget_scope, deps.memory(request), tenant, scope)
-    _publish(request, tenant, "memory.forgotten", facts)
     return _render(request, "cleared.html", scope=scope, ids=[f.id for f in facts],
                    page=page_url)
 
@@ -200,7 +191,6 @@ async def restore_cleared(request: Request, tenant: PageTenant) -> Response:
     scope = _form_scope(fields)
     facts = await run_sync(request, manage.restore_facts, deps.memory(request), tenant,
                            fields.get("id", []), scope)
-    _publish(request, tenant, "memory.restored", facts)
     return RedirectResponse(page_url("memories", scope), status_code=303)
 
 
@@ -212,11 +202,6 @@ async def erase(request: Request, tenant: PageTenant) -> Response:
     if _first(fields, "confirm") != scope.key:
         raise ValidationError(f"confirm: type {scope.key!r} to erase this scope for good")
     report = await run_sync(request, manage.erase_scope, deps.memory(request), tenant, scope)
-    audit.info("forget tenant=%s scope=%s target=whole scope (memory page) facts=%d "
-               "entities=%d episodes=%d", tenant, scope.key, report.facts, report.entities,
-               report.episodes)
-    deps.events(request).publish_all(tenant, [Event(type="memory.deleted", memory_id=i)
-                                              for i in report.fact_ids])
     return _render(request, "erased.html", scope=scope, report=report, page=page_url)
 
 

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
-from graphmem.manage import Neighborhood
+from graphmem.manage.reads import Neighborhood
 from graphmem.models import Fact, FactStatus
 from graphmem.viz.snapshot import fact_state
 from graphmem.viz.style import CATEGORY_COLOURS, FactState, entity_colour, predicate_label

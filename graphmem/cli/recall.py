@@ -40,19 +40,19 @@ def _request(model: type[_Request], **fields: Any) -> _Request:
         raise ValidationError(problems) from err
 
 
-def search(query: Annotated[str, typer.Argument(help="The question")], scope: ScopeKey,
+def search(ctx: typer.Context, query: Annotated[str, typer.Argument(help="The question")], scope: ScopeKey,
            tenant: Tenant = None, as_of: AsOf = None, as_known_at: AsKnownAt = None,
            include_history: History = False,
            limit: Annotated[int, typer.Option(min=1, max=200)] = 10) -> None:
     """Search memories and raw turns; prints the explained results as JSON."""
     request = _request(SearchRequest, scope=_scope(scope), query=query, as_of=as_of,
                        as_known_at=as_known_at, include_history=include_history, limit=limit)
-    with _opened() as (settings, memory):
+    with _opened(ctx) as (settings, memory):
         found = memory.search(_tenant(settings, tenant), request)
     typer.echo(found.model_dump_json(indent=2))
 
 
-def context(message: Annotated[str, typer.Argument(help="The user's message")], scope: ScopeKey,
+def context(ctx: typer.Context, message: Annotated[str, typer.Argument(help="The user's message")], scope: ScopeKey,
             tenant: Tenant = None, as_of: AsOf = None, as_known_at: AsKnownAt = None,
             include_history: History = False,
             token_budget: Annotated[int, typer.Option(min=50, max=100_000)] = 2000) -> None:
@@ -60,6 +60,6 @@ def context(message: Annotated[str, typer.Argument(help="The user's message")], 
     request = _request(ContextRequest, scope=_scope(scope), message=message, as_of=as_of,
                        as_known_at=as_known_at, include_history=include_history,
                        token_budget=token_budget)
-    with _opened() as (settings, memory):
+    with _opened(ctx) as (settings, memory):
         built = memory.context(_tenant(settings, tenant), request)
     typer.echo(built.prompt)

@@ -39,8 +39,8 @@ def serve(
 
     from api.app import create_app
 
-    # graphmem's own loggers (the API's warnings, the forget audit trail) go where
-    # uvicorn's do, at INFO whatever uvicorn's level
+    # graphmem's own loggers (the API's warnings) go where uvicorn's do, at INFO whatever
+    # uvicorn's level; the audit trail is the JSONL file of GRAPHMEM_AUDIT_LOG
     log_config = copy.deepcopy(LOGGING_CONFIG)
     log_config["loggers"]["graphmem"] = {"handlers": ["default"], "level": "INFO",
                                          "propagate": False}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, model_validator
@@ -14,6 +14,7 @@ from graphmem.models import (
     Category,
     Cardinality,
     CleanText,
+    Episode,
     Message,
     Scope,
     UtcDateTime,
@@ -112,6 +113,20 @@ class EpisodeInput(BaseModel):
         if self.text is not None:
             return self.text
         return json.dumps(self.document, ensure_ascii=False, sort_keys=True)
+
+    def to_episode(self, tenant: str, now: datetime, *,
+                   retention: timedelta | None = None) -> Episode:
+        """The episode to store: messages get ids (``<episode id>:<i>``) where the client sent
+        none, and the reference time defaults to the latest message timestamp, else ``now``."""
+        episode = Episode(tenant=tenant, scope_key=self.scope.key, source=self.source(),
+                          content=self.rendered(), reference_time=now, recorded_at=now,
+                          client_id=self.idempotency_key(), session_id=self.session_id)
+        messages = [m if m.id else m.model_copy(update={"id": f"{episode.id}:{i}"})
+                    for i, m in enumerate(self.messages)]
+        stamps = [m.timestamp for m in messages if m.timestamp is not None]
+        return episode.model_copy(update={
+            "messages": messages, "reference_time": self.reference_time or max(stamps, default=now),
+            "expires_at": now + retention if retention else None})
 
 
 class FactInput(BaseModel):

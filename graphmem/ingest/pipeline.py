@@ -1,9 +1,10 @@
 """The ingestion pipeline: episode -> extract -> resolve -> timeline rules -> one store batch.
 
-:class:`Ingestor` owns no state between calls except a lock: reads, decisions
-and the batch write of one call happen under it, so two concurrent ingestions
-into one store cannot interleave their read-decide-write steps. Each call
-writes exactly one batch, so a failure anywhere leaves the store unchanged.
+:class:`Ingestor` owns no state between calls: reads, decisions and the
+batch write of one call happen in one edit of the write path
+(:mod:`graphmem.edit.unit`), so two concurrent ingestions into one store
+cannot interleave their read-decide-write steps, a failure anywhere leaves
+the store unchanged, and the changes reach the event and audit sinks.
 """
 
 from __future__ import annotations
@@ -15,13 +16,16 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
-from graphmem.embed.base import Embedder, with_neighbours
+from graphmem.edit.changes import Change, fact_changes
+from graphmem.edit.unit import Edit, WritePath
+from graphmem.embed.base import Embedder
+from graphmem.embed.turns import turn_vectors
 from graphmem.errors import ExtractionError, NotFoundError, ValidationError
 from graphmem.extract.base import SELF, CandidateFact, ExtractedFact, Extraction, Extractor
 from graphmem.ingest.apply import Outcome, Statement, TimelineEditor, with_evidence
 from graphmem.ingest.inputs import EpisodeInput, FactInput
 from graphmem.ingest.people import contexts
-from graphmem.ingest.resolve import EntityResolver, NameRequest, Resolution
+from graphmem.ingest.resolve import NameRequest, Resolution
 from graphmem.models import (
     Category,
     Entity,
@@ -30,7 +34,6 @@ from graphmem.models import (
     FactStatus,
     Message,
     Scope,
-    episode_turns,
     utcnow,
 )
 from graphmem.predicates import PredicateRegistry
@@ -40,8 +43,6 @@ from graphmem.temporal import TimeFilter
 
 #: How many stored facts an extractor that compares (the LLM) is shown per episode.
 MAX_CANDIDATES = 20
-#: How much of its neighbours' vectors a turn's vector holds (embed.base.with_neighbours).
-TURN_NEIGHBOUR_WEIGHT = 0.5
 
 
 class IngestResult(BaseModel):
@@ -77,16 +78,16 @@ class Ingestor:
                  registry: PredicateRegistry | None = None, *,
                  episode_retention: timedelta | None = None,
                  clock: Callable[[], datetime] = utcnow,
-                 lock: threading.RLock | None = None, embed_turns: bool = True) -> None:
+                 lock: threading.RLock | None = None, embed_turns: bool = True,
+                 writes: WritePath | None = None) -> None:
         self.store = store
         self.extractor = extractor
         self.embedder = embedder
-        self.registry = registry or PredicateRegistry()
+        self.writes = writes or WritePath(store, embedder, registry or PredicateRegistry(),
+                                          clock=clock, lock=lock, embed_turns=embed_turns)
+        self.registry = self.writes.registry
         self.episode_retention = episode_retention
         self.clock = clock
-        self.lock = lock or threading.RLock()
-        self.embed_turns = embed_turns
-        self.resolver = EntityResolver(store, embedder)
 
     # -- episodes -------------------------------------------------------------
     def ingest(self, tenant: str, data: EpisodeInput) -> IngestResult:
@@ -114,27 +115,15 @@ class Ingestor:
             return self._commit(tenant, inputs, prepared, now, turn_vectors.result())
 
     def turn_vectors(self, episodes: list[Episode]) -> dict[str, list[list[float]]]:
-        """Each episode's turn vectors, pooled with their neighbours (see with_neighbours)."""
-        if not self.embed_turns:
-            return {}
-        texts = {e.id: episode_turns(e) for e in episodes}
-        flat = [t for ts in texts.values() for t in ts]
-        if not flat:
-            return {}
-        matrix = self.embedder.embed(flat)
-        out, offset = {}, 0
-        for episode_id, own in texts.items():
-            rows = matrix[offset: offset + len(own)]
-            out[episode_id] = with_neighbours(rows, TURN_NEIGHBOUR_WEIGHT).tolist()
-            offset += len(own)
-        return out
+        """Each episode's turn vectors (see :func:`graphmem.embed.turns.turn_vectors`)."""
+        return turn_vectors(self.embedder, episodes) if self.writes.embed_turns else {}
 
     def _commit(self, tenant: str, inputs: list[EpisodeInput],
                 prepared: list[tuple[EpisodeInput, Episode, Extraction] | None], now: datetime,
                 turn_vectors: dict[str, list[list[float]]]) -> list[IngestResult]:
-        """Resolve, apply the timeline rules and write, under the lock, in one transaction."""
-        with self.lock:
-            editor = TimelineEditor(self.store, tenant, self.registry, now)
+        """Resolve, apply the timeline rules and write, in one edit."""
+        with self.writes.edit(tenant, now=now) as edit:
+            editor = edit.timeline()
             batch = WriteBatch()
             pending: dict[tuple[str, str], Entity] = {}
             results: list[IngestResult] = []
@@ -150,7 +139,7 @@ class Ingestor:
                 if client is not None:
                     seen_clients.add(client)
                 _, episode, extraction = item
-                resolution = self._resolve(tenant, data.scope, episode, extraction, pending)
+                resolution = self._resolve(edit, data.scope, episode, extraction, pending)
                 for st in self._statements(data.scope, episode, extraction, resolution):
                     editor.apply(st)
                 self._apply_decisions(editor, extraction, episode)
@@ -164,20 +153,18 @@ class Ingestor:
             batch.turn_vectors = {e.id: turn_vectors[e.id] for e in batch.episodes
                                   if e.id in turn_vectors}
             self._finish_batch(batch, outcome, pending, now)
-            self.store.write(tenant, batch)
-        return [self._result(r, outcome) for r in results]
+            edit.write(batch)
+            done = [self._result(r, outcome) for r in results]
+            edit.record([c for r in done for c in changes_of(r)])
+        return done
 
     def _episode(self, tenant: str, data: EpisodeInput, now: datetime) -> Episode:
-        episode = Episode(tenant=tenant, scope_key=data.scope.key, source=data.source(),
-                          content=data.rendered(), reference_time=now, recorded_at=now,
-                          client_id=data.idempotency_key(), session_id=data.session_id)
-        messages = [m if m.id else m.model_copy(update={"id": f"{episode.id}:{i}"})
-                    for i, m in enumerate(data.messages)]
-        stamps = [m.timestamp for m in messages if m.timestamp is not None]
-        reference = data.reference_time or (max(stamps) if stamps else now)
-        expires = now + self.episode_retention if self.episode_retention else None
-        return episode.model_copy(update={"messages": messages, "reference_time": reference,
-                                          "expires_at": expires})
+        return data.to_episode(tenant, now, retention=self.episode_retention)
+
+    def preview(self, tenant: str, data: EpisodeInput) -> Extraction:
+        """What the extractor finds in an episode, storing nothing (a dry run)."""
+        with self.writes.lock:  # the extractor is not known to be thread-safe
+            return self.extractor.extract(self._episode(tenant, data, self.clock()), [])
 
     def _extract(self, tenant: str, scope: Scope, episode: Episode) -> Extraction:
         candidates: list[CandidateFact] = []
@@ -219,7 +206,7 @@ class Ingestor:
             return name
         return scope.user_id or scope.group_id or "user"
 
-    def _resolve(self, tenant: str, scope: Scope, episode: Episode, extraction: Extraction,
+    def _resolve(self, edit: Edit, scope: Scope, episode: Episode, extraction: Extraction,
                  pending: dict[tuple[str, str], Entity]) -> Resolution:
         types = {normalize_name(e.name): e.type for e in extraction.entities}
         spoken = contexts(episode, extraction, self._speaker(scope, None))
@@ -236,7 +223,7 @@ class Ingestor:
                                             context=spoken.get(normalize_name(f.object))))
         known = [r for r in requests if (scope.key, normalize_name(r.name)) in pending]
         fresh = [r for r in requests if (scope.key, normalize_name(r.name)) not in pending]
-        resolution = self.resolver.resolve(tenant, scope, fresh)
+        resolution = edit.resolve(scope, fresh)
         for req in known:
             resolution.by_name[normalize_name(req.name)] = pending[(scope.key, normalize_name(req.name))]
         for ent in [*resolution.created, *resolution.updated]:
@@ -280,15 +267,9 @@ class Ingestor:
 
     def _finish_batch(self, batch: WriteBatch, outcome: Outcome,
                       pending: dict[tuple[str, str], Entity], now: datetime) -> None:
-        """Embed the facts that need it (the turns were embedded during extraction)."""
+        """The batch's entities, facts and reminders (the edit embeds the new facts when it
+        commits; the turns were embedded during extraction)."""
         batch.entities = list({e.id: e for e in pending.values()}.values())
-        needs_vectors = [f for f in outcome.changed
-                         if f.embedding is None and f.status is not FactStatus.RETRACTION]
-        if needs_vectors:
-            matrix = self.embedder.embed([f.text for f in needs_vectors])
-            embedded = {f.id: f.model_copy(update={"embedding": [float(x) for x in matrix[i]]})
-                        for i, f in enumerate(needs_vectors)}
-            outcome.changed = [embedded.get(f.id, f) for f in outcome.changed]
         deleted = set(outcome.deleted_ids)
         batch.facts = [f for f in outcome.changed if f.id not in deleted]
         batch.delete_fact_ids = [*batch.delete_fact_ids, *outcome.deleted_ids]
@@ -300,13 +281,13 @@ class Ingestor:
         mine = result.episode_id
 
         def ours(facts: list[Fact]) -> list[Fact]:
-            return [_public(f) for f in facts
+            return [f.public() for f in facts
                     if mine in f.episode_ids or (f.retraction and f.retraction.episode_id == mine)]
 
         result.created = ours(outcome.created)
         result.confirmed = ours(outcome.confirmed)
         superseding = {f.id for f in outcome.created if mine in f.episode_ids}
-        result.superseded = [_public(f) for f in outcome.superseded if f.superseded_by in superseding]
+        result.superseded = [f.public() for f in outcome.superseded if f.superseded_by in superseding]
         result.retracted = ours(outcome.retracted)
         return result
 
@@ -318,10 +299,10 @@ class Ingestor:
         call for all new names) and the touched timelines are loaded in one
         query, so a batch of thousands costs a handful of store round trips.
         """
-        with self.lock:
-            now = self.clock()
+        with self.writes.edit(tenant, now=self.clock()) as edit:
+            now = edit.now
             _check_starts(facts, now)
-            editor = TimelineEditor(self.store, tenant, self.registry, now)
+            editor = edit.timeline()
             entities: dict[tuple[str, str], Entity] = {}
             created: dict[str, Entity] = {}
             new_entities: list[Entity] = []
@@ -332,7 +313,7 @@ class Ingestor:
                 scope = items[0].scope
                 requests = [r for item in items for r in (NameRequest(item.subject, item.subject_type),
                                                           NameRequest(item.object, item.object_type))]
-                resolution = self.resolver.resolve(tenant, scope, requests)
+                resolution = edit.resolve(scope, requests)
                 created.update({e.id: e for e in [*resolution.created, *resolution.updated]})
                 new_entities += resolution.created
                 for norm, ent in resolution.by_name.items():
@@ -345,13 +326,15 @@ class Ingestor:
             batch = WriteBatch()
             self._finish_batch(batch, outcome, {(e.scope_key, e.id): e for e in created.values()},
                                now)
-            self.store.write(tenant, batch)
-        return IngestResult(
-            created=[_public(f) for f in outcome.created],
-            confirmed=[_public(f) for f in outcome.confirmed],
-            superseded=[_public(f) for f in outcome.superseded],
-            entities=new_entities,
-        )
+            edit.write(batch)
+            result = IngestResult(
+                created=[f.public() for f in outcome.created],
+                confirmed=[f.public() for f in outcome.confirmed],
+                superseded=[f.public() for f in outcome.superseded],
+                entities=new_entities,
+            )
+            edit.record(changes_of(result))
+        return result
 
     @staticmethod
     def _fact_statement(item: FactInput, entities: dict[tuple[str, str], Entity],
@@ -375,11 +358,11 @@ class Ingestor:
         Facts those had closed reopen (their timelines are rebuilt without them),
         all in one transaction.
         """
-        with self.lock:
+        with self.writes.edit(tenant, now=self.clock()) as edit:
             episode = self.store.get_episode(tenant, episode_id)
             if episode is None:
                 raise NotFoundError(f"episode {episode_id!r} not found")
-            editor = TimelineEditor(self.store, tenant, self.registry, self.clock())
+            editor = edit.timeline()
             affected = self.store.facts_of_episode(tenant, episode_id)
             editor.load_facts(affected)
             deleted: list[Fact] = []
@@ -396,9 +379,13 @@ class Ingestor:
             deleted_ids |= set(outcome.deleted_ids)
             batch = WriteBatch(delete_fact_ids=sorted(deleted_ids), delete_episode_ids=[episode_id],
                                facts=[f for f in outcome.changed if f.id not in deleted_ids])
-            self.store.write(tenant, batch)
-        return IngestResult(episode_id=episode_id, deleted=[_public(f) for f in deleted],
-                            reopened=[_public(f) for f in outcome.reopened])
+            edit.write(batch)
+            result = IngestResult(episode_id=episode_id, deleted=[f.public() for f in deleted],
+                                  reopened=[f.public() for f in outcome.reopened])
+            edit.record([*changes_of(result),
+                         Change(target=episode_id, audit="delete_episode",
+                                scope_key=episode.scope_key)])
+        return result
 
 
 def _statement(scope: Scope, subject: Entity, obj: Entity | None, f: ExtractedFact,
@@ -413,9 +400,15 @@ def _statement(scope: Scope, subject: Entity, obj: Entity | None, f: ExtractedFa
     )
 
 
-def _public(fact: Fact) -> Fact:
-    """Results carry no embeddings: they are large and of no use to a caller."""
-    return fact.model_copy(update={"embedding": None})
+def changes_of(result: IngestResult) -> list[Change]:
+    """The changes an ingestion (or an episode deletion) made, in a stable order: what it
+    created, then what it confirmed, ended or reopened, superseded and deleted."""
+    ep = result.episode_id
+    return [*fact_changes("memory.created", result.created, episode_id=ep),
+            *fact_changes("memory.updated", [*result.confirmed, *result.retracted,
+                                             *result.reopened], episode_id=ep),
+            *fact_changes("memory.superseded", result.superseded, episode_id=ep),
+            *fact_changes("memory.deleted", result.deleted, episode_id=ep)]
 
 
 __all__ = ["IngestResult", "Ingestor", "Message"]

@@ -5,7 +5,8 @@ neighbour Alex"), the facts of the second wrongly joined the first person's
 timelines and may have closed them (Lyon superseding Berlin). Splitting moves
 every fact that comes only from the given episodes to a new entity of the same
 name, then rebuilds the timelines on both sides from their statements, so
-what the move had wrongly closed reopens. Everything happens in one write.
+what the move had wrongly closed reopens. Everything happens in one edit of
+the write path: moved facts are announced as ``memory.updated``.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, Field
 
 from graphmem.errors import NotFoundError, ValidationError
-from graphmem.ingest.apply import TimelineEditor
+from graphmem.edit.changes import fact_changes
 from graphmem.models import Entity, Fact, Scope
+from graphmem.predicates import PredicateRegistry
 from graphmem.store.base import FactQuery, Mention, WriteBatch
 from graphmem.temporal import TimeFilter, timeline_key
 
@@ -39,7 +41,7 @@ def split_entity(memory: Memory, tenant: str, entity_id: str, episode_ids: list[
     """Move what ``episode_ids`` alone said about the entity (and ``fact_ids``) to a new
     entity of its name."""
     wanted, chosen = set(episode_ids), set(fact_ids or [])
-    with memory.ingestor.lock:
+    with memory.edit(tenant) as edit:
         found = memory.store.get_entities(tenant, [entity_id])
         if not found or (scope is not None and found[0].scope_key not in scope.visible_keys):
             raise NotFoundError(f"entity {entity_id!r} not found")
@@ -58,31 +60,30 @@ def split_entity(memory: Memory, tenant: str, entity_id: str, episode_ids: list[
                                   f"{entity.name!r}; there is nothing to split from")
         twin = Entity(tenant=tenant, scope_key=entity.scope_key, name=entity.name,
                       type=entity.type, embedding=entity.embedding)
-        editor = TimelineEditor(memory.store, tenant, memory.ingestor.registry, memory.clock())
+        editor = edit.timeline()
         editor.load_facts(facts)
         for fact in moving:
             editor.drop(fact.id)
-            editor.replace(_moved(memory, fact, entity_id, twin.id))
+            editor.replace(_moved(edit.registry, fact, entity_id, twin.id))
         outcome = editor.finish()
         gone = set(outcome.deleted_ids)
-        memory.store.write(tenant, WriteBatch(
-            entities=[twin], facts=[f for f in outcome.changed if f.id not in gone],
-            delete_fact_ids=outcome.deleted_ids,
+        kept = [f for f in outcome.changed if f.id not in gone]
+        edit.write(WriteBatch(
+            entities=[twin], facts=kept, delete_fact_ids=outcome.deleted_ids,
             mentions=[Mention(episode_id=e, entity_id=twin.id)
                       for e in sorted({e for f in moving for e in f.episode_ids})]))
+        edit.record(fact_changes("memory.updated", kept))
     moved_ids = {f.id for f in moving}
-    public = {"embedding": None}
     return SplitResult(
-        entity=entity.model_copy(update=public), new_entity=twin.model_copy(update=public),
-        moved=[f.model_copy(update=public) for f in outcome.changed if f.id in moved_ids],
-        reopened=[f.model_copy(update=public) for f in outcome.reopened
-                  if f.id not in moved_ids])
+        entity=entity.public(), new_entity=twin.public(),
+        moved=[f.public() for f in outcome.changed if f.id in moved_ids],
+        reopened=[f.public() for f in outcome.reopened if f.id not in moved_ids])
 
 
-def _moved(memory: Memory, fact: Fact, old_id: str, new_id: str) -> Fact:
+def _moved(registry: PredicateRegistry, fact: Fact, old_id: str, new_id: str) -> Fact:
     subject = new_id if fact.subject_id == old_id else fact.subject_id
     obj = new_id if fact.object_id == old_id else fact.object_id
-    spec = memory.ingestor.registry.spec(fact.predicate, fact.cardinality)
+    spec = registry.spec(fact.predicate, fact.cardinality)
     return fact.model_copy(update={
         "subject_id": subject, "object_id": obj,
         "timeline_key": timeline_key(fact.scope_key, subject, spec.family, spec.cardinality, obj)})

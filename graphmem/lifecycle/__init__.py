@@ -2,8 +2,9 @@
 Markdown export and import.
 
 Every function takes the :class:`~graphmem.memory.Memory` and the tenant
-first, works offline on both stores, and writes through the ingestion lock and
-one :class:`~graphmem.store.base.WriteBatch` per step. Time comes from the
+first, works offline on both stores, and writes through the write path (one
+:meth:`~graphmem.memory.Memory.edit` per step: locked, one batch, announced to the
+memory's sinks for events and the audit trail). Time comes from the
 ``now`` argument (default: the memory's clock), so runs are reproducible.
 
 >>> report = maintain(memory, "acme", [Scope(user_id="alice")])   # doctest: +SKIP
@@ -12,7 +13,7 @@ one :class:`~graphmem.store.base.WriteBatch` per step. Time comes from the
 
 from __future__ import annotations
 
-from graphmem.lifecycle.audit import AuditEntry, AuditLog
+from graphmem.edit.audit import AuditEntry, AuditLog
 from graphmem.lifecycle.consolidate import (
     ConsolidationReport,
     consolidate,

@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 
 from graphmem.errors import ConflictError, NotFoundError
 from graphmem.ingest.apply import merge_confidence, with_evidence
+from graphmem.edit.changes import Change, fact_changes
 from graphmem.lifecycle import records
 from graphmem.lifecycle.policy import ConsolidationPolicy
 from graphmem.lifecycle.relations import FactRelation, relations, similarity_matrix
@@ -167,7 +168,7 @@ def consolidate(memory: Memory, tenant: str, scope: Scope, *,
     """Merge, compress and relate the current memories stored under exactly ``scope``."""
     now = now or memory.clock()
     report = ConsolidationReport(scope_key=scope.key, now=now, dry_run=dry_run)
-    with memory.ingestor.lock:
+    with memory.edit(tenant, now=now) as edit:
         facts = [f for f in records.all_facts(memory, tenant, [scope.key], time=TimeFilter(as_of=now))
                  if f.status is FactStatus.ACTIVE and f.category not in _SKIP_CATEGORIES
                  and f.predicate not in records.LIFECYCLE_PREDICATES]
@@ -213,7 +214,13 @@ def consolidate(memory: Memory, tenant: str, scope: Scope, *,
                                 f" compressed {len(report.compressed)} groups.")])
         summaries = [with_evidence(s, [*s.evidence, Evidence(at=now, episode_id=log.id)])
                      for s in summaries]
-        records.write(memory, tenant, WriteBatch(episodes=[log], facts=[*writes, *summaries]))
+        edit.write(WriteBatch(episodes=[log], facts=[*writes, *summaries]))
+        edit.record([
+            *fact_changes("memory.updated", [w for w in writes if w.id in keepers],
+                          episode_id=log.id),
+            *fact_changes("memory.superseded", [w for w in writes if w.id not in keepers],
+                          episode_id=log.id),
+            *fact_changes("memory.created", summaries, episode_id=log.id)])
     return report
 
 
@@ -252,17 +259,19 @@ def derived_from(memory: Memory, tenant: str, summary_id: str) -> list[Fact]:
     item = _log_of(memory, tenant, found[0])
     if item is None:
         return []
-    return [records.public(f) for f in memory.store.get_facts(tenant, item.original_ids)]
+    return [f.public() for f in memory.store.get_facts(tenant, item.original_ids)]
 
 
 def expand_summary(memory: Memory, tenant: str, summary_id: str) -> list[Fact]:
     """Undo a compression: the originals come back and the summary fact is deleted."""
-    with memory.ingestor.lock:
+    with memory.edit(tenant) as edit:
         originals = derived_from(memory, tenant, summary_id)
         if not originals:
             raise ConflictError(f"no DERIVED_FROM record for {summary_id!r}; nothing to expand")
         stored = memory.store.get_facts(tenant, [f.id for f in originals])
         back = [f.model_copy(update={"status": FactStatus.ACTIVE, "superseded_by": None})
                 for f in stored if f.status is FactStatus.ARCHIVED]
-        records.write(memory, tenant, WriteBatch(facts=back, delete_fact_ids=[summary_id]))
-    return [records.public(f) for f in back]
+        edit.write(WriteBatch(facts=back, delete_fact_ids=[summary_id]))
+        edit.record([*fact_changes("memory.restored", back),
+                     Change(target=summary_id, kind="memory.deleted")])
+    return [f.public() for f in back]

@@ -24,12 +24,12 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
-from graphmem.errors import NotFoundError
-from graphmem.ingest.apply import TimelineEditor
+from graphmem.edit.changes import fact_changes
+from graphmem.edit.unit import Edit
 from graphmem.lifecycle import records
-from graphmem.lifecycle.audit import AuditEntry, AuditLog, note
 from graphmem.lifecycle.policy import DecayPolicy
 from graphmem.lifecycle.todos import pending_todo_ids
+from graphmem.manage.edits import restore_fact
 from graphmem.memory import Memory
 from graphmem.models import Category, Evidence, Fact, FactStatus, Scope, new_id
 from graphmem.store.base import WriteBatch
@@ -105,12 +105,14 @@ def _change(fact: Fact, r: float, after: Fact) -> MemoryChange:
 
 
 def decay(memory: Memory, tenant: str, scope: Scope, *, policy: DecayPolicy = DecayPolicy(),
-          now: datetime | None = None, dry_run: bool = False,
-          audit: AuditLog | None = None) -> DecayReport:
-    """Forget and demote the memories stored under exactly ``scope``; report what changed."""
+          now: datetime | None = None, dry_run: bool = False) -> DecayReport:
+    """Forget and demote the memories stored under exactly ``scope``; report what changed.
+
+    Forgetting and purging are audited (``forget``/``purge``, detail ``decay``).
+    """
     now = now or memory.clock()
     report = DecayReport(scope_key=scope.key, now=now, dry_run=dry_run)
-    with memory.ingestor.lock:
+    with memory.edit(tenant, now=now) as edit:
         facts = records.all_facts(memory, tenant, [scope.key])
         spared = pending_todo_ids(facts)
         updates: list[Fact] = []
@@ -132,22 +134,20 @@ def decay(memory: Memory, tenant: str, scope: Scope, *, policy: DecayPolicy = De
                     after = fact.model_copy(update={"importance": target})
                     report.demoted.append(_change(fact, r, after))
                     updates.append(after)
-        if policy.purge_after_days is not None:
-            report.purged = _purge(memory, tenant, facts, policy, now, dry_run)
-        if not dry_run and updates:
-            records.write(memory, tenant, WriteBatch(facts=updates))
-    if not dry_run:
-        note(audit, [AuditEntry(at=now, tenant=tenant, action="forget", scope_key=scope.key,
-                                targets=[c.id for c in report.forgotten], detail="decay")]
-             if report.forgotten else [])
-        note(audit, [AuditEntry(at=now, tenant=tenant, action="purge", scope_key=scope.key,
-                                targets=[c.id for c in report.purged],
-                                detail=f"forgotten > {policy.purge_after_days} days")]
-             if report.purged else [])
+        if not dry_run:
+            forgotten = {c.id for c in report.forgotten}
+            edit.write(WriteBatch(facts=updates))
+            edit.record([
+                *fact_changes("memory.forgotten", [f for f in updates if f.id in forgotten],
+                              audit="forget", detail="decay"),
+                *fact_changes("memory.updated", [f for f in updates if f.id not in forgotten])])
+    if policy.purge_after_days is not None:
+        with memory.edit(tenant, now=now) as edit:
+            report.purged = _purge(edit, facts, policy, dry_run)
     return report
 
 
-def _purge(memory: Memory, tenant: str, facts: list[Fact], policy: DecayPolicy, now: datetime,
+def _purge(edit: Edit, facts: list[Fact], policy: DecayPolicy,
            dry_run: bool) -> list[MemoryChange]:
     """Hard-delete long-forgotten facts without reshaping the rest of their timelines.
 
@@ -155,6 +155,7 @@ def _purge(memory: Memory, tenant: str, facts: list[Fact], policy: DecayPolicy, 
     marker (no text, no object) at its start, so the predecessor stays closed
     where it was; retraction markers that copied the deleted fact go with it.
     """
+    now = edit.now
     limit = timedelta(days=policy.purge_after_days or 0)
     doomed = {f.id: f for f in facts if f.status is FactStatus.FORGOTTEN
               and (since := forgotten_since(f, policy)) is not None and now - since >= limit}
@@ -163,9 +164,10 @@ def _purge(memory: Memory, tenant: str, facts: list[Fact], policy: DecayPolicy, 
     changes = [_change(f, relevance(f, now, policy) or 0.0, f) for f in doomed.values()]
     if dry_run:
         return changes
-    editor = TimelineEditor(memory.store, tenant, memory.ingestor.registry, now)
+    editor = edit.timeline()
     editor.load_facts(list(doomed.values()))
-    timeline = memory.store.facts_in_timelines(tenant, sorted({f.timeline_key for f in doomed.values()}))
+    timeline = edit.store.facts_in_timelines(edit.tenant,
+                                             sorted({f.timeline_key for f in doomed.values()}))
     drop = set(doomed)
     for fact in doomed.values():
         same = [t for t in timeline if t.timeline_key == fact.timeline_key and t.id not in doomed]
@@ -184,33 +186,22 @@ def _purge(memory: Memory, tenant: str, facts: list[Fact], policy: DecayPolicy, 
         editor.drop(fid)
     outcome = editor.finish()
     deleted = drop | set(outcome.deleted_ids)
-    records.write(memory, tenant, WriteBatch(
+    edit.write(WriteBatch(
         facts=[f for f in outcome.changed if f.id not in deleted], delete_fact_ids=sorted(deleted)))
+    edit.record(fact_changes("memory.deleted", list(doomed.values()), audit="purge",
+                             detail=f"forgotten > {policy.purge_after_days} days"))
     return changes
 
 
 def forgotten(memory: Memory, tenant: str, scope: Scope) -> list[Fact]:
     """The memories forgotten in ``scope``: hidden from recall, listed here, restorable."""
-    return [records.public(f) for f in records.all_facts(memory, tenant, [scope.key])
+    return [f.public() for f in records.all_facts(memory, tenant, [scope.key])
             if f.status is FactStatus.FORGOTTEN]
 
 
 def restore(memory: Memory, tenant: str, fact_id: str, *, scope: Scope | None = None,
-            policy: DecayPolicy = DecayPolicy(), now: datetime | None = None,
-            audit: AuditLog | None = None) -> Fact:
-    """Bring a forgotten memory back; restoring counts as a use, so decay starts over."""
-    now = now or memory.clock()
-    with memory.ingestor.lock:
-        found = memory.store.get_facts(tenant, [fact_id])
-        if (not found or found[0].status is FactStatus.RETRACTION
-                or (scope is not None and found[0].scope_key not in scope.visible_keys)):
-            raise NotFoundError(f"memory {fact_id!r} not found")
-        fact = found[0]
-        restored = fact.model_copy(update={
-            "status": FactStatus.ACTIVE, "last_accessed": now,
-            "importance": max(fact.importance, policy.restore_importance)})
-        if restored != fact:
-            records.write(memory, tenant, WriteBatch(facts=[restored]))
-    note(audit, [AuditEntry(at=now, tenant=tenant, action="restore", scope_key=fact.scope_key,
-                            targets=[fact_id])])
-    return records.public(restored)
+            policy: DecayPolicy = DecayPolicy(), now: datetime | None = None) -> Fact:
+    """Bring a forgotten memory back (:func:`graphmem.manage.edits.restore_fact`, with the
+    policy's ``restore_importance``): restoring counts as a use, so decay starts over."""
+    return restore_fact(memory, tenant, fact_id, scope, importance=policy.restore_importance,
+                        now=now)

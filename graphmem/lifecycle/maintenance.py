@@ -20,7 +20,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from graphmem.lifecycle import todos
-from graphmem.lifecycle.audit import AuditEntry, AuditLog, note
+from graphmem.edit.changes import Change
 from graphmem.lifecycle.consolidate import ConsolidationReport, consolidate
 from graphmem.lifecycle.decay import DecayReport, decay
 from graphmem.lifecycle.policy import LifecyclePolicy
@@ -58,29 +58,28 @@ class MaintenanceReport(BaseModel):
 
 
 def expire_episodes(memory: Memory, tenant: str, *, scopes: list[Scope] | None = None,
-                    now: datetime | None = None, dry_run: bool = False,
-                    audit: AuditLog | None = None) -> list[str]:
-    """Delete expired, unpinned raw episodes; the facts they asserted stay, ids and all."""
+                    now: datetime | None = None, dry_run: bool = False) -> list[str]:
+    """Delete expired, unpinned raw episodes; the facts they asserted stay, ids and all.
+
+    Audited as ``expire_episode``; no memory event (no memory changed).
+    """
     now = now or memory.clock()
     keys = None if scopes is None else {s.key for s in scopes}
-    with memory.ingestor.lock:
+    with memory.edit(tenant, now=now) as edit:
         ids = memory.store.expired_episode_ids(tenant, now)
         if keys is not None:
             ids = [i for i in ids if (e := memory.store.get_episode(tenant, i)) is not None
                    and e.scope_key in keys]
         ids = sorted(ids)
-        if ids and not dry_run:
-            memory.store.write(tenant, WriteBatch(delete_episode_ids=ids))
-    if not dry_run:
-        note(audit, [AuditEntry(at=now, tenant=tenant, action="expire_episode", targets=ids)]
-             if ids else [])
+        if not dry_run:
+            edit.write(WriteBatch(delete_episode_ids=ids))
+            edit.record([Change(target=i, audit="expire_episode") for i in ids])
     return ids
 
 
 def maintain(memory: Memory, tenant: str, scopes: list[Scope], *,
              policy: LifecyclePolicy = LifecyclePolicy(), now: datetime | None = None,
-             writer: Writer | None = None, dry_run: bool = False,
-             audit: AuditLog | None = None) -> MaintenanceReport:
+             writer: Writer | None = None, dry_run: bool = False) -> MaintenanceReport:
     """Run every lifecycle job for ``scopes`` (episode expiry covers the tenant if none given)."""
     now = now or memory.clock()
     report = MaintenanceReport(tenant=tenant, ran_at=now, dry_run=dry_run)
@@ -94,7 +93,7 @@ def maintain(memory: Memory, tenant: str, scopes: list[Scope], *,
                     done.append(session)
         summarized[scope.key] = done
     report.expired_episodes = expire_episodes(memory, tenant, scopes=scopes or None, now=now,
-                                              dry_run=dry_run, audit=audit)
+                                              dry_run=dry_run)
     for scope in scopes:
         completed = [] if dry_run else todos.complete_by_conversation(memory, tenant, scope, now=now)
         expired = todos.expire_overdue(memory, tenant, scope, now=now, policy=policy.todos,
@@ -102,8 +101,7 @@ def maintain(memory: Memory, tenant: str, scopes: list[Scope], *,
         report.scopes.append(ScopeReport(
             scope_key=scope.key, summarized_sessions=summarized[scope.key],
             completed_todos=[t.id for t in completed], expired_todos=[t.id for t in expired],
-            decay=decay(memory, tenant, scope, policy=policy.decay, now=now, dry_run=dry_run,
-                        audit=audit),
+            decay=decay(memory, tenant, scope, policy=policy.decay, now=now, dry_run=dry_run),
             consolidation=consolidate(memory, tenant, scope, policy=policy.consolidation, now=now,
                                       dry_run=dry_run),
             profile=refresh_profile(memory, tenant, scope, writer=writer, policy=policy.profile,

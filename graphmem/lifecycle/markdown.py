@@ -35,11 +35,11 @@ from pydantic import BaseModel, Field
 
 from graphmem.errors import ConflictError, ExtractionError, ValidationError
 from graphmem.extract.base import SELF, ExtractedFact
-from graphmem.ingest.apply import TimelineEditor
 from graphmem.ingest.inputs import FactInput
 from graphmem.lifecycle import records
-from graphmem.lifecycle.audit import AuditEntry, AuditLog, note
-from graphmem.manage import correct_fact
+from graphmem.edit.changes import fact_changes
+from graphmem.edit.unit import Edit as WriteEdit
+from graphmem.manage.edits import correct_fact
 from graphmem.memory import Memory
 from graphmem.models import Category, Episode, Evidence, Fact, FactStatus, Scope, new_id
 from graphmem.search.context import CATEGORY_TITLES
@@ -176,17 +176,18 @@ def parse_markdown(text: str, *, categories: tuple[Category, ...] = tuple(TITLES
 def import_markdown(memory: Memory, tenant: str, scope: Scope, text: str, *,
                     categories: tuple[Category, ...] = tuple(TITLES),
                     now: datetime | None = None, dry_run: bool = False,
-                    allow_mass_retraction: bool = False,
-                    audit: AuditLog | None = None) -> ImportReport:
+                    allow_mass_retraction: bool = False) -> ImportReport:
     """Apply an edited memory.md to ``scope`` (see the module docstring for the rules).
 
     Raises ValidationError, changing nothing, for a malformed file and for a mass
-    retraction without ``allow_mass_retraction``.
+    retraction without ``allow_mass_retraction``. The import holds the write path
+    for its whole run (nothing interleaves); edits, retractions and additions each
+    commit their own edit, in that order.
     """
     lines = parse_markdown(text, categories=categories)
     now = now or memory.clock()
     report = ImportReport(dry_run=dry_run)
-    with memory.ingestor.lock:
+    with memory.edit(tenant, now=now):
         current = {f.id: f for f in _exported(memory, tenant, scope, categories, now)}
         listed = {line.id for line in lines if line.id}
         doomed = [f for fid, f in current.items() if fid not in listed]
@@ -212,10 +213,6 @@ def import_markdown(memory: Memory, tenant: str, scope: Scope, text: str, *,
                 _edit(memory, tenant, scope, fact, line, report, dry_run)
         _retract(memory, tenant, doomed, now, report, dry_run)
         _add(memory, tenant, scope, [line for line in lines if not line.id], now, report, dry_run)
-    if not dry_run:
-        note(audit, [AuditEntry(at=now, tenant=tenant, action="retract", scope_key=scope.key,
-                                targets=report.retracted, detail="deleted from memory.md")]
-             if report.retracted else [])
     return report
 
 
@@ -271,7 +268,13 @@ def _retract(memory: Memory, tenant: str, doomed: list[Fact], now: datetime,
     report.retracted += [f.id for f in closable]
     if dry_run or not closable:
         return
-    editor = TimelineEditor(memory.store, tenant, memory.ingestor.registry, now)
+    with memory.edit(tenant, now=now) as edit:
+        _close(edit, closable)
+
+
+def _close(edit: WriteEdit, closable: list[Fact]) -> None:
+    now = edit.now
+    editor = edit.timeline()
     editor.load_facts(closable)
     for fact in closable:
         editor.replace(fact.model_copy(update={
@@ -281,9 +284,11 @@ def _retract(memory: Memory, tenant: str, doomed: list[Fact], now: datetime,
             "evidence": [Evidence(at=now, message_ids=[SOURCE_ID])], "episode_ids": [],
             "message_ids": [SOURCE_ID]}))
     outcome = editor.finish()
-    records.write(memory, tenant, WriteBatch(
-        facts=[f for f in outcome.changed if f.id not in set(outcome.deleted_ids)],
-        delete_fact_ids=outcome.deleted_ids))
+    kept = [f for f in outcome.changed if f.id not in set(outcome.deleted_ids)]
+    edit.write(WriteBatch(facts=kept, delete_fact_ids=outcome.deleted_ids))
+    closed = {f.id for f in closable}
+    edit.record(fact_changes("memory.updated", [f for f in kept if f.id in closed],
+                             audit="retract", detail="deleted from memory.md"))
 
 
 def _add(memory: Memory, tenant: str, scope: Scope, lines: list[MarkdownLine], now: datetime,

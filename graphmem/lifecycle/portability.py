@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from graphmem.lifecycle import records
-from graphmem.lifecycle.audit import AuditEntry, AuditLog, note
+from graphmem.edit.changes import Change
 from graphmem.lifecycle.consolidate import ConsolidationLog
 from graphmem.memory import Memory
 from graphmem.models import Entity, Episode, Fact, Scope
@@ -33,13 +33,13 @@ class ScopeExport(BaseModel):
     entities: list[Entity] = Field(default_factory=list)
 
 
-def export_scope(memory: Memory, tenant: str, scope: Scope, *, now: datetime | None = None,
-                 audit: AuditLog | None = None) -> ScopeExport:
+def export_scope(memory: Memory, tenant: str, scope: Scope, *,
+                 now: datetime | None = None) -> ScopeExport:
     """Everything stored under exactly ``scope.key`` (not the group scopes it can read).
 
     Archived facts are not listable, so they are found through the timelines
     of the listed facts, the episodes that assert them and the consolidation
-    records that archived them.
+    records that archived them. The export is audited (what left, not its content).
     """
     now = now or memory.clock()
     keys = [scope.key]
@@ -60,12 +60,12 @@ def export_scope(memory: Memory, tenant: str, scope: Scope, *, now: datetime | N
     mine = [f for f in facts.values() if f.scope_key == scope.key]
     entity_ids = sorted({i for f in mine for i in (f.subject_id, f.object_id) if i})
     entities = [e for e in memory.store.get_entities(tenant, entity_ids) if e.scope_key == scope.key]
-    note(audit, [AuditEntry(at=now, tenant=tenant, action="export", scope_key=scope.key,
-                            detail=f"{len(episodes)} episodes, {len(mine)} facts, "
-                                   f"{len(entities)} entities")])
+    memory.announce(tenant, [Change(target="", audit="export", scope_key=scope.key,
+                                    detail=f"{len(episodes)} episodes, {len(mine)} facts, "
+                                           f"{len(entities)} entities")])
     return ScopeExport(
         tenant=tenant, scope_key=scope.key, exported_at=now,
         episodes=sorted(episodes, key=lambda e: (e.reference_time, e.id)),
-        facts=sorted((records.public(f) for f in mine), key=lambda f: (f.valid_from, f.id)),
-        entities=sorted((e.model_copy(update={"embedding": None}) for e in entities),
+        facts=sorted((f.public() for f in mine), key=lambda f: (f.valid_from, f.id)),
+        entities=sorted((e.public() for e in entities),
                         key=lambda e: (e.created_at, e.id)))

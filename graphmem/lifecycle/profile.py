@@ -22,6 +22,7 @@ from datetime import datetime
 from pydantic import BaseModel
 
 from graphmem.errors import GraphMemError
+from graphmem.edit.changes import fact_changes
 from graphmem.lifecycle import records
 from graphmem.lifecycle.policy import ProfilePolicy
 from graphmem.lifecycle.summaries import latest_summaries
@@ -157,7 +158,7 @@ def refresh_profile(memory: Memory, tenant: str, scope: Scope, *, writer: Writer
     if reason is None:
         return ProfileRefresh(profile=current, changed=False, reason="not due")
     writer = writer or TemplateWriter()
-    with memory.ingestor.lock:
+    with memory.edit(tenant, now=now) as edit:
         entity, new_entities = records.owner_entity(memory, tenant, scope, owner)
         digest = profile_digest(memory, tenant, scope, entity, now=now, policy=policy,
                                 previous=current.text or None)
@@ -181,8 +182,10 @@ def refresh_profile(memory: Memory, tenant: str, scope: Scope, *, writer: Writer
                     timeline_key=_key(scope, entity.id), valid_from=now, recorded_at=now)
         changed = {f.id: f for f in rebuild_timeline([*versions, fact], now)}
         changed.setdefault(fact.id, fact)
-        records.write(memory, tenant, WriteBatch(entities=new_entities,
-                                                 facts=list(changed.values())))
+        edit.write(WriteBatch(entities=new_entities, facts=list(changed.values())))
         written = changed[fact.id]
+        edit.record([*fact_changes("memory.created", [written]),
+                     *fact_changes("memory.superseded",
+                                   [f for f in changed.values() if f.id != fact.id])])
     return ProfileRefresh(profile=_as_profile(scope, entity, written, len(versions) + 1),
                           changed=True, reason=reason)

@@ -14,8 +14,8 @@ memory. Such an episode is authored by graphmem:
   ``content`` only for episodes without messages, so the JSON is kept, never
   searched.
 
-Every write in this package happens under the ingestion lock
-(``memory.ingestor.lock``) and as one :class:`~graphmem.store.base.WriteBatch`.
+Every write in this package is one edit of the write path
+(:meth:`graphmem.memory.Memory.edit`): locked, one batch, announced to the sinks.
 """
 
 from __future__ import annotations
@@ -27,12 +27,11 @@ from typing import Literal, TypeVar
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
-from graphmem.ingest.apply import embed_facts
 from graphmem.ingest.resolve import NameRequest
-from graphmem.manage import EVERYTHING
+from graphmem import scan
+from graphmem.scan import EVERYTHING
 from graphmem.memory import Memory
 from graphmem.models import Category, Entity, Episode, Fact, Message, Scope
-from graphmem.store.base import FactQuery, WriteBatch
 from graphmem.temporal import TimeFilter
 
 #: Predicates of the facts the lifecycle writes about its own work.
@@ -43,7 +42,6 @@ SUMMARY = "SUMMARY"
 LIFECYCLE_PREDICATES = frozenset({PROFILE, SESSION_SUMMARY})
 
 RECORD_PREFIX = "graphmem:"
-_PAGE = 10_000
 
 M = TypeVar("M", bound=BaseModel)
 Role = Literal["user", "assistant", "system", "tool"]
@@ -53,26 +51,13 @@ def all_facts(memory: Memory, tenant: str, scope_keys: list[str], *,
               time: TimeFilter = EVERYTHING, categories: list[Category] | None = None,
               entity_id: str | None = None) -> list[Fact]:
     """Every fact the filter lets through (archived ones never do), newest first, with vectors."""
-    out: list[Fact] = []
-    while True:
-        page = memory.store.list_facts(tenant, FactQuery(
-            scope_keys=scope_keys, time=time, categories=categories, entity_id=entity_id,
-            limit=_PAGE, offset=len(out)))
-        out += page
-        if len(page) < _PAGE:
-            return out
+    return scan.all_facts(memory.store, tenant, scope_keys, time=time, categories=categories,
+                          entity_id=entity_id)
 
 
 def all_episodes(memory: Memory, tenant: str, scope_keys: list[str]) -> list[Episode]:
     """Every episode of the scopes, newest first."""
-    out: dict[str, Episode] = {}
-    before: datetime | None = None
-    while True:
-        page = memory.store.list_episodes(tenant, scope_keys, limit=_PAGE, before=before)
-        out.update((e.id, e) for e in page)
-        if len(page) < _PAGE:
-            return list(out.values())
-        before = page[-1].reference_time
+    return scan.all_episodes(memory.store, tenant, scope_keys)
 
 
 #: How many recent episodes name the user when no name is given.
@@ -114,7 +99,7 @@ def owner_entity(memory: Memory, tenant: str, scope: Scope,
     user ``alice`` who speaks as "Alice" resolves to the same entity.
     """
     request = _owner_request(memory, tenant, scope, name)
-    resolution = memory.ingestor.resolver.resolve(tenant, scope, [request])
+    resolution = memory.resolve(tenant, scope, [request])
     entity = resolution.get(request.name)
     if entity is None:  # pragma: no cover - resolve() creates what it does not find
         raise LookupError(request.name)
@@ -124,7 +109,7 @@ def owner_entity(memory: Memory, tenant: str, scope: Scope,
 def find_owner(memory: Memory, tenant: str, scope: Scope, name: str | None = None) -> Entity | None:
     """:func:`owner_entity` without creating anything: None for a user graphmem has never met."""
     request = _owner_request(memory, tenant, scope, name)
-    return memory.ingestor.resolver.resolve(tenant, scope, [request], create=False).get(request.name)
+    return memory.resolve(tenant, scope, [request], create=False).get(request.name)
 
 
 def record_key(kind: str, key: str) -> str:
@@ -162,16 +147,6 @@ def payload_of(episode: Episode, model: type[M]) -> M | None:
         return model.model_validate_json(episode.content)
     except PydanticValidationError:
         return None
-
-
-def write(memory: Memory, tenant: str, batch: WriteBatch) -> None:
-    """Embed what needs it and write the batch (the caller holds the ingestion lock)."""
-    batch.facts = embed_facts(memory.embedder, batch.facts)
-    memory.store.write(tenant, batch)
-
-
-def public(fact: Fact) -> Fact:
-    return fact.model_copy(update={"embedding": None})
 
 
 def last_use(fact: Fact, now: datetime) -> datetime:

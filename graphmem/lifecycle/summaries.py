@@ -26,6 +26,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from graphmem.errors import GraphMemError, NotFoundError
+from graphmem.edit.changes import fact_changes
 from graphmem.lifecycle import records
 from graphmem.lifecycle.policy import SummaryPolicy
 from graphmem.lifecycle.writer import (
@@ -108,7 +109,7 @@ def summarize_session(memory: Memory, tenant: str, scope: Scope, session_id: str
     if not episodes:
         raise NotFoundError(f"session {session_id!r} has no episodes in {scope.key}")
     writer = writer or TemplateWriter()
-    with memory.ingestor.lock:
+    with memory.edit(tenant) as edit:
         messages = _messages(episodes)
         facts = _session_facts(memory, tenant, episodes)
         if not has_substance(messages, facts, policy):
@@ -134,14 +135,14 @@ def summarize_session(memory: Memory, tenant: str, scope: Scope, session_id: str
             unresolved=draft.unresolved, episode_ids=ids, written_by=written_by)
         episode_id = record.id if record else new_id("ep")
         fact = _summary_fact(memory, tenant, episode_id, entity.id, entity.name, summary,
-                             memory.clock())
+                             edit.now)
         summary.fact_id = fact.id
         episode = records.authored_episode(
             tenant, scope.key, kind=RECORD_KIND, key=session_id, session_id=session_id,
             at=digest.ended_at, episode_id=episode_id, payload=summary,
             lines=[("graphmem", f"Summary of session {session_id}.")])
-        records.write(memory, tenant, WriteBatch(episodes=[episode], entities=new_entities,
-                                                 facts=[fact]))
+        edit.write(WriteBatch(episodes=[episode], entities=new_entities, facts=[fact]))
+        edit.record(fact_changes("memory.created", [fact], episode_id=episode.id))
     return summary
 
 

@@ -26,9 +26,9 @@ from uuid import uuid4
 from pydantic import BaseModel, Field
 
 from graphmem.errors import ConflictError, NotFoundError, ValidationError
-from graphmem.ingest.apply import Statement, TimelineEditor
+from graphmem.edit.changes import Change, ChangeKind, fact_changes
+from graphmem.ingest.apply import Statement
 from graphmem.ingest.resolve import NameRequest
-from graphmem.lifecycle.audit import AuditEntry, AuditLog, note
 from graphmem.lifecycle import records
 from graphmem.lifecycle.policy import TodoPolicy
 from graphmem.lifecycle.todo_match import says_done
@@ -50,6 +50,9 @@ class TodoStatus(StrEnum):
 STATUS_PREDICATES = {TodoStatus.COMPLETED: "TODO_DONE", TodoStatus.CANCELLED: "TODO_CANCELLED",
                      TodoStatus.EXPIRED: "TODO_EXPIRED"}
 _BY_PREDICATE = {p: s for s, p in STATUS_PREDICATES.items()}
+_EVENTS: dict[TodoStatus, ChangeKind] = {
+    TodoStatus.COMPLETED: "todo.completed", TodoStatus.CANCELLED: "todo.cancelled",
+    TodoStatus.EXPIRED: "todo.expired"}
 _VERBS = {TodoStatus.COMPLETED: "has done", TodoStatus.CANCELLED: "cancelled",
           TodoStatus.EXPIRED: "never did (expired)"}
 
@@ -217,19 +220,19 @@ def add_todo(memory: Memory, tenant: str, scope: Scope, description: str, *,
                               f"{due.isoformat()}")
     owner = scope.user_id or scope.group_id or "user"
     who, by = assignee or owner, creator or owner
-    with memory.ingestor.lock:
+    with memory.edit(tenant, now=now) as edit:
         payload = TodoPayload(description=description, assignee=who, creator=by, due=due,
                               remind_at=remind_at)
         when = f" by {due:%Y-%m-%d %H:%M}" if due else ""
         episode = records.authored_episode(
             tenant, scope.key, kind="todo", key=uuid4().hex, role="user", at=now,
             lines=[(by, f"Todo for {who}: {description}{when}.")], payload=payload)
-        resolution = memory.ingestor.resolver.resolve(
-            tenant, scope, [NameRequest(who, "person"), NameRequest(description, "task")])
+        resolution = edit.resolve(scope, [NameRequest(who, "person"),
+                                          NameRequest(description, "task")])
         subject, task = resolution.get(who), resolution.get(description)
         if subject is None or task is None:  # pragma: no cover - resolve() creates both
             raise ValidationError(f"cannot resolve {who!r} or {description!r}")
-        editor = TimelineEditor(memory.store, tenant, memory.ingestor.registry, now)
+        editor = edit.timeline()
         editor.apply(Statement(
             scope_key=scope.key, subject_id=subject.id, subject_name=subject.name, predicate=TODO,
             object_id=task.id, object_name=task.name,
@@ -239,29 +242,31 @@ def add_todo(memory: Memory, tenant: str, scope: Scope, description: str, *,
         outcome = editor.finish()
         fact = next(f for f in [*outcome.created, *outcome.confirmed] if f.object_id == task.id)
         reminder = remind_at or due
-        records.write(memory, tenant, WriteBatch(
+        edit.write(WriteBatch(
             episodes=[episode], entities=[*resolution.created, *resolution.updated],
             facts=[f for f in outcome.changed if f.id not in set(outcome.deleted_ids)],
             delete_fact_ids=outcome.deleted_ids,
             reminders=[Reminder(tenant=tenant, scope_key=fact.scope_key, todo_id=fact.id,
                                 remind_at=reminder)] if reminder else []))
+        edit.record(fact_changes("memory.created", [fact], episode_id=episode.id))
     return _todo(memory, tenant, _State(fact=fact), now, TodoPolicy())
 
 
 def close_todo(memory: Memory, tenant: str, todo_id: str, *,
                status: TodoStatus = TodoStatus.COMPLETED, scope: Scope | None = None,
                now: datetime | None = None, at: datetime | None = None,
-               source: Episode | None = None, message_ids: list[str] | None = None,
-               audit: AuditLog | None = None) -> Todo:
+               source: Episode | None = None, message_ids: list[str] | None = None) -> Todo:
     """Mark a pending todo completed, cancelled or expired.
 
     ``at`` is when that happened (default: ``now``); ``source`` and
-    ``message_ids`` say where it was said ("I sent the report").
+    ``message_ids`` say where it was said ("I sent the report"). Announced as
+    ``todo.completed``, ``todo.cancelled`` or ``todo.expired``; a cancellation
+    is audited as a retraction.
     """
     if status is TodoStatus.PENDING:
         raise ValidationError("a todo is closed as completed, cancelled or expired")
     now = now or memory.clock()
-    with memory.ingestor.lock:
+    with memory.edit(tenant, now=now) as edit:
         found = memory.store.get_facts(tenant, [todo_id])
         if (not found or found[0].predicate != TODO
                 or (scope is not None and found[0].scope_key not in scope.visible_keys)):
@@ -284,16 +289,17 @@ def close_todo(memory: Memory, tenant: str, todo_id: str, *,
             evidence=[Evidence(at=when, episode_id=source.id if source else None,
                                message_ids=message_ids)],
             episode_ids=[source.id] if source else [], message_ids=message_ids)
-        editor = TimelineEditor(memory.store, tenant, memory.ingestor.registry, now)
+        editor = edit.timeline()
         editor.load_facts([fact])
         editor.replace(closing)
         outcome = editor.finish()
-        records.write(memory, tenant, WriteBatch(
-            facts=[f for f in outcome.changed if f.id not in set(outcome.deleted_ids)],
-            delete_fact_ids=outcome.deleted_ids))
-    if status is TodoStatus.CANCELLED:
-        note(audit, [AuditEntry(at=now, tenant=tenant, action="retract",
-                                scope_key=fact.scope_key, targets=[todo_id], detail="todo cancelled")])
+        changed = [f for f in outcome.changed if f.id not in set(outcome.deleted_ids)]
+        edit.write(WriteBatch(facts=changed, delete_fact_ids=outcome.deleted_ids))
+        closed = next((f for f in changed if f.id == todo_id), fact)
+        edit.record([Change(target=todo_id, kind=_EVENTS[status], scope_key=fact.scope_key,
+                            episode_id=source.id if source else None, fact=closed.public(),
+                            audit="retract" if status is TodoStatus.CANCELLED else None,
+                            detail="todo cancelled" if status is TodoStatus.CANCELLED else "")])
     return _todo(memory, tenant, _State(fact=fact, status=status, closed_at=when), now,
                  TodoPolicy())
 

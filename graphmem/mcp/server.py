@@ -19,7 +19,6 @@ from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 from mcp_types import ToolAnnotations
 
-from graphmem.events import EventBus
 from graphmem.lifecycle import markdown
 from graphmem.lifecycle.profile import current_profile
 from graphmem.mcp.tools import CallerOf, Ctx, MemoryTools, shown
@@ -37,13 +36,13 @@ PROFILE_URI = "graphmem://profile{?user_id,group_id}"
 MEMORY_MD_URI = "graphmem://memory.md{?user_id,group_id}"
 
 
-def build_server(memory: Memory, caller_of: CallerOf, *,
-                 events: EventBus | None = None) -> MCPServer:
+def build_server(memory: Memory, caller_of: CallerOf) -> MCPServer:
     """An MCP server over ``memory``; ``caller_of`` says per request who is calling: the
-    tenant, and whose memory a call without ``user_id``/``group_id`` means. ``events``
-    (the REST app's bus) hears every change a tool makes.
+    tenant, and whose memory a call without ``user_id``/``group_id`` means. Whoever holds
+    the memory hears every change a tool makes through its sinks (the REST app's event
+    stream and audit log).
     """
-    tools = MemoryTools(memory, caller_of, events=events)
+    tools = MemoryTools(memory, caller_of)
     # WARNING: the SDK configures the root logger when none is set up; at INFO it would
     # let every library's chatter through (and a caller's failed call is not news)
     server: MCPServer = MCPServer("graphmem", title="graphmem memory", version="0.1.0",

@@ -23,7 +23,6 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from graphmem import errors, manage
-from graphmem.events import Event, EventBus, EventType, events_for, fact_event
 from graphmem.ingest.inputs import EpisodeInput, FactInput
 from graphmem.lifecycle.context import layered_context
 from graphmem.lifecycle.todos import Todo, TodoStatus, close_todo, list_todos
@@ -96,11 +95,9 @@ def shown(error: type[Exception] = ToolError) -> Iterator[None]:
 class MemoryTools:
     """The tools of one MCP server, bound to one memory and one way of finding the caller."""
 
-    def __init__(self, memory: Memory, caller_of: CallerOf, *,
-                 events: EventBus | None = None) -> None:
+    def __init__(self, memory: Memory, caller_of: CallerOf) -> None:
         self.memory = memory
         self.caller_of = caller_of
-        self.events = events
 
     # -- helpers ------------------------------------------------------------------------
     def scope(self, ctx: Ctx, user_id: str | None, group_id: str | None) -> tuple[str, Scope]:
@@ -121,10 +118,6 @@ class MemoryTools:
         if user_id is None and group_id is None:
             return caller.tenant, caller.scope
         return caller.tenant, Scope(user_id=user_id, group_id=group_id)
-
-    def _publish(self, tenant: str, events: list[Event]) -> None:
-        if self.events is not None:
-            self.events.publish_all(tenant, events)
 
     # -- writing ------------------------------------------------------------------------
     def add_episode(
@@ -150,7 +143,6 @@ class MemoryTools:
             data = EpisodeInput(scope=scope, messages=messages,
                                 session_id=session_id, episode_id=episode_id)
             result = self.memory.add_episode(tenant, data)
-        self._publish(tenant, events_for(result))
         return Remembered.of(result, self.memory.clock())
 
     def add_memory(
@@ -182,7 +174,6 @@ class MemoryTools:
                              object=object, text=text, category=category,
                              importance=importance, valid_from=valid_from)
             result = self.memory.add_facts(tenant, [fact])
-        self._publish(tenant, events_for(result))
         return Remembered.of(result, self.memory.clock())
 
     def forget_memory(self, memory_id: MemoryId, ctx: Ctx, user_id: UserId = None,
@@ -203,8 +194,6 @@ class MemoryTools:
         with shown():
             tenant, limit = self._limit_to(ctx, user_id, group_id)
             fact = change(self.memory, tenant, memory_id, limit)
-        kind: EventType = "memory.forgotten" if forget else "memory.restored"
-        self._publish(tenant, [fact_event(kind, fact)])
         return MemoryView.of(fact, self.memory.clock())
 
     def complete_todo(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -31,6 +32,25 @@ def seed_entities(store: GraphStore, tenant: str, scope_keys: list[str], text: s
     return [s.id for s in store.fulltext_entities(tenant, scope_keys, text, limit)]
 
 
+def walk(store: GraphStore, tenant: str, scope_keys: list[str], seeds: list[str], *,
+         time: TimeFilter, depth: int, per_hop: int) -> Iterator[tuple[int, list[Fact], list[str]]]:
+    """Breadth-first from the seeds: per hop (1, 2, ...), the facts about the frontier and the
+    entities they reach for the first time (the next frontier)."""
+    frontier = list(dict.fromkeys(seeds))
+    visited = set(frontier)
+    for hop in range(1, depth + 1):
+        if not frontier:
+            return
+        facts = store.facts_about(tenant, scope_keys, frontier, time, per_hop)
+        frontier = []
+        for fact in facts:
+            for end in (fact.subject_id, fact.object_id):
+                if end and end not in visited:
+                    visited.add(end)
+                    frontier.append(end)
+        yield hop, facts, frontier
+
+
 def expand(store: GraphStore, tenant: str, scope_keys: list[str], seeds: list[str], *,
            time: TimeFilter, depth: int = 2, decay: float = 0.5,
            per_hop: int = 60) -> list[tuple[Fact, float]]:
@@ -40,23 +60,12 @@ def expand(store: GraphStore, tenant: str, scope_keys: list[str], seeds: list[st
     its best score.
     """
     found: dict[str, tuple[Fact, float]] = {}
-    frontier = list(dict.fromkeys(seeds))
-    visited = set(frontier)
-    weight = 1.0
-    for _ in range(depth):
-        if not frontier:
-            break
-        facts = store.facts_about(tenant, scope_keys, frontier, time, per_hop)
-        nxt: list[str] = []
+    for hop, facts, _ in walk(store, tenant, scope_keys, seeds, time=time, depth=depth,
+                              per_hop=per_hop):
+        weight = decay ** (hop - 1)
         for fact in facts:
             if fact.id not in found:
                 found[fact.id] = (fact, weight * (0.5 + 0.5 * fact.importance))
-            for end in (fact.subject_id, fact.object_id):
-                if end not in visited:
-                    visited.add(end)
-                    nxt.append(end)
-        frontier = nxt
-        weight *= decay
     return sorted(found.values(), key=lambda pair: pair[1], reverse=True)
 
 

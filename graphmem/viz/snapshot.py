@@ -37,8 +37,7 @@ def snapshot(memory: Memory, tenant: str, scope: Scope, *, as_of: datetime | Non
         scope_keys=scope.visible_keys, limit=limit,
         time=TimeFilter(as_of=at, include_history=include_history)))
     ids = sorted({i for f in facts for i in (f.subject_id, f.object_id)})
-    entities = [e.model_copy(update={"embedding": None})
-                for e in memory.store.get_entities(tenant, ids)]
+    entities = [e.public() for e in memory.store.get_entities(tenant, ids)]
     return GraphSnapshot(entities=sorted(entities, key=lambda e: e.name), facts=facts, at=at)
 
 

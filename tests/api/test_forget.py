@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import logging
+from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
+from graphmem.edit.audit import AuditLog
+from graphmem.edit.publish import EventSink
 from graphmem.embed.base import embed_one
-from graphmem.manage import EVERYTHING
+from graphmem.scan import EVERYTHING
 from graphmem.memory import Memory
 from graphmem.models import Scope
 from tests.api.conftest import ALICE, TENANT_A, assert_problem, episode, fact
@@ -26,8 +27,9 @@ def searched(client: TestClient, query: str) -> list[str]:
     return [h["text"] for h in hits]
 
 
-def test_forget_an_entity_everywhere(client: TestClient, memory: Memory,
-                                     caplog: pytest.LogCaptureFixture) -> None:
+def test_forget_an_entity_everywhere(client: TestClient, memory: Memory, tmp_path: Path) -> None:
+    audit = AuditLog(tmp_path / "audit.jsonl")
+    memory.attach(EventSink(audit=audit))  # the one audit trail (the app's has no file here)
     client.post("/v1/episodes", json=episode("My sister Maria loves pizza.", "I work at Acme."))
     client.post("/v1/memories", json=fact("Alice", "LIVES_IN", "Berlin"))
     maria = entity_named(client, "Maria")
@@ -36,15 +38,17 @@ def test_forget_an_entity_everywhere(client: TestClient, memory: Memory,
     assert dry["dry_run"] is True and dry["facts"] == 2 and dry["episodes"] == 1
     assert any("Maria" in t for t in searched(client, "Maria"))  # nothing deleted yet
 
-    with caplog.at_level(logging.INFO, logger="graphmem.audit"):
-        response = client.post("/v1/forget", json={"scope": ALICE, "entity_id": maria["id"]})
+    response = client.post("/v1/forget", json={"scope": ALICE, "entity_id": maria["id"]})
     assert response.status_code == 200, response.text
     body = response.json()
     assert (body["facts"], body["episodes"]) == (2, 1)
     assert maria["id"] in body["entity_ids"]
-    assert [r.getMessage() for r in caplog.records if r.name == "graphmem.audit"] == [
-        f"forget tenant={TENANT_A} scope=user:alice target=entity {maria['id']} dry_run=False "
-        "facts=2 entities=2 episodes=1"]
+    [erased] = audit.entries(action="erase")  # the dry run is not in the trail
+    assert (erased.tenant, erased.scope_key, erased.detail) == (
+        TENANT_A, "user:alice", f"entity {maria['id']}")
+    assert sorted(erased.targets) == sorted(
+        [*body["fact_ids"], *body["entity_ids"], *body["episode_ids"]])
+    assert len(body["fact_ids"]) == 2 and len(body["entity_ids"]) == 2
 
     assert not any("Maria" in t or "pizza" in t for t in searched(client, "Maria pizza"))
     assert_problem(client.get(f"/v1/entities/{maria['id']}"), 404)

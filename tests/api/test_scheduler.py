@@ -24,7 +24,8 @@ from graphmem.lifecycle.todos import add_todo
 from graphmem.memory import Memory
 from graphmem.models import Scope, utcnow
 from tests.api.conftest import KEY_A, TENANT_A, TENANT_B, sha
-from tests.api.test_server import EventReader, Server
+from tests.api.sse import EventReader
+from tests.api.test_server import Server
 from tests.api.test_server import serving as serve
 
 SCOPE = {"user_id": "remindee"}

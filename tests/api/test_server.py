@@ -10,16 +10,16 @@ import json
 import os
 import queue
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
 from tests.api.conftest import ALICE, KEY_A, KEY_B, TENANT_A, TENANT_B, episode, sha
+from graphmem.edit.audit import AuditLog
+from tests.api.sse import EventReader
 from tests.neo4j_fixtures import free_ports
 from tests.processes import served
 
@@ -28,9 +28,10 @@ START_TIMEOUT = 90.0
 
 
 class Server:
-    def __init__(self, url: str, log: Path) -> None:
+    def __init__(self, url: str, log: Path, audit: Path) -> None:
         self.url = url
         self.log = log
+        self.audit = AuditLog(audit)
 
     def client(self, key: str | None) -> httpx.Client:
         headers = {"X-API-Key": key} if key else {}
@@ -45,9 +46,10 @@ def serving(workdir: Path, env: dict[str, str], args: list[str]) -> Iterator[Ser
     command = [sys.executable, "-c", "from graphmem.cli import app; app()", "serve", *args,
                "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
     url = f"http://127.0.0.1:{port}"
+    audit_path = workdir / f"audit-{port}.jsonl"
     with served(command, log_path, f"{url}/ready", START_TIMEOUT, cwd=workdir,
-                env={**os.environ, **env}):
-        yield Server(url, log_path)
+                env={**os.environ, "GRAPHMEM_AUDIT_LOG": str(audit_path), **env}):
+        yield Server(url, log_path, audit_path)
 
 
 @pytest.fixture(scope="module")
@@ -56,48 +58,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     env = {"GRAPHMEM_API_KEYS": json.dumps({sha(KEY_A): TENANT_A, sha(KEY_B): TENANT_B})}
     with serving(workdir, env, ["--store", "embedded", "--db-path", str(workdir / "m.db")]) as up:
         yield up
-
-
-class EventReader:
-    """Reads an SSE stream on a thread, one parsed event at a time."""
-
-    def __init__(self, server: Server, key: str) -> None:
-        self.events: queue.Queue[dict[str, Any]] = queue.Queue()
-        self.status: int | None = None
-        self._client = httpx.Client(base_url=server.url, headers={"X-API-Key": key},
-                                    timeout=httpx.Timeout(10.0, read=None))
-        self._thread = threading.Thread(target=self._read, daemon=True)
-        self._thread.start()
-        first = self.next()
-        assert first["event"] == "ready", first
-
-    def _read(self) -> None:
-        try:
-            with self._client.stream("GET", "/v1/events") as response:
-                self.status = response.status_code
-                event: dict[str, Any] = {}
-                for line in response.iter_lines():
-                    if line.startswith(":"):
-                        continue
-                    if not line:
-                        if event:
-                            self.events.put(event)
-                        event = {}
-                        continue
-                    field, _, value = line.partition(":")
-                    event[field] = value.strip()
-        except Exception:  # the stream ends when the test closes the client
-            pass
-
-    def next(self, timeout: float = 15.0) -> dict[str, Any]:
-        event = self.events.get(timeout=timeout)
-        if "data" in event:
-            event["data"] = json.loads(event["data"])
-        return event
-
-    def close(self) -> None:
-        self._client.close()
-        self._thread.join(timeout=5)
 
 
 def test_ingest_and_search_over_http(server: Server) -> None:
@@ -143,8 +103,10 @@ def test_events_are_streamed_to_their_tenant_only(server: Server) -> None:
             assert erased["fact_ids"] == [fact_id]
             deleted = reader_a.next()
             assert (deleted["event"], deleted["data"]["memory_id"]) == ("memory.deleted", fact_id)
-            assert f"forget tenant={TENANT_A} scope=user:sse-user target=whole scope" in \
-                server.log.read_text()
+            [audited] = [e for e in server.audit.entries(tenant=TENANT_A, action="erase")
+                         if e.scope_key == "user:sse-user"]
+            assert audited.detail == "whole scope"
+            assert fact_id in audited.targets
 
             # B guesses A's ids: nothing changes, nothing is streamed to anyone
             assert b.delete(f"/v1/memories/{fact_id}").status_code == 404

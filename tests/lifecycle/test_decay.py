@@ -7,7 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from graphmem.lifecycle.audit import AuditLog
+from graphmem.edit.audit import AuditLog
+from graphmem.edit.publish import EventSink
 from graphmem.lifecycle.decay import decay, forgotten, forgotten_since, relevance, restore
 from graphmem.lifecycle.policy import DecayPolicy
 from graphmem.lifecycle.todos import add_todo
@@ -51,11 +52,12 @@ def test_relevance_is_the_issue_formula_for_working_memories(memory: Memory, ten
 def test_demote_then_forget_then_restore(memory: Memory, tenant: str, clock: Clock,
                                          seeded: dict[str, str], tmp_path: object) -> None:
     audit = AuditLog(f"{tmp_path}/audit.jsonl")
+    memory.attach(EventSink(audit=audit))  # the one audit trail
     before = by_status(memory, tenant)
     assert set(before.values()) == {"active"}
 
     clock.advance(days=100)  # event: 0.5 * e^-1 = 0.18 -> demoted; goal: 0.9 * e^-1 = 0.33
-    report = decay(memory, tenant, ALICE, audit=audit)
+    report = decay(memory, tenant, ALICE)
     assert [c.text for c in report.demoted] == [EVENT]
     assert report.demoted[0].importance_before == 0.5
     assert report.demoted[0].importance_after == pytest.approx(0.15 / math.exp(-1.0), abs=1e-3)
@@ -63,7 +65,7 @@ def test_demote_then_forget_then_restore(memory: Memory, tenant: str, clock: Clo
     assert by_status(memory, tenant) == before  # demotion hides nothing
 
     clock.advance(days=150)  # day 250: both fall below 0.1; the core fact and the todo stay
-    report = decay(memory, tenant, ALICE, audit=audit)
+    report = decay(memory, tenant, ALICE)
     assert sorted(c.text for c in report.forgotten) == [EVENT, GOAL]
     after = by_status(memory, tenant)
     assert after[EVENT] == after[GOAL] == "forgotten"
@@ -75,7 +77,7 @@ def test_demote_then_forget_then_restore(memory: Memory, tenant: str, clock: Clo
     memory.engine.close()  # let the access statistics land before the next write
     assert EVENT not in [h.text for h in hits]  # hidden from recall
 
-    restored = restore(memory, tenant, seeded[EVENT], scope=ALICE, audit=audit)
+    restored = restore(memory, tenant, seeded[EVENT], scope=ALICE)
     assert restored.status is FactStatus.ACTIVE
     assert restored.last_accessed == clock.now and restored.importance == 0.5
     assert decay(memory, tenant, ALICE).changed == 0  # restoring counts as a use

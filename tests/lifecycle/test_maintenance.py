@@ -7,7 +7,8 @@ from pathlib import Path
 
 from graphmem.embed.base import Embedder
 from graphmem.extract.rules import RuleExtractor
-from graphmem.lifecycle.audit import AuditLog
+from graphmem.edit.audit import AuditLog
+from graphmem.edit.publish import EventSink
 from graphmem.lifecycle.maintenance import maintain
 from graphmem.lifecycle.profile import current_profile
 from graphmem.lifecycle.summaries import get_summary
@@ -23,6 +24,7 @@ def test_maintenance_before_and_after(store: GraphStore, rules: RuleExtractor, e
                                       tenant: str, clock: Clock, tmp_path: Path) -> None:
     memory = Memory(store, rules, embedder, clock=clock, episode_retention=timedelta(days=7))
     audit = AuditLog(tmp_path / "audit.jsonl")
+    memory.attach(EventSink(audit=audit))  # the one audit trail
     first = chat(memory, tenant, "I work at Acme.", "Nice.",
                  "Can you help me plan a trip to Lisbon?", "Sure: Alfama first.", session="s1")
     kept = chat(memory, tenant, "Remind me to send the report on Friday.", "Will do.",
@@ -34,7 +36,7 @@ def test_maintenance_before_and_after(store: GraphStore, rules: RuleExtractor, e
     acme = next(f for f in first.created if f.object_name == "Acme")
 
     clock.advance(days=8)
-    report = maintain(memory, tenant, [ALICE], audit=audit)
+    report = maintain(memory, tenant, [ALICE])
     [scope] = report.scopes
     assert scope.summarized_sessions == ["s1"]  # summarised before its episode expired
     assert report.expired_episodes == [first.episode_id]
@@ -52,7 +54,7 @@ def test_maintenance_before_and_after(store: GraphStore, rules: RuleExtractor, e
 
     clock.advance(days=200)
     before = by_status(memory, tenant)
-    report = maintain(memory, tenant, [ALICE], audit=audit)
+    report = maintain(memory, tenant, [ALICE])
     [scope] = report.scopes
     forgotten = sorted(c.text for c in scope.decay.forgotten)
     # the closed (expired) todo, the event and the old session summary; not the core fact

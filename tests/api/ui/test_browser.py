@@ -20,7 +20,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 
-from graphmem.manage import EVERYTHING, erase_entity, get_fact
+from graphmem.manage import erase_entity, get_fact
+from graphmem.scan import EVERYTHING
 from graphmem.models import FactStatus
 from graphmem.store.base import FactQuery
 from tests.api.ui.conftest import ALICE, HOBBIES, KEY_ALICE, Served

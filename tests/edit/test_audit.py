@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from graphmem.errors import ScopeError
-from graphmem.lifecycle.audit import AuditEntry, AuditLog
+from graphmem.edit.audit import AuditEntry, AuditLog
 from tests.lifecycle.conftest import START
 
 

@@ -1,0 +1,148 @@
+"""The one write path: every change to memory is an :class:`Edit` opened by a :class:`WritePath`.
+
+>>> with memory.edit("acme") as edit:                              # doctest: +SKIP
+...     timeline = edit.timeline()
+...     timeline.load_facts([fact])
+...     timeline.replace(fact.model_copy(update={"status": FactStatus.FORGOTTEN}))
+...     outcome = timeline.finish()
+...     edit.write(WriteBatch(facts=outcome.changed))
+...     edit.record(fact_changes("memory.forgotten", [fact], audit="forget"))
+
+Why one unit: reads, decisions and the write of a change must not
+interleave with another change (the lock); a change is all or nothing (one
+:class:`~graphmem.store.base.WriteBatch`, written when the ``with`` block
+ends, and nothing written if it raises); new facts get their vectors the
+same way wherever they come from; and every change reaches the event
+subscribers and the audit trail (the sinks) exactly once, after the store
+has committed it, whichever entry point made it (REST, MCP, CLI, a
+maintenance run, an import).
+
+The lock is re-entrant, so a job may open an edit while it holds another
+(maintenance runs many jobs; each commits its own edit). Edits made by
+another process (a CLI run against the server's database) are seen by that
+process's sinks only: there is no store-level change feed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+
+from graphmem.edit.changes import Change, Sinks
+from graphmem.embed.base import Embedder
+from graphmem.embed.turns import turn_vectors
+from graphmem.ingest.apply import TimelineEditor, embed_facts
+from graphmem.ingest.resolve import EntityResolver, NameRequest, Resolution
+from graphmem.models import Episode, Scope
+from graphmem.predicates import PredicateRegistry
+from graphmem.store.base import GraphStore, WriteBatch
+
+
+class Edit:
+    """One change in the making: read the store, decide, stage a batch, record what changed.
+
+    Built by :meth:`WritePath.edit` only; ``now`` is the edit's one clock reading.
+    """
+
+    def __init__(self, path: WritePath, tenant: str, now: datetime) -> None:
+        self.tenant = tenant
+        self.now = now
+        self.store = path.store
+        self.registry = path.registry
+        self._path = path
+        self._batch = WriteBatch()
+        self._changes: list[Change] = []
+        self._timeline: TimelineEditor | None = None
+        self._deleted_scopes: list[str] = []
+        self._purge = False
+
+    def timeline(self) -> TimelineEditor:
+        """The edit's timeline editor (one per edit, so every rule sees every staged change)."""
+        if self._timeline is None:
+            self._timeline = TimelineEditor(self.store, self.tenant, self.registry, self.now)
+        return self._timeline
+
+    def resolve(self, scope: Scope, requests: list[NameRequest], *,
+                create: bool = True) -> Resolution:
+        """Names to entities; new ones are returned, not stored: :meth:`write` them."""
+        return self._path.resolver.resolve(self.tenant, scope, requests, create=create)
+
+    def turn_vectors(self, episodes: list[Episode]) -> dict[str, list[list[float]]]:
+        """The turn vectors of episodes the edit writes (none when turns are not embedded)."""
+        if not self._path.embed_turns:
+            return {}
+        return turn_vectors(self._path.embedder, episodes)
+
+    def write(self, batch: WriteBatch) -> None:
+        """Stage ``batch``; it is written with everything else staged when the edit ends."""
+        staged = self._batch
+        facts = {f.id: f for f in staged.facts}
+        facts.update((f.id, f) for f in batch.facts)
+        entities = {e.id: e for e in staged.entities}
+        entities.update((e.id, e) for e in batch.entities)
+        self._batch = WriteBatch(
+            episodes=[*staged.episodes, *batch.episodes], entities=list(entities.values()),
+            facts=list(facts.values()), mentions=[*staged.mentions, *batch.mentions],
+            turn_vectors={**staged.turn_vectors, **batch.turn_vectors},
+            reminders=[*staged.reminders, *batch.reminders],
+            delete_fact_ids=[*staged.delete_fact_ids, *batch.delete_fact_ids],
+            delete_episode_ids=[*staged.delete_episode_ids, *batch.delete_episode_ids],
+            delete_entity_ids=[*staged.delete_entity_ids, *batch.delete_entity_ids])
+
+    def delete_scope(self, scope_key: str) -> None:
+        """Delete everything stored under exactly ``scope_key`` when the edit ends."""
+        self._deleted_scopes.append(scope_key)
+
+    def purge(self) -> None:
+        """After the commit, drop stored request answers and compact the store's files: an
+        erasure must not survive in a cached response or a write-ahead log."""
+        self._purge = True
+
+    def record(self, changes: list[Change]) -> None:
+        """Say what the edit changed; the sinks hear of it once the store has committed."""
+        self._changes += changes
+
+    def _commit(self) -> list[Change]:
+        batch = self._batch
+        batch.facts = embed_facts(self._path.embedder, batch.facts)
+        if not batch.is_empty():
+            self.store.write(self.tenant, batch)
+        for key in self._deleted_scopes:
+            self.store.delete_scope(self.tenant, key)
+        if self._purge:
+            self.store.drop_requests(self.tenant)
+            self.store.purge_deleted()
+        return self._changes
+
+
+class WritePath:
+    """Opens :class:`Edit`\\ s: owns the lock, the predicate rules, the entity resolver, the
+    embedder used for new facts, and the sinks that hear every committed change."""
+
+    def __init__(self, store: GraphStore, embedder: Embedder, registry: PredicateRegistry, *,
+                 clock: Callable[[], datetime], lock: threading.RLock | None = None,
+                 sinks: Sinks | None = None, embed_turns: bool = True) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.registry = registry
+        self.clock = clock
+        self.embed_turns = embed_turns
+        self.lock = lock or threading.RLock()
+        self.sinks = sinks or Sinks()
+        self.resolver = EntityResolver(store, embedder)
+
+    @contextmanager
+    def edit(self, tenant: str, *, now: datetime | None = None) -> Iterator[Edit]:
+        """An edit of ``tenant``'s memory; committed, then announced, when the block ends."""
+        with self.lock:
+            edit = Edit(self, tenant, now or self.clock())
+            yield edit
+            changes = edit._commit()
+            self.sinks.committed(tenant, edit.now, changes)
+
+    def announce(self, tenant: str, changes: list[Change]) -> None:
+        """Hand the sinks changes that wrote nothing (a refused request, an export). Not
+        under the lock: a refused request must not wait for an ingestion to finish."""
+        self.sinks.committed(tenant, self.clock(), changes)

@@ -1,0 +1,199 @@
+"""Soft changes to memories one by one: forget, restore, importance, correct.
+
+Each is one edit of the write path (:meth:`graphmem.memory.Memory.edit`), so
+it cannot interleave with an ingestion, a failure changes nothing, and the
+event subscribers and the audit trail hear of it once.
+
+Soft forgetting keeps the fact with status ``forgotten``: searches no longer
+see it and :func:`restore_fact` brings it back. Hard deletion is
+:mod:`graphmem.manage.erasure`.
+
+>>> forget_fact(memory, "acme", "fact_123")                      # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from pydantic import BaseModel
+
+from graphmem.edit.changes import ChangeKind, fact_changes
+from graphmem.edit.audit import Action
+from graphmem.edit.unit import Edit
+from graphmem.errors import ConflictError, ValidationError
+from graphmem.ingest.apply import Statement
+from graphmem.ingest.resolve import NameRequest
+from graphmem.manage.reads import fact_in_scope
+from graphmem.memory import Memory
+from graphmem.models import Cardinality, Category, Entity, Fact, FactStatus, Scope
+from graphmem.scan import all_facts
+from graphmem.store.base import WriteBatch
+
+#: The importance a restored memory has at least, so the next decay run does not take it
+#: straight back (``DecayPolicy.restore_importance`` passes its own).
+RESTORE_IMPORTANCE = 0.5
+
+
+class Correction(BaseModel):
+    memory: Fact
+    superseded: Fact | None = None
+
+
+def restored(fact: Fact, now: datetime, importance: float = RESTORE_IMPORTANCE) -> Fact:
+    """The one rule of restoring: active again, used ``now`` (so decay starts over) and at
+    least ``importance`` (so the next decay run does not take it straight back)."""
+    return fact.model_copy(update={"status": FactStatus.ACTIVE, "last_accessed": now,
+                                   "importance": max(fact.importance, importance)})
+
+
+def _update(memory: Memory, tenant: str, fact_id: str, scope: Scope | None,
+            kind: ChangeKind, audit: Action | None, change: Callable[[Fact], Fact]) -> Fact:
+    with memory.edit(tenant) as edit:
+        fact = fact_in_scope(memory, tenant, fact_id, scope)
+        if fact.status not in (FactStatus.ACTIVE, FactStatus.FORGOTTEN):
+            raise ConflictError(f"memory {fact_id!r} is {fact.status.value} and cannot be changed")
+        updated = change(fact)
+        if updated != fact:
+            edit.write(WriteBatch(facts=[updated]))
+            edit.record(fact_changes(kind, [updated], audit=audit))
+    return updated.public()
+
+
+def forget_fact(memory: Memory, tenant: str, fact_id: str, scope: Scope | None = None) -> Fact:
+    """Soft forget: searches stop seeing the fact; it is kept and :func:`restore_fact` undoes it."""
+    return _update(memory, tenant, fact_id, scope, "memory.forgotten", "forget",
+                   lambda fact: fact.model_copy(update={"status": FactStatus.FORGOTTEN}))
+
+
+def restore_fact(memory: Memory, tenant: str, fact_id: str, scope: Scope | None = None, *,
+                 importance: float = RESTORE_IMPORTANCE, now: datetime | None = None) -> Fact:
+    """Undo :func:`forget_fact` (or decay's forgetting): the one restore.
+
+    Restoring counts as a use (``last_accessed``) and lifts the importance to
+    at least ``importance``, so decay does not take the memory straight back.
+    """
+    at = now or memory.clock()
+    return _update(memory, tenant, fact_id, scope, "memory.restored", "restore",
+                   lambda fact: restored(fact, at, importance))
+
+
+def forget_scope(memory: Memory, tenant: str, scope: Scope) -> list[Fact]:
+    """Soft-forget every active fact stored under exactly this scope, in one batch.
+
+    "Clear all memories" that can be undone: :func:`restore_facts` with the ids
+    returned brings back exactly these, not facts forgotten before.
+    """
+    with memory.edit(tenant) as edit:
+        facts = [f.model_copy(update={"status": FactStatus.FORGOTTEN})
+                 for f in all_facts(memory.store, tenant, [scope.key])
+                 if f.status is FactStatus.ACTIVE]
+        edit.write(WriteBatch(facts=facts))
+        edit.record(fact_changes("memory.forgotten", facts, audit="forget",
+                                 detail="whole scope"))
+    return [f.public() for f in facts]
+
+
+def restore_facts(memory: Memory, tenant: str, fact_ids: list[str],
+                  scope: Scope | None = None) -> list[Fact]:
+    """Undo :func:`forget_scope` (or several :func:`forget_fact`) in one batch.
+
+    Ids that are not forgotten facts visible in ``scope`` are skipped, so a
+    retried undo changes nothing the second time.
+    """
+    with memory.edit(tenant) as edit:
+        found = memory.store.get_facts(tenant, list(dict.fromkeys(fact_ids)))
+        facts = [restored(f, edit.now) for f in found if f.status is FactStatus.FORGOTTEN
+                 and (scope is None or f.scope_key in scope.visible_keys)]
+        edit.write(WriteBatch(facts=facts))
+        edit.record(fact_changes("memory.restored", facts, audit="restore"))
+    return [f.public() for f in facts]
+
+
+def set_importance(memory: Memory, tenant: str, fact_id: str, importance: float,
+                   scope: Scope | None = None) -> Fact:
+    if not 0.0 <= importance <= 1.0:
+        raise ValidationError(f"importance must be between 0 and 1, got {importance}")
+    return _update(memory, tenant, fact_id, scope, "memory.updated", None,
+                   lambda fact: fact.model_copy(update={"importance": importance}))
+
+
+def correct_fact(memory: Memory, tenant: str, fact_id: str, *, object: str | None = None,
+                 text: str | None = None, category: Category | None = None,
+                 scope: Scope | None = None) -> Correction:
+    """Correct a current fact's content.
+
+    A new value (``object``) makes a new fact that supersedes the old one: for
+    a functional predicate ("works at") through the normal timeline, where the
+    old fact ends as the new one starts; otherwise the old fact is retracted
+    now and linked to the new one. New wording or category for the same value
+    edits the fact in place (same value, same fact), and ``superseded`` is None.
+    """
+    with memory.edit(tenant) as edit:
+        old = fact_in_scope(memory, tenant, fact_id, scope)
+        if old.status is not FactStatus.ACTIVE:
+            raise ConflictError(f"memory {fact_id!r} is {old.status.value}; restore it first")
+        if old.valid_until is not None and old.valid_until <= edit.now:
+            raise ConflictError(f"memory {fact_id!r} no longer holds; correct the current one")
+        new_object = (object or old.object_name).strip()
+        words = old.predicate.lower().replace("_", " ")
+        said = f"{old.subject_name} {words} {new_object}." if object else old.text
+        new_text = (text or said).strip()
+        new_category = category or old.category
+        if (new_object, new_text, new_category) == (old.object_name, old.text, old.category):
+            raise ValidationError("text, object, category: the correction changes nothing")
+        resolution = edit.resolve(Scope.from_key(old.scope_key),
+                                  [NameRequest(new_object, _object_type(memory, tenant, old))])
+        obj = resolution.get(new_object)
+        if obj is None:
+            raise ValidationError(f"cannot use {new_object!r} as a value")
+        edit.write(WriteBatch(entities=[*resolution.created, *resolution.updated]))
+        if obj.id == old.object_id:
+            edited = old.model_copy(update={"text": new_text, "category": new_category,
+                                            "embedding": None})
+            edit.write(WriteBatch(facts=[edited]))
+            edit.record(fact_changes("memory.updated", [edited]))
+            return Correction(memory=edited.public(), superseded=None)
+        correction = _supersede(edit, old, obj, new_text, new_category)
+        edit.record([*fact_changes("memory.superseded", [correction.superseded or old]),
+                     *fact_changes("memory.created", [correction.memory])])
+        return correction
+
+
+def _supersede(edit: Edit, old: Fact, obj: Entity, text: str, category: Category) -> Correction:
+    when = max(edit.now, old.valid_from)
+    editor = edit.timeline()
+    editor.load_facts([old])
+
+    def statement(object_id: str, object_name: str, said: str, retract: bool) -> Statement:
+        return Statement(
+            scope_key=old.scope_key, subject_id=old.subject_id, subject_name=old.subject_name,
+            predicate=old.predicate, object_id=object_id, object_name=object_name, text=said,
+            category=category, importance=old.importance, confidence=old.confidence,
+            cardinality=old.cardinality.value, valid_from=when, stated_until=None,
+            episode_id=None, message_ids=[], retract=retract)
+
+    spec = edit.registry.spec(old.predicate, old.cardinality)
+    if spec.cardinality is not Cardinality.ONE:
+        editor.apply(statement(old.object_id, old.object_name, f"Corrected: {old.text}", True))
+    editor.apply(statement(obj.id, obj.name, text, False))
+    outcome = editor.finish()
+    new = next((f for f in [*outcome.created, *outcome.confirmed] if f.object_id == obj.id), None)
+    if new is None:
+        raise ConflictError(f"memory {old.id!r} could not be corrected")
+    changed = {f.id: f for f in outcome.changed if f.id not in set(outcome.deleted_ids)}
+    current_old = changed.get(old.id, old)
+    if current_old.superseded_by != new.id:  # different timelines: link them here
+        changed[old.id] = current_old.model_copy(update={"superseded_by": new.id})
+        latest_new = changed.get(new.id, new)
+        changed[new.id] = latest_new.model_copy(
+            update={"supersedes": list(dict.fromkeys([*latest_new.supersedes, old.id]))})
+    edit.write(WriteBatch(facts=list(changed.values()),
+                          delete_fact_ids=sorted(set(outcome.deleted_ids))))
+    return Correction(memory=changed[new.id].public(), superseded=changed[old.id].public())
+
+
+def _object_type(memory: Memory, tenant: str, fact: Fact) -> str:
+    found = memory.store.get_entities(tenant, [fact.object_id]) if fact.object_id else []
+    return found[0].type if found else "concept"
+
