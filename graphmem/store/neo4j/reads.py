@@ -303,17 +303,19 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     if label is None:
         raise ValueError(f"not a graphmem vector index: {index!r}")
     condition, params = scope_condition("n", time, now, turns=index == MESSAGE_VECTOR_INDEX)
+    # The scope's range index, never the validFrom one a time filter might tempt the planner to.
+    scope_index = f"USING INDEX n:{label}(tenant, scopeKey)"
     params.update({"cap": cap, "vector": embedding, "tenant": tenant, "scopeKeys": scope_keys,
                    "k": k, "countCap": max(cap, count_cap)})
     return (
         "CALL () {\n"
-        f"  MATCH (n:{label}) WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
+        f"  MATCH (n:{label}) {scope_index} WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
         "  WITH n LIMIT $countCap RETURN count(n) AS size\n"
         "}\n"
         f"CALL () {{ MATCH (n:{label}) RETURN count(n) AS total }}\n"
         "CALL (size) {\n"
         "  WITH size WHERE size < $cap\n"
-        f"  MATCH (n:{label}) WHERE n.embedding IS NOT NULL AND {condition}\n"
+        f"  MATCH (n:{label}) {scope_index} WHERE n.embedding IS NOT NULL AND {condition}\n"
         "  WITH n.id AS id, 2 * vector.similarity.cosine(n.embedding, $vector) - 1 AS score\n"
         "  ORDER BY score DESC LIMIT $k\n"
         "  RETURN collect({id: id, score: score}) AS hits\n"
