@@ -31,7 +31,7 @@ def channels_by_parts(store: GraphStore, tenant: str, plan: ChannelPlan) -> Chan
     hits = ChannelHits(
         entities=[_without_vector(e) for e in exact], named=[_without_vector(e) for e in named],
         seeds=seeds, bm25=bm25, vector=vector,
-        walked=[[f.model_copy(update={"embedding": None}) for f in hop] for hop in hops],
+        walked=hops,
         similarity=similarities([f for hop in hops for f in hop], plan.embedding),
         facts=store.get_facts(tenant, ids, embeddings=False))
     if plan.turn_limit:

@@ -132,8 +132,9 @@ class ChannelHits(BaseModel):
     """What :meth:`GraphStore.search_channels` found, channel by channel, best first.
 
     ``walked`` holds the walk's hops in order (hop 1 first), each as the store's
-    one-hop read returned it; ``similarity`` has each walked fact's cosine similarity
-    to the query. ``facts`` are the BM25 and vector hits' facts, without vectors.
+    one-hop read returned it (with or without vectors: nothing reads them);
+    ``similarity`` has each walked fact's cosine similarity to the query. ``facts`` are
+    the BM25 and vector hits' facts, without vectors.
     """
 
     entities: list[Entity] = Field(default_factory=list, description="named exactly")
