@@ -5,7 +5,9 @@ real MiniLM embeddings, computed once and cached in the temp folder of the run.
 They are written straight to the store in batches (this is a read benchmark; the
 write path has bench/write_throughput.py). Each query goes through the whole
 search: query embedding included, all channels, fusion. One client, one query at
-a time, ``--queries`` per size.
+a time, ``--queries`` per size. With both stores in the run, ``ratios`` gives Neo4j's
+p50 and p95 over the embedded store's at each size: the figure to compare between runs
+on a shared machine, where absolute latencies move with the load.
 
     python bench/search_latency.py --stores embedded neo4j --sizes 1000 10000 100000
 """
@@ -156,6 +158,16 @@ def store_process_memory(db: Path, facts: int) -> dict[str, Any]:
     return row
 
 
+def ratios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Neo4j over embedded, p50 and p95, at each size both stores ran."""
+    by = {(r["store"], r["facts"]): r for r in rows if r.get("kind") != "store_process"}
+    return [{"facts": size, **{f"neo4j_over_embedded_{p}": round(
+                by[("neo4j", size)][f"{p}_ms"] / by[("embedded", size)][f"{p}_ms"], 2)
+             for p in ("p50", "p95")}}
+            for size in sorted({f for _, f in by}) if ("neo4j", size) in by
+            and ("embedded", size) in by]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--stores", nargs="+", default=["embedded", "neo4j"])
@@ -177,9 +189,13 @@ def main() -> None:
         rows += run_store(kind, sorted(args.sizes), args.queries, embedder, facts, entities,
                           fact_vectors, entity_vectors)
     store_rows = [r for r in rows if r.get("kind") == "store_process"]
+    for row in ratios(rows):
+        print(row, flush=True)
     write_result("search_latency", {
         "rows": [r for r in rows if r.get("kind") != "store_process"],
-        "store_process": store_rows[-1] if store_rows else None, "goals_p95_ms_at_100k": GOALS_MS, "memory_goal_mb_embedded": 1024,
+        "ratios": ratios(rows),
+        "store_process": store_rows[-1] if store_rows else None,
+        "goals_p95_ms_at_100k": GOALS_MS, "memory_goal_mb_embedded": 1024,
         "note": "one client; query embedding included; 20 untimed warm-up queries per size; "
                 "neo4j runs with full JIT and a 2 GB page cache; rss is the whole benchmark "
                 "process (for neo4j it excludes the server JVM)",

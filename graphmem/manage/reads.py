@@ -197,10 +197,12 @@ def neighbors(memory: Memory, tenant: str, entity_id: str, *, depth: int = 1,
     root = entity_in_scope(memory, tenant, entity_id, scope)
     hops: dict[str, int] = {root.id: 0}
     facts: dict[str, Fact] = {}
-    for hop, found, reached in walk(memory.store, tenant, entity_keys(root, scope), [root.id],
-                                    time=TimeFilter(as_of=as_of), depth=depth, per_hop=per_hop):
+    walked = walk(memory.store, tenant, entity_keys(root, scope), [root.id],
+                  time=TimeFilter(as_of=as_of), depth=depth, per_hop=per_hop)
+    for hop, found in enumerate(walked, start=1):
         facts.update((f.id, f.public()) for f in found if f.id not in facts)
-        hops.update((end, hop) for end in reached)
+        for end in (e for f in found for e in (f.subject_id, f.object_id) if e):
+            hops.setdefault(end, hop)
     others = [e.public() for e in memory.store.get_entities(tenant, [i for i in hops if i != root.id])]
     return Neighborhood(entity=root.public(), entities=others, facts=list(facts.values()),
                         hops=hops)

@@ -23,13 +23,13 @@ from graphmem.predicates import PredicateRegistry
 from graphmem.search import fuse
 from graphmem.search.evidence import (Source, absorb_turns, facts_by_turn, is_stale, sources_of,
                                       turn_source)
-from graphmem.search.focus import Focus, find_focus
+from graphmem.search.focus import NAME_CANDIDATES, Focus, choose_focus, focus_names
 from graphmem.search.models import SearchHit, SearchRequest, SearchResponse
-from graphmem.search.slots import SlotAnswer, SlotMatcher, read_slot
+from graphmem.search.slots import SlotAnswer, SlotMatch, SlotMatcher, read_slot
 from graphmem.search.timeq import overlaps, query_window
-from graphmem.search.traverse import expand, rank_by_query, seed_entities
+from graphmem.search.traverse import hop_weights, query_ngrams, rank_by_query
 from graphmem.search.turns import bm25_prior, named_speakers, prefer_speakers, vector_prior
-from graphmem.store.base import GraphStore, TurnHit
+from graphmem.store.base import ChannelPlan, GraphStore, TurnHit
 from graphmem.names import normalize_name
 from graphmem.temporal import TimeFilter
 
@@ -96,43 +96,32 @@ class SearchEngine:
                           as_known_at=as_utc(request.as_known_at) if request.as_known_at else None,
                           include_history=request.include_history or window is not None)
         depth = max(self.channel_depth, request.limit * 3)
-        # Channels are independent reads: on a server store they overlap, and those that
-        # need no query vector start while it is being computed.
-        pool = self._channels()
-        focusing = pool.submit(find_focus, self.store, tenant, keys, request.query)
-        by_words = pool.submit(self.store.fulltext_facts, tenant, keys, text, time, depth)
-        walking = pool.submit(self._walk, tenant, keys, request.query, time)
-        turns_by_words = (pool.submit(self.store.fulltext_turns, tenant, keys, text, 2 * depth, time)
-                          if request.include_turns else None)
         vector = [float(x) for x in self.embedder.embed([text])[0]]
-        by_meaning = pool.submit(self.store.vector_facts, tenant, keys, vector, time, depth)
-        turns_by_meaning = (pool.submit(self.store.vector_turns, tenant, keys, vector, 2 * depth,
-                                        time) if request.include_turns else None)
-        focus = focusing.result()
-        slot = self._slot(tenant, keys, request.query, focus, time, now)
-
-        walked = walking.result()
-        similar = by_meaning.result()
+        # One store call for every channel: on a server store, one round trip.
+        found = self.store.search_channels(tenant, channel_plan(request, text, vector, time,
+                                                                depth))
+        focus = choose_focus(request.query, found.entities, found.named)
+        walked = hop_weights(found.walked)
         ranked: dict[str, list[str]] = {
-            "bm25": ["f:" + s.id for s in by_words.result()],
-            "vector": ["f:" + s.id for s in similar],
-            "graph": ["f:" + f.id for f in rank_by_query(walked, vector)[:depth]],
+            "bm25": ["f:" + s.id for s in found.bm25],
+            "vector": ["f:" + s.id for s in found.vector],
+            "graph": ["f:" + f.id for f in rank_by_query(walked, found.similarity)[:depth]],
         }
         # Cosine similarity to the query, where a vector channel measured it.
-        relevance = {"f:" + s.id: s.score for s in similar}
+        relevance = {"f:" + s.id: s.score for s in found.vector}
         turns: dict[str, TurnHit] = {}
-        if turns_by_words is not None and turns_by_meaning is not None:
+        if request.include_turns:
             # Deeper than the other channels: the speaker prior re-ranks within them.
-            by_text, by_vector = turns_by_words.result(), turns_by_meaning.result()
+            by_text, by_vector = found.turns, found.turns_vector
             named = named_speakers(request.query, by_text + by_vector) | {
                 normalize_name(h.speaker) for h in by_text + by_vector
                 if h.speaker and focus.said_by(h.speaker)}
-            for channel, found in (
+            for channel, hits_found in (
                 ("turns", prefer_speakers(by_text, named, bm25_prior)[:depth]),
                 ("turns_vector", prefer_speakers(by_vector, named, vector_prior)[:depth]),
             ):
                 ranked[channel] = []
-                for hit in found:
+                for hit in hits_found:
                     key = f"t:{hit.episode_id}:{hit.message_index}"
                     turns.setdefault(key, hit)
                     ranked[channel].append(key)
@@ -141,13 +130,20 @@ class SearchEngine:
         scores, ranks = fuse.reciprocal_rank_fusion(ranked, weights=WEIGHTS)
         # Only the best candidates become results; the rest cost nothing more.
         best = sorted(scores, key=scores.__getitem__, reverse=True)[: max(POOL, request.limit * 5)]
-        walked_by_id = {f.id: f for f, _ in walked}
-        fact_ids = [i[2:] for i in best if i.startswith("f:") and i[2:] not in walked_by_id]
-        facts = {**walked_by_id, **{f.id: f for f in self.store.get_facts(
-            tenant, fact_ids, embeddings=request.mmr or request.rerank)}}  # vectors when needed
+        facts = {f.id: f for f in [*found.facts, *(f for f, _ in walked)]}
         found_turns = [turns[i] for i in best if i in turns]
-        said = facts_by_turn(self.store.facts_of_episodes(
-            tenant, list(dict.fromkeys(t.episode_id for t in found_turns))) if found_turns else [])
+        # The reads that depend on fusion (or on the focus), side by side on a server store.
+        pool = self._channels()
+        match = self.slots.match(focus.blank(request.query)) if focus else None
+        slot_read = pool.submit(self._slot, tenant, keys, focus, match, time, now)
+        saying = pool.submit(self.store.facts_of_episodes, tenant, list(dict.fromkeys(
+            t.episode_id for t in found_turns))) if found_turns else None
+        vectors = pool.submit(self.store.get_facts, tenant, [
+            i[2:] for i in best if i.startswith("f:")]) if request.mmr or request.rerank else None
+        if vectors is not None:  # MMR and the reranker need the facts' vectors
+            facts.update((f.id, f) for f in vectors.result())
+        said = facts_by_turn(saying.result() if saying is not None else [])
+        slot = slot_read.result()
         hidden = _answered_elsewhere(slot, said, time)
         hits: dict[str, SearchHit] = {}
         for item in best:
@@ -177,22 +173,13 @@ class SearchEngine:
         self._record_access(tenant, [h.id for h in results if h.kind == "fact"], now)
         return SearchResponse(results=results, as_of=time.as_of, window=window)
 
-    def _slot(self, tenant: str, keys: list[str], question: str, focus: Focus,
+    def _slot(self, tenant: str, keys: list[str], focus: Focus, match: SlotMatch | None,
               time: TimeFilter, now: datetime) -> SlotAnswer | None:
         """The graph's own answer when the question asks for one of the focus's slots."""
-        if not focus:
-            return None
-        match = self.slots.match(focus.blank(question))
         if match is None:
             return None
         answer = read_slot(self.store, tenant, keys, focus, match, self.registry, time, now)
         return answer if answer.known else None
-
-    def _walk(self, tenant: str, keys: list[str], query: str,
-              time: TimeFilter) -> list[tuple[Fact, float]]:
-        """The graph channel's walk from the entities the query names (before ranking)."""
-        seeds = seed_entities(self.store, tenant, keys, query)
-        return expand(self.store, tenant, keys, seeds, time=time) if seeds else []
 
     def _channels(self) -> ThreadPoolExecutor | _Inline:
         if not self.store.parallel_reads:
@@ -267,6 +254,19 @@ class SearchEngine:
             pool = self._access_pool
         if pool is not None:
             pool.submit(lambda: None).result()
+
+
+def channel_plan(request: SearchRequest, text: str, vector: list[float], time: TimeFilter,
+                 depth: int) -> ChannelPlan:
+    """What a search asks of its channels: ``depth`` facts per fact channel, twice as many
+    turns per turn channel, and the names the question may use, looked up once for the
+    focus and for the walk's seeds."""
+    seed_names = query_ngrams(request.query)
+    return ChannelPlan(
+        scope_keys=request.scope.visible_keys, text=text, embedding=vector, time=time,
+        limit=depth, turn_limit=2 * depth if request.include_turns else 0,
+        names=sorted({*focus_names(request.query), *seed_names}), seed_names=seed_names,
+        name_text=request.query, name_limit=NAME_CANDIDATES)
 
 
 class _Inline:

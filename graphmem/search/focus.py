@@ -62,20 +62,36 @@ class Focus:
 
 
 def find_focus(store: GraphStore, tenant: str, scope_keys: list[str], question: str) -> Focus:
+    """The people a question is about, read from the store (see :func:`choose_focus`)."""
+    exact = store.find_entities(tenant, scope_keys, focus_names(question))
+    named: list[Entity] = []
+    if not [e for e in exact if e.type in PERSON_TYPES]:
+        found = store.fulltext_entities(tenant, scope_keys, question, NAME_CANDIDATES)
+        named = store.get_entities(tenant, [s.id for s in found]) if found else []
+    return choose_focus(question, exact, named)
+
+
+def focus_names(question: str) -> list[str]:
+    """The names a question may call someone by: its n-grams, possessives dropped."""
+    return query_ngrams(_without_possessives(question))
+
+
+def choose_focus(question: str, exact: list[Entity], named: list[Entity]) -> Focus:
     """The people a question is about.
 
+    ``exact`` are entities one of the question's n-grams names (a superset will do:
+    only those :func:`focus_names` names count); ``named`` its best BM25 name matches.
     Exact names and aliases win; otherwise a person whose given or family name
     the question uses. Only people: a question's other words name things
     ("project", "coffee") too often for them to narrow the answer. Nothing is
     guessed from meaning: a focus that is wrong would hide the right answer.
     """
-    grams = query_ngrams(_without_possessives(question))
+    grams = focus_names(question)
     words = frozenset(g for g in grams if " " not in g)
-    exact = store.find_entities(tenant, scope_keys, grams)
-    people = [e for e in exact if e.type in PERSON_TYPES]
+    wanted = set(grams)
+    people = [e for e in exact if e.type in PERSON_TYPES
+              and any(normalize_name(n) in wanted for n in (e.name, *e.aliases))]
     if not people:
-        found = store.fulltext_entities(tenant, scope_keys, question, NAME_CANDIDATES)
-        named = store.get_entities(tenant, [s.id for s in found]) if found else []
         people = [e for e in named if e.type in PERSON_TYPES and _name_words(e.name) & words]
     chosen = people
     names: set[str] = set()

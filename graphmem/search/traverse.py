@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 
 import numpy as np
 
-from graphmem.models import Fact
+from graphmem.models import Entity, Fact
 from graphmem.store.base import GraphStore
 from graphmem.names import normalize_name
 from graphmem.temporal import TimeFilter
@@ -23,64 +23,68 @@ def query_ngrams(text: str, max_n: int = 3) -> list[str]:
     return sorted(g for g in grams if len(g) > 1)
 
 
-def seed_entities(store: GraphStore, tenant: str, scope_keys: list[str], text: str,
-                  limit: int = 8) -> list[str]:
-    """Entities named in the query: exact name or alias matches, else the best BM25 name matches."""
-    exact = [e.id for e in store.find_entities(tenant, scope_keys, query_ngrams(text))]
-    if exact:
-        return exact[:limit]
-    return [s.id for s in store.fulltext_entities(tenant, scope_keys, text, limit)]
+def choose_seeds(exact: list[Entity], seed_names: set[str], named: Callable[[], list[str]],
+                 limit: int) -> list[str]:
+    """The walk's seeds: the exactly named entities one of ``seed_names`` names, else the best
+    BM25 name matches (``named``, read only when needed)."""
+    chosen = [e.id for e in exact if _names_of(e) & seed_names]
+    return chosen[:limit] if chosen else named()[:limit]
+
+
+def _names_of(entity: Entity) -> set[str]:
+    return {normalize_name(n) for n in (entity.name, *entity.aliases)}
 
 
 def walk(store: GraphStore, tenant: str, scope_keys: list[str], seeds: list[str], *,
-         time: TimeFilter, depth: int, per_hop: int) -> Iterator[tuple[int, list[Fact], list[str]]]:
-    """Breadth-first from the seeds: per hop (1, 2, ...), the facts about the frontier and the
-    entities they reach for the first time (the next frontier)."""
+         time: TimeFilter, depth: int = 2, per_hop: int = 60) -> list[list[Fact]]:
+    """The facts of each hop from the seeds, hop 1 first: the ``per_hop`` most important
+    facts touching the hop's frontier, the entities not reached before."""
+    hops: list[list[Fact]] = []
     frontier = list(dict.fromkeys(seeds))
     visited = set(frontier)
-    for hop in range(1, depth + 1):
+    for _ in range(depth):
         if not frontier:
-            return
+            break
         facts = store.facts_about(tenant, scope_keys, frontier, time, per_hop)
-        frontier = []
+        hops.append(facts)
+        nxt: list[str] = []
         for fact in facts:
             for end in (fact.subject_id, fact.object_id):
-                if end and end not in visited:
+                if end not in visited:
                     visited.add(end)
-                    frontier.append(end)
-        yield hop, facts, frontier
+                    nxt.append(end)
+        frontier = nxt
+    return hops
 
 
-def expand(store: GraphStore, tenant: str, scope_keys: list[str], seeds: list[str], *,
-           time: TimeFilter, depth: int = 2, decay: float = 0.5,
-           per_hop: int = 60) -> list[tuple[Fact, float]]:
-    """Facts within ``depth`` hops of the seeds, scored 1, decay, decay^2... by hop.
-
-    Within a hop, more important facts come first. A fact reached twice keeps
-    its best score.
-    """
+def hop_weights(hops: list[list[Fact]], decay: float = 0.5) -> list[tuple[Fact, float]]:
+    """Walked facts scored 1, decay, decay^2... by hop, most important first within a hop;
+    a fact reached twice keeps its best score."""
     found: dict[str, tuple[Fact, float]] = {}
-    for hop, facts, _ in walk(store, tenant, scope_keys, seeds, time=time, depth=depth,
-                              per_hop=per_hop):
-        weight = decay ** (hop - 1)
+    weight = 1.0
+    for facts in hops:
         for fact in facts:
             if fact.id not in found:
                 found[fact.id] = (fact, weight * (0.5 + 0.5 * fact.importance))
+        weight *= decay
     return sorted(found.values(), key=lambda pair: pair[1], reverse=True)
 
 
-def rank_by_query(walked: list[tuple[Fact, float]], query: list[float]) -> list[Fact]:
+def similarities(facts: list[Fact], query: list[float]) -> dict[str, float]:
+    """Each fact's dot product with the (normalised) query vector; none without a vector."""
+    q = np.asarray(query, dtype=np.float32)
+    return {f.id: float(np.asarray(f.embedding, dtype=np.float32) @ q)
+            for f in facts if f.embedding is not None}
+
+
+def rank_by_query(walked: list[tuple[Fact, float]], similarity: dict[str, float]) -> list[Fact]:
     """Order walked facts by hop weight times similarity to the query.
 
     A walk from the asking user reaches every fact about them; without the
     query's say, the graph channel would rank them all alike.
     """
-    q = np.asarray(query, dtype=np.float32)
-
     def score(pair: tuple[Fact, float]) -> float:
         fact, weight = pair
-        if fact.embedding is None:
-            return 0.0
-        return weight * max(0.0, float(np.asarray(fact.embedding, dtype=np.float32) @ q))
+        return weight * max(0.0, similarity.get(fact.id, 0.0))
 
     return [fact for fact, _ in sorted(walked, key=score, reverse=True)]

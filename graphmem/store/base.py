@@ -104,6 +104,51 @@ class TurnHit(BaseModel):
     recorded_at: datetime | None = None
 
 
+class ChannelPlan(BaseModel):
+    """Every read one search makes before fusion, asked of the store in one call.
+
+    ``names`` are the query's normalised n-grams, looked up exactly by name or
+    alias once, for the focus and for the walk's seeds (the entities matched by
+    one of ``seed_names``; if none, the best ``seed_limit`` BM25 name matches of
+    ``name_text``). ``turn_limit`` 0 leaves the raw-turn channels out.
+    """
+
+    scope_keys: list[str]
+    text: str = Field(description="the words the BM25 channels search for")
+    embedding: list[float] = Field(description="the query's vector")
+    time: TimeFilter = Field(default_factory=TimeFilter)
+    limit: int = Field(ge=1, description="candidates per fact channel")
+    turn_limit: int = Field(default=0, ge=0, description="candidates per turn channel")
+    names: list[str] = Field(default_factory=list)
+    seed_names: list[str] = Field(default_factory=list)
+    name_text: str = ""
+    name_limit: int = Field(default=16, ge=1)
+    seed_limit: int = Field(default=8, ge=1)
+    walk_depth: int = Field(default=2, ge=0)
+    walk_per_hop: int = Field(default=60, ge=1)
+
+
+class ChannelHits(BaseModel):
+    """What :meth:`GraphStore.search_channels` found, channel by channel, best first.
+
+    ``walked`` holds the walk's hops in order (hop 1 first), each as the store's
+    one-hop read returned it (with or without vectors: nothing reads them);
+    ``similarity`` has each walked fact's cosine similarity to the query. ``facts`` are
+    the BM25 and vector hits' facts, without vectors.
+    """
+
+    entities: list[Entity] = Field(default_factory=list, description="named exactly")
+    named: list[Entity] = Field(default_factory=list, description="best BM25 name matches")
+    seeds: list[str] = Field(default_factory=list)
+    bm25: list[Scored] = Field(default_factory=list)
+    vector: list[Scored] = Field(default_factory=list)
+    walked: list[list[Fact]] = Field(default_factory=list)
+    similarity: dict[str, float] = Field(default_factory=dict)
+    turns: list[TurnHit] = Field(default_factory=list)
+    turns_vector: list[TurnHit] = Field(default_factory=list)
+    facts: list[Fact] = Field(default_factory=list)
+
+
 class StoreStats(BaseModel):
     episodes: int = 0
     entities: int = 0
@@ -221,6 +266,11 @@ class GraphStore(Protocol):
     def facts_of_episodes(self, tenant: str, episode_ids: list[str]) -> list[Fact]:
         """Facts (any status, without vectors) that the episodes asserted or retracted:
         what recall needs to tell whether a turn still says something true."""
+
+    def search_channels(self, tenant: str, plan: ChannelPlan) -> ChannelHits:
+        """Every channel of one search at once: the same hits as the channel methods
+        (:func:`graphmem.search.channels.channels_by_parts`), in one round trip on a
+        server store."""
 
     # -- reminders ------------------------------------------------------------
     def due_reminders(self, until: datetime, limit: int) -> list[Reminder]:

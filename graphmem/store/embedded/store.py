@@ -33,10 +33,11 @@ from graphmem.models import (
     as_utc,
     utcnow,
 )
+from graphmem.search.channels import channels_by_parts
 from graphmem.store import text as text_analysis
 from graphmem.store.embedded import sql, writes
 from graphmem.store.base import FactQuery, Reminder, Scored, StoredResponse, StoreStats
-from graphmem.store.base import TurnHit, WriteBatch
+from graphmem.store.base import ChannelHits, ChannelPlan, TurnHit, WriteBatch
 from graphmem.names import normalize_name
 from graphmem.store.embedded.index import EmbeddedIndex
 from graphmem.temporal import TimeFilter
@@ -405,6 +406,9 @@ class EmbeddedStore:
         return self._facts_where(
             f"tenant=? AND id IN (SELECT fact_id FROM fact_episodes WHERE episode_id IN"
             f" ({sql.placeholders(len(episode_ids))}))", [tenant, *episode_ids])
+
+    def search_channels(self, tenant: str, plan: ChannelPlan) -> ChannelHits:
+        return channels_by_parts(self, tenant, plan)  # in-process reads: nothing to compose
 
     def _turn_hits(self, tenant: str, ranked: list[tuple[str, int, float]]) -> list[TurnHit]:
         episodes: dict[str, Episode | None] = {}

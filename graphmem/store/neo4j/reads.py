@@ -254,7 +254,7 @@ def turn_time_filter(alias: str, time: TimeFilter, prefix: str = "tt") -> Query:
     return " AND ".join(conditions), params
 
 
-def _scope_condition(alias: str, time: TimeFilter | None,
+def scope_condition(alias: str, time: TimeFilter | None,
                      now: datetime | None, *, turns: bool = False) -> tuple[str, Params]:
     n = _alias(alias)
     condition = f"{n}.tenant = $tenant AND {n}.scopeKey IN $scopeKeys"
@@ -274,7 +274,7 @@ def vector_search(index: str, tenant: str, scope_keys: list[str], embedding: lis
     gave) and ``hits``, at most ``limit`` ``{id, score}``; cosine scores come
     back from the index as ``(1 + cos) / 2`` and are converted to the cosine.
     """
-    condition, params = _scope_condition("n", time, now, turns=index == MESSAGE_VECTOR_INDEX)
+    condition, params = scope_condition("n", time, now, turns=index == MESSAGE_VECTOR_INDEX)
     params.update({"index": index, "k": k, "vector": embedding, "tenant": tenant,
                    "scopeKeys": scope_keys, "limit": k if limit is None else limit})
     return (
@@ -302,18 +302,20 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     label = _VECTOR_LABELS.get(index)
     if label is None:
         raise ValueError(f"not a graphmem vector index: {index!r}")
-    condition, params = _scope_condition("n", time, now, turns=index == MESSAGE_VECTOR_INDEX)
+    condition, params = scope_condition("n", time, now, turns=index == MESSAGE_VECTOR_INDEX)
+    # The scope's range index, never the validFrom one a time filter might tempt the planner to.
+    scope_index = f"USING INDEX n:{label}(tenant, scopeKey)"
     params.update({"cap": cap, "vector": embedding, "tenant": tenant, "scopeKeys": scope_keys,
                    "k": k, "countCap": max(cap, count_cap)})
     return (
         "CALL () {\n"
-        f"  MATCH (n:{label}) WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
+        f"  MATCH (n:{label}) {scope_index} WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
         "  WITH n LIMIT $countCap RETURN count(n) AS size\n"
         "}\n"
         f"CALL () {{ MATCH (n:{label}) RETURN count(n) AS total }}\n"
         "CALL (size) {\n"
         "  WITH size WHERE size < $cap\n"
-        f"  MATCH (n:{label}) WHERE n.embedding IS NOT NULL AND {condition}\n"
+        f"  MATCH (n:{label}) {scope_index} WHERE n.embedding IS NOT NULL AND {condition}\n"
         "  WITH n.id AS id, 2 * vector.similarity.cosine(n.embedding, $vector) - 1 AS score\n"
         "  ORDER BY score DESC LIMIT $k\n"
         "  RETURN collect({id: id, score: score}) AS hits\n"
@@ -326,7 +328,7 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
 def fulltext_search(index: str, tenant: str, scope_keys: list[str], lucene: str, limit: int,
                     time: TimeFilter | None = None, now: datetime | None = None) -> Query:
     """Best Lucene (BM25) matches in scope (and time), best first."""
-    condition, params = _scope_condition("n", time, now)
+    condition, params = scope_condition("n", time, now)
     params.update({"index": index, "lucene": lucene, "tenant": tenant, "scopeKeys": scope_keys,
                    "limit": limit})
     return (

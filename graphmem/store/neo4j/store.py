@@ -36,9 +36,10 @@ from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, Sessio
 
 from graphmem.errors import StoreError, StoreUnavailableError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
-from graphmem.store.neo4j import reads, reminders, requests, schema, writes
+from graphmem.store.neo4j import reads, reminders, requests, schema, search, writes
 from graphmem.store.neo4j import records
-from graphmem.store.base import FactQuery, Reminder, Scored, StoredResponse, StoreStats
+from graphmem.store.base import ChannelHits, ChannelPlan, FactQuery, Reminder, Scored
+from graphmem.store.base import StoredResponse, StoreStats
 from graphmem.store.base import TurnHit, WriteBatch
 from graphmem.temporal import TimeFilter
 
@@ -413,6 +414,28 @@ class Neo4jStore:
         if not episode_ids:
             return []
         return self._facts(reads.facts_of_episodes(tenant, episode_ids))
+
+    def search_channels(self, tenant: str, plan: ChannelPlan) -> ChannelHits:
+        """Every channel in one query (:func:`graphmem.store.neo4j.search.channels`)."""
+        if not plan.scope_keys:
+            return ChannelHits()
+        rule = search.VectorRule(self.exact_scan_limit, SHARE_MARGIN, MIN_CANDIDATES,
+                                 MAX_CANDIDATES, OVERSAMPLE)
+        row = self._read(search.channels(tenant, plan, utcnow(), rule,
+                                         names_per_lookup=NAMES_PER_LOOKUP))[0]
+        hops = [row[f"walk{i}"] for i in range(plan.walk_depth)]
+        return ChannelHits(
+            entities=[records.entity_from(n) for n in row["exact"]],
+            named=[records.entity_from(n) for n in row["named"]],
+            seeds=[str(i) for i in row["seeds"]],
+            bm25=[Scored(id=str(h["id"]), score=float(h["score"])) for h in row["bm25"]],
+            vector=[Scored(id=str(h["id"]), score=float(h["score"])) for h in row["vector"]],
+            walked=[[records.fact_from(h["f"]) for h in hop] for hop in hops],
+            similarity={str(h["f"]["id"]): float(h["similarity"]) for hop in hops for h in hop
+                        if h["similarity"] is not None},
+            facts=[records.fact_from(f) for f in row["facts"]],
+            turns=[records.turn_hit(t, float(t["score"])) for t in row["turns"]],
+            turns_vector=[records.turn_hit(t, float(t["score"])) for t in row["turnsVector"]])
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:

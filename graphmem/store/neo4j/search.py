@@ -1,0 +1,236 @@
+"""Cypher for one search's channels in one query: :func:`channels` returns ``(query, params)``.
+
+Each channel is one ``CALL () { ... }`` subquery that returns exactly one row
+(a list, maybe empty), so the subqueries compose without multiplying rows and
+a channel that finds nothing never empties the others. The channel texts are
+the one-channel reads of :mod:`graphmem.store.neo4j.reads`, their parameters
+renamed apart (:func:`own_params`); values only ever travel as parameters.
+
+The vector channels keep the one-channel rule (``Neo4jStore._nearest``): a scope
+smaller than ``exact_scan_limit`` is ranked exactly; a larger one asks the vector
+index for candidates in proportion to its share of the label and widens, while
+too few are in scope, up to ``max_candidates`` — unrolled here into conditional
+passes, as the index cannot be looped over within a query.
+
+The plan, profiled, is in docs/neo4j-search-plan.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from graphmem.store.base import ChannelPlan
+from graphmem.store.neo4j import reads
+from graphmem.store.neo4j.reads import Params, Query
+
+#: What a turn hit carries (``records.turn_hit`` reads it), as map projection items.
+TURN_FIELDS = ".episodeId, .index, .clientId, .speaker, .content, .timestamp, .recordedAt"
+#: Parameters every channel shares: same name, same value.
+_SHARED = frozenset({"tenant", "scopeKeys", "vector"})
+#: In a query this size the planner may scan the id index once per row for an id taken
+#: from a variable (it did at 1k facts: 20 scans of 1,047 entities); the hint keeps a seek.
+_SEEK_ENTITY = "USING INDEX n:Entity(id)"
+_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+@dataclass(frozen=True)
+class VectorRule:
+    """When a vector channel ranks its scope exactly, and how it widens an index search
+    (the constants of :mod:`graphmem.store.neo4j.store`)."""
+
+    exact_scan_limit: int
+    share_margin: float
+    min_candidates: int
+    max_candidates: int
+    oversample: int
+
+    def passes(self) -> int:
+        """Index searches at most: the first, then each widening up to ``max_candidates``.
+
+        >>> VectorRule(5000, 1.5, 50, 4096, 4).passes()
+        5
+        """
+        passes, k = 1, self.min_candidates
+        while k < self.max_candidates:
+            k, passes = min(k * self.oversample, self.max_candidates), passes + 1
+        return passes
+
+
+def own_params(query: Query, prefix: str) -> Query:
+    """``query`` with its parameters renamed ``prefix + Name``, except the shared ones
+    (tenant, scope, query vector, and the time filters' ``tf``/``tt`` parameters).
+
+    >>> own_params(("RETURN $limit, $tenant", {"limit": 3, "tenant": "a"}), "bm")
+    ('RETURN $bmLimit, $tenant', {'bmLimit': 3, 'tenant': 'a'})
+    """
+    text, params = query
+    names = {k: k if k in _SHARED or re.match(r"t[ft][A-Z]", k) else prefix + k[0].upper() + k[1:]
+             for k in params}
+    text = _PARAM.sub(lambda m: "$" + names.get(m.group(1), m.group(1)), text)
+    return text, {names[k]: v for k, v in params.items()}
+
+
+def _merge(into: Params, params: Params) -> None:
+    for key, value in params.items():
+        if key in into and into[key] != value:
+            raise ValueError(f"parameter {key!r} given two values")
+        into[key] = value
+
+
+def _indent(text: str) -> str:
+    return "".join("  " + line + "\n" for line in text.splitlines())
+
+
+def _collected(query: Query, prefix: str, item: str, name: str, params: Params) -> str:
+    """A subquery returning ``query``'s rows as one list ``name`` of ``item``."""
+    text, own = own_params(query, prefix)
+    _merge(params, own)
+    return (f"CALL () {{\n  CALL () {{\n{_indent(_indent(text))}  }}\n"
+            f"  RETURN collect({item}) AS {name}\n}}\n")
+
+
+def _nearest(index: str, prefix: str, name: str, tenant: str, plan: ChannelPlan, limit: int,
+             now: datetime, rule: VectorRule, params: Params) -> str:
+    """The vector channel ``name``: ``{id, score}`` best first (see the module docstring)."""
+    turns = index == reads.MESSAGE_VECTOR_INDEX
+    time = plan.time
+    scan, own = own_params(reads.vector_scan_scope(index, tenant, plan.scope_keys, plan.embedding,
+                                                   rule.exact_scan_limit, time, now, k=limit),
+                           prefix)
+    condition, time_params = reads.scope_condition("n", time, now, turns=turns)
+    p = prefix
+    own.update({f"{p}Index": index, f"{p}Limit": limit, f"{p}Margin": rule.share_margin,
+                f"{p}Min": rule.min_candidates, f"{p}Max": rule.max_candidates,
+                f"{p}Grow": rule.oversample})
+    _merge(params, own)
+    _merge(params, time_params)
+    text = (f"CALL () {{\n  CALL () {{\n{_indent(_indent(scan))}  }}\n"
+            f"  WITH exact, hits, toInteger(${p}Limit * ${p}Margin / (toFloat(CASE WHEN size > 1"
+            " THEN size ELSE 1 END) / CASE WHEN total > 1 THEN total ELSE 1 END)) AS wanted\n"
+            f"  WITH exact, hits, NOT exact AS go, [] AS kept, 0 AS seen,\n"
+            f"       CASE WHEN wanted < ${p}Min THEN ${p}Min WHEN wanted > ${p}Max THEN ${p}Max"
+            " ELSE wanted END AS k\n")
+    for i in range(rule.passes()):
+        if i:  # widen while too few were in scope and the index had more
+            text += (f"  WITH exact, hits, kept, seen, k, go AND size(kept) < ${p}Limit"
+                     f" AND seen >= k AND k < ${p}Max AS go\n"
+                     f"  WITH exact, hits, kept, seen, go, CASE WHEN NOT go THEN k"
+                     f" WHEN k * ${p}Grow < ${p}Max THEN k * ${p}Grow ELSE ${p}Max END AS k\n")
+        text += (
+            "  CALL (go, k) {\n"
+            "    UNWIND CASE WHEN go THEN [k] ELSE [] END AS asked\n"
+            f"    CALL db.index.vector.queryNodes(${p}Index, asked, $vector)"
+            " YIELD node AS n, score\n"
+            f"    WITH count(*) AS found, collect(CASE WHEN {condition}"
+            " THEN {id: n.id, score: 2 * score - 1} END) AS inScope\n"
+            f"    RETURN found, inScope[..${p}Limit] AS passKept\n"
+            "  }\n"
+            "  WITH exact, hits, go, k, CASE WHEN go THEN found ELSE seen END AS seen,"
+            " CASE WHEN go THEN passKept ELSE kept END AS kept\n")
+    return text + f"  RETURN CASE WHEN exact THEN hits ELSE kept END AS {name}\n}}\n"
+
+
+def _walk(plan: ChannelPlan, now: datetime, params: Params) -> tuple[str, list[str]]:
+    """The walk's hops from ``seeds`` (``walk0``, ``walk1``...): ``{f, similarity}`` rows as
+    ``facts_about`` orders them, each hop from the entities not reached before."""
+    condition, time_params = reads.time_filter("f", plan.time, now)
+    _merge(params, time_params)
+    _merge(params, {"perHop": plan.walk_per_hop})
+    text, names = "WITH *, seeds AS frontier0, seeds AS visited0\n", []
+    for i in range(plan.walk_depth):
+        if i:
+            text += (f"WITH *, [x IN reduce(ends = [], h IN walk{i - 1} |"
+                     f" ends + [h.f.subjectId, h.f.objectId]) WHERE NOT x IN visited{i - 1}]"
+                     f" AS frontier{i}\n"
+                     f"WITH *, visited{i - 1} + frontier{i} AS visited{i}\n")
+        text += (
+            f"CALL (frontier{i}) {{\n"
+            f"  UNWIND frontier{i} AS id\n"
+            f"  MATCH (n:Entity {{id: id}}) {_SEEK_ENTITY}\n"
+            "  MATCH (n)<-[:SUBJECT|OBJECT]-(f:Fact)\n"
+            "  WITH DISTINCT f ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC\n"
+            f"  WITH f WHERE f.tenant = $tenant AND f.scopeKey IN $scopeKeys AND {condition}\n"
+            "  WITH f LIMIT $perHop\n"
+            "  RETURN collect({f: f {.*, embedding: null},"
+            f" similarity: 2 * vector.similarity.cosine(f.embedding, $vector) - 1}}) AS walk{i}\n"
+            "}\n")
+        names.append(f"walk{i}")
+    return text, names
+
+
+def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
+             names_per_lookup: int) -> Query:
+    """Every channel of ``plan`` in one query, returning one row: ``exact`` and ``named``
+    (entity maps), ``seeds``, ``walk0``..., ``bm25`` and ``vector`` (``{id, score}``),
+    ``facts`` (theirs, without vectors), ``turns`` and ``turnsVector`` (turn maps with
+    ``score``)."""
+    params: Params = {"tenant": tenant, "scopeKeys": plan.scope_keys, "vector": plan.embedding,
+                      "names": plan.names, "seedNames": plan.seed_names,
+                      "seedLimit": plan.seed_limit, "namesIndex": reads.ENTITY_NAMES_INDEX,
+                      "nameLookups": [reads.lucene_exact(tenant, plan.names[i:i + names_per_lookup])
+                                      for i in range(0, len(plan.names), names_per_lookup)]}
+    text = (
+        "CALL () {\n"
+        "  UNWIND $nameLookups AS lookup\n"
+        "  CALL db.index.fulltext.queryNodes($namesIndex, lookup) YIELD node AS n\n"
+        "  WITH DISTINCT n WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys"
+        " AND any(name IN n.names WHERE name IN $names)\n"
+        "  RETURN collect(n {.*, embedding: null}) AS exact\n"
+        "}\n")
+    entity_words = reads.lucene_any_terms(plan.name_text)
+    text += _collected(reads.fulltext_search(reads.ENTITY_TEXT_INDEX, tenant, plan.scope_keys,
+                                             entity_words, plan.name_limit), "en", "id", "namedIds",
+                       params) if entity_words else "CALL () { RETURN [] AS namedIds }\n"
+    text += ("CALL (namedIds) {\n"
+             f"  UNWIND namedIds AS id MATCH (n:Entity {{id: id}}) {_SEEK_ENTITY}\n"
+             "  WHERE n.tenant = $tenant\n"
+             "  RETURN collect(n {.*, embedding: null}) AS named\n"
+             "}\n"
+             "WITH *, [n IN exact WHERE any(x IN n.names WHERE x IN $seedNames) | n.id] AS chosen\n"
+             "WITH *, CASE WHEN size(chosen) > 0 THEN chosen[..$seedLimit]"
+             " ELSE namedIds[..$seedLimit] END AS seeds\n")
+    walk, hops = _walk(plan, now, params)
+    text += walk
+    words = reads.lucene_any_terms(plan.text)
+    if words:
+        text += _collected(reads.fulltext_search(reads.FACT_TEXT_INDEX, tenant, plan.scope_keys,
+                                                 words, plan.limit, plan.time, now),
+                           "bm", "{id: id, score: score}", "bm25", params)
+    else:
+        text += "CALL () { RETURN [] AS bm25 }\n"
+    searchable = any(plan.embedding)
+    if searchable:
+        text += _nearest(reads.FACT_VECTOR_INDEX, "vf", "vector", tenant, plan, plan.limit, now,
+                         rule, params)
+    else:
+        text += "CALL () { RETURN [] AS vector }\n"
+    text += ("CALL (bm25, vector) {\n"
+             "  UNWIND bm25 + vector AS h\n"
+             "  WITH DISTINCT h.id AS id\n"
+             "  MATCH (f:Fact {id: id}) USING INDEX f:Fact(id) WHERE f.tenant = $tenant\n"
+             "  RETURN collect(f {.*, embedding: null}) AS facts\n"
+             "}\n")
+    if plan.turn_limit and words:
+        text += _collected(reads.fulltext_turns(tenant, plan.scope_keys, words, plan.turn_limit,
+                                                plan.time),
+                           "ft", "{" + ", ".join(f"{c}: {c}" for c in (
+                               "episodeId", "index", "clientId", "speaker", "content",
+                               "timestamp", "recordedAt", "score")) + "}", "turns", params)
+    else:
+        text += "CALL () { RETURN [] AS turns }\n"
+    if plan.turn_limit and searchable:
+        text += _nearest(reads.MESSAGE_VECTOR_INDEX, "vt", "turnIds", tenant, plan,
+                         plan.turn_limit, now, rule, params)
+        text += ("CALL (turnIds) {\n"
+                 "  UNWIND turnIds AS h\n"
+                 "  MATCH (m:Message {id: h.id}) USING INDEX m:Message(id)"
+                 " WHERE m.tenant = $tenant\n"
+                 f"  RETURN collect(m {{{TURN_FIELDS}, score: h.score}}) AS turnsVector\n"
+                 "}\n")
+    else:
+        text += "CALL () { RETURN [] AS turnsVector }\n"
+    returned = ["exact", "named", "seeds", *hops, "bm25", "vector", "facts", "turns",
+                "turnsVector"]
+    return text + "RETURN " + ", ".join(returned), params

@@ -1,0 +1,82 @@
+"""A search on Neo4j waits for the server twice at most: every channel in one query, then
+the reads that depend on its answer (the slot's facts, what the found turns said), together."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphmem.embed.base import Embedder
+from graphmem.ingest.inputs import EpisodeInput
+from graphmem.ingest.pipeline import Ingestor
+from graphmem.models import Message
+from graphmem.search.engine import SearchEngine
+from graphmem.search.models import SearchRequest
+from graphmem.store.neo4j import Neo4jStore
+from tests.ingest.helpers import ALICE, ScriptedExtractor, day, fact, said
+from tests.store_fixtures import open_store
+
+NOW = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+class Waits:
+    """Counts a store's reads, and how many times the caller waited for the server: reads
+    that overlap in time count as one wait."""
+
+    def __init__(self, store: Neo4jStore, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.spans: list[tuple[float, float]] = []
+        self._lock = threading.Lock()
+        read = store._read
+
+        def counted(query: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return read(query)
+            finally:
+                with self._lock:
+                    self.spans.append((start, time.perf_counter()))
+
+        monkeypatch.setattr(store, "_read", counted)
+
+    def sequential(self) -> int:
+        waits, end = 0, float("-inf")
+        for start, stop in sorted(self.spans):
+            if start >= end:
+                waits += 1
+            end = max(end, stop)
+        return waits
+
+
+@pytest.fixture
+def neo4j_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Neo4jStore]:
+    store = open_store("neo4j", tmp_path, request)
+    assert isinstance(store, Neo4jStore)
+    yield store
+    store.close()
+
+
+@pytest.mark.neo4j
+def test_a_search_waits_twice_at_most(neo4j_store: Neo4jStore, embedder: Embedder,
+                                      tenant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    ingestor = Ingestor(neo4j_store, ScriptedExtractor({
+        "I work at Acme now": [said("WORKS_AT", "Acme")]}), embedder, clock=lambda: NOW)
+    ingestor.add_facts(tenant, [fact("WORKS_AT", "Initech", 1, text="Alice works at Initech."),
+                                fact("LIKES", "hiking", 2, text="Alice likes hiking.")])
+    ingestor.ingest(tenant, EpisodeInput(scope=ALICE, messages=[
+        Message(id="m1", speaker="Alice", content="I work at Acme now", timestamp=day(5))]))
+    engine = SearchEngine(neo4j_store, embedder, clock=lambda: NOW)
+    try:
+        for question, reads in (("hiking", 1), ("Where does Alice work?", 3)):
+            waits = Waits(neo4j_store, monkeypatch)
+            found = engine.search(tenant, SearchRequest(scope=ALICE, query=question,
+                                                        include_turns=question != "hiking"))
+            assert found.results
+            assert len(waits.spans) == reads and waits.sequential() <= 2
+    finally:
+        engine.close()
