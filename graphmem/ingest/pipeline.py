@@ -2,21 +2,27 @@
 
 :class:`Ingestor` owns no state between calls except a lock: reads, decisions
 and the batch write of one call happen under it, so two concurrent ingestions
-into one store cannot interleave their read-decide-write steps. Each call
-writes exactly one batch, so a failure anywhere leaves the store unchanged.
+in one process cannot interleave their read-decide-write steps. Across
+processes the store keeps timelines whole: each batch carries the versions of
+the timelines it was decided on, a stale one fails the write, and the step is
+decided again (:meth:`Ingestor._committed`). Each call writes exactly one
+batch, so a failure anywhere leaves the store unchanged.
 """
 
 from __future__ import annotations
 
+import random
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from pydantic import BaseModel, Field
 
 from graphmem.embed.base import Embedder, with_neighbours
-from graphmem.errors import ExtractionError, NotFoundError, ValidationError
+from graphmem.errors import ExtractionError, NotFoundError, TimelineConflictError, ValidationError
 from graphmem.extract.base import SELF, CandidateFact, ExtractedFact, Extraction, Extractor
 from graphmem.ingest.apply import Outcome, Statement, TimelineEditor, with_evidence
 from graphmem.ingest.inputs import EpisodeInput, FactInput
@@ -40,8 +46,14 @@ from graphmem.temporal import TimeFilter
 
 #: How many stored facts an extractor that compares (the LLM) is shown per episode.
 MAX_CANDIDATES = 20
+#: How many times a read-decide-write step runs before a TimelineConflictError reaches the
+#: caller, and the first pause between attempts (doubled each time, randomised).
+COMMIT_ATTEMPTS = 8
+COMMIT_BACKOFF_SECONDS = 0.01
 #: How much of its neighbours' vectors a turn's vector holds (embed.base.with_neighbours).
 TURN_NEIGHBOUR_WEIGHT = 0.5
+
+_T = TypeVar("_T")
 
 
 class IngestResult(BaseModel):
@@ -111,7 +123,28 @@ class Ingestor:
             prepared = [None if episode is None
                         else (data, episode, self._extract(tenant, data.scope, episode))
                         for data, episode in zip(inputs, episodes, strict=True)]
-            return self._commit(tenant, inputs, prepared, now, turn_vectors.result())
+            vectors = turn_vectors.result()
+        return self._committed(lambda: self._commit(tenant, inputs, prepared, now, vectors))
+
+    def _committed(self, step: Callable[[], _T]) -> _T:
+        """Run a read-decide-write step (which takes the lock) until its write does not conflict.
+
+        The lock orders the steps of this process; the store orders those of
+        several processes: a step's batch carries the versions of the timelines it
+        read, and a write that finds one changed raises TimelineConflictError
+        having written nothing. The step then runs again from its reads (not the
+        extraction: an episode's text has not changed), after a random pause that
+        grows with each attempt so racing writers spread out.
+        """
+        failures = 0
+        while True:
+            try:
+                return step()
+            except TimelineConflictError:
+                failures += 1
+                if failures == COMMIT_ATTEMPTS:
+                    raise
+            time.sleep(random.uniform(0, COMMIT_BACKOFF_SECONDS * 2 ** failures))
 
     def turn_vectors(self, episodes: list[Episode]) -> dict[str, list[list[float]]]:
         """Each episode's turn vectors, pooled with their neighbours (see with_neighbours)."""
@@ -151,7 +184,9 @@ class Ingestor:
                     seen_clients.add(client)
                 _, episode, extraction = item
                 resolution = self._resolve(tenant, data.scope, episode, extraction, pending)
-                for st in self._statements(data.scope, episode, extraction, resolution):
+                statements = self._statements(data.scope, episode, extraction, resolution)
+                editor.load(statements)
+                for st in statements:
                     editor.apply(st)
                 self._apply_decisions(editor, extraction, episode)
                 batch.episodes.append(episode)
@@ -164,6 +199,7 @@ class Ingestor:
             batch.turn_vectors = {e.id: turn_vectors[e.id] for e in batch.episodes
                                   if e.id in turn_vectors}
             self._finish_batch(batch, outcome, pending, now)
+            batch.timeline_versions = editor.versions
             self.store.write(tenant, batch)
         return [self._result(r, outcome) for r in results]
 
@@ -318,6 +354,9 @@ class Ingestor:
         call for all new names) and the touched timelines are loaded in one
         query, so a batch of thousands costs a handful of store round trips.
         """
+        return self._committed(lambda: self._add_facts(tenant, facts))
+
+    def _add_facts(self, tenant: str, facts: list[FactInput]) -> IngestResult:
         with self.lock:
             now = self.clock()
             _check_starts(facts, now)
@@ -345,6 +384,7 @@ class Ingestor:
             batch = WriteBatch()
             self._finish_batch(batch, outcome, {(e.scope_key, e.id): e for e in created.values()},
                                now)
+            batch.timeline_versions = editor.versions
             self.store.write(tenant, batch)
         return IngestResult(
             created=[_public(f) for f in outcome.created],
@@ -375,6 +415,9 @@ class Ingestor:
         Facts those had closed reopen (their timelines are rebuilt without them),
         all in one transaction.
         """
+        return self._committed(lambda: self._delete_episode(tenant, episode_id))
+
+    def _delete_episode(self, tenant: str, episode_id: str) -> IngestResult:
         with self.lock:
             episode = self.store.get_episode(tenant, episode_id)
             if episode is None:
@@ -382,6 +425,8 @@ class Ingestor:
             editor = TimelineEditor(self.store, tenant, self.registry, self.clock())
             affected = self.store.facts_of_episode(tenant, episode_id)
             editor.load_facts(affected)
+            # the copies read after the versions (one read before may be stale already)
+            affected = [f for a in affected if (f := editor.find(a.id)) is not None]
             deleted: list[Fact] = []
             for fact in affected:
                 remaining = [e for e in fact.evidence if e.episode_id != episode_id]
@@ -395,7 +440,8 @@ class Ingestor:
             deleted_ids = {f.id for f in affected if editor.find(f.id) is None}
             deleted_ids |= set(outcome.deleted_ids)
             batch = WriteBatch(delete_fact_ids=sorted(deleted_ids), delete_episode_ids=[episode_id],
-                               facts=[f for f in outcome.changed if f.id not in deleted_ids])
+                               facts=[f for f in outcome.changed if f.id not in deleted_ids],
+                               timeline_versions=editor.versions)
             self.store.write(tenant, batch)
         return IngestResult(episode_id=episode_id, deleted=[_public(f) for f in deleted],
                             reopened=[_public(f) for f in outcome.reopened])

@@ -34,13 +34,13 @@ from typing import Any
 from neo4j import Driver, GraphDatabase, ManagedTransaction, Record, Session
 from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
-from graphmem.errors import StoreError, StoreUnavailableError
+from graphmem.errors import StoreError, StoreUnavailableError, TimelineConflictError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
-from graphmem.store.neo4j import reads, reminders, requests, schema, writes
+from graphmem.store.neo4j import reads, reminders, requests, schema, timelines, writes
 from graphmem.store.neo4j import records
 from graphmem.store.base import FactQuery, Reminder, Scored, StoredResponse, StoreStats
 from graphmem.store.base import TurnHit, WriteBatch
-from graphmem.temporal import TimeFilter
+from graphmem.temporal import TimeFilter, timeline_scope
 
 #: How many more candidates than asked a ranked channel fetches before filtering.
 OVERSAMPLE = 4
@@ -167,12 +167,21 @@ class Neo4jStore:
         with self._translated("read"), self._session() as session:
             return session.execute_read(work)
 
-    def _write(self, statements: list[reads.Query]) -> list[list[Record]]:
-        """Run the statements in one transaction, retried as a whole on transient errors."""
+    def _write(self, statements: list[reads.Query], *,
+               guard: reads.Query | None = None) -> list[list[Record]]:
+        """Run the statements in one transaction, retried as a whole on transient errors.
+
+        ``guard`` runs first; any row it returns names a conflicting timeline
+        (:func:`timelines.lock`), and the transaction is rolled back.
+        """
 
         safe = [(text, records.utc_params(params)) for text, params in statements]
 
         def work(tx: ManagedTransaction) -> list[list[Record]]:
+            if guard is not None:
+                conflicts = [str(r["key"]) for r in tx.run(*guard)]
+                if conflicts:
+                    raise TimelineConflictError(conflicts)
             return [list(tx.run(text, params)) for text, params in safe]
 
         with self._translated("write"), self._session() as session:
@@ -202,7 +211,19 @@ class Neo4jStore:
                     f"{model_id} has a {len(vector)}-dimensional embedding; this store "
                     f"holds {self.embedding_dim}-dimensional ones"
                 )
-        self._write(self._batch_statements(tenant, batch))
+        self._write(self._batch_statements(tenant, batch), guard=self._timeline_lock(tenant, batch))
+
+    @staticmethod
+    def _timeline_lock(tenant: str, batch: WriteBatch) -> reads.Query | None:
+        rows: dict[str, dict[str, Any]] = {
+            key: {"key": key, "scopeKey": timeline_scope(key), "expected": version}
+            for key, version in batch.timeline_versions.items()}
+        for fact in batch.facts:
+            rows.setdefault(fact.timeline_key, {"key": fact.timeline_key,
+                                                "scopeKey": fact.scope_key, "expected": None})
+        if not rows and not batch.delete_fact_ids:
+            return None
+        return timelines.lock(tenant, [rows[k] for k in sorted(rows)], batch.delete_fact_ids)
 
     def _batch_statements(self, tenant: str, batch: WriteBatch) -> list[reads.Query]:
         statements: list[reads.Query] = []
@@ -311,6 +332,13 @@ class Neo4jStore:
         if not timeline_keys:
             return []
         return self._facts(reads.facts_in_timelines(tenant, records.unique(timeline_keys)))
+
+    def timeline_versions(self, tenant: str, timeline_keys: list[str]) -> dict[str, int]:
+        if not timeline_keys:
+            return {}
+        keys = records.unique(timeline_keys)
+        found = {str(r["key"]): int(r["version"]) for r in self._read(timelines.versions(tenant, keys))}
+        return {key: found.get(key, 0) for key in keys}
 
     def facts_of_episode(self, tenant: str, episode_id: str) -> list[Fact]:
         return self._facts(reads.facts_of_episode(tenant, episode_id))

@@ -213,7 +213,8 @@ def record_access(tenant: str, ids: list[str], at: datetime) -> Query:
 
 
 def delete_scope(tenant: str, scope_key: str) -> list[Query]:
-    """Statements removing one scope; each returns ``deleted`` (Messages are not counted)."""
+    """Statements removing one scope; each returns ``deleted`` (Messages and Timelines, which
+    :mod:`graphmem.store.neo4j.timelines` keeps, are not counted)."""
     params = {"tenant": tenant, "scopeKey": scope_key}
     return [
         (
@@ -227,22 +228,13 @@ def delete_scope(tenant: str, scope_key: str) -> list[Query]:
             "RETURN count(f) AS deleted",
             params,
         ),
-        (
-            "MATCH (m:Message) WHERE m.tenant = $tenant AND m.scopeKey = $scopeKey\n"
-            "DETACH DELETE m\n"
-            "RETURN 0 AS deleted",
-            params,
-        ),
-        (
-            "MATCH (e:Episode) WHERE e.tenant = $tenant AND e.scopeKey = $scopeKey\n"
-            "DETACH DELETE e\n"
-            "RETURN count(e) AS deleted",
-            params,
-        ),
-        (
-            "MATCH (n:Entity) WHERE n.tenant = $tenant AND n.scopeKey = $scopeKey\n"
-            "DETACH DELETE n\n"
-            "RETURN count(n) AS deleted",
-            params,
-        ),
+        *(_delete_labelled(label, counted, params) for label, counted in
+          (("Message", False), ("Episode", True), ("Entity", True), ("Timeline", False))),
     ]
+
+
+def _delete_labelled(label: str, counted: bool, params: Params) -> Query:
+    """Every node of one of graphmem's labels (a constant, never user input) in the scope."""
+    count = "count(n)" if counted else "0"
+    return (f"MATCH (n:{label}) WHERE n.tenant = $tenant AND n.scopeKey = $scopeKey\n"
+            f"DETACH DELETE n\nRETURN {count} AS deleted", params)
