@@ -454,6 +454,38 @@ def test_older_schema_is_migrated_and_missing_indexes_come_back(
 
 
 @pytest.mark.neo4j
+def test_processes_opening_at_once_both_bring_the_schema_up(
+        store: Neo4jStore, driver: neo4j.Driver, neo4j_uri: Any) -> None:
+    """``graphmem serve --workers N`` opens N stores at once: when several create the same
+    missing index, the ones that lose the race go on (Neo4j refuses their CREATE ... IF NOT
+    EXISTS as an equivalent rule that already exists)."""
+    for _ in range(3):
+        browse(driver, "DROP INDEX fact_valid_from IF EXISTS")
+        browse(driver, "DROP CONSTRAINT timeline_key IF EXISTS")
+        start = threading.Barrier(4)
+        failures: list[BaseException] = []
+
+        def open_one() -> None:
+            opened = _store(neo4j_uri)
+            start.wait()
+            try:
+                opened.open()
+            except BaseException as err:  # noqa: BLE001 - reported below
+                failures.append(err)
+            finally:
+                opened.close()
+
+        threads = [threading.Thread(target=open_one) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+    names = {r["name"] for r in browse(driver, "SHOW INDEXES YIELD name RETURN name")}
+    assert {"fact_valid_from", "timeline_key"} <= names
+
+
+@pytest.mark.neo4j
 def test_version_1_full_text_indexes_are_rebuilt_with_stemming(
         store: Neo4jStore, driver: neo4j.Driver, neo4j_uri: Any, tenant: str) -> None:
     alice, tea = (Entity(tenant=tenant, scope_key="user:alice", name=n) for n in ("Alice", "Tea"))

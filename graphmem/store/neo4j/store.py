@@ -61,6 +61,12 @@ NAMES_PER_LOOKUP = 256
 #: Bolt URI schemes (driver 6 also speaks an HTTP preview, which graphmem does not use).
 BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
+#: What ``CREATE ... IF NOT EXISTS`` still raises when two processes create one index at once.
+SCHEMA_RACES = frozenset({
+    "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+    "Neo.ClientError.Schema.IndexAlreadyExists",
+    "Neo.ClientError.Schema.ConstraintAlreadyExists",
+})
 
 
 class Neo4jStore:
@@ -188,7 +194,13 @@ class Neo4jStore:
             return session.execute_write(work)
 
     def _run_schema(self, text: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        return [record.data() for record in self._write([(text, params)])[0]]
+        try:
+            return [record.data() for record in self._write([(text, params)])[0]]
+        except StoreError as err:
+            cause = err.__cause__
+            if isinstance(cause, Neo4jError) and cause.code in SCHEMA_RACES:
+                return []  # another process (a worker starting beside this one) made it first
+            raise
 
     # -- writes ---------------------------------------------------------------
     def write(self, tenant: str, batch: WriteBatch) -> None:
