@@ -132,8 +132,10 @@ class TimelineEditor:
         missing = [k for k in dict.fromkeys(keys) if k not in self._timelines]
         for key in missing:
             self._timelines[key] = {}
-        if missing:  # versions first: a write landing in between then fails its check
-            self.versions.update(self.store.timeline_versions(self.tenant, missing))
+        if not missing:
+            return
+        # versions first: a write landing in between then fails its check
+        self.versions.update(self.store.timeline_versions(self.tenant, missing))
         for fact in self.store.facts_in_timelines(self.tenant, missing):
             self._timelines[fact.timeline_key][fact.id] = fact
             self._before[fact.id] = fact

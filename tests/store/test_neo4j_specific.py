@@ -565,6 +565,22 @@ def test_unreachable_server_is_unavailable_and_the_password_is_never_shown() -> 
 
 
 @pytest.mark.neo4j
+def test_a_routing_uri_reads_its_own_writes(neo4j_uri: Any, tenant: str) -> None:
+    """``neo4j://`` asks the server for a routing table (a cluster's readers serve reads);
+    a single server answers it too, and a read after a write sees it."""
+    routed = Neo4jStore(neo4j_uri.uri.replace("bolt://", "neo4j://"), neo4j_uri.user,
+                        neo4j_uri.password, embedding_dim=DIM)
+    routed.open()
+    try:
+        episode = Episode(tenant=tenant, scope_key="user:routed", content="hello",
+                          reference_time=datetime(2024, 1, 1, tzinfo=UTC))
+        routed.write(tenant, WriteBatch(episodes=[episode]))
+        assert routed.get_episode(tenant, episode.id) == episode
+    finally:
+        routed.close()
+
+
+@pytest.mark.neo4j
 def test_driver_errors_are_translated_and_chained(store: Neo4jStore) -> None:
     with pytest.raises(StoreError, match="Neo4j read failed") as caught:
         store._read(("RETURN $x +", {"x": 1}))

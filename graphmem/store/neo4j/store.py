@@ -32,10 +32,12 @@ from datetime import datetime
 from typing import Any
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, Record, Session
+from neo4j.api import BookmarkManager
 from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
 from graphmem.errors import StoreError, StoreUnavailableError, TimelineConflictError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
+from graphmem.settings import BOLT_SCHEMES
 from graphmem.store.neo4j import reads, reminders, requests, schema, timelines, writes
 from graphmem.store.neo4j import records
 from graphmem.store.base import FactQuery, Reminder, Scored, StoredResponse, StoreStats
@@ -58,8 +60,6 @@ MAX_CANDIDATES = 4096
 #: Lucene refuses queries of more than 1024 clauses; name lookups go in chunks.
 NAMES_PER_LOOKUP = 256
 
-#: Bolt URI schemes (driver 6 also speaks an HTTP preview, which graphmem does not use).
-BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
 #: What ``CREATE ... IF NOT EXISTS`` still raises when two processes create one index at once.
 SCHEMA_RACES = frozenset({
@@ -89,6 +89,9 @@ class Neo4jStore:
         self.index_wait_seconds = index_wait_seconds
         self.exact_scan_limit = exact_scan_limit
         self._driver: Driver | None = None
+        # every session of this store shares its bookmarks: on a cluster (neo4j://), a read
+        # routed to a reader waits until that reader has this process's last write
+        self._bookmarks: BookmarkManager = GraphDatabase.bookmark_manager()
         self._active = 0  # queries running now; close() waits for them, as embedded's lock does
         self._idle = threading.Condition()
 
@@ -147,7 +150,8 @@ class Neo4jStore:
             driver = self._driver
             self._active += 1
         try:
-            with driver.session(database=self.database) as session:
+            with driver.session(database=self.database,
+                                bookmark_manager=self._bookmarks) as session:
                 yield session
         finally:
             with self._idle:
@@ -174,21 +178,23 @@ class Neo4jStore:
             return session.execute_read(work)
 
     def _write(self, statements: list[reads.Query], *,
-               guard: reads.Query | None = None) -> list[list[Record]]:
+               guarded: bool = False) -> list[list[Record]]:
         """Run the statements in one transaction, retried as a whole on transient errors.
 
-        ``guard`` runs first; any row it returns names a conflicting timeline
-        (:func:`timelines.lock`), and the transaction is rolled back.
+        ``guarded``: the first statement is a :func:`writes.in_one` whose
+        ``conflicts`` name the timelines that changed since they were read; if
+        there are any, the transaction is rolled back and the rest never run.
         """
 
         safe = [(text, records.utc_params(params)) for text, params in statements]
 
         def work(tx: ManagedTransaction) -> list[list[Record]]:
-            if guard is not None:
-                conflicts = [str(r["key"]) for r in tx.run(*guard)]
-                if conflicts:
-                    raise TimelineConflictError(conflicts)
-            return [list(tx.run(text, params)) for text, params in safe]
+            done: list[list[Record]] = []
+            for text, params in safe:
+                done.append(list(tx.run(text, params)))
+                if guarded and len(done) == 1 and done[0][0]["conflicts"]:
+                    raise TimelineConflictError(sorted(done[0][0]["conflicts"]))
+            return done
 
         with self._translated("write"), self._session() as session:
             return session.execute_write(work)
@@ -223,7 +229,9 @@ class Neo4jStore:
                     f"{model_id} has a {len(vector)}-dimensional embedding; this store "
                     f"holds {self.embedding_dim}-dimensional ones"
                 )
-        self._write(self._batch_statements(tenant, batch), guard=self._timeline_lock(tenant, batch))
+        first = writes.in_one(self._batch_statements(tenant, batch),
+                              guard=self._timeline_lock(tenant, batch))
+        self._write([first, *self._relationship_statements(tenant, batch)], guarded=True)
 
     @staticmethod
     def _timeline_lock(tenant: str, batch: WriteBatch) -> reads.Query | None:
@@ -253,17 +261,10 @@ class Neo4jStore:
             statements.append(
                 writes.upsert_entities([records.entity_row(e) for e in batch.entities]))
         if batch.facts:
-            by_predicate: dict[str, list[str]] = defaultdict(list)
-            for fact in batch.facts:
-                rel = reads.relationship_type(fact.predicate)
-                if fact.status is not FactStatus.RETRACTION:
-                    by_predicate[rel].append(fact.id)
             seq = clock.time_ns()
             statements.append(writes.upsert_fact_nodes(
                 [records.fact_row(f, seq + i) for i, f in enumerate(batch.facts)]))
             statements.append(writes.link_facts(tenant, [f.id for f in batch.facts]))
-            statements += [writes.link_fact_relationships(tenant, predicate, ids)
-                           for predicate, ids in by_predicate.items()]
         if batch.reminders:
             statements.append(reminders.schedule(tenant, [
                 {"todoId": r.todo_id, "scopeKey": r.scope_key, "remindAt": r.remind_at,
@@ -273,6 +274,17 @@ class Neo4jStore:
                 tenant, [{"episodeId": m.episode_id, "entityId": m.entity_id}
                          for m in batch.mentions]))
         return statements
+
+    @staticmethod
+    def _relationship_statements(tenant: str, batch: WriteBatch) -> list[reads.Query]:
+        """One statement per predicate (a relationship type cannot be a parameter), run
+        after the facts are linked to their entities."""
+        by_predicate: dict[str, list[str]] = defaultdict(list)
+        for fact in batch.facts:
+            if fact.status is not FactStatus.RETRACTION:
+                by_predicate[reads.relationship_type(fact.predicate)].append(fact.id)
+        return [writes.link_fact_relationships(tenant, predicate, ids)
+                for predicate, ids in by_predicate.items()]
 
     # -- reads: episodes ------------------------------------------------------
     def get_episode(self, tenant: str, episode_id: str) -> Episode | None:
