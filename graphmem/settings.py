@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: The URI schemes Neo4j's driver speaks Bolt over: ``bolt`` to one server, ``neo4j`` with
@@ -81,11 +81,12 @@ class Settings(BaseSettings):
     reminder_poll_seconds: float = Field(
         default=2.0, gt=0, le=3600, description="how often the server looks for due reminders")
 
-    @field_validator("neo4j_uri")
-    @classmethod
-    def _bolt_uri(cls, value: str) -> str:
-        scheme = value.split("://", 1)[0] if "://" in value else "(none)"
-        if scheme not in BOLT_SCHEMES:
-            raise ValueError(f"the scheme {scheme!r} is not a Neo4j one: use "
+    @model_validator(mode="after")
+    def _bolt_uri(self) -> Settings:
+        """The Neo4j store needs a URI its driver speaks Bolt over (the embedded one none)."""
+        uri = self.neo4j_uri
+        scheme = uri.split("://", 1)[0] if "://" in uri else "(none)"
+        if self.store == "neo4j" and scheme not in BOLT_SCHEMES:
+            raise ValueError(f"neo4j_uri: the scheme {scheme!r} is not a Neo4j one: use "
                              + ", ".join(f"{s}://" for s in BOLT_SCHEMES))
-        return value
+        return self
