@@ -95,6 +95,7 @@ class OneJobExtractor:
     """Finds one fact in each episode, "I work at <the message's text>"."""
 
     name = "one-job"
+    uses_candidates = False
 
     def extract(self, episode: Episode, *_: Any) -> Extraction:
         company = episode.messages[0].content
