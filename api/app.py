@@ -57,6 +57,11 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def app_from_environment() -> FastAPI:
+    """The app of one ``graphmem serve --workers N`` worker: settings from the environment."""
+    return create_app(Settings())
+
+
 def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     """Build the app; refuses (SetupError) to serve without API keys beyond loopback."""
     api_keys = {digest.lower(): tenant for digest, tenant in settings.api_keys.items()}

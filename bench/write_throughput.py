@@ -9,7 +9,11 @@ local server that ``bench/stores.py`` starts):
 * ``ingest_no_model``: the same with a hash embedder, so what is left is the
   pipeline and the store;
 * ``store_write``: ``store.write`` of WriteBatches of pre-built facts (and their new
-  entities) whose embeddings were computed beforehand: the store alone.
+  entities) whose embeddings were computed beforehand: the store alone;
+* ``episode``: single-message episodes through ``Ingestor.ingest`` (an extractor that
+  finds one fact in each, the hash embedder): latency per episode, and the store's
+  work per episode: its calls, and on Neo4j its transactions and statements (each
+  statement one round trip to the server, besides each transaction's commit).
 
 Goals: 5,000 facts/s embedded and 2,000 facts/s Neo4j. The machine's load average
 is recorded before and after, because on a shared machine it moves the figures.
@@ -43,9 +47,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import machine  # noqa: E402
 from bench.stores import open_bench_store  # noqa: E402
 from graphmem.embed.base import Embedder, Vectors  # noqa: E402
+from graphmem.extract.base import ExtractedFact, Extraction  # noqa: E402
+from graphmem.ingest.inputs import EpisodeInput  # noqa: E402
 from graphmem.ingest.inputs import FactInput  # noqa: E402
 from graphmem.ingest.pipeline import Ingestor  # noqa: E402
-from graphmem.models import Category, Entity, Fact, Scope  # noqa: E402
+from graphmem.models import Category, Entity, Episode, Fact, Message, Scope  # noqa: E402
 from graphmem.predicates import PredicateRegistry  # noqa: E402
 from graphmem.store.base import GraphStore, WriteBatch  # noqa: E402
 from graphmem.temporal import timeline_key  # noqa: E402
@@ -84,6 +90,98 @@ class NoExtractor:
 
     def extract(self, *_: Any) -> Any:
         raise AssertionError("the write benchmark does not extract")
+
+
+class OneJobExtractor:
+    """Finds one fact in each episode, "I work at <the message's text>"."""
+
+    name = "one-job"
+    uses_candidates = False
+
+    def extract(self, episode: Episode, *_: Any) -> Extraction:
+        company = episode.messages[0].content
+        return Extraction(facts=[ExtractedFact(subject="Alice", predicate="WORKS_AT",
+                                               object=company, object_type="organization",
+                                               text=f"Alice works at {company}.")])
+
+
+class StoreCalls:
+    """Counts a store's method calls and, on Neo4j, its transactions and statements."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self.calls = 0
+        self.transactions = 0
+        self.statements = 0
+        for name in [n for n in dir(store) if not n.startswith("_")]:
+            method = getattr(store, name)
+            if callable(method) and name not in {"open", "close"}:
+                setattr(store, name, self._counted(method))
+        if hasattr(store, "_session"):
+            opened = store._session
+
+            def session() -> Any:
+                manager = opened()
+                return _CountingSession(manager, self)
+
+            store._session = session  # type: ignore[attr-defined]
+
+    def _counted(self, method: Callable[..., Any]) -> Callable[..., Any]:
+        def counted(*args: Any, **kw: Any) -> Any:
+            self.calls += 1
+            return method(*args, **kw)
+        return counted
+
+
+class _CountingSession:
+    def __init__(self, manager: Any, calls: StoreCalls) -> None:
+        self.manager, self.counter = manager, calls
+
+    def __enter__(self) -> Any:
+        session = self.manager.__enter__()
+        counter = self.counter
+
+        def wrap(run_in: Callable[..., Any]) -> Callable[..., Any]:
+            def execute(work: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+                counter.transactions += 1
+
+                def counted_work(tx: Any) -> Any:
+                    run = tx.run
+
+                    def counted_run(*a: Any, **k: Any) -> Any:
+                        counter.statements += 1
+                        return run(*a, **k)
+                    tx.run = counted_run
+                    return work(tx, *args, **kw)
+                return run_in(counted_work)
+            return execute
+
+        session.execute_read = wrap(session.execute_read)
+        session.execute_write = wrap(session.execute_write)
+        return session
+
+    def __exit__(self, *exc: Any) -> Any:
+        return self.manager.__exit__(*exc)
+
+
+def measure_episodes(store: GraphStore, count: int) -> dict[str, Any]:
+    """Single-message episodes, one at a time, each naming a new employer of one person."""
+    tenant = f"bench{uuid.uuid4().hex[:8]}"
+    ingestor = Ingestor(store, OneJobExtractor(), HashEmbedder())  # type: ignore[arg-type]
+    scope = Scope(user_id="alice")
+
+    def episode(i: int) -> EpisodeInput:
+        return EpisodeInput(scope=scope, messages=[Message(
+            role="user", speaker="Alice", content=f"{ADJECTIVES[i % 16].title()} {NOUNS[i % 24].title()} {i}",
+            timestamp=START + timedelta(days=i))])
+
+    ingestor.ingest(tenant, episode(-1))  # Alice exists, as in a conversation under way
+    counter = StoreCalls(store)
+    result = timed([episode(i) for i in range(count)], lambda e: ingestor.ingest(tenant, e))
+    per = {"store_calls": counter.calls, "transactions": counter.transactions,
+           "statements": counter.statements}
+    return {"episodes": count, "episodes_per_s": round(count / result["seconds"], 1),
+            "latency_p50_ms": result["batch_p50_ms"], "latency_max_ms": result["batch_max_ms"],
+            **{f"{k}_per_episode": round(v / count, 2) for k, v in per.items()}}
 
 
 def fact_inputs(count: int, seed: int, users: int = 50) -> list[FactInput]:
@@ -187,7 +285,8 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=500)
     parser.add_argument("--store-facts", type=int, default=20_000)
     parser.add_argument("--ingest-facts", type=int, default=5_000)
-    parser.add_argument("--measures", default="store_write,ingest_no_model,ingest")
+    parser.add_argument("--measures", default="store_write,ingest_no_model,ingest,episode")
+    parser.add_argument("--episodes", type=int, default=200)
     parser.add_argument("--warmup-facts", type=int, default=3_000,
                         help="written (untimed, own tenant) first: a fresh JVM runs cold")
     parser.add_argument("--seed", type=int, default=0)
@@ -215,10 +314,12 @@ def main() -> None:
                                                           args.seed + 1),
                 "ingest": lambda: measure_ingest(store, model, args.ingest_facts, args.batch,
                                                  args.seed + 2),
+                "episode": lambda: measure_episodes(store, args.episodes),
             }
             runs = {name: measures[name]() for name in args.measures.split(",")}
             for run in runs.values():
-                run["meets_goal"] = run["facts_per_s"] >= GOALS[kind]
+                if "facts_per_s" in run:
+                    run["meets_goal"] = run["facts_per_s"] >= GOALS[kind]
             results[kind] = {"goal_facts_per_s": GOALS[kind], **runs}
             print(kind, json.dumps(runs, indent=1), flush=True)
     payload = {

@@ -25,6 +25,20 @@ class ConflictError(GraphMemError):
     """The request contradicts stored state (for example a reused message id)."""
 
 
+class TimelineConflictError(ConflictError):
+    """A write lost a race: a timeline it read changed before it committed.
+
+    Raised by a store's ``write`` for a batch whose ``timeline_versions`` no longer
+    match the stored ones; nothing was written. The writer re-reads the timelines
+    and decides again (:class:`graphmem.ingest.pipeline.Ingestor` does, a few times).
+    """
+
+    def __init__(self, keys: list[str]) -> None:
+        super().__init__(f"{len(keys)} timeline(s) changed since they were read: "
+                         + ", ".join(keys[:3]) + (" ..." if len(keys) > 3 else ""))
+        self.keys = keys
+
+
 class ScopeError(GraphMemError):
     """A request tried to reach outside its tenant or scope."""
 

@@ -11,8 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+#: The URI schemes Neo4j's driver speaks Bolt over: ``bolt`` to one server, ``neo4j`` with
+#: routing (a cluster's or Aura's readers serve reads); ``+s`` verifies TLS, ``+ssc`` trusts
+#: a self-signed certificate.
+BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
 
 class Settings(BaseSettings):
@@ -21,7 +26,10 @@ class Settings(BaseSettings):
     # store
     store: Literal["embedded", "neo4j"] = "embedded"
     db_path: Path = Path("graphmem.db")
-    neo4j_uri: str = "bolt://127.0.0.1:7687"
+    neo4j_uri: str = Field(
+        default="bolt://127.0.0.1:7687",
+        description="bolt://host:7687 for one server; neo4j://host:7687 (or neo4j+s://) to "
+        "route reads to a cluster's or Aura's readers")
     neo4j_user: str = "neo4j"
     neo4j_password: SecretStr = SecretStr("")
     neo4j_database: str = "neo4j"
@@ -75,3 +83,13 @@ class Settings(BaseSettings):
     store_timeout_seconds: float = 10.0
     reminder_poll_seconds: float = Field(
         default=2.0, gt=0, le=3600, description="how often the server looks for due reminders")
+
+    @model_validator(mode="after")
+    def _bolt_uri(self) -> Settings:
+        """The Neo4j store needs a URI its driver speaks Bolt over (the embedded one none)."""
+        uri = self.neo4j_uri
+        scheme = uri.split("://", 1)[0] if "://" in uri else "(none)"
+        if self.store == "neo4j" and scheme not in BOLT_SCHEMES:
+            raise ValueError(f"neo4j_uri: the scheme {scheme!r} is not a Neo4j one: use "
+                             + ", ".join(f"{s}://" for s in BOLT_SCHEMES))
+        return self

@@ -27,6 +27,15 @@ def timeline_key(scope_key: str, subject_id: str, family: str, cardinality: Card
     return f"{scope_key}|{subject_id}|{family}|{per_object}"
 
 
+def timeline_scope(key: str) -> str:
+    """The scope key a timeline key starts with (ids and families hold no ``|``).
+
+    >>> timeline_scope("member:g|1:u|ent_1|EMPLOYMENT|*")
+    'member:g|1:u'
+    """
+    return key.rsplit("|", 3)[0]
+
+
 def _order(fact: Fact) -> tuple[datetime, datetime, str]:
     return (fact.valid_from, fact.recorded_at, fact.id)
 

@@ -37,3 +37,17 @@ def test_the_llm_settings_reach_the_extractor(monkeypatch: pytest.MonkeyPatch) -
 def test_bad_llm_settings_are_refused_by_name(key: str, value: Any) -> None:
     with pytest.raises(ValidationError, match=key):
         Settings(**NO_ENV_FILE, **{key: value})
+
+
+@pytest.mark.parametrize("uri", ["bolt://db:7687", "neo4j://cluster.internal:7687",
+                                 "neo4j+s://abc123.databases.neo4j.io"])
+def test_neo4j_uris_with_and_without_routing_are_accepted(uri: str) -> None:
+    assert Settings(store="neo4j", neo4j_uri=uri).neo4j_uri == uri
+
+
+@pytest.mark.parametrize("uri", ["http://db:7474", "db:7687"])
+def test_a_uri_neo4j_cannot_speak_bolt_over_is_refused(uri: str) -> None:
+    with pytest.raises(ValidationError, match="neo4j_uri") as refused:
+        Settings(store="neo4j", neo4j_uri=uri)
+    assert "use bolt://, bolt+s://" in str(refused.value)
+    assert Settings(store="embedded", neo4j_uri=uri).store == "embedded"  # not its business

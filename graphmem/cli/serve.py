@@ -3,11 +3,16 @@
 Options override the environment (``GRAPHMEM_HOST``, ``GRAPHMEM_PORT``,
 ``GRAPHMEM_STORE``, ``GRAPHMEM_DB_PATH``, ``GRAPHMEM_API_KEYS``... or ``.env``).
 Without API keys the server refuses to bind anything but loopback.
+
+``--workers N`` runs N server processes on one port (uvicorn's workers), for
+the Neo4j store only: the embedded store keeps its indexes in the memory of
+the process that opened it, and would not see what another process wrote.
 """
 
 from __future__ import annotations
 
 import copy
+import os
 import logging.config
 from enum import Enum
 from pathlib import Path
@@ -16,6 +21,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from graphmem.errors import SetupError
 from graphmem.settings import Settings
 
 
@@ -32,6 +38,8 @@ def serve(
     db_path: Annotated[Path | None, typer.Option(
         help="The embedded store's file \\[default: graphmem.db]", dir_okay=False)] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+    workers: Annotated[int, typer.Option(
+        min=1, help="Server processes; more than one needs the Neo4j store")] = 1,
 ) -> None:
     """Serve the REST API; OpenAPI docs at /docs."""
     import uvicorn
@@ -48,10 +56,23 @@ def serve(
 
     given: dict[str, Any] = {"host": host, "port": port, "db_path": db_path,
                              "store": store.value if store else None}
-    settings = Settings(**{k: v for k, v in given.items() if v is not None})
-    app = create_app(settings)
+    options = {k: v for k, v in given.items() if v is not None}
+    settings = Settings(**options)
+    if workers > 1 and settings.store == "embedded":
+        raise SetupError(
+            f"--workers {workers} needs --store neo4j: the embedded store keeps its indexes in "
+            "the memory of the one process that opened its file and cannot see another "
+            "process's writes; serve it with --workers 1")
+    app = create_app(settings)  # also checks the settings before any worker starts
     shown = f"[{settings.host}]" if ":" in settings.host else settings.host
     Console().print(f"graphmem serving on [bold]http://{shown}:{settings.port}[/] "
                     f"(docs: http://{shown}:{settings.port}/docs, store: {settings.store})")
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=log_level,
+    if workers == 1:
+        uvicorn.run(app, host=settings.host, port=settings.port, log_level=log_level,
+                    log_config=log_config)
+        return
+    # each worker builds its own app from the environment, given these options through it
+    os.environ.update({f"GRAPHMEM_{k.upper()}": str(v) for k, v in options.items()})
+    uvicorn.run("api.app:app_from_environment", factory=True, workers=workers,
+                host=settings.host, port=settings.port, log_level=log_level,
                 log_config=log_config)

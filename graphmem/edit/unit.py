@@ -25,19 +25,30 @@ process's sinks only: there is no store-level change feed.
 
 from __future__ import annotations
 
+import random
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from typing import TypeVar
 
 from graphmem.edit.changes import Change, Sinks
 from graphmem.embed.base import Embedder
+from graphmem.errors import TimelineConflictError
 from graphmem.embed.turns import turn_vectors
 from graphmem.ingest.apply import TimelineEditor, embed_facts
 from graphmem.ingest.resolve import EntityResolver, NameRequest, Resolution
 from graphmem.models import Episode, Scope
 from graphmem.predicates import PredicateRegistry
 from graphmem.store.base import GraphStore, WriteBatch
+
+#: How many times a step runs before a TimelineConflictError reaches the caller, and the
+#: first pause between attempts (doubled each time, randomised).
+COMMIT_ATTEMPTS = 8
+COMMIT_BACKOFF_SECONDS = 0.01
+
+T = TypeVar("T")
 
 
 class Edit:
@@ -107,6 +118,8 @@ class Edit:
     def _commit(self) -> list[Change]:
         batch = self._batch
         batch.facts = embed_facts(self._path.embedder, batch.facts)
+        if self._timeline is not None:  # what the decisions were read from, checked by the store
+            batch.timeline_versions = self._timeline.versions
         if not batch.is_empty():
             self.store.write(self.tenant, batch)
         for key in self._deleted_scopes:
@@ -141,6 +154,26 @@ class WritePath:
             yield edit
             changes = edit._commit()
             self.sinks.committed(tenant, edit.now, changes)
+
+    def committed(self, step: Callable[[], T]) -> T:
+        """Run ``step`` (which opens its own edit) again until its write does not conflict.
+
+        The lock orders the edits of this process; the store orders those of
+        several: an edit's batch carries the versions of the timelines it read,
+        and a write that finds one changed raises TimelineConflictError having
+        written nothing. The step then runs again from its reads, after a random
+        pause that grows with each attempt (outside the lock) so racing writers
+        spread out. A step must have no effect before its edit commits.
+        """
+        failures = 0
+        while True:
+            try:
+                return step()
+            except TimelineConflictError:
+                failures += 1
+                if failures == COMMIT_ATTEMPTS:
+                    raise
+            time.sleep(random.uniform(0, COMMIT_BACKOFF_SECONDS * 2 ** failures))
 
     def announce(self, tenant: str, changes: list[Change]) -> None:
         """Hand the sinks changes that wrote nothing (a refused request, an export). Not

@@ -117,6 +117,8 @@ class TimelineEditor:
         self.registry = registry
         self.now = now
         self._timelines: dict[str, dict[str, Fact]] = {}
+        #: The version of each loaded timeline as read, for the batch's ``timeline_versions``.
+        self.versions: dict[str, int] = {}
         self._before: dict[str, Fact] = {}
         self._created: set[str] = set()
         self._confirmed: set[str] = set()
@@ -130,6 +132,10 @@ class TimelineEditor:
         missing = [k for k in dict.fromkeys(keys) if k not in self._timelines]
         for key in missing:
             self._timelines[key] = {}
+        if not missing:
+            return
+        # versions first: a write landing in between then fails its check
+        self.versions.update(self.store.timeline_versions(self.tenant, missing))
         for fact in self.store.facts_in_timelines(self.tenant, missing):
             self._timelines[fact.timeline_key][fact.id] = fact
             self._before[fact.id] = fact

@@ -5,6 +5,9 @@ batch write of one call happen in one edit of the write path
 (:mod:`graphmem.edit.unit`), so two concurrent ingestions into one store
 cannot interleave their read-decide-write steps, a failure anywhere leaves
 the store unchanged, and the changes reach the event and audit sinks.
+Across processes the store keeps timelines whole: each batch carries the
+versions of the timelines it was decided on, a stale one fails the write, and
+the step is decided again (:meth:`graphmem.edit.unit.WritePath.committed`).
 """
 
 from __future__ import annotations
@@ -43,7 +46,6 @@ from graphmem.temporal import TimeFilter
 
 #: How many stored facts an extractor that compares (the LLM) is shown per episode.
 MAX_CANDIDATES = 20
-
 
 class IngestResult(BaseModel):
     """What one ingestion did to memory."""
@@ -112,7 +114,9 @@ class Ingestor:
             prepared = [None if episode is None
                         else (data, episode, self._extract(tenant, data.scope, episode))
                         for data, episode in zip(inputs, episodes, strict=True)]
-            return self._commit(tenant, inputs, prepared, now, turn_vectors.result())
+            vectors = turn_vectors.result()
+        return self.writes.committed(
+            lambda: self._commit(tenant, inputs, prepared, now, vectors))
 
     def turn_vectors(self, episodes: list[Episode]) -> dict[str, list[list[float]]]:
         """Each episode's turn vectors (see :func:`graphmem.embed.turns.turn_vectors`)."""
@@ -140,7 +144,9 @@ class Ingestor:
                     seen_clients.add(client)
                 _, episode, extraction = item
                 resolution = self._resolve(edit, data.scope, episode, extraction, pending)
-                for st in self._statements(data.scope, episode, extraction, resolution):
+                statements = self._statements(data.scope, episode, extraction, resolution)
+                editor.load(statements)
+                for st in statements:
                     editor.apply(st)
                 self._apply_decisions(editor, extraction, episode)
                 batch.episodes.append(episode)
@@ -299,6 +305,9 @@ class Ingestor:
         call for all new names) and the touched timelines are loaded in one
         query, so a batch of thousands costs a handful of store round trips.
         """
+        return self.writes.committed(lambda: self._add_facts(tenant, facts))
+
+    def _add_facts(self, tenant: str, facts: list[FactInput]) -> IngestResult:
         with self.writes.edit(tenant, now=self.clock()) as edit:
             now = edit.now
             _check_starts(facts, now)
@@ -358,6 +367,9 @@ class Ingestor:
         Facts those had closed reopen (their timelines are rebuilt without them),
         all in one transaction.
         """
+        return self.writes.committed(lambda: self._delete_episode(tenant, episode_id))
+
+    def _delete_episode(self, tenant: str, episode_id: str) -> IngestResult:
         with self.writes.edit(tenant, now=self.clock()) as edit:
             episode = self.store.get_episode(tenant, episode_id)
             if episode is None:
@@ -365,6 +377,8 @@ class Ingestor:
             editor = edit.timeline()
             affected = self.store.facts_of_episode(tenant, episode_id)
             editor.load_facts(affected)
+            # the copies read after the versions (one read before may be stale already)
+            affected = [f for a in affected if (f := editor.find(a.id)) is not None]
             deleted: list[Fact] = []
             for fact in affected:
                 remaining = [e for e in fact.evidence if e.episode_id != episode_id]

@@ -61,6 +61,9 @@ class WriteBatch(BaseModel):
     delete_fact_ids: list[str] = Field(default_factory=list)
     delete_episode_ids: list[str] = Field(default_factory=list)
     delete_entity_ids: list[str] = Field(default_factory=list)
+    timeline_versions: dict[str, int] = Field(
+        default_factory=dict,
+        description="timeline key -> the version the writer read (see GraphStore.write)")
 
     def is_empty(self) -> bool:
         return not any(
@@ -185,7 +188,19 @@ class GraphStore(Protocol):
     def close(self) -> None: ...
 
     def write(self, tenant: str, batch: WriteBatch) -> None:
-        """Apply the whole batch atomically, or raise and change nothing."""
+        """Apply the whole batch atomically, or raise and change nothing.
+
+        Timelines are versioned, so writers in several processes cannot both
+        act on the same state of one: in the write's transaction the store
+        locks every timeline in ``batch.timeline_versions`` and every timeline
+        a written or deleted fact belongs to, raises
+        :class:`~graphmem.errors.TimelineConflictError` (writing nothing) when
+        one of ``timeline_versions`` is no longer the version stored, and
+        advances each locked timeline's version by one.
+        """
+
+    def timeline_versions(self, tenant: str, timeline_keys: list[str]) -> dict[str, int]:
+        """Each timeline's version (0 for one never written); read it before its facts."""
 
     # -- episodes -------------------------------------------------------------
     def get_episode(self, tenant: str, episode_id: str) -> Episode | None: ...

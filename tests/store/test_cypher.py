@@ -16,7 +16,7 @@ import pytest
 
 from graphmem.errors import ValidationError
 from graphmem.models import Fact, FactStatus
-from graphmem.store.neo4j import reads, schema, writes
+from graphmem.store.neo4j import reads, schema, timelines, writes
 from graphmem.temporal import TimeFilter
 
 NOW = datetime(2024, 6, 1, tzinfo=UTC)
@@ -64,6 +64,8 @@ BUILDERS: dict[str, Callable[[], reads.Query]] = {
     "link_facts": lambda: writes.link_facts(EVIL, [EVIL]),
     "upsert_mentions": lambda: writes.upsert_mentions(EVIL, [{"episodeId": EVIL}]),
     "record_access": lambda: writes.record_access(EVIL, [EVIL], NOW),
+    "timeline_versions": lambda: timelines.versions(EVIL, [EVIL]),
+    "timeline_lock": lambda: timelines.lock(EVIL, [{"key": EVIL}], [EVIL]),
     "get_episode": lambda: reads.get_episode(EVIL, EVIL),
     "find_episode": lambda: reads.find_episode(EVIL, EVIL, EVIL),
     "list_episodes": lambda: reads.list_episodes(EVIL, [EVIL], 5, NOW),

@@ -454,6 +454,38 @@ def test_older_schema_is_migrated_and_missing_indexes_come_back(
 
 
 @pytest.mark.neo4j
+def test_processes_opening_at_once_both_bring_the_schema_up(
+        store: Neo4jStore, driver: neo4j.Driver, neo4j_uri: Any) -> None:
+    """``graphmem serve --workers N`` opens N stores at once: when several create the same
+    missing index, the ones that lose the race go on (Neo4j refuses their CREATE ... IF NOT
+    EXISTS as an equivalent rule that already exists)."""
+    for _ in range(3):
+        browse(driver, "DROP INDEX fact_valid_from IF EXISTS")
+        browse(driver, "DROP CONSTRAINT timeline_key IF EXISTS")
+        start = threading.Barrier(4)
+        failures: list[BaseException] = []
+
+        def open_one() -> None:
+            opened = _store(neo4j_uri)
+            start.wait()
+            try:
+                opened.open()
+            except BaseException as err:  # noqa: BLE001 - reported below
+                failures.append(err)
+            finally:
+                opened.close()
+
+        threads = [threading.Thread(target=open_one) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+    names = {r["name"] for r in browse(driver, "SHOW INDEXES YIELD name RETURN name")}
+    assert {"fact_valid_from", "timeline_key"} <= names
+
+
+@pytest.mark.neo4j
 def test_version_1_full_text_indexes_are_rebuilt_with_stemming(
         store: Neo4jStore, driver: neo4j.Driver, neo4j_uri: Any, tenant: str) -> None:
     alice, tea = (Entity(tenant=tenant, scope_key="user:alice", name=n) for n in ("Alice", "Tea"))
@@ -530,6 +562,22 @@ def test_unreachable_server_is_unavailable_and_the_password_is_never_shown() -> 
         unreachable.open()
     assert "s3cret-pw" not in str(caught.value)
     assert isinstance(caught.value.__cause__, neo4j.exceptions.DriverError)
+
+
+@pytest.mark.neo4j
+def test_a_routing_uri_reads_its_own_writes(neo4j_uri: Any, tenant: str) -> None:
+    """``neo4j://`` asks the server for a routing table (a cluster's readers serve reads);
+    a single server answers it too, and a read after a write sees it."""
+    routed = Neo4jStore(neo4j_uri.uri.replace("bolt://", "neo4j://"), neo4j_uri.user,
+                        neo4j_uri.password, embedding_dim=DIM)
+    routed.open()
+    try:
+        episode = Episode(tenant=tenant, scope_key="user:routed", content="hello",
+                          reference_time=datetime(2024, 1, 1, tzinfo=UTC))
+        routed.write(tenant, WriteBatch(episodes=[episode]))
+        assert routed.get_episode(tenant, episode.id) == episode
+    finally:
+        routed.close()
 
 
 @pytest.mark.neo4j

@@ -76,6 +76,10 @@ CREATE INDEX IF NOT EXISTS fact_episodes_episode ON fact_episodes (episode_id);
 CREATE TABLE IF NOT EXISTS mentions (episode_id TEXT NOT NULL, entity_id TEXT NOT NULL,
     PRIMARY KEY (episode_id, entity_id));
 
+CREATE TABLE IF NOT EXISTS timelines (tenant TEXT NOT NULL, key TEXT NOT NULL,
+    scope_key TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (tenant, key));
+CREATE INDEX IF NOT EXISTS timelines_scope ON timelines (tenant, scope_key);
+
 CREATE TABLE IF NOT EXISTS requests (tenant TEXT NOT NULL, key TEXT NOT NULL,
     created_at TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (tenant, key));
 CREATE INDEX IF NOT EXISTS requests_created ON requests (tenant, created_at);

@@ -154,6 +154,7 @@ class EmbeddedStore:
         try:
             with self._lock:
                 with self._transaction() as db:
+                    writes.lock_timelines(db, tenant, batch)
                     writes.delete_facts(db, tenant, batch.delete_fact_ids)
                     writes.delete_episodes(db, tenant, batch.delete_episode_ids)
                     writes.delete_entities(db, tenant, batch.delete_entity_ids)
@@ -276,6 +277,13 @@ class EmbeddedStore:
             f"tenant=? AND timeline_key IN ({sql.placeholders(len(timeline_keys))})",
             [tenant, *timeline_keys],
         ))
+
+    def timeline_versions(self, tenant: str, timeline_keys: list[str]) -> dict[str, int]:
+        with self._lock:
+            try:
+                return writes.timeline_versions(self._db, tenant, list(dict.fromkeys(timeline_keys)))
+            except sqlite3.Error as err:
+                raise StoreError(f"embedded store read failed: {err}") from err
 
     def facts_of_episode(self, tenant: str, episode_id: str) -> list[Fact]:
         return self._embedded(self._facts_where(
@@ -484,6 +492,8 @@ class EmbeddedStore:
         self.write(tenant, WriteBatch(delete_fact_ids=sorted({*ids["facts"], *reminders}),
                                       delete_episode_ids=ids["episodes"],
                                       delete_entity_ids=ids["entities"]))
+        with self._writing() as db:
+            db.execute("DELETE FROM timelines WHERE tenant=? AND scope_key=?", (tenant, scope_key))
         return sum(len(v) for v in ids.values())
 
     def purge_deleted(self) -> None:

@@ -13,15 +13,53 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from graphmem.errors import TimelineConflictError
 from graphmem.models import Entity, Episode, Fact, episode_turns, turn_context_texts
 from graphmem.store import text as text_analysis
 from graphmem.store.embedded import sql
-from graphmem.store.base import Reminder, StoredResponse
+from graphmem.store.base import Reminder, StoredResponse, WriteBatch
+from graphmem.temporal import timeline_scope
 from graphmem.names import normalize_name
 
 
 def _blob(vector: list[float] | None) -> bytes | None:
     return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def lock_timelines(db: sqlite3.Connection, tenant: str, batch: WriteBatch) -> None:
+    """Check and advance the versions of the timelines the batch touches (see GraphStore.write).
+
+    The caller's ``BEGIN IMMEDIATE`` holds the database's write lock, across
+    processes, so the versions read here cannot change before the commit.
+    """
+    scopes = {key: timeline_scope(key) for key in batch.timeline_versions}
+    scopes.update({f.timeline_key: f.scope_key for f in batch.facts})
+    for start in range(0, len(batch.delete_fact_ids), 500):
+        chunk = batch.delete_fact_ids[start:start + 500]
+        scopes.update({str(k): str(s) for k, s in db.execute(
+            f"SELECT timeline_key, scope_key FROM facts WHERE tenant=? AND id IN"
+            f" ({sql.placeholders(len(chunk))})", (tenant, *chunk))})
+    if not scopes:
+        return
+    keys = sorted(scopes)
+    stored = timeline_versions(db, tenant, keys)
+    stale = [k for k, v in batch.timeline_versions.items() if stored[k] != v]
+    if stale:
+        raise TimelineConflictError(sorted(stale))
+    db.executemany(
+        "INSERT INTO timelines (tenant, key, scope_key, version) VALUES (?, ?, ?, 1)"
+        " ON CONFLICT (tenant, key) DO UPDATE SET version = version + 1",
+        [(tenant, k, scopes[k]) for k in keys])
+
+
+def timeline_versions(db: sqlite3.Connection, tenant: str, keys: list[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for start in range(0, len(keys), 500):
+        chunk = keys[start:start + 500]
+        found.update({str(k): int(v) for k, v in db.execute(
+            f"SELECT key, version FROM timelines WHERE tenant=? AND key IN"
+            f" ({sql.placeholders(len(chunk))})", (tenant, *chunk))})
+    return {k: found.get(k, 0) for k in keys}
 
 
 def write_episodes(db: sqlite3.Connection, episodes: list[Episode],

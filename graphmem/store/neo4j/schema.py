@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphmem.errors import SchemaError
-from graphmem.store.neo4j import reads, reminders
+from graphmem.store.neo4j import reads, reminders, timelines
 
 SCHEMA_VERSION = 3
 
@@ -34,6 +34,7 @@ CONSTRAINTS = {
     "stored_request_id": "CREATE CONSTRAINT stored_request_id IF NOT EXISTS"
     " FOR (n:StoredRequest) REQUIRE n.id IS UNIQUE",
     reminders.CONSTRAINT[0]: reminders.CONSTRAINT[1],
+    timelines.CONSTRAINT[0]: timelines.CONSTRAINT[1],
 }
 
 RANGE_INDEXES = {

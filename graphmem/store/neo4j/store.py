@@ -32,16 +32,18 @@ from datetime import datetime
 from typing import Any
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, Record, Session
+from neo4j.api import BookmarkManager
 from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
-from graphmem.errors import StoreError, StoreUnavailableError
+from graphmem.errors import StoreError, StoreUnavailableError, TimelineConflictError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
-from graphmem.store.neo4j import reads, reminders, requests, schema, search, writes
+from graphmem.settings import BOLT_SCHEMES
+from graphmem.store.neo4j import reads, reminders, requests, schema, search, timelines, writes
 from graphmem.store.neo4j import records
 from graphmem.store.base import ChannelHits, ChannelPlan, FactQuery, Reminder, Scored
 from graphmem.store.base import StoredResponse, StoreStats
 from graphmem.store.base import TurnHit, WriteBatch
-from graphmem.temporal import TimeFilter
+from graphmem.temporal import TimeFilter, timeline_scope
 
 #: How many more candidates than asked a ranked channel fetches before filtering.
 OVERSAMPLE = 4
@@ -59,9 +61,13 @@ MAX_CANDIDATES = 4096
 #: Lucene refuses queries of more than 1024 clauses; name lookups go in chunks.
 NAMES_PER_LOOKUP = 256
 
-#: Bolt URI schemes (driver 6 also speaks an HTTP preview, which graphmem does not use).
-BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
+#: What ``CREATE ... IF NOT EXISTS`` still raises when two processes create one index at once.
+SCHEMA_RACES = frozenset({
+    "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+    "Neo.ClientError.Schema.IndexAlreadyExists",
+    "Neo.ClientError.Schema.ConstraintAlreadyExists",
+})
 
 
 class Neo4jStore:
@@ -84,6 +90,9 @@ class Neo4jStore:
         self.index_wait_seconds = index_wait_seconds
         self.exact_scan_limit = exact_scan_limit
         self._driver: Driver | None = None
+        # every session of this store shares its bookmarks: on a cluster (neo4j://), a read
+        # routed to a reader waits until that reader has this process's last write
+        self._bookmarks: BookmarkManager = GraphDatabase.bookmark_manager()
         self._active = 0  # queries running now; close() waits for them, as embedded's lock does
         self._idle = threading.Condition()
 
@@ -142,7 +151,8 @@ class Neo4jStore:
             driver = self._driver
             self._active += 1
         try:
-            with driver.session(database=self.database) as session:
+            with driver.session(database=self.database,
+                                bookmark_manager=self._bookmarks) as session:
                 yield session
         finally:
             with self._idle:
@@ -168,19 +178,36 @@ class Neo4jStore:
         with self._translated("read"), self._session() as session:
             return session.execute_read(work)
 
-    def _write(self, statements: list[reads.Query]) -> list[list[Record]]:
-        """Run the statements in one transaction, retried as a whole on transient errors."""
+    def _write(self, statements: list[reads.Query], *,
+               guarded: bool = False) -> list[list[Record]]:
+        """Run the statements in one transaction, retried as a whole on transient errors.
+
+        ``guarded``: the first statement is a :func:`writes.in_one` whose
+        ``conflicts`` name the timelines that changed since they were read; if
+        there are any, the transaction is rolled back and the rest never run.
+        """
 
         safe = [(text, records.utc_params(params)) for text, params in statements]
 
         def work(tx: ManagedTransaction) -> list[list[Record]]:
-            return [list(tx.run(text, params)) for text, params in safe]
+            done: list[list[Record]] = []
+            for text, params in safe:
+                done.append(list(tx.run(text, params)))
+                if guarded and len(done) == 1 and done[0][0]["conflicts"]:
+                    raise TimelineConflictError(sorted(done[0][0]["conflicts"]))
+            return done
 
         with self._translated("write"), self._session() as session:
             return session.execute_write(work)
 
     def _run_schema(self, text: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        return [record.data() for record in self._write([(text, params)])[0]]
+        try:
+            return [record.data() for record in self._write([(text, params)])[0]]
+        except StoreError as err:
+            cause = err.__cause__
+            if isinstance(cause, Neo4jError) and cause.code in SCHEMA_RACES:
+                return []  # another process (a worker starting beside this one) made it first
+            raise
 
     # -- writes ---------------------------------------------------------------
     def write(self, tenant: str, batch: WriteBatch) -> None:
@@ -203,7 +230,21 @@ class Neo4jStore:
                     f"{model_id} has a {len(vector)}-dimensional embedding; this store "
                     f"holds {self.embedding_dim}-dimensional ones"
                 )
-        self._write(self._batch_statements(tenant, batch))
+        first = writes.in_one(self._batch_statements(tenant, batch),
+                              guard=self._timeline_lock(tenant, batch))
+        self._write([first, *self._relationship_statements(tenant, batch)], guarded=True)
+
+    @staticmethod
+    def _timeline_lock(tenant: str, batch: WriteBatch) -> reads.Query | None:
+        rows: dict[str, dict[str, Any]] = {
+            key: {"key": key, "scopeKey": timeline_scope(key), "expected": version}
+            for key, version in batch.timeline_versions.items()}
+        for fact in batch.facts:
+            rows.setdefault(fact.timeline_key, {"key": fact.timeline_key,
+                                                "scopeKey": fact.scope_key, "expected": None})
+        if not rows and not batch.delete_fact_ids:
+            return None
+        return timelines.lock(tenant, [rows[k] for k in sorted(rows)], batch.delete_fact_ids)
 
     def _batch_statements(self, tenant: str, batch: WriteBatch) -> list[reads.Query]:
         statements: list[reads.Query] = []
@@ -221,17 +262,10 @@ class Neo4jStore:
             statements.append(
                 writes.upsert_entities([records.entity_row(e) for e in batch.entities]))
         if batch.facts:
-            by_predicate: dict[str, list[str]] = defaultdict(list)
-            for fact in batch.facts:
-                rel = reads.relationship_type(fact.predicate)
-                if fact.status is not FactStatus.RETRACTION:
-                    by_predicate[rel].append(fact.id)
             seq = clock.time_ns()
             statements.append(writes.upsert_fact_nodes(
                 [records.fact_row(f, seq + i) for i, f in enumerate(batch.facts)]))
             statements.append(writes.link_facts(tenant, [f.id for f in batch.facts]))
-            statements += [writes.link_fact_relationships(tenant, predicate, ids)
-                           for predicate, ids in by_predicate.items()]
         if batch.reminders:
             statements.append(reminders.schedule(tenant, [
                 {"todoId": r.todo_id, "scopeKey": r.scope_key, "remindAt": r.remind_at,
@@ -241,6 +275,17 @@ class Neo4jStore:
                 tenant, [{"episodeId": m.episode_id, "entityId": m.entity_id}
                          for m in batch.mentions]))
         return statements
+
+    @staticmethod
+    def _relationship_statements(tenant: str, batch: WriteBatch) -> list[reads.Query]:
+        """One statement per predicate (a relationship type cannot be a parameter), run
+        after the facts are linked to their entities."""
+        by_predicate: dict[str, list[str]] = defaultdict(list)
+        for fact in batch.facts:
+            if fact.status is not FactStatus.RETRACTION:
+                by_predicate[reads.relationship_type(fact.predicate)].append(fact.id)
+        return [writes.link_fact_relationships(tenant, predicate, ids)
+                for predicate, ids in by_predicate.items()]
 
     # -- reads: episodes ------------------------------------------------------
     def get_episode(self, tenant: str, episode_id: str) -> Episode | None:
@@ -312,6 +357,13 @@ class Neo4jStore:
         if not timeline_keys:
             return []
         return self._facts(reads.facts_in_timelines(tenant, records.unique(timeline_keys)))
+
+    def timeline_versions(self, tenant: str, timeline_keys: list[str]) -> dict[str, int]:
+        if not timeline_keys:
+            return {}
+        keys = records.unique(timeline_keys)
+        found = {str(r["key"]): int(r["version"]) for r in self._read(timelines.versions(tenant, keys))}
+        return {key: found.get(key, 0) for key in keys}
 
     def facts_of_episode(self, tenant: str, episode_id: str) -> list[Fact]:
         return self._facts(reads.facts_of_episode(tenant, episode_id))

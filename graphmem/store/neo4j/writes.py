@@ -8,10 +8,44 @@ a relationship type that passed :func:`graphmem.store.neo4j.reads.relationship_t
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from graphmem.models import FactStatus
 from graphmem.store.neo4j.reads import Params, Query, each_by_id, relationship_type
+
+
+def in_one(statements: list[Query], guard: Query | None = None) -> Query:
+    """Several write statements as one query (one round trip), run in order.
+
+    Each becomes a unit subquery with its parameters renamed apart. With a
+    ``guard`` (:func:`graphmem.store.neo4j.timelines.lock`), it runs first and
+    the statements only when it returned no row; the query returns the
+    guard's rows as one list, ``conflicts``.
+
+    >>> text, params = in_one([("MERGE (n:X {id: $id})", {"id": 1})])
+    >>> print(text)
+    CALL () {
+    MERGE (n:X {id: $s0_id})
+    }
+    RETURN [] AS conflicts
+    >>> params
+    {'s0_id': 1}
+    """
+    params: Params = {}
+    parts = []
+    for i, (text, own) in enumerate(statements):
+        parts.append("CALL () {\n" + re.sub(r"\$(\w+)", rf"$s{i}_\1", text) + "\n}")
+        params.update({f"s{i}_{name}": value for name, value in own.items()})
+    if guard is None:
+        return "\n".join([*parts, "RETURN [] AS conflicts"]), params
+    head = "CALL () {\n" + re.sub(r"\$(\w+)", r"$guard_\1", guard[0]) + "\n}\n"
+    params.update({f"guard_{name}": value for name, value in guard[1].items()})
+    if not parts:
+        return head + "RETURN collect(key) AS conflicts", params
+    return (head + "WITH collect(key) AS conflicts\n"
+            "CALL (conflicts) {\nWITH * WHERE size(conflicts) = 0\n" + "\n".join(parts)
+            + "\n}\nRETURN conflicts", params)
 
 
 def delete_facts(tenant: str, ids: list[str]) -> Query:
@@ -23,8 +57,7 @@ def delete_facts(tenant: str, ids: list[str]) -> Query:
         "  WHERE r.factId = f.id\n"
         "  DELETE r\n"
         "}\n"
-        "DETACH DELETE f\n"
-        "RETURN count(f) AS deleted",
+        "DETACH DELETE f",
         {"tenant": tenant, "ids": ids},
     )
 
@@ -33,8 +66,7 @@ def delete_episodes(tenant: str, ids: list[str]) -> Query:
     return (
         each_by_id("Episode", "e")
         + "CALL (e) { MATCH (e)-[:HAS_MESSAGE]->(m:Message) DETACH DELETE m }\n"
-        "DETACH DELETE e\n"
-        "RETURN count(e) AS deleted",
+        "DETACH DELETE e",
         {"tenant": tenant, "ids": ids},
     )
 
@@ -43,8 +75,7 @@ def delete_entities(tenant: str, ids: list[str]) -> Query:
     """Entities go with every edge, typed fact relationships included; Fact nodes stay."""
     return (
         each_by_id("Entity", "n")
-        + "DETACH DELETE n\n"
-        "RETURN count(n) AS deleted",
+        + "DETACH DELETE n",
         {"tenant": tenant, "ids": ids},
     )
 
@@ -213,7 +244,8 @@ def record_access(tenant: str, ids: list[str], at: datetime) -> Query:
 
 
 def delete_scope(tenant: str, scope_key: str) -> list[Query]:
-    """Statements removing one scope; each returns ``deleted`` (Messages are not counted)."""
+    """Statements removing one scope; each returns ``deleted`` (Messages and Timelines, which
+    :mod:`graphmem.store.neo4j.timelines` keeps, are not counted)."""
     params = {"tenant": tenant, "scopeKey": scope_key}
     return [
         (
@@ -227,22 +259,13 @@ def delete_scope(tenant: str, scope_key: str) -> list[Query]:
             "RETURN count(f) AS deleted",
             params,
         ),
-        (
-            "MATCH (m:Message) WHERE m.tenant = $tenant AND m.scopeKey = $scopeKey\n"
-            "DETACH DELETE m\n"
-            "RETURN 0 AS deleted",
-            params,
-        ),
-        (
-            "MATCH (e:Episode) WHERE e.tenant = $tenant AND e.scopeKey = $scopeKey\n"
-            "DETACH DELETE e\n"
-            "RETURN count(e) AS deleted",
-            params,
-        ),
-        (
-            "MATCH (n:Entity) WHERE n.tenant = $tenant AND n.scopeKey = $scopeKey\n"
-            "DETACH DELETE n\n"
-            "RETURN count(n) AS deleted",
-            params,
-        ),
+        *(_delete_labelled(label, counted, params) for label, counted in
+          (("Message", False), ("Episode", True), ("Entity", True), ("Timeline", False))),
     ]
+
+
+def _delete_labelled(label: str, counted: bool, params: Params) -> Query:
+    """Every node of one of graphmem's labels (a constant, never user input) in the scope."""
+    count = "count(n)" if counted else "0"
+    return (f"MATCH (n:{label}) WHERE n.tenant = $tenant AND n.scopeKey = $scopeKey\n"
+            f"DETACH DELETE n\nRETURN {count} AS deleted", params)

@@ -1,0 +1,120 @@
+"""Several server processes on one store: ``graphmem serve --workers N``, and two
+``graphmem serve`` processes on one Neo4j racing to rewrite one timeline."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.api.conftest import KEY_A, TENANT_A, sha
+from tests.api.test_server import Server, serving
+from tests.neo4j_fixtures import free_ports
+
+pytestmark = pytest.mark.slow
+COMPANIES = ["Acme Robotics", "Globex", "Initech", "Umbrella Labs", "Hooli", "Stark Industries",
+             "Wayne Enterprises", "Tyrell Corporation"]
+#: People raced on in turn (eight writers each).
+RACES = 6
+
+
+def _neo4j_env(neo4j_uri: Any) -> dict[str, str]:
+    return {"GRAPHMEM_NEO4J_URI": neo4j_uri.uri, "GRAPHMEM_NEO4J_USER": neo4j_uri.user,
+            "GRAPHMEM_NEO4J_PASSWORD": neo4j_uri.password,
+            "GRAPHMEM_API_KEYS": f'{{"{sha(KEY_A)}": "{TENANT_A}"}}'}
+
+
+def test_several_workers_on_the_embedded_store_are_refused(tmp_path: Path) -> None:
+    [port] = free_ports(1)
+    done = subprocess.run(
+        [sys.executable, "-c", "from graphmem.cli import app; app()", "serve", "--store",
+         "embedded", "--db-path", str(tmp_path / "m.db"), "--workers", "2", "--port", str(port)],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path, env=dict(os.environ))
+
+    assert done.returncode == 2, done
+    assert "--workers 2 needs --store neo4j" in done.stderr
+    assert "cannot see another process's writes" in done.stderr
+    assert not (tmp_path / "m.db").exists()  # refused before anything was opened
+
+
+def _episode(user: str, content: str, month: int) -> dict[str, Any]:
+    # a naive timestamp, as many clients send: read as UTC
+    return {"scope": {"user_id": user}, "messages": [
+        {"role": "user", "speaker": "Alice", "content": content,
+         "timestamp": f"2024-{month:02d}-01T10:00:00"}]}
+
+
+def _jobs(server: Server, user: str) -> list[dict[str, Any]]:
+    with server.client(KEY_A) as client:
+        listed = client.get("/v1/memories", params={"user_id": user, "include_history": "true",
+                                                    "limit": 500})
+    assert listed.status_code == 200, listed.text
+    return [m for m in listed.json()["memories"] if m["predicate"] == "WORKS_AT"]
+
+
+@pytest.mark.neo4j
+def test_several_workers_serve_one_neo4j(tmp_path: Path, neo4j_uri: Any) -> None:
+    user = f"worker-{uuid.uuid4().hex[:8]}"
+    with serving(tmp_path, _neo4j_env(neo4j_uri), ["--store", "neo4j", "--workers", "2"]) as up:
+        with up.client(KEY_A) as client:
+            for month, company in enumerate(COMPANIES[:4], start=1):
+                made = client.post("/v1/episodes",
+                                   json=_episode(user, f"I work at {company}", month))
+                assert made.status_code == 201, made.text
+        jobs = _jobs(up, user)
+    assert len(jobs) == 4
+    assert [j["object"] for j in jobs if j["valid_until"] is None] == [COMPANIES[3]]
+
+
+@pytest.mark.neo4j
+def test_two_processes_racing_on_one_timeline_leave_one_current_value(
+        tmp_path: Path, neo4j_uri: Any) -> None:
+    """Eight concurrent writers, each saying a person works somewhere else (their months
+    out of order), through two server processes, for a few people in turn: every statement
+    is kept, exactly one is current, and each SUPERSEDES edge points back in time."""
+    users = [f"racer-{uuid.uuid4().hex[:8]}" for _ in range(RACES)]
+    months = {company: 1 + (i * 5) % 8 for i, company in enumerate(COMPANIES)}
+    env = _neo4j_env(neo4j_uri)
+    with ExitStack() as stack:
+        servers = [stack.enter_context(serving(tmp_path, env, ["--store", "neo4j"]))
+                   for _ in range(2)]
+        for user in users:  # each person exists before the race
+            with servers[0].client(KEY_A) as client:
+                made = client.post("/v1/episodes", json=_episode(user, "I live in Lisbon", 1))
+                assert made.status_code == 201, made.text
+
+        def write(user: str, i: int) -> int:
+            company = COMPANIES[i]
+            with servers[i % 2].client(KEY_A) as client:
+                return client.post("/v1/episodes", json=_episode(
+                    user, f"I work at {company}", months[company])).status_code
+
+        # one person at a time: the two processes' last commits for a person then overlap
+        # most often, and a race that a later write does not repair is the one that counts
+        with ThreadPoolExecutor(len(COMPANIES)) as pool:
+            for user in users:
+                codes = list(pool.map(write, [user] * len(COMPANIES), range(len(COMPANIES))))
+                assert codes == [201] * len(COMPANIES)
+        for user in users:
+            _check_one_current_job(_jobs(servers[1], user), months)
+
+
+def _check_one_current_job(jobs: list[dict[str, Any]], months: dict[str, int]) -> None:
+    assert sorted(j["object"] for j in jobs) == sorted(COMPANIES), jobs
+    assert len({j["subject_id"] for j in jobs}) == 1
+    current = [j["object"] for j in jobs if j["valid_until"] is None]
+    assert current == [max(COMPANIES, key=months.__getitem__)], jobs
+    by_id = {j["id"]: j for j in jobs}
+    for job in jobs:
+        if job["superseded_by"]:
+            newer = by_id[job["superseded_by"]]
+            assert newer["valid_from"] >= job["valid_from"], (job, newer)
+            assert newer["supersedes"] == [job["id"]]
+            assert job["valid_until"] == newer["valid_from"]
