@@ -25,7 +25,6 @@ is recorded before and after, because on a shared machine it moves the figures.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib.util
 import json
 import os
@@ -46,7 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import machine  # noqa: E402
 from bench.stores import open_bench_store  # noqa: E402
-from graphmem.embed.base import Embedder, Vectors  # noqa: E402
+from graphmem.embed.base import Embedder  # noqa: E402
+from graphmem.embed.hashed import HashEmbedder  # noqa: E402
 from graphmem.extract.base import ExtractedFact, Extraction  # noqa: E402
 from graphmem.ingest.inputs import EpisodeInput  # noqa: E402
 from graphmem.ingest.inputs import FactInput  # noqa: E402
@@ -69,17 +69,6 @@ NOUNS = ["harbor", "garden", "engine", "library", "studio", "market", "valley", 
          "orchard", "lantern", "compass", "meadow", "summit", "archive", "workshop", "violin"]
 
 
-class HashEmbedder:
-    """Unit vectors from a hash of the text: no model, so no model cost."""
-
-    name = "hash-bench"
-    dimension = DIM
-
-    def embed(self, texts: Sequence[str]) -> Vectors:
-        rows = [np.random.default_rng(int.from_bytes(hashlib.sha256(t.encode()).digest()[:8]))
-                .standard_normal(DIM) for t in texts]
-        matrix = np.asarray(rows, dtype=np.float32).reshape(len(texts), DIM)
-        return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
 
 
 class NoExtractor:

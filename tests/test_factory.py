@@ -26,7 +26,7 @@ def test_the_llm_settings_reach_the_extractor(monkeypatch: pytest.MonkeyPatch) -
     assert isinstance(extractor, LLMExtractor)
     assert (extractor.base_url, extractor.model) == ("http://127.0.0.1:8082/v1", "gemma3-270m")
     assert extractor.usage().response_format == "json_object"
-    assert (extractor.max_tokens, extractor.max_retries, extractor.timeout) == (700, 0, 12.5)
+    assert (extractor.max_tokens, extractor.max_retries, extractor.endpoint.timeout) == (700, 0, 12.5)
     assert isinstance(extractor.fallback, RuleExtractor)
 
 

@@ -60,10 +60,8 @@ class OpenAIEmbedder:
         self.model = model
         self.base_url = base_url
         self.batch_size = batch_size
-        self.timeout = timeout
-        self.max_retries = max_retries
         self.send_dimensions = send_dimensions
-        self._endpoint = OpenAIEndpoint(base_url, api_key, timeout=timeout,
+        self.endpoint = OpenAIEndpoint(base_url, api_key, timeout=timeout,
                                         max_retries=max_retries)
 
     def __repr__(self) -> str:
@@ -83,20 +81,20 @@ class OpenAIEmbedder:
 
     def close(self) -> None:
         """Close the HTTP connection pool; the next :meth:`embed` opens a new one."""
-        self._endpoint.close()
+        self.endpoint.close()
 
     def _request(self, batch: list[str]) -> Vectors:
         import openai
 
         try:
-            response = self._endpoint.client().embeddings.create(
+            response = self.endpoint.client().embeddings.create(
                 model=self.model,
                 input=batch,
                 encoding_format="float",  # not the client's base64 default: not every server speaks it
                 dimensions=self.dimension if self.send_dimensions else openai.omit,
             )
         except openai.OpenAIError as err:
-            raise EmbeddingError(self._endpoint.scrub(f"embedding request to {self.base_url} failed: {err}")) from err
+            raise EmbeddingError(self.endpoint.scrub(f"embedding request to {self.base_url} failed: {err}")) from err
 
         data = getattr(response, "data", None)
         if not isinstance(data, list) or len(data) != len(batch):

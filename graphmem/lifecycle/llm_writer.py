@@ -48,17 +48,15 @@ class LLMWriter:
         self.name = f"llm/{model}"
         self.base_url = base_url
         self.model = model
-        self.timeout = timeout
-        self.max_retries = max_retries
         self.temperature = temperature
-        self._endpoint = OpenAIEndpoint(base_url, api_key, timeout=timeout,
+        self.endpoint = OpenAIEndpoint(base_url, api_key, timeout=timeout,
                                         max_retries=max_retries)
 
     def __repr__(self) -> str:
         return f"LLMWriter(base_url={self.base_url!r}, model={self.model!r})"
 
     def close(self) -> None:
-        self._endpoint.close()
+        self.endpoint.close()
 
     def summarize(self, digest: SessionDigest, *, max_topics: int = 5, max_key_facts: int = 5,
                   max_unresolved: int = 5) -> SummaryDraft:
@@ -91,12 +89,12 @@ class LLMWriter:
         import openai
 
         try:
-            response = self._endpoint.client().chat.completions.create(
+            response = self.endpoint.client().chat.completions.create(
                 model=self.model, temperature=self.temperature,
                 response_format={"type": "json_object"},
                 messages=[{"role": "system", "content": system}, {"role": "user", "content": user}])
         except openai.OpenAIError as err:
-            raise LLMError(f"{self.base_url} failed: {self._endpoint.scrub(str(err))}") from None
+            raise LLMError(f"{self.base_url} failed: {self.endpoint.scrub(str(err))}") from None
         choices = response.choices or []
         content = choices[0].message.content if choices else None
         try:

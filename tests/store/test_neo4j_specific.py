@@ -9,12 +9,11 @@ The model <-> property mapping tests at the end need no server.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -24,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graphmem.embed.base import Vectors
+from graphmem.embed.hashed import HashEmbedder
 from graphmem.errors import SchemaError, StoreError, StoreUnavailableError
 from graphmem.ingest.inputs import EpisodeInput
 from graphmem.ingest.pipeline import Ingestor
@@ -59,17 +58,6 @@ DIM = 384
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 
 
-class HashEmbedder:
-    """Deterministic unit vectors from a hash: the model is beside the point here."""
-
-    name = "hash-test"
-    dimension = DIM
-
-    def embed(self, texts: Sequence[str]) -> Vectors:
-        rows = [np.random.default_rng(int.from_bytes(hashlib.sha256(t.encode()).digest()[:8]))
-                .standard_normal(DIM) for t in texts]
-        matrix = np.asarray(rows, dtype=np.float32).reshape(len(texts), DIM)
-        return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
 
 
 def unit(seed: int, near: list[float] | None = None, noise: float = 1.0) -> list[float]:

@@ -157,7 +157,6 @@ class LLMExtractor:
         self.name = f"llm/{model}"
         self.base_url = base_url
         self.model = model
-        self.timeout = timeout
         self.max_retries = max_retries
         self.max_concurrency = max_concurrency
         self.temperature = temperature
@@ -170,7 +169,7 @@ class LLMExtractor:
         self._circuit = Circuit(circuit_cooldown)
         self._slots = threading.BoundedSemaphore(max_concurrency)
         # The extractor retries by itself (with backoff and Retry-After), so the client does not.
-        self._endpoint = OpenAIEndpoint(base_url, api_key, timeout=timeout, max_retries=0)
+        self.endpoint = OpenAIEndpoint(base_url, api_key, timeout=timeout, max_retries=0)
         self._lock = threading.Lock()
         self._usage = LLMUsage(response_format=self._formats.current)
         self._unusable_in_a_row = 0
@@ -187,7 +186,7 @@ class LLMExtractor:
 
     def close(self) -> None:
         """Close the HTTP connection pool; the next call opens a new one."""
-        self._endpoint.close()
+        self.endpoint.close()
 
     def extract(self, episode: Episode, candidates: list[CandidateFact]) -> Extraction:
         """One LLM call (more only to retry) -> entities, facts and decisions on ``candidates``.
@@ -315,7 +314,7 @@ class LLMExtractor:
     def _request(self, user: str, fmt: Format, budget: Budget) -> str:
         import openai
 
-        client = self._endpoint.client()
+        client = self.endpoint.client()
         self._count(calls=1)
         extra: dict[str, Any] = {}
         wanted = response_format(fmt, item_caps(budget.tokens, budget.candidates))
@@ -329,7 +328,7 @@ class LLMExtractor:
                               {"role": "user", "content": user}],
                     temperature=self.temperature,
                     max_tokens=budget.tokens,
-                    timeout=self.timeout,
+                    timeout=self.endpoint.timeout,
                     **extra,
                 )
         except openai.APIStatusError as err:
@@ -343,7 +342,7 @@ class LLMExtractor:
             raise _Failed(f"{self.base_url} refused the request ({status}): {message}",
                           endpoint=True) from self._cause(err)
         except openai.APITimeoutError:
-            raise _Transient(f"no answer within {self.timeout:g}s") from None
+            raise _Transient(f"no answer within {self.endpoint.timeout:g}s") from None
         except openai.APIConnectionError as err:
             raise _Transient(f"cannot reach {self.base_url}: {self._scrub(str(err))}") from None
         except openai.OpenAIError as err:
@@ -375,11 +374,11 @@ class LLMExtractor:
                 setattr(self._usage, key, getattr(self._usage, key) + value)
 
     def _scrub(self, message: str) -> str:
-        return self._endpoint.scrub(message)
+        return self.endpoint.scrub(message)
 
     def _cause(self, cause: Exception) -> Exception | None:
         """``cause`` to chain, unless it would carry the key into a traceback."""
-        return None if self._endpoint.holds_key(str(cause)) else cause
+        return None if self.endpoint.holds_key(str(cause)) else cause
 
 
 def _retry_after(err: openai.APIStatusError) -> float | None:
