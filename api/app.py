@@ -86,6 +86,10 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
             log.exception("loading the models failed; /ready stays false")
             return
         warmed.set()
+        try:
+            mem.warm_up_search()
+        except Exception:  # only a head start: the first searches plan for themselves
+            log.warning("planning the search queries ahead failed", exc_info=True)
 
     bus = EventBus()
     sink = EventSink(bus, AuditLog(settings.audit_log) if settings.audit_log else None)

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from graphmem.embed.base import Embedder
-from graphmem.models import Fact, as_utc, utcnow
+from graphmem.models import Fact, Scope, as_utc, utcnow
 from graphmem.predicates import PredicateRegistry
 from graphmem.search import fuse
 from graphmem.search.evidence import (Source, absorb_turns, facts_by_turn, is_stale, sources_of,
@@ -60,6 +60,8 @@ WEIGHTS = {"bm25": 0.2, "vector": 0.2, "graph": 0.2, "turns": 1.0, "turns_vector
 #: and 75.8: within noise of each other), so neither has a held-out figure.
 FOCUS_FLOOR = 0.6
 OTHERS_TURN_FACTOR = 0.75
+#: The tenant :meth:`SearchEngine.warm_up` searches: no API key maps to it, it holds nothing.
+WARM_UP_TENANT = "graphmem-warm-up"
 
 
 class SearchEngine:
@@ -86,6 +88,19 @@ class SearchEngine:
         if self._access_pool is not None:
             self._access_pool.shutdown(wait=True)
             self._access_pool = None
+
+    def warm_up(self) -> None:
+        """Search once in each time view, in a tenant that holds nothing.
+
+        A store that plans its queries has the plans before the first user waits
+        for them: on Neo4j the one-call search takes seconds to plan per shape
+        (the time view changes the query's text), milliseconds once planned.
+        """
+        scope = Scope(user_id="warm-up")
+        now = self.clock()
+        for view in ({}, {"as_of": now}, {"include_history": True}, {"as_known_at": now}):
+            self.search(WARM_UP_TENANT, SearchRequest(
+                scope=scope, query="where does the user work these days?", **view))
 
     def search(self, tenant: str, request: SearchRequest) -> SearchResponse:
         now = self.clock()
