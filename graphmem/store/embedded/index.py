@@ -18,6 +18,7 @@ import numpy as np
 
 from graphmem.models import Entity, Fact
 from graphmem.store.base import WriteBatch
+from graphmem.store.embedded import sql
 from graphmem.store.embedded.vectors import VectorIndex
 
 ScopeKey = tuple[str, str]  # (tenant, scope_key)
@@ -39,14 +40,12 @@ class EmbeddedIndex:
         self._turns_of: dict[str, tuple[ScopeKey, list[str]]] = {}  # episode id -> its turn keys
 
     def load(self, db: sqlite3.Connection) -> None:
-        for doc, blob in db.execute("SELECT doc, embedding FROM facts"):
+        for doc, blob in db.execute(sql.LOAD_FACTS):
             self._put_fact(Fact.model_validate_json(doc).model_copy(update={"embedding": _vector(blob)}))
-        for doc, blob in db.execute("SELECT doc, embedding FROM entities"):
+        for doc, blob in db.execute(sql.LOAD_ENTITIES):
             self._put_entity(Entity.model_validate_json(doc).model_copy(
                 update={"embedding": _vector(blob)}))
-        for tenant, scope_key, episode_id, idx, blob in db.execute(
-                "SELECT tenant, scope_key, episode_id, idx, embedding FROM turns"
-                " WHERE embedding IS NOT NULL"):
+        for tenant, scope_key, episode_id, idx, blob in db.execute(sql.LOAD_TURNS):
             self._put_turns((tenant, scope_key), episode_id, {idx: _vector(blob) or []})
 
     def apply(self, batch: WriteBatch) -> None:

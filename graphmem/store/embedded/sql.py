@@ -134,3 +134,219 @@ UPSERT_FACT = (
     " valid_from=excluded.valid_from, status=excluded.status, category=excluded.category,"
     " doc=excluded.doc, embedding=excluded.embedding RETURNING rowid"
 )
+
+
+# -- the connection -----------------------------------------------------------------
+#: Run on every open, before the schema.
+OPEN_PRAGMAS = (
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA synchronous=NORMAL",
+    "PRAGMA foreign_keys=ON",
+    # deleted rows are overwritten, not left in free pages: an erasure must not
+    # leave the erased text readable in the file
+    "PRAGMA secure_delete=ON",
+)
+BEGIN = "BEGIN IMMEDIATE"  # takes the write lock at once, across processes too
+COMMIT = "COMMIT"
+ROLLBACK = "ROLLBACK"
+#: Merges each full-text table into one segment (see :data:`FTS_TABLES`).
+OPTIMIZE_FTS = tuple(f"INSERT INTO {table}({table}) VALUES ('optimize')" for table in FTS_TABLES)
+WAL_CHECKPOINT = "PRAGMA wal_checkpoint(TRUNCATE)"
+
+# -- meta ---------------------------------------------------------------------------
+SELECT_SCHEMA_VERSION = "SELECT value FROM meta WHERE key='schema_version'"
+INSERT_SCHEMA_VERSION = "INSERT INTO meta VALUES ('schema_version', ?)"
+UPDATE_SCHEMA_VERSION = "UPDATE meta SET value=? WHERE key='schema_version'"
+SELECT_EMBEDDING_DIM = "SELECT value FROM meta WHERE key='embedding_dim'"
+INSERT_EMBEDDING_DIM = "INSERT INTO meta VALUES ('embedding_dim', ?)"
+
+# -- reads: the in-memory indexes, loaded on open ------------------------------------
+LOAD_FACTS = "SELECT doc, embedding FROM facts"
+LOAD_ENTITIES = "SELECT doc, embedding FROM entities"
+LOAD_TURNS = ("SELECT tenant, scope_key, episode_id, idx, embedding FROM turns"
+              " WHERE embedding IS NOT NULL")
+
+# -- reads: episodes ----------------------------------------------------------------
+EPISODE_DOC = "SELECT doc FROM episodes WHERE id=? AND tenant=?"
+EPISODE_DOC_BY_CLIENT_ID = "SELECT doc FROM episodes WHERE tenant=? AND scope_key=? AND client_id=?"
+EPISODE_DOCS_BY_CLIENT_ID = ("SELECT doc FROM episodes WHERE tenant=? AND client_id=?"
+                             " ORDER BY scope_key")
+SCOPE_KEYS = ("SELECT scope_key FROM episodes WHERE tenant=? UNION SELECT scope_key"
+              " FROM facts WHERE tenant=? ORDER BY 1")
+EXPIRED_EPISODE_IDS = ("SELECT id FROM episodes WHERE tenant=? AND pinned=0"
+                       " AND expires_at IS NOT NULL AND expires_at <= ?")
+
+
+def list_episode_docs(scopes: int, *, before: bool) -> str:
+    """Params: tenant, the ``scopes`` scope keys, the ``before`` time if any, the limit."""
+    where = f"tenant=? AND scope_key IN ({placeholders(scopes)})"
+    if before:
+        where += " AND reference_time < ?"
+    return f"SELECT doc FROM episodes WHERE {where} ORDER BY reference_time DESC LIMIT ?"
+
+
+# -- reads: entities ----------------------------------------------------------------
+def entity_ids_named(names: int, scopes: int) -> str:
+    """Params: tenant, the ``names`` normalised names, the ``scopes`` scope keys."""
+    return (f"SELECT DISTINCT entity_id FROM entity_names WHERE tenant=? AND name IN "
+            f"({placeholders(names)}) AND scope_key IN ({placeholders(scopes)})")
+
+
+def fulltext_entities(scopes: int) -> str:
+    """Params: the MATCH expression, tenant, the ``scopes`` scope keys, the limit."""
+    return ("SELECT e.id, -bm25(entities_fts) FROM entities_fts JOIN entities e ON e.rowid ="
+            " entities_fts.rowid WHERE entities_fts MATCH ? AND e.tenant=? AND e.scope_key IN"
+            f" ({placeholders(scopes)}) ORDER BY bm25(entities_fts) LIMIT ?")
+
+
+# -- reads: facts (ids, in row order; the parsed facts come from the in-memory mirror) --
+def fact_ids_in_timelines(timelines: int) -> str:
+    """Params: tenant, the ``timelines`` timeline keys."""
+    return f"SELECT id FROM facts WHERE tenant=? AND timeline_key IN ({placeholders(timelines)})"
+
+
+FACT_IDS_OF_EPISODE = ("SELECT id FROM facts WHERE tenant=? AND id IN"
+                       " (SELECT fact_id FROM fact_episodes WHERE episode_id=?)")
+
+
+def fact_ids_of_episodes(episodes: int) -> str:
+    """Params: tenant, the ``episodes`` episode ids."""
+    return ("SELECT id FROM facts WHERE tenant=? AND id IN (SELECT fact_id FROM fact_episodes"
+            f" WHERE episode_id IN ({placeholders(episodes)}))")
+
+
+def fact_ids_in_scopes(scopes: int) -> str:
+    """Params: tenant, the ``scopes`` scope keys."""
+    return f"SELECT id FROM facts WHERE tenant=? AND scope_key IN ({placeholders(scopes)})"
+
+
+def list_fact_ids(scopes: int, *, categories: int, entity: bool, statuses: int,
+                  predicates: int) -> str:
+    """Newest first. Params: tenant, the scope keys, then for each filter present (a count
+    above 0, ``entity`` true) its values in this order: categories, the entity id twice,
+    statuses, predicates."""
+    where = f"tenant=? AND scope_key IN ({placeholders(scopes)})"
+    if categories:
+        where += f" AND category IN ({placeholders(categories)})"
+    if entity:
+        where += " AND (subject_id=? OR object_id=?)"
+    if statuses:
+        where += f" AND status IN ({placeholders(statuses)})"
+    if predicates:
+        where += f" AND predicate IN ({placeholders(predicates)})"
+    return f"SELECT id FROM facts WHERE {where} ORDER BY valid_from DESC, rowid DESC"
+
+
+UPDATE_FACT_DOC = "UPDATE facts SET doc=? WHERE id=? AND tenant=?"
+
+
+# -- search channels ----------------------------------------------------------------
+def fulltext_facts(scopes: int) -> str:
+    """Ranked inside FTS5 (the scope token keeps it to the scope), then the top only joined.
+    Params: the scoped MATCH expression, the depth, tenant, the ``scopes`` scope keys."""
+    return ("SELECT f.id, s.score FROM (SELECT rowid, -bm25(facts_fts, 1.0, 0.0) AS score"
+            " FROM facts_fts WHERE facts_fts MATCH ? ORDER BY score DESC LIMIT ?) s"
+            " JOIN facts f ON f.rowid = s.rowid WHERE f.tenant=?"
+            f" AND f.scope_key IN ({placeholders(scopes)}) ORDER BY s.score DESC")
+
+
+def fulltext_turns(scopes: int) -> str:
+    """Params: the context column's weight, the scoped MATCH expression, the depth, tenant,
+    the ``scopes`` scope keys."""
+    return ("SELECT t.episode_id, t.idx, s.score FROM (SELECT rowid,"
+            " -bm25(turns_fts, 1.0, ?, 0.0) AS score FROM turns_fts WHERE turns_fts MATCH ?"
+            " ORDER BY score DESC LIMIT ?) s JOIN turns t ON t.rowid = s.rowid WHERE t.tenant=?"
+            f" AND t.scope_key IN ({placeholders(scopes)}) ORDER BY s.score DESC")
+
+
+# -- housekeeping -------------------------------------------------------------------
+def count_episodes(scopes: int) -> str:
+    """Params: tenant, the ``scopes`` scope keys."""
+    return f"SELECT count(*) FROM episodes WHERE tenant=? AND scope_key IN ({placeholders(scopes)})"
+
+
+def count_entities(scopes: int) -> str:
+    """Params: tenant, the ``scopes`` scope keys."""
+    return f"SELECT count(*) FROM entities WHERE tenant=? AND scope_key IN ({placeholders(scopes)})"
+
+
+def count_facts_by_status(scopes: int) -> str:
+    """Params: tenant, the ``scopes`` scope keys."""
+    return (f"SELECT status, count(*) FROM facts WHERE tenant=? AND scope_key IN"
+            f" ({placeholders(scopes)}) GROUP BY status")
+
+
+def count_facts_by_category(scopes: int) -> str:
+    """Params: tenant, the ``scopes`` scope keys, the status counted."""
+    return (f"SELECT category, count(*) FROM facts WHERE tenant=? AND scope_key IN"
+            f" ({placeholders(scopes)}) AND status=? GROUP BY category")
+
+
+#: The ids of a scope's rows, by table: params tenant, scope key.
+IDS_IN_SCOPE = {table: f"SELECT id FROM {table} WHERE tenant=? AND scope_key=?"
+                for table in ("facts", "episodes", "entities")}
+REMINDER_IDS_IN_SCOPE = "SELECT todo_id FROM reminders WHERE tenant=? AND scope_key=?"
+DELETE_TIMELINES_IN_SCOPE = "DELETE FROM timelines WHERE tenant=? AND scope_key=?"
+
+# -- reminders ----------------------------------------------------------------------
+DUE_REMINDERS = ("SELECT tenant, scope_key, todo_id, remind_at FROM reminders"
+                 " WHERE sent_at IS NULL AND remind_at <= ? ORDER BY remind_at LIMIT ?")
+CLAIM_REMINDER = ("UPDATE reminders SET sent_at=? WHERE todo_id=? AND tenant=?"
+                  " AND sent_at IS NULL")
+INSERT_REMINDER = ("INSERT OR IGNORE INTO reminders (todo_id, tenant, scope_key, remind_at,"
+                   " sent_at) VALUES (?,?,?,?,?)")
+DELETE_REMINDER = "DELETE FROM reminders WHERE todo_id=? AND tenant=?"
+
+# -- timelines ----------------------------------------------------------------------
+def timeline_scopes_of_facts(facts: int) -> str:
+    """Params: tenant, the ``facts`` fact ids."""
+    return ("SELECT timeline_key, scope_key FROM facts WHERE tenant=? AND id IN"
+            f" ({placeholders(facts)})")
+
+
+def timeline_versions(timelines: int) -> str:
+    """Params: tenant, the ``timelines`` timeline keys."""
+    return f"SELECT key, version FROM timelines WHERE tenant=? AND key IN ({placeholders(timelines)})"
+
+
+ADVANCE_TIMELINE = ("INSERT INTO timelines (tenant, key, scope_key, version) VALUES (?, ?, ?, 1)"
+                    " ON CONFLICT (tenant, key) DO UPDATE SET version = version + 1")
+
+# -- writes: episodes and turns -----------------------------------------------------
+EPISODE_IDS_DOCS = "SELECT id, doc FROM episodes"
+TURN_ROWIDS_BY_IDX = "SELECT idx, rowid FROM turns WHERE episode_id=?"
+TURN_ROWIDS = "SELECT rowid FROM turns WHERE episode_id=?"
+UPDATE_TURN_EMBEDDING = "UPDATE turns SET embedding=? WHERE rowid=?"
+DELETE_TURN = "DELETE FROM turns WHERE rowid=?"
+DELETE_TURN_FTS = "DELETE FROM turns_fts WHERE rowid=?"
+DROP_TURNS_FTS = "DROP TABLE IF EXISTS turns_fts"
+DELETE_EPISODE = "DELETE FROM episodes WHERE id=? AND tenant=? RETURNING id"
+DELETE_TURNS_OF_EPISODE = "DELETE FROM turns WHERE episode_id=?"
+DELETE_MENTIONS_OF_EPISODE = "DELETE FROM mentions WHERE episode_id=?"
+DELETE_SOURCES_OF_EPISODE = "DELETE FROM fact_episodes WHERE episode_id=?"
+INSERT_MENTION = "INSERT OR IGNORE INTO mentions VALUES (?, ?)"
+
+# -- writes: entities ---------------------------------------------------------------
+ENTITY_ROWID = "SELECT rowid FROM entities WHERE id=? AND tenant=?"
+INSERT_ENTITY_NAME = "INSERT INTO entity_names VALUES (?,?,?,?)"
+DELETE_ENTITY_NAMES = "DELETE FROM entity_names WHERE entity_id=?"
+INSERT_ENTITY_FTS = "INSERT INTO entities_fts (rowid, text) VALUES (?, ?)"
+DELETE_ENTITY_FTS = "DELETE FROM entities_fts WHERE rowid=?"
+DELETE_ENTITY = "DELETE FROM entities WHERE rowid=?"
+DELETE_MENTIONS_OF_ENTITY = "DELETE FROM mentions WHERE entity_id=?"
+
+# -- writes: facts ------------------------------------------------------------------
+FACT_ROWIDS_DOCS = "SELECT rowid, doc FROM facts"
+FACT_ROWID = "SELECT rowid FROM facts WHERE id=? AND tenant=?"
+DELETE_FACT = "DELETE FROM facts WHERE rowid=?"
+DELETE_FACT_FTS = "DELETE FROM facts_fts WHERE rowid=?"
+DROP_FACTS_FTS = "DROP TABLE IF EXISTS facts_fts"
+INSERT_FACT_SOURCE = "INSERT OR IGNORE INTO fact_episodes VALUES (?, ?)"
+DELETE_FACT_SOURCES = "DELETE FROM fact_episodes WHERE fact_id=?"
+
+# -- stored answers of idempotent requests ------------------------------------------
+DELETE_EXPIRED_REQUESTS = "DELETE FROM requests WHERE tenant=? AND created_at < ?"
+REQUEST_DOC = "SELECT doc FROM requests WHERE tenant=? AND key=?"
+PUT_REQUEST = "INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?)"
+DELETE_REQUESTS = "DELETE FROM requests WHERE tenant=?"
+DELETE_REQUEST = "DELETE FROM requests WHERE tenant=? AND key=?"

@@ -63,12 +63,8 @@ class EmbeddedStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            # deleted rows are overwritten, not left in free pages: an erasure must not
-            # leave the erased text readable in the file
-            conn.execute("PRAGMA secure_delete=ON")
+            for pragma in sql.OPEN_PRAGMAS:
+                conn.execute(pragma)
             conn.executescript(sql.SCHEMA)
         except (sqlite3.Error, OSError) as err:
             raise StoreUnavailableError(f"cannot open the embedded store at {self.path}: {err}") from err
@@ -83,10 +79,10 @@ class EmbeddedStore:
                 self._conn = None
 
     def _check_version(self) -> None:
-        row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        row = self._db.execute(sql.SELECT_SCHEMA_VERSION).fetchone()
         if row is None:
-            self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(sql.SCHEMA_VERSION),))
-            self._db.execute("INSERT INTO meta VALUES ('embedding_dim', ?)", (str(self.embedding_dim),))
+            self._db.execute(sql.INSERT_SCHEMA_VERSION, (str(sql.SCHEMA_VERSION),))
+            self._db.execute(sql.INSERT_EMBEDDING_DIM, (str(self.embedding_dim),))
             return
         if int(row[0]) > sql.SCHEMA_VERSION:
             raise SchemaError(
@@ -95,7 +91,7 @@ class EmbeddedStore:
             )
         if int(row[0]) < sql.SCHEMA_VERSION:
             self._migrate(int(row[0]))
-        dim = self._db.execute("SELECT value FROM meta WHERE key='embedding_dim'").fetchone()
+        dim = self._db.execute(sql.SELECT_EMBEDDING_DIM).fetchone()
         if dim is not None and int(dim[0]) != self.embedding_dim:
             raise SchemaError(
                 f"{self.path} holds {dim[0]}-dimensional embeddings but the configured embedder "
@@ -107,8 +103,7 @@ class EmbeddedStore:
         with self._transaction() as db:
             if version < 2:
                 writes.rebuild_full_text(db)
-            db.execute("UPDATE meta SET value=? WHERE key='schema_version'",
-                       (str(sql.SCHEMA_VERSION),))
+            db.execute(sql.UPDATE_SCHEMA_VERSION, (str(sql.SCHEMA_VERSION),))
 
     def _load_memory_indexes(self) -> None:
         self._index = EmbeddedIndex(self.embedding_dim)
@@ -124,13 +119,13 @@ class EmbeddedStore:
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
             db = self._db
-            db.execute("BEGIN IMMEDIATE")
+            db.execute(sql.BEGIN)
             try:
                 yield db
             except BaseException:
-                db.execute("ROLLBACK")
+                db.execute(sql.ROLLBACK)
                 raise
-            db.execute("COMMIT")
+            db.execute(sql.COMMIT)
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
@@ -163,7 +158,7 @@ class EmbeddedStore:
                     writes.write_facts(db, batch.facts)
                     writes.write_reminders(db, batch.reminders)
                     db.executemany(
-                        "INSERT OR IGNORE INTO mentions VALUES (?, ?)",
+                        sql.INSERT_MENTION,
                         [(m.episode_id, m.entity_id) for m in batch.mentions],
                     )
                 self._index.apply(batch)
@@ -179,44 +174,32 @@ class EmbeddedStore:
                 raise StoreError(f"embedded store read failed: {err}") from err
 
     def get_episode(self, tenant: str, episode_id: str) -> Episode | None:
-        rows = self._query("SELECT doc FROM episodes WHERE id=? AND tenant=?", (episode_id, tenant))
+        rows = self._query(sql.EPISODE_DOC, (episode_id, tenant))
         return Episode.model_validate_json(str(rows[0][0])) if rows else None
 
     def find_episode(self, tenant: str, scope_key: str, client_id: str) -> Episode | None:
-        rows = self._query(
-            "SELECT doc FROM episodes WHERE tenant=? AND scope_key=? AND client_id=?",
-            (tenant, scope_key, client_id),
-        )
+        rows = self._query(sql.EPISODE_DOC_BY_CLIENT_ID, (tenant, scope_key, client_id))
         return Episode.model_validate_json(str(rows[0][0])) if rows else None
 
     def episodes_by_client_id(self, tenant: str, client_id: str) -> list[Episode]:
-        rows = self._query("SELECT doc FROM episodes WHERE tenant=? AND client_id=? ORDER BY scope_key",
-                           (tenant, client_id))
+        rows = self._query(sql.EPISODE_DOCS_BY_CLIENT_ID, (tenant, client_id))
         return [Episode.model_validate_json(str(r[0])) for r in rows]
 
     def list_episodes(self, tenant: str, scope_keys: list[str], *, limit: int = 50,
                       before: datetime | None = None) -> list[Episode]:
         params: list[object] = [tenant, *scope_keys]
-        where = f"tenant=? AND scope_key IN ({sql.placeholders(len(scope_keys))})"
         if before is not None:
-            where += " AND reference_time < ?"
             params.append(as_utc(before).isoformat())  # stored as UTC text
-        rows = self._query(
-            f"SELECT doc FROM episodes WHERE {where} ORDER BY reference_time DESC LIMIT ?",
-            [*params, limit],
-        )
+        rows = self._query(sql.list_episode_docs(len(scope_keys), before=before is not None),
+                           [*params, limit])
         return [Episode.model_validate_json(str(r[0])) for r in rows]
 
     def scope_keys(self, tenant: str) -> list[str]:
-        rows = self._query("SELECT scope_key FROM episodes WHERE tenant=? UNION SELECT scope_key"
-                           " FROM facts WHERE tenant=? ORDER BY 1", (tenant, tenant))
+        rows = self._query(sql.SCOPE_KEYS, (tenant, tenant))
         return [str(r[0]) for r in rows]
 
     def expired_episode_ids(self, tenant: str, now: datetime) -> list[str]:
-        rows = self._query(
-            "SELECT id FROM episodes WHERE tenant=? AND pinned=0 AND expires_at IS NOT NULL"
-            " AND expires_at <= ?", (tenant, as_utc(now).isoformat()),
-        )
+        rows = self._query(sql.EXPIRED_EPISODE_IDS, (tenant, as_utc(now).isoformat()))
         return [str(r[0]) for r in rows]
 
     # -- reads: entities ------------------------------------------------------
@@ -228,11 +211,8 @@ class EmbeddedStore:
     def find_entities(self, tenant: str, scope_keys: list[str], names: list[str]) -> list[Entity]:
         if not names or not scope_keys:
             return []
-        rows = self._query(
-            f"SELECT DISTINCT entity_id FROM entity_names WHERE tenant=? AND name IN "
-            f"({sql.placeholders(len(names))}) AND scope_key IN ({sql.placeholders(len(scope_keys))})",
-            [tenant, *names, *scope_keys],
-        )
+        rows = self._query(sql.entity_ids_named(len(names), len(scope_keys)),
+                           [tenant, *names, *scope_keys])
         return self.get_entities(tenant, [str(r[0]) for r in rows])
 
     def vector_entities(self, tenant: str, scope_keys: list[str], embedding: list[float],
@@ -246,18 +226,14 @@ class EmbeddedStore:
         match = text_analysis.fts_query(text)
         if match is None or not scope_keys:
             return []
-        rows = self._query(
-            "SELECT e.id, -bm25(entities_fts) FROM entities_fts JOIN entities e ON e.rowid ="
-            " entities_fts.rowid WHERE entities_fts MATCH ? AND e.tenant=? AND e.scope_key IN"
-            f" ({sql.placeholders(len(scope_keys))}) ORDER BY bm25(entities_fts) LIMIT ?",
-            [match, tenant, *scope_keys, limit],
-        )
+        rows = self._query(sql.fulltext_entities(len(scope_keys)),
+                           [match, tenant, *scope_keys, limit])
         return [Scored(id=str(i), score=float(str(s))) for i, s in rows]
 
     # -- reads: facts ---------------------------------------------------------
-    def _facts_where(self, where: str, params: list[object]) -> list[Fact]:
-        """Facts whose rows match ``where``, in row order, from the parsed mirror."""
-        rows = self._query(f"SELECT id FROM facts WHERE {where}", params)
+    def _facts(self, statement: str, params: list[object]) -> list[Fact]:
+        """The facts whose ids ``statement`` selects, in its order, from the parsed mirror."""
+        rows = self._query(statement, params)
         with self._lock:
             return [f for (fid,) in rows if (f := self._index.facts.get(str(fid)))]
 
@@ -273,10 +249,8 @@ class EmbeddedStore:
     def facts_in_timelines(self, tenant: str, timeline_keys: list[str]) -> list[Fact]:
         if not timeline_keys:
             return []
-        return self._embedded(self._facts_where(
-            f"tenant=? AND timeline_key IN ({sql.placeholders(len(timeline_keys))})",
-            [tenant, *timeline_keys],
-        ))
+        return self._embedded(self._facts(sql.fact_ids_in_timelines(len(timeline_keys)),
+                                          [tenant, *timeline_keys]))
 
     def timeline_versions(self, tenant: str, timeline_keys: list[str]) -> dict[str, int]:
         with self._lock:
@@ -286,31 +260,23 @@ class EmbeddedStore:
                 raise StoreError(f"embedded store read failed: {err}") from err
 
     def facts_of_episode(self, tenant: str, episode_id: str) -> list[Fact]:
-        return self._embedded(self._facts_where(
-            "tenant=? AND id IN (SELECT fact_id FROM fact_episodes WHERE episode_id=?)",
-            [tenant, episode_id],
-        ))
+        return self._embedded(self._facts(sql.FACT_IDS_OF_EPISODE, [tenant, episode_id]))
 
     def list_facts(self, tenant: str, query: FactQuery) -> list[Fact]:
-        where = f"tenant=? AND scope_key IN ({sql.placeholders(len(query.scope_keys))})"
-        params: list[object] = [tenant, *query.scope_keys]
-        if query.categories:
-            where += f" AND category IN ({sql.placeholders(len(query.categories))})"
-            params += [c.value for c in query.categories]
+        categories, statuses = query.categories or [], query.statuses or []
+        predicates = query.predicates or []
+        statement = sql.list_fact_ids(len(query.scope_keys), categories=len(categories),
+                                      entity=bool(query.entity_id), statuses=len(statuses),
+                                      predicates=len(predicates))
+        params: list[object] = [tenant, *query.scope_keys, *(c.value for c in categories)]
         if query.entity_id:
-            where += " AND (subject_id=? OR object_id=?)"
             params += [query.entity_id, query.entity_id]
-        if query.statuses:
-            where += f" AND status IN ({sql.placeholders(len(query.statuses))})"
-            params += [s.value for s in query.statuses]
-        if query.predicates:
-            where += f" AND predicate IN ({sql.placeholders(len(query.predicates))})"
-            params += list(query.predicates)
+        params += [*(s.value for s in statuses), *predicates]
         now = utcnow()
         needle = query.text_contains.casefold() if query.text_contains else None
         keep = query.time.matches_time if query.statuses else query.time.matches
         facts = [
-            f for f in self._facts_where(where + " ORDER BY valid_from DESC, rowid DESC", params)
+            f for f in self._facts(statement, params)
             if keep(f, now) and (needle is None or needle in f.text.casefold())
         ]
         return self._embedded(facts[query.offset: query.offset + query.limit])
@@ -335,7 +301,7 @@ class EmbeddedStore:
                 updated = [f.model_copy(update={"access_count": f.access_count + n,
                                                 "last_accessed": at})
                            for i, n in counts.items() if (f := self._index.fact(tenant, i))]
-                db.executemany("UPDATE facts SET doc=? WHERE id=? AND tenant=?",
+                db.executemany(sql.UPDATE_FACT_DOC,
                                [(f.model_dump_json(exclude={"embedding"}), f.id, tenant)
                                 for f in updated])
             for fact in updated:
@@ -358,10 +324,7 @@ class EmbeddedStore:
             return []
         # Rank inside FTS5 (the scope token keeps it to the scope), then join the top only.
         rows = self._query(
-            "SELECT f.id, s.score FROM (SELECT rowid, -bm25(facts_fts, 1.0, 0.0) AS score"
-            " FROM facts_fts WHERE facts_fts MATCH ? ORDER BY score DESC LIMIT ?) s"
-            " JOIN facts f ON f.rowid = s.rowid WHERE f.tenant=?"
-            f" AND f.scope_key IN ({sql.placeholders(len(scope_keys))}) ORDER BY s.score DESC",
+            sql.fulltext_facts(len(scope_keys)),
             [sql.scoped_match(match, "text", tenant, scope_keys), limit * OVERSAMPLE, tenant,
              *scope_keys],
         )
@@ -389,10 +352,7 @@ class EmbeddedStore:
 
         def ranked(depth: int) -> list[tuple[str, int, float]]:
             rows = self._query(
-                "SELECT t.episode_id, t.idx, s.score FROM (SELECT rowid,"
-                " -bm25(turns_fts, 1.0, ?, 0.0) AS score FROM turns_fts WHERE turns_fts MATCH ?"
-                " ORDER BY score DESC LIMIT ?) s JOIN turns t ON t.rowid = s.rowid WHERE t.tenant=?"
-                f" AND t.scope_key IN ({sql.placeholders(len(scope_keys))}) ORDER BY s.score DESC",
+                sql.fulltext_turns(len(scope_keys)),
                 [TURN_CONTEXT_WEIGHT, scoped, depth, tenant, *scope_keys],
             )
             return [(str(e), int(str(i)), float(str(s))) for e, i, s in rows]
@@ -411,9 +371,7 @@ class EmbeddedStore:
     def facts_of_episodes(self, tenant: str, episode_ids: list[str]) -> list[Fact]:
         if not episode_ids:
             return []
-        return self._facts_where(
-            f"tenant=? AND id IN (SELECT fact_id FROM fact_episodes WHERE episode_id IN"
-            f" ({sql.placeholders(len(episode_ids))}))", [tenant, *episode_ids])
+        return self._facts(sql.fact_ids_of_episodes(len(episode_ids)), [tenant, *episode_ids])
 
     def search_channels(self, tenant: str, plan: ChannelPlan) -> ChannelHits:
         return channels_by_parts(self, tenant, plan)  # in-process reads: nothing to compose
@@ -442,33 +400,25 @@ class EmbeddedStore:
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:
-        marks = sql.placeholders(len(scope_keys))
+        n = len(scope_keys)
         params = [tenant, *scope_keys]
         stats = StoreStats(
-            episodes=int(str(self._query(
-                f"SELECT count(*) FROM episodes WHERE tenant=? AND scope_key IN ({marks})", params)[0][0])),
-            entities=int(str(self._query(
-                f"SELECT count(*) FROM entities WHERE tenant=? AND scope_key IN ({marks})", params)[0][0])),
+            episodes=int(str(self._query(sql.count_episodes(n), params)[0][0])),
+            entities=int(str(self._query(sql.count_entities(n), params)[0][0])),
         )
-        for status, count in self._query(
-            f"SELECT status, count(*) FROM facts WHERE tenant=? AND scope_key IN ({marks})"
-            " GROUP BY status", params):
+        for status, count in self._query(sql.count_facts_by_status(n), params):
             stats.facts_by_status[str(status)] = int(str(count))
-        for category, count in self._query(
-            f"SELECT category, count(*) FROM facts WHERE tenant=? AND scope_key IN ({marks})"
-            " AND status=? GROUP BY category", [*params, FactStatus.ACTIVE.value]):
+        for category, count in self._query(sql.count_facts_by_category(n),
+                                           [*params, FactStatus.ACTIVE.value]):
             stats.facts_by_category[str(category)] = int(str(count))
         current = TimeFilter()
-        facts = self._facts_where(f"tenant=? AND scope_key IN ({marks})", list(params))
+        facts = self._facts(sql.fact_ids_in_scopes(n), list(params))
         stats.current_facts = sum(1 for f in facts if current.matches(f, now))
         return stats
 
     # -- reminders ------------------------------------------------------------
     def due_reminders(self, until: datetime, limit: int) -> list[Reminder]:
-        rows = self._query(
-            "SELECT tenant, scope_key, todo_id, remind_at FROM reminders"
-            " WHERE sent_at IS NULL AND remind_at <= ? ORDER BY remind_at LIMIT ?",
-            (writes.stamp(until), limit))
+        rows = self._query(sql.DUE_REMINDERS, (writes.stamp(until), limit))
         return [Reminder(tenant=str(t), scope_key=str(k), todo_id=str(i),
                          remind_at=datetime.fromisoformat(str(at))) for t, k, i, at in rows]
 
@@ -476,32 +426,29 @@ class EmbeddedStore:
         try:
             with self._transaction() as db:  # BEGIN IMMEDIATE: one writer, across processes too
                 return db.execute(
-                    "UPDATE reminders SET sent_at=? WHERE todo_id=? AND tenant=? AND sent_at IS NULL",
-                    (writes.stamp(at), todo_id, tenant)).rowcount == 1
+                    sql.CLAIM_REMINDER, (writes.stamp(at), todo_id, tenant)).rowcount == 1
         except sqlite3.Error as err:
             raise StoreError(f"embedded store write failed, nothing was written: {err}") from err
 
     def delete_scope(self, tenant: str, scope_key: str) -> int:
         ids = {
-            kind: [str(r[0]) for r in self._query(
-                f"SELECT id FROM {kind} WHERE tenant=? AND scope_key=?", (tenant, scope_key))]
-            for kind in ("facts", "episodes", "entities")
+            kind: [str(r[0]) for r in self._query(statement, (tenant, scope_key))]
+            for kind, statement in sql.IDS_IN_SCOPE.items()
         }
-        reminders = [str(r[0]) for r in self._query(
-            "SELECT todo_id FROM reminders WHERE tenant=? AND scope_key=?", (tenant, scope_key))]
+        reminders = [str(r[0]) for r in self._query(sql.REMINDER_IDS_IN_SCOPE, (tenant, scope_key))]
         self.write(tenant, WriteBatch(delete_fact_ids=sorted({*ids["facts"], *reminders}),
                                       delete_episode_ids=ids["episodes"],
                                       delete_entity_ids=ids["entities"]))
         with self._writing() as db:
-            db.execute("DELETE FROM timelines WHERE tenant=? AND scope_key=?", (tenant, scope_key))
+            db.execute(sql.DELETE_TIMELINES_IN_SCOPE, (tenant, scope_key))
         return sum(len(v) for v in ids.values())
 
     def purge_deleted(self) -> None:
         try:
             with self._lock:
-                for table in sql.FTS_TABLES:
-                    self._db.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
-                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                for optimize in sql.OPTIMIZE_FTS:
+                    self._db.execute(optimize)
+                self._db.execute(sql.WAL_CHECKPOINT)
         except sqlite3.Error as err:
             raise StoreError(f"embedded store purge failed: {err}") from err
 

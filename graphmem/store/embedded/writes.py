@@ -1,8 +1,9 @@
 """The embedded store's writes: plain functions over an open SQLite transaction.
 
 The caller (:meth:`graphmem.store.embedded.EmbeddedStore.write`) owns the
-transaction; these functions only issue statements, so a failure anywhere
-rolls the whole batch back. Full-text rows are written through
+transaction; these functions only issue statements (their text is in
+:mod:`graphmem.store.embedded.sql`), so a failure anywhere rolls the whole
+batch back. Full-text rows are written through
 :func:`graphmem.store.text.analyze` so CJK text is searchable too.
 """
 
@@ -37,8 +38,7 @@ def lock_timelines(db: sqlite3.Connection, tenant: str, batch: WriteBatch) -> No
     for start in range(0, len(batch.delete_fact_ids), 500):
         chunk = batch.delete_fact_ids[start:start + 500]
         scopes.update({str(k): str(s) for k, s in db.execute(
-            f"SELECT timeline_key, scope_key FROM facts WHERE tenant=? AND id IN"
-            f" ({sql.placeholders(len(chunk))})", (tenant, *chunk))})
+            sql.timeline_scopes_of_facts(len(chunk)), (tenant, *chunk))})
     if not scopes:
         return
     keys = sorted(scopes)
@@ -46,10 +46,7 @@ def lock_timelines(db: sqlite3.Connection, tenant: str, batch: WriteBatch) -> No
     stale = [k for k, v in batch.timeline_versions.items() if stored[k] != v]
     if stale:
         raise TimelineConflictError(sorted(stale))
-    db.executemany(
-        "INSERT INTO timelines (tenant, key, scope_key, version) VALUES (?, ?, ?, 1)"
-        " ON CONFLICT (tenant, key) DO UPDATE SET version = version + 1",
-        [(tenant, k, scopes[k]) for k in keys])
+    db.executemany(sql.ADVANCE_TIMELINE, [(tenant, k, scopes[k]) for k in keys])
 
 
 def timeline_versions(db: sqlite3.Connection, tenant: str, keys: list[str]) -> dict[str, int]:
@@ -57,8 +54,7 @@ def timeline_versions(db: sqlite3.Connection, tenant: str, keys: list[str]) -> d
     for start in range(0, len(keys), 500):
         chunk = keys[start:start + 500]
         found.update({str(k): int(v) for k, v in db.execute(
-            f"SELECT key, version FROM timelines WHERE tenant=? AND key IN"
-            f" ({sql.placeholders(len(chunk))})", (tenant, *chunk))})
+            sql.timeline_versions(len(chunk)), (tenant, *chunk))})
     return {k: found.get(k, 0) for k in keys}
 
 
@@ -74,11 +70,10 @@ def write_episodes(db: sqlite3.Connection, episodes: list[Episode],
             ep.model_dump_json(),
         ))
         existing = {int(idx): int(rowid) for idx, rowid in db.execute(
-            "SELECT idx, rowid FROM turns WHERE episode_id=?", (ep.id,))}
+            sql.TURN_ROWIDS_BY_IDX, (ep.id,))}
         count = len(episode_turns(ep))
-        db.executemany("DELETE FROM turns_fts WHERE rowid=?", [(r,) for r in existing.values()])
-        db.executemany("DELETE FROM turns WHERE rowid=?",
-                       [(r,) for idx, r in existing.items() if idx >= count])
+        db.executemany(sql.DELETE_TURN_FTS, [(r,) for r in existing.values()])
+        db.executemany(sql.DELETE_TURN, [(r,) for idx, r in existing.items() if idx >= count])
         vectors = turn_vectors.get(ep.id, [])
         rowids: dict[int, int | None] = {}
         for idx in range(count):
@@ -89,7 +84,7 @@ def write_episodes(db: sqlite3.Connection, episodes: list[Episode],
                 continue
             rowids[idx] = existing[idx]
             if blob is not None:
-                db.execute("UPDATE turns SET embedding=? WHERE rowid=?", (blob, existing[idx]))
+                db.execute(sql.UPDATE_TURN_EMBEDDING, (blob, existing[idx]))
         _index_turns(db, ep, rowids)
 
 
@@ -110,14 +105,14 @@ def _index_fact(db: sqlite3.Connection, rowid: int, fact: Fact) -> None:
 
 def rebuild_full_text(db: sqlite3.Connection) -> None:
     """Rebuild the facts' and turns' full-text tables (schema 1 -> 2: context and scope)."""
-    db.execute("DROP TABLE IF EXISTS turns_fts")
+    db.execute(sql.DROP_TURNS_FTS)
     db.execute(sql.CREATE_TURNS_FTS)
-    for ep_id, doc in db.execute("SELECT id, doc FROM episodes").fetchall():
-        rows = db.execute("SELECT idx, rowid FROM turns WHERE episode_id=?", (ep_id,)).fetchall()
+    for ep_id, doc in db.execute(sql.EPISODE_IDS_DOCS).fetchall():
+        rows = db.execute(sql.TURN_ROWIDS_BY_IDX, (ep_id,)).fetchall()
         _index_turns(db, Episode.model_validate_json(doc), dict(rows))
-    db.execute("DROP TABLE IF EXISTS facts_fts")
+    db.execute(sql.DROP_FACTS_FTS)
     db.execute(sql.CREATE_FACTS_FTS)
-    for rowid, doc in db.execute("SELECT rowid, doc FROM facts").fetchall():
+    for rowid, doc in db.execute(sql.FACT_ROWIDS_DOCS).fetchall():
         _index_fact(db, rowid, Fact.model_validate_json(doc))
 
 
@@ -129,12 +124,12 @@ def write_entities(db: sqlite3.Connection, entities: list[Entity]) -> dict[str, 
             ent.id, ent.tenant, ent.scope_key, doc, _blob(ent.embedding)
         )).fetchone()[0]
         rows[ent.id] = rowid
-        db.execute("DELETE FROM entity_names WHERE entity_id=?", (ent.id,))
+        db.execute(sql.DELETE_ENTITY_NAMES, (ent.id,))
         names = {normalize_name(n) for n in [ent.name, *ent.aliases]} - {""}
-        db.executemany("INSERT INTO entity_names VALUES (?,?,?,?)",
+        db.executemany(sql.INSERT_ENTITY_NAME,
                        [(ent.id, ent.tenant, ent.scope_key, n) for n in names])
-        db.execute("DELETE FROM entities_fts WHERE rowid=?", (rowid,))
-        db.execute("INSERT INTO entities_fts (rowid, text) VALUES (?, ?)",
+        db.execute(sql.DELETE_ENTITY_FTS, (rowid,))
+        db.execute(sql.INSERT_ENTITY_FTS,
                    (rowid, text_analysis.analyze(" ".join([ent.name, *ent.aliases, ent.summary]))))
     return rows
 
@@ -149,13 +144,13 @@ def write_facts(db: sqlite3.Connection, facts: list[Fact]) -> dict[str, int]:
             fact.category.value, doc, _blob(fact.embedding),
         )).fetchone()[0]
         rows[fact.id] = rowid
-        db.execute("DELETE FROM facts_fts WHERE rowid=?", (rowid,))
+        db.execute(sql.DELETE_FACT_FTS, (rowid,))
         _index_fact(db, rowid, fact)
-        db.execute("DELETE FROM fact_episodes WHERE fact_id=?", (fact.id,))
+        db.execute(sql.DELETE_FACT_SOURCES, (fact.id,))
         sources = [*fact.episode_ids]
         if fact.retraction and fact.retraction.episode_id:
             sources.append(fact.retraction.episode_id)
-        db.executemany("INSERT OR IGNORE INTO fact_episodes VALUES (?, ?)",
+        db.executemany(sql.INSERT_FACT_SOURCE,
                        [(fact.id, e) for e in sources])
     return rows
 
@@ -167,54 +162,50 @@ def stamp(at: datetime) -> str:
 
 def write_reminders(db: sqlite3.Connection, reminders: list[Reminder]) -> None:
     db.executemany(
-        "INSERT OR IGNORE INTO reminders (todo_id, tenant, scope_key, remind_at, sent_at)"
-        " VALUES (?,?,?,?,?)",
+        sql.INSERT_REMINDER,
         [(r.todo_id, r.tenant, r.scope_key, stamp(r.remind_at),
           stamp(r.sent_at) if r.sent_at else None) for r in reminders])
 
 
 def delete_facts(db: sqlite3.Connection, tenant: str, ids: list[str]) -> None:
-    db.executemany("DELETE FROM reminders WHERE todo_id=? AND tenant=?", [(i, tenant) for i in ids])
+    db.executemany(sql.DELETE_REMINDER, [(i, tenant) for i in ids])
     for fid in ids:
-        row = db.execute("SELECT rowid FROM facts WHERE id=? AND tenant=?", (fid, tenant)).fetchone()
+        row = db.execute(sql.FACT_ROWID, (fid, tenant)).fetchone()
         if row is None:
             continue
-        db.execute("DELETE FROM facts_fts WHERE rowid=?", (row[0],))
-        db.execute("DELETE FROM facts WHERE rowid=?", (row[0],))
-        db.execute("DELETE FROM fact_episodes WHERE fact_id=?", (fid,))
+        db.execute(sql.DELETE_FACT_FTS, (row[0],))
+        db.execute(sql.DELETE_FACT, (row[0],))
+        db.execute(sql.DELETE_FACT_SOURCES, (fid,))
 
 
 def delete_episodes(db: sqlite3.Connection, tenant: str, ids: list[str]) -> None:
     for eid in ids:
-        if not db.execute("DELETE FROM episodes WHERE id=? AND tenant=? RETURNING id",
-                          (eid, tenant)).fetchall():
+        if not db.execute(sql.DELETE_EPISODE, (eid, tenant)).fetchall():
             continue
-        turn_rows = [r[0] for r in db.execute("SELECT rowid FROM turns WHERE episode_id=?", (eid,))]
-        db.executemany("DELETE FROM turns_fts WHERE rowid=?", [(r,) for r in turn_rows])
-        db.execute("DELETE FROM turns WHERE episode_id=?", (eid,))
-        db.execute("DELETE FROM mentions WHERE episode_id=?", (eid,))
-        db.execute("DELETE FROM fact_episodes WHERE episode_id=?", (eid,))
+        turn_rows = [r[0] for r in db.execute(sql.TURN_ROWIDS, (eid,))]
+        db.executemany(sql.DELETE_TURN_FTS, [(r,) for r in turn_rows])
+        db.execute(sql.DELETE_TURNS_OF_EPISODE, (eid,))
+        db.execute(sql.DELETE_MENTIONS_OF_EPISODE, (eid,))
+        db.execute(sql.DELETE_SOURCES_OF_EPISODE, (eid,))
 
 
 def delete_entities(db: sqlite3.Connection, tenant: str, ids: list[str]) -> None:
     for eid in ids:
-        row = db.execute("SELECT rowid FROM entities WHERE id=? AND tenant=?", (eid, tenant)).fetchone()
+        row = db.execute(sql.ENTITY_ROWID, (eid, tenant)).fetchone()
         if row is None:
             continue
-        db.execute("DELETE FROM entities_fts WHERE rowid=?", (row[0],))
-        db.execute("DELETE FROM entities WHERE rowid=?", (row[0],))
-        db.execute("DELETE FROM entity_names WHERE entity_id=?", (eid,))
-        db.execute("DELETE FROM mentions WHERE entity_id=?", (eid,))
+        db.execute(sql.DELETE_ENTITY_FTS, (row[0],))
+        db.execute(sql.DELETE_ENTITY, (row[0],))
+        db.execute(sql.DELETE_ENTITY_NAMES, (eid,))
+        db.execute(sql.DELETE_MENTIONS_OF_ENTITY, (eid,))
 
 
 # -- stored answers of idempotent requests ------------------------------------------
 def claim_request(db: sqlite3.Connection, tenant: str, request: StoredResponse,
                   stale_before: datetime, expire_before: datetime) -> StoredResponse | None:
     """See :meth:`graphmem.store.base.GraphStore.claim_request` (run in one transaction)."""
-    db.execute("DELETE FROM requests WHERE tenant=? AND created_at < ?",
-               (tenant, expire_before.isoformat()))
-    row = db.execute("SELECT doc FROM requests WHERE tenant=? AND key=?",
-                     (tenant, request.key)).fetchone()
+    db.execute(sql.DELETE_EXPIRED_REQUESTS, (tenant, expire_before.isoformat()))
+    row = db.execute(sql.REQUEST_DOC, (tenant, request.key)).fetchone()
     held = StoredResponse.model_validate_json(str(row[0])) if row else None
     if held is not None and (held.status is not None or held.created_at >= stale_before):
         return held
@@ -223,13 +214,12 @@ def claim_request(db: sqlite3.Connection, tenant: str, request: StoredResponse,
 
 
 def put_request(db: sqlite3.Connection, tenant: str, request: StoredResponse) -> None:
-    db.execute("INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?)",
+    db.execute(sql.PUT_REQUEST,
                (tenant, request.key, request.created_at.isoformat(), request.model_dump_json()))
 
 
 def drop_requests(db: sqlite3.Connection, tenant: str, keys: list[str] | None) -> None:
     if keys is None:
-        db.execute("DELETE FROM requests WHERE tenant=?", (tenant,))
+        db.execute(sql.DELETE_REQUESTS, (tenant,))
     else:
-        db.executemany("DELETE FROM requests WHERE tenant=? AND key=?",
-                       [(tenant, k) for k in keys])
+        db.executemany(sql.DELETE_REQUEST, [(tenant, k) for k in keys])
