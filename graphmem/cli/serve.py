@@ -6,7 +6,8 @@ Without API keys the server refuses to bind anything but loopback.
 
 ``--workers N`` runs N server processes on one port (uvicorn's workers), for
 the Neo4j store only: the embedded store keeps its indexes in the memory of
-the process that opened it, and would not see what another process wrote.
+the process that opened it and rebuilds them whenever another process has
+written the file, so workers that all write would spend their time rebuilding.
 """
 
 from __future__ import annotations
@@ -61,8 +62,9 @@ def serve(
     if workers > 1 and settings.store == "embedded":
         raise SetupError(
             f"--workers {workers} needs --store neo4j: the embedded store keeps its indexes in "
-            "the memory of the one process that opened its file and cannot see another "
-            "process's writes; serve it with --workers 1")
+            "the memory of each process and rebuilds them whenever another process writes "
+            "its file, so several writing workers would spend their time rebuilding; serve it "
+            "with --workers 1")
     app = create_app(settings)  # also checks the settings before any worker starts
     shown = f"[{settings.host}]" if ":" in settings.host else settings.host
     Console().print(f"graphmem serving on [bold]http://{shown}:{settings.port}[/] "

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -40,7 +41,7 @@ def test_several_workers_on_the_embedded_store_are_refused(tmp_path: Path) -> No
 
     assert done.returncode == 2, done
     assert "--workers 2 needs --store neo4j" in done.stderr
-    assert "cannot see another process's writes" in done.stderr
+    assert "rebuilds them whenever another process writes" in done.stderr
     assert not (tmp_path / "m.db").exists()  # refused before anything was opened
 
 
@@ -118,3 +119,33 @@ def _check_one_current_job(jobs: list[dict[str, Any]], months: dict[str, int]) -
             assert newer["valid_from"] >= job["valid_from"], (job, newer)
             assert newer["supersedes"] == [job["id"]]
             assert job["valid_until"] == newer["valid_from"]
+
+
+def test_a_server_on_the_embedded_store_sees_what_the_cli_writes_beside_it(tmp_path: Path) -> None:
+    """``graphmem ingest`` and ``graphmem forget`` in their own processes, on the file a
+    running server holds: the server's next search answers from what they wrote."""
+    db = tmp_path / "m.db"
+    env = {"GRAPHMEM_API_KEYS": f'{{"{sha(KEY_A)}": "{TENANT_A}"}}'}
+    cli_env = {**os.environ, "GRAPHMEM_DB_PATH": str(db), "GRAPHMEM_STORE": "embedded",
+               "GRAPHMEM_DEFAULT_TENANT": TENANT_A}
+    source = tmp_path / "episodes.jsonl"
+    source.write_text("\n".join(json.dumps(_episode("maya", said, month)) for said, month in
+                                [("I work at Globex.", 2), ("I work at Initech now.", 9)]))
+    query = {"scope": {"user_id": "maya"}, "query": "Where does Maya work?"}
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run([sys.executable, "-c", "from graphmem.cli import app; app()", *args],
+                              capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                              env=cli_env)
+        assert done.returncode == 0, done
+        return done
+
+    with serving(tmp_path, env, ["--store", "embedded", "--db-path", str(db)]) as up:
+        with up.client(KEY_A) as client:
+            assert client.post("/v1/memories/search", json=query).json()["results"] == []
+            cli("ingest", str(source))
+            found = client.post("/v1/memories/search", json=query).json()["results"]
+            assert [r["object"] for r in found if r["predicate"] == "WORKS_AT"] == ["Initech"]
+            cli("forget", "--scope", "user:maya", "--fact", found[0]["id"])
+            after = client.post("/v1/memories/search", json=query).json()["results"]
+            assert found[0]["id"] not in [r["id"] for r in after]

@@ -9,14 +9,14 @@ traversal, and per-scope vector indexes. BM25 is SQLite's FTS5 (real BM25
 ranking, kept transactionally in step with the rows).
 
 A lock serialises access, so one store can be shared by the threads of a web
-server.
+server. Another process may write the same file (a command-line run beside a
+server): the lock notices and rebuilds the mirror (:mod:`.freshness`).
 """
 
 from __future__ import annotations
 
 import heapq
 import sqlite3
-import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -39,6 +39,7 @@ from graphmem.store.embedded import sql, writes
 from graphmem.store.base import FactQuery, Reminder, Scored, StoredResponse, StoreStats
 from graphmem.store.base import ChannelHits, ChannelPlan, TurnHit, WriteBatch
 from graphmem.names import normalize_name
+from graphmem.store.embedded.freshness import FreshLock
 from graphmem.store.embedded.index import EmbeddedIndex
 from graphmem.temporal import TimeFilter
 
@@ -55,8 +56,10 @@ class EmbeddedStore:
         self.path = Path(path)
         self.embedding_dim = embedding_dim
         self._conn: sqlite3.Connection | None = None
-        self._lock = threading.RLock()
         self._index = EmbeddedIndex(embedding_dim)
+        # Every read and write takes this lock; it rebuilds the mirror when another
+        # process wrote the file since (see freshness.py).
+        self._lock = FreshLock(lambda: self._conn, self._load_memory_indexes)
 
     # -- lifecycle ------------------------------------------------------------
     def open(self) -> None:
@@ -106,8 +109,11 @@ class EmbeddedStore:
             db.execute(sql.UPDATE_SCHEMA_VERSION, (str(sql.SCHEMA_VERSION),))
 
     def _load_memory_indexes(self) -> None:
-        self._index = EmbeddedIndex(self.embedding_dim)
-        self._index.load(self._db)
+        version = self._lock.file_version()  # before reading: a commit during the load shows
+        index = EmbeddedIndex(self.embedding_dim)
+        index.load(self._db)
+        self._index = index
+        self._lock.mark_loaded(version)
 
     @property
     def _db(self) -> sqlite3.Connection:

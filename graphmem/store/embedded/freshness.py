@@ -1,0 +1,73 @@
+"""Keep the embedded store's in-memory mirror in step with writes of other processes.
+
+The mirror (parsed facts, graph, vectors) is built from the SQLite file when the
+store opens and then follows this process's own writes. Another process may
+write the same file: a ``graphmem ingest`` or ``forget`` run from the command
+line beside a running server, or a second server. SQLite tells a connection
+when that happened: ``PRAGMA data_version`` changes when any *other* connection
+commits. :class:`FreshLock` is the store's lock; each time a thread takes it
+(not on re-entry) it asks, and rebuilds the mirror when the file moved. The
+question costs a few microseconds; the rebuild costs as much as opening the
+store, so several processes that all write often are better served by Neo4j
+(which is why ``graphmem serve`` keeps one worker on the embedded store).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable
+from types import TracebackType
+
+DATA_VERSION = "PRAGMA data_version"
+
+
+class FreshLock:
+    """A re-entrant lock that reloads the mirror when another connection committed.
+
+    ``connection`` returns the store's open connection, or ``None`` while it is
+    closed; ``reload`` rebuilds the mirror from it. Both run under the lock.
+    """
+
+    def __init__(self, connection: Callable[[], sqlite3.Connection | None],
+                 reload: Callable[[], None]) -> None:
+        self._lock = threading.RLock()
+        self._connection = connection
+        self._reload = reload
+        self._depth = 0  # only changed while holding the lock
+        self._seen: tuple[int, int] | None = None  # (id of the connection, its data_version)
+
+    def __enter__(self) -> FreshLock:
+        self._lock.acquire()
+        self._depth += 1
+        if self._depth == 1:
+            try:
+                self._catch_up()
+            except BaseException:
+                self._depth -= 1
+                self._lock.release()
+                raise
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self._depth -= 1
+        self._lock.release()
+
+    def file_version(self) -> tuple[int, int] | None:
+        """The file's version as the store's connection sees it (``None`` while closed)."""
+        conn = self._connection()
+        if conn is None:
+            return None
+        return id(conn), int(conn.execute(DATA_VERSION).fetchone()[0])
+
+    def mark_loaded(self, version: tuple[int, int] | None) -> None:
+        """The mirror was built from the file as of ``version`` (read before building)."""
+        with self._lock:
+            self._seen = version
+
+    def _catch_up(self) -> None:
+        now = self.file_version()
+        if now is None or self._seen is None or now == self._seen:
+            return
+        self._reload()  # sets _seen through mark_loaded
