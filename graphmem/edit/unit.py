@@ -88,19 +88,7 @@ class Edit:
 
     def write(self, batch: WriteBatch) -> None:
         """Stage ``batch``; it is written with everything else staged when the edit ends."""
-        staged = self._batch
-        facts = {f.id: f for f in staged.facts}
-        facts.update((f.id, f) for f in batch.facts)
-        entities = {e.id: e for e in staged.entities}
-        entities.update((e.id, e) for e in batch.entities)
-        self._batch = WriteBatch(
-            episodes=[*staged.episodes, *batch.episodes], entities=list(entities.values()),
-            facts=list(facts.values()), mentions=[*staged.mentions, *batch.mentions],
-            turn_vectors={**staged.turn_vectors, **batch.turn_vectors},
-            reminders=[*staged.reminders, *batch.reminders],
-            delete_fact_ids=[*staged.delete_fact_ids, *batch.delete_fact_ids],
-            delete_episode_ids=[*staged.delete_episode_ids, *batch.delete_episode_ids],
-            delete_entity_ids=[*staged.delete_entity_ids, *batch.delete_entity_ids])
+        self._batch = self._batch.merged(batch)
 
     def delete_scope(self, scope_key: str) -> None:
         """Delete everything stored under exactly ``scope_key`` when the edit ends."""

@@ -12,7 +12,7 @@ Every method takes the tenant first; no read or write may cross tenants.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -64,6 +64,21 @@ class WriteBatch(BaseModel):
     timeline_versions: dict[str, int] = Field(
         default_factory=dict,
         description="timeline key -> the version the writer read (see GraphStore.write)")
+
+    def merged(self, later: WriteBatch) -> WriteBatch:
+        """This batch and ``later`` as one, field by field, so that a new field is merged
+        without being listed anywhere: records with an ``id`` are upserted (``later``'s
+        copy wins, in first-seen order), other lists are appended and maps joined."""
+        parts: dict[str, Any] = {}
+        for name in type(self).model_fields:
+            mine, theirs = getattr(self, name), getattr(later, name)
+            if isinstance(mine, dict):
+                parts[name] = {**mine, **theirs}
+            elif any(hasattr(item, "id") for item in [*mine, *theirs]):
+                parts[name] = list({item.id: item for item in [*mine, *theirs]}.values())
+            else:
+                parts[name] = [*mine, *theirs]
+        return WriteBatch(**parts)
 
     def is_empty(self) -> bool:
         return not any(
