@@ -23,6 +23,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from types import TracebackType
+from typing import TypeVar
 
 from graphmem.edit.changes import Change, ChangeSink, Sinks
 from graphmem.edit.unit import Edit, WritePath
@@ -44,6 +45,7 @@ from graphmem.store.base import FactQuery, GraphStore, StoreStats
 from graphmem.names import normalize_name
 from graphmem.temporal import TimeFilter
 
+T = TypeVar("T")
 
 
 class Memory:
@@ -114,6 +116,11 @@ class Memory:
         and announced to the attached sinks after the store committed.
         """
         return self._writes.edit(tenant, now=now)
+
+    def committed(self, step: Callable[[], T]) -> T:
+        """Run ``step`` (which opens its own edit) again while another process's write to a
+        timeline it read makes the store refuse it (see :meth:`WritePath.committed`)."""
+        return self._writes.committed(step)
 
     def attach(self, sink: ChangeSink) -> None:
         """Hand every change committed from now on to ``sink`` too (see :meth:`detach`)."""

@@ -31,7 +31,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import TypeVar
+from functools import wraps
+from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
 from graphmem.edit.changes import Change, Sinks
 from graphmem.embed.base import Embedder
@@ -49,6 +50,31 @@ COMMIT_ATTEMPTS = 8
 COMMIT_BACKOFF_SECONDS = 0.01
 
 T = TypeVar("T")
+P = ParamSpec("P")
+
+
+class Committing(Protocol):
+    """What :func:`decided_again_on_conflict` needs of a memory."""
+
+    def committed(self, step: Callable[[], T]) -> T: ...
+
+
+M = TypeVar("M", bound=Committing)
+
+
+def decided_again_on_conflict(
+        operation: Callable[Concatenate[M, P], T]) -> Callable[Concatenate[M, P], T]:
+    """Run ``operation(memory, ...)`` through :meth:`WritePath.committed`.
+
+    For operations that open one edit, read the timelines they decide on inside it and
+    have no effect before it commits (a correction, an erasure, a todo...): when another
+    process changed one of those timelines first, the store refuses the write and the
+    operation runs again from its reads, as ingestion does, instead of failing with 409.
+    """
+    @wraps(operation)
+    def again(memory: M, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return memory.committed(lambda: operation(memory, *args, **kwargs))
+    return again
 
 
 class Edit:

@@ -21,6 +21,7 @@ from graphmem.models import Entity, Fact, Scope
 from graphmem.predicates import PredicateRegistry
 from graphmem.store.base import FactQuery, Mention, WriteBatch
 from graphmem.temporal import TimeFilter, timeline_key
+from graphmem.edit.unit import decided_again_on_conflict
 
 if TYPE_CHECKING:
     from graphmem.memory import Memory
@@ -36,6 +37,7 @@ class SplitResult(BaseModel):
     reopened: list[Fact] = Field(default_factory=list, description="no longer closed by them")
 
 
+@decided_again_on_conflict
 def split_entity(memory: Memory, tenant: str, entity_id: str, episode_ids: list[str], *,
                  fact_ids: list[str] | None = None, scope: Scope | None = None) -> SplitResult:
     """Move what ``episode_ids`` alone said about the entity (and ``fact_ids``) to a new

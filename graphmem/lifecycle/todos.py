@@ -36,6 +36,7 @@ from graphmem.memory import Memory
 from graphmem.models import Category, Episode, Evidence, Fact, FactStatus, Scope, UtcDateTime
 from graphmem.store.base import Reminder, WriteBatch
 from graphmem.temporal import TimeFilter
+from graphmem.edit.unit import decided_again_on_conflict
 
 TODO = "TODO"
 
@@ -198,6 +199,7 @@ def due_todos(memory: Memory, tenant: str, scope: Scope, *, until: datetime,
             or (t.remind_at is not None and t.remind_at <= now)]
 
 
+@decided_again_on_conflict
 def add_todo(memory: Memory, tenant: str, scope: Scope, description: str, *,
              due: datetime | None = None, remind_at: datetime | None = None,
              creator: str | None = None, assignee: str | None = None,
@@ -252,6 +254,7 @@ def add_todo(memory: Memory, tenant: str, scope: Scope, description: str, *,
     return _todo(memory, tenant, _State(fact=fact), now, TodoPolicy())
 
 
+@decided_again_on_conflict
 def close_todo(memory: Memory, tenant: str, todo_id: str, *,
                status: TodoStatus = TodoStatus.COMPLETED, scope: Scope | None = None,
                now: datetime | None = None, at: datetime | None = None,

@@ -29,6 +29,7 @@ from graphmem.memory import Memory
 from graphmem.models import Cardinality, Category, Entity, Fact, FactStatus, Scope
 from graphmem.scan import all_facts
 from graphmem.store.base import WriteBatch
+from graphmem.edit.unit import decided_again_on_conflict
 
 #: The importance a restored memory has at least, so the next decay run does not take it
 #: straight back (``DecayPolicy.restore_importance`` passes its own).
@@ -118,6 +119,7 @@ def set_importance(memory: Memory, tenant: str, fact_id: str, importance: float,
                    lambda fact: fact.model_copy(update={"importance": importance}))
 
 
+@decided_again_on_conflict
 def correct_fact(memory: Memory, tenant: str, fact_id: str, *, object: str | None = None,
                  text: str | None = None, category: Category | None = None,
                  scope: Scope | None = None) -> Correction:

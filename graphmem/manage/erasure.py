@@ -27,6 +27,7 @@ from graphmem.models import Fact, FactStatus, Scope
 from graphmem.scan import EVERYTHING, all_facts
 from graphmem.search.models import SearchRequest
 from graphmem.store.base import WriteBatch
+from graphmem.edit.unit import decided_again_on_conflict
 
 
 class Erasure(BaseModel):
@@ -43,6 +44,7 @@ class Erasure(BaseModel):
     dry_run: bool = False
 
 
+@decided_again_on_conflict
 def erase_scope(memory: Memory, tenant: str, scope: Scope, *, dry_run: bool = False) -> Erasure:
     """Delete everything stored under exactly this scope (not the scopes it can read)."""
     with memory.edit(tenant) as edit:
@@ -57,6 +59,7 @@ def erase_scope(memory: Memory, tenant: str, scope: Scope, *, dry_run: bool = Fa
     return report
 
 
+@decided_again_on_conflict
 def erase_entity(memory: Memory, tenant: str, scope: Scope, entity_id: str, *,
                  delete_sources: bool = True, dry_run: bool = False) -> Erasure:
     """Delete an entity, every fact touching or naming it and (by default) the episodes they
@@ -76,6 +79,7 @@ def erase_entity(memory: Memory, tenant: str, scope: Scope, entity_id: str, *,
         return report
 
 
+@decided_again_on_conflict
 def erase_topic(memory: Memory, tenant: str, scope: Scope, topic: str, *,
                 min_score: float | None = None, delete_sources: bool = True,
                 dry_run: bool = False) -> Erasure:

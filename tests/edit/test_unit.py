@@ -4,8 +4,9 @@ the store committed it; a block that raises writes and announces nothing. On bot
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from datetime import datetime
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from graphmem.embed.base import Embedder
 from graphmem.errors import ConflictError
 from graphmem.extract.rules import RuleExtractor
 from graphmem.ingest.inputs import FactInput
-from graphmem.manage import forget_fact
+from graphmem.manage import correct_fact, forget_fact
 from graphmem.memory import Memory
 from graphmem.models import FactStatus, Scope
 from graphmem.store.base import GraphStore, WriteBatch
@@ -105,3 +106,45 @@ def test_an_edit_is_one_batch_and_embeds_new_facts(memory: Memory, store: GraphS
     [after] = store.get_facts(tenant, [fact_id])
     assert after.text == "Alice loves pizza." and after.importance == fact.importance
     assert after.embedding is not None and after.embedding != fact.embedding
+
+
+class WritesFirst:
+    """The store, but another writer's change lands just before this one's first write:
+    what another process does when it commits between this edit's reads and its write."""
+
+    def __init__(self, store: GraphStore, other: Callable[[], object]) -> None:
+        self._store, self._other = store, other
+        self.writes = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def write(self, tenant: str, batch: WriteBatch) -> None:
+        self.writes += 1
+        if self.writes == 1:
+            self._other()
+        self._store.write(tenant, batch)
+
+
+def test_a_correction_that_meets_another_writer_is_decided_again(
+        store: GraphStore, embedder: Embedder, tenant: str) -> None:
+    other = Memory(store, RuleExtractor(), embedder)
+
+    def job(company: str, year: int) -> FactInput:
+        return FactInput(scope=ALICE, subject="Alice", predicate="WORKS_AT", object=company,
+                         valid_from=datetime(year, 1, 1, tzinfo=UTC))
+
+    [globex] = other.add_facts(tenant, [job("Globex", 2023)]).created
+    racing = WritesFirst(store, lambda: other.add_facts(tenant, [job("Hooli", 2019)]))
+    mine = Memory(racing, RuleExtractor(), embedder)  # type: ignore[arg-type]
+
+    corrected = correct_fact(mine, tenant, globex.id, object="Initech")
+
+    assert racing.writes == 2  # refused once (the timeline moved), then decided again
+    timeline = sorted(store.facts_in_timelines(tenant, [globex.timeline_key]),
+                      key=lambda f: f.valid_from)
+    assert [f.object_name for f in timeline] == ["Hooli", "Globex", "Initech"]
+    assert [f.object_name for f in timeline if f.valid_until is None] == ["Initech"]
+    assert corrected.superseded is not None and corrected.superseded.id == globex.id
+    other.engine.close()
+    mine.engine.close()
