@@ -246,13 +246,31 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
             party = party_of(member, speech)
             if party is not None:
                 parties.append(party)
-    # "Tom and I got married" is sometimes parsed with Tom hanging off the verb
+    # "Tom and I got married" is sometimes parsed with Tom hanging off the verb, as a
+    # modifier or even an interjection ("Raj" read as "Hey")
     if any(p.is_speaker for p in parties):
-        for c in verb.children:
-            if c.dep_ == "npadvmod" and c.ent_type_ == "PERSON" and any(
-                    x.dep_ == "cc" for x in c.children):
-                parties.append(Party(c.text, "person"))
+        named = {p.name for p in parties}
+        parties += [Party(c.text, "person") for c in verb.children
+                    if c.text not in named and _joined_name(c, speech)]
     return parties
+
+
+_INTERJECTIONS = frozenset({"wow", "oh", "ok", "okay", "yes", "yeah", "well", "so", "hey",
+                            "hi", "anyway", "honestly", "finally", "actually", "guess"})
+
+
+def _joined_name(token: Token, speech: Speech) -> bool:
+    """A name hung off the verb that is really the first of "<name> and I"."""
+    if token.dep_ not in ("npadvmod", "intj") or not token.text[:1].isupper() \
+            or token.lower_ in _INTERJECTIONS:
+        return False
+    named = token.ent_type_ == "PERSON" or token.text in speech.people or token.tag_ in (
+        "NNP", "UH")
+    doc = token.doc
+    joined = any(x.dep_ == "cc" for x in token.children) or (
+        token.i + 2 < len(doc) and doc[token.i + 1].lower_ == "and"
+        and doc[token.i + 2].lower_ in FIRST_PERSON)
+    return named and joined
 
 
 def copula_subjects(verb: Token) -> list[Token]:

@@ -37,6 +37,7 @@ from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
 from graphmem.extract.rules.terms import TermMarker
 from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve
+from graphmem.extract.rules.titles import TitleJoiner
 from graphmem.models import Episode
 
 if TYPE_CHECKING:
@@ -113,6 +114,7 @@ class RuleExtractor:
             [{"patterns": [[{"LOWER": word}]], "attrs": {"LEMMA": lemma}}
              for word, lemma in _LEMMA_FIXES])
         nlp.add_pipe("merge_entities")
+        nlp.tokenizer = TitleJoiner(nlp.tokenizer)  # type: ignore[assignment]
         return nlp
 
     def extract(self, episode: Episode, candidates: list[CandidateFact]) -> Extraction:

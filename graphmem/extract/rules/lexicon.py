@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import conjuncts
 from graphmem.extract.rules.terms import TECH_LABEL
+from graphmem.extract.rules.titles import is_joined_title
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -193,7 +194,8 @@ def is_named(token: Token) -> bool:
 
 
 def is_occupation(token: Token) -> bool:
-    return token.lemma_.lower() in OCCUPATIONS or token.lower_ in OCCUPATIONS
+    return token.lemma_.lower() in OCCUPATIONS or token.lower_ in OCCUPATIONS \
+        or is_joined_title(token)
 
 
 def has_prt(verb: Token, word: str) -> bool:

@@ -119,8 +119,8 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
         return [Finding(s, "HAS_FRIEND", t.text, "person")
                 for s in clause.subjects for t in pobjs(attr, ("with",))
                 if t.ent_type_ == "PERSON" or t.tag_ == "NNP"]
-    if clause.negated or owner is not None or has_det(attr, ("no",)):
-        return out  # "I'm no writer"
+    if (clause.negated and not clause.ended) or owner is not None or has_det(attr, ("no",)):
+        return out  # "I'm no writer", "I'm not a doctor"; "not a manager anymore" ends one
     if lemma == "student":
         return [Finding(s, "STUDIES_AT", n, "organization")
                 for s in clause.subjects for t in pobjs(attr, ("at",)) if (n := phrase(t))]
