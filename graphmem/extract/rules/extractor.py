@@ -114,7 +114,7 @@ class RuleExtractor:
             [{"patterns": [[{"LOWER": word}]], "attrs": {"LEMMA": lemma}}
              for word, lemma in _LEMMA_FIXES])
         nlp.add_pipe("merge_entities")
-        nlp.tokenizer = TitleJoiner(nlp.tokenizer)  # type: ignore[assignment]
+        nlp.tokenizer = TitleJoiner(nlp.tokenizer)
         return nlp
 
     def extract(self, episode: Episode, candidates: list[CandidateFact]) -> Extraction:
