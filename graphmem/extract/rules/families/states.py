@@ -68,7 +68,14 @@ def slot_copula(clause: Clause, speech: Speech) -> list[Finding]:
             for value in [other, *conjuncts(other)]:
                 if (name := fits(slot, value)) is not None:
                     out.append(slot_finding(owner, slot, name, action))
+        if noun.dep_ in ("nsubj", "nsubjpass") and slot in _WHERE_SLOTS:
+            out += [slot_finding(owner, slot, name, action)  # "my new job is at Figma"
+                    for t in pobjs(verb, _WHERE_SLOTS[slot]) if (name := fits(slot, t))]
     return out
+
+
+#: Slots whose value may follow the copula as a place: "my job is at X", "home is in X".
+_WHERE_SLOTS = MappingProxyType({"WORKS_AT": ("at", "with"), "LIVES_IN": ("in",)})
 
 
 def with_org(clause: Clause, speech: Speech) -> list[Finding]:
