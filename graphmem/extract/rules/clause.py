@@ -209,18 +209,46 @@ def future_time(verb: Token) -> bool:
 
 
 def _hypothetical(verb: Token) -> bool:
+    """A clause that does not say its fact happened or holds: "if I moved", "I wish I
+    lived", "I almost joined", "I was going to join", "I doubt I'll move", "I'm not
+    sure I like it", "it's not true that I live there"."""
+    if any(c.dep_ == "advmod" and c.lower_ in ("almost", "nearly") for c in verb.children):
+        return True
     node: Token | None = verb
     while node is not None:
         if any(c.dep_ == "mark" and c.lower_ in ("if", "unless", "whether", "once")
                for c in node.children):
             return True
         if node.dep_ in ("advcl", "ccomp", "conj", "xcomp") and node.head != node:
-            if node.head.lemma_ in ("wish", "wonder", "imagine", "ask", "say", "tell"):
+            head = node.head
+            if head.lemma_ in ("wish", "wonder", "imagine", "ask", "say", "tell"):
                 return True
-            node = node.head
+            if node.dep_ == "ccomp" and _denied(head):
+                return True
+            if node.dep_ == "xcomp" and head.lemma_ == "go" and head.tag_ == "VBG" and any(
+                    a.dep_ == "aux" and a.tag_ == "VBD" for a in head.children):
+                return True  # "I was going to join Stripe": an intention that did not happen
+            node = head
         else:
             node = None
     return False
+
+
+#: Verbs and adjectives whose negation denies the clause they govern.
+_BELIEF_FRAMES = frozenset({"think", "believe", "feel", "guess", "suppose", "reckon", "expect",
+                            "know", "remember", "say", "claim", "mean", "seem", "be", "sure",
+                            "true", "certain", "convinced", "right", "correct"})
+
+
+def _denied(frame: Token) -> bool:
+    """A verb (or "sure", "true" after a copula) that denies or doubts the clause it governs."""
+    if frame.lemma_.lower() in ("doubt", "deny"):
+        return True
+    if frame.lemma_.lower() not in _BELIEF_FRAMES:
+        return False  # "I can't wait to see it" is eager, not a denial
+    holder = frame.head if frame.dep_ == "acomp" else frame
+    return _ended(holder) or any(c.dep_ == "neg" or c.lower_ == "never"
+                                 for c in [*frame.children, *holder.children])
 
 
 def subjects_of(verb: Token, speech: Speech) -> list[Party]:

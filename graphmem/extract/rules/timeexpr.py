@@ -409,8 +409,10 @@ def _season(today: date, which: str, name: str, direction: str
 
 def _relative_month(today: date, which: str, month: int, direction: str
                     ) -> tuple[date, date, Granularity, Relation]:
-    which = " ".join(which.split())
+    which = said = " ".join(which.split())
     this_year = date(today.year, month, 1)
+    if which == "from" and direction == "future":  # "we'll live in Oslo from August"
+        which = "next" if this_year < today.replace(day=1) else "this"
     if which == "last" or (which in ("since", "from") and this_year > today):
         start = this_year if this_year < today.replace(day=1) else date(today.year - 1, month, 1)
     elif which == "next":
@@ -422,7 +424,7 @@ def _relative_month(today: date, which: str, month: int, direction: str
     else:
         start = this_year if _add_months(this_year, 1) > today else date(today.year + 1, month, 1)
     relation: Relation = {"since": "since", "from": "since", "by": "by", "before": "by",
-                          "until": "until", "till": "until"}.get(which, "at")  # type: ignore[assignment]
+                          "until": "until", "till": "until"}.get(said, "at")  # type: ignore[assignment]
     return start, _add_months(start, 1), "month", relation
 
 

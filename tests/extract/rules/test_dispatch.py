@@ -16,7 +16,18 @@ NO_FACTS = [
     "Whenever I run out of things to watch, I call you.",
     "My sister is getting married in October.", "I'm no writer like you.",
     "I love the thought, Nate!", "I'd love to join in!", "Don't forget to bring the tent!",
+    # said, but not as holding: doubted, denied, nearly or never done
+    "I'm not sure I still like jazz.", "It's not true that I live in Berlin.",
+    "I no longer think I'll move to Rome.", "I doubt I'll join Stripe.",
+    "I was going to join Stripe but didn't.", "I almost joined Stripe.",
+    "I don't know if I like jazz.",
 ]
+
+
+def test_an_idiom_with_a_negation_is_not_a_denial(extractor: RuleExtractor) -> None:
+    found = said(extractor, "I'm planning a ring-toss tournament, I can't wait!",
+                 speaker="Alice")
+    assert [(f.predicate, f.action) for f in found.facts] == [("PLANS", "assert")]
 
 
 @pytest.mark.parametrize("text", NO_FACTS)

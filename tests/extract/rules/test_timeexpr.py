@@ -32,6 +32,13 @@ def d(year: int, month: int, day: int, hour: int = 0) -> datetime:
         ("in 2023", "auto", d(2023, 1, 1), d(2024, 1, 1), "year", "at"),
         ("since 2019", "auto", d(2019, 1, 1), d(2020, 1, 1), "year", "since"),
         ("since March", "auto", d(2024, 3, 1), d(2024, 4, 1), "month", "since"),
+        ("since August", "auto", d(2023, 8, 1), d(2023, 9, 1), "month", "since"),
+        # "from" looks the way the sentence does: back in a past one, ahead in a future one
+        ("I've lived here from August", "auto", d(2023, 8, 1), d(2023, 9, 1), "month", "since"),
+        ("We'll be living in Oslo from August", "auto", d(2024, 8, 1), d(2024, 9, 1), "month",
+         "since"),
+        ("I'll work at Globex from January", "auto", d(2025, 1, 1), d(2025, 2, 1), "month",
+         "since"),
         ("since September", "auto", d(2023, 9, 1), d(2023, 10, 1), "month", "since"),
         ("two years ago", "auto", d(2022, 1, 1), d(2023, 1, 1), "year", "at"),
         ("three days ago", "auto", d(2024, 6, 9), d(2024, 6, 10), "day", "at"),
