@@ -9,10 +9,16 @@
 4. reports requests/s, p50/p95/p99 per kind and errors, and writes
    ``bench/results/api_load.json`` with the machine's facts.
 
+With ``--store neo4j`` the facts go into a Neo4j (NEO4J_URI, or a local server that
+``bench/stores.py`` starts) and the load runs once per ``--workers`` count against
+``graphmem serve --store neo4j --workers N`` (one seeding, the same client each time);
+that writes ``bench/results/api_load_neo4j.json``.
+
 Target on 2 cores: 200 search req/s at p95 <= 100 ms, no errors. The clients share
 the machine with the server, so the figure is a lower bound for the server.
 
     python bench/api_load.py --facts 10000 --duration 20 --concurrency 8
+    python bench/api_load.py --store neo4j --workers 1 2 4
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import write_result  # noqa: E402
+from bench.stores import open_bench_store  # noqa: E402
+from graphmem.store.base import GraphStore  # noqa: E402
 from graphmem.neo4j_local.system import free_ports  # noqa: E402
 
 FIRST = ["Ana", "Ben", "Chloe", "Dev", "Elif", "Farid", "Grace", "Hugo", "Ines", "Jon", "Kira",
@@ -65,7 +73,8 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
 
 
-def seed(db_path: Path, count: int, rng: random.Random, baseline: int) -> tuple[float, list[float]]:
+def seed(store: GraphStore, count: int, rng: random.Random,
+         baseline: int) -> tuple[float, list[float]]:
     """Seed the store; then time ``baseline`` searches in-process (no HTTP), one at a time."""
     from graphmem.embed.cache import CachedEmbedder
     from graphmem.embed.onnx import OnnxEmbedder
@@ -73,11 +82,9 @@ def seed(db_path: Path, count: int, rng: random.Random, baseline: int) -> tuple[
     from graphmem.ingest.inputs import FactInput
     from graphmem.memory import Memory
     from graphmem.models import Scope
-    from graphmem.store.embedded import EmbeddedStore
 
     started = time.perf_counter()
-    memory = Memory(EmbeddedStore(db_path, embedding_dim=384), RuleExtractor(),
-                    CachedEmbedder(OnnxEmbedder())).open()
+    memory = Memory(store, RuleExtractor(), CachedEmbedder(OnnxEmbedder()))
     try:
         batch: list[FactInput] = []
         for i in range(count):
@@ -104,20 +111,20 @@ def seed(db_path: Path, count: int, rng: random.Random, baseline: int) -> tuple[
             memory.search("default", request)
             timings.append(time.perf_counter() - began)
     finally:
-        memory.close()
+        memory.engine.close()
     return seconds, timings
 
 
 
-def start_server(db_path: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "GRAPHMEM_API_KEYS": "{}", "GRAPHMEM_RATE_LIMIT_PER_MINUTE": "100000000"}
+def start_server(store_args: list[str], store_env: dict[str, str], port: int,
+                 log: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "GRAPHMEM_API_KEYS": "{}", "GRAPHMEM_RATE_LIMIT_PER_MINUTE": "100000000",
+           **store_env}
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-c", "from graphmem.cli import app; app()", "serve",
-             "--store", "embedded", "--host", "127.0.0.1", "--port", str(port),
-             "--db-path", str(db_path),
-             "--log-level", "warning"],
-            cwd=db_path.parent, env=env, stdout=out, stderr=subprocess.STDOUT)
+             *store_args, "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+            cwd=log.parent, env=env, stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -217,34 +224,65 @@ def main() -> None:
     parser.add_argument("--ingest-ratio", type=float, default=0.05)
     parser.add_argument("--baseline", type=int, default=50,
                         help="in-process searches timed before the server starts")
+    parser.add_argument("--store", choices=["embedded", "neo4j"], default="embedded")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1],
+                        help="uvicorn workers, one load run per count (neo4j only)")
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args()
+    if args.store == "embedded" and args.workers != [1]:
+        parser.error("--workers above 1 needs --store neo4j (the server refuses it)")
 
     with tempfile.TemporaryDirectory(prefix="graphmem-api-load-") as tmp:
-        db_path = Path(tmp) / "bench.db"
         print(f"seeding {args.facts} facts...", flush=True)
-        seed_seconds, in_process = seed(db_path, args.facts, random.Random(7), args.baseline)
-        load_before = os.getloadavg()
-        port = free_ports(1)[0]
-        proc = start_server(db_path, port, Path(tmp) / "server.log")
-        stats = Stats()
-        try:
-            elapsed = asyncio.run(load(f"http://127.0.0.1:{port}", args, stats))
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
+        with open_bench_store(args.store, Path(tmp)) as store:
+            seed_seconds, in_process = seed(store, args.facts, random.Random(7), args.baseline)
+            if args.store == "neo4j":  # the store stays open: its server serves the runs
+                uri = store.uri  # type: ignore[attr-defined]
+                runs = [run(["--store", "neo4j", "--workers", str(n)], {
+                    "GRAPHMEM_NEO4J_URI": uri,
+                    "GRAPHMEM_NEO4J_USER": os.environ.get("NEO4J_USER", "neo4j"),
+                    "GRAPHMEM_NEO4J_PASSWORD": os.environ.get("NEO4J_PASSWORD", "")},
+                    Path(tmp), args, n) for n in args.workers]
+        if args.store == "embedded":  # closed first: the server opens the file itself
+            runs = [run(["--store", "embedded", "--db-path", str(Path(tmp) / "bench.db")], {},
+                        Path(tmp), args, 1)]
+    base = {"seed_seconds": round(seed_seconds, 1),
+            "search_in_process": summary(in_process, sum(in_process))}
+    if args.store == "embedded":
+        result = {**runs[0], **base}
+        result["config"]["store"] = "embedded"
+        name = "api_load"
+    else:
+        result = {**base, "config": {**runs[0]["config"], "store": "neo4j",
+                                     "server": "graphmem serve --workers N"},
+                  "runs": runs}
+        name = "api_load_neo4j"
+    if not args.no_write:
+        print("wrote", write_result(name, result))
 
+
+def run(store_args: list[str], store_env: dict[str, str], tmp: Path, args: argparse.Namespace,
+        workers: int) -> dict[str, Any]:
+    """One load run against a fresh ``graphmem serve`` with ``workers`` workers."""
+    load_before = os.getloadavg()
+    port = free_ports(1)[0]
+    proc = start_server(store_args, store_env, port, tmp / f"server-{workers}.log")
+    stats = Stats()
+    try:
+        elapsed = asyncio.run(load(f"http://127.0.0.1:{port}", args, stats))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
     total = (len(stats.latencies["search"]) + len(stats.latencies["ingest"])
              + sum(stats.errors.values()))
     search = summary(stats.latencies["search"], elapsed)
     result = {
         "config": {"facts": args.facts, "users": USERS, "duration_s": args.duration,
                    "concurrency": args.concurrency, "ingest_ratio": args.ingest_ratio,
-                   "max_requests": args.max_requests, "server": "graphmem serve (1 uvicorn worker)",
-                   "store": "embedded"},
-        "seed_seconds": round(seed_seconds, 1),
+                   "max_requests": args.max_requests,
+                   "server": f"graphmem serve ({workers} uvicorn worker{'s' * (workers > 1)})"},
+        "workers": workers,
         "load_average_before": [round(x, 2) for x in load_before],
-        "search_in_process": summary(in_process, sum(in_process)),
         "health": summary(stats.latencies["health"], 3.0),
         "elapsed_s": round(elapsed, 2),
         "total_requests_per_second": round(total / elapsed, 1),
@@ -255,11 +293,9 @@ def main() -> None:
                    "met": bool(search.get("per_second", 0) >= 200
                                and search.get("p95_ms", 1e9) <= 100 and not stats.errors)},
     }
-    for key in ("search_in_process", "health", "search", "ingest"):
-        print(key, result[key])
-    print("errors", stats.errors, "target met:", result["target"]["met"])
-    if not args.no_write:
-        print("wrote", write_result("api_load", result))
+    print(f"{workers} worker(s):", {k: result[k] for k in ("health", "search", "ingest")})
+    print("errors", stats.errors, "target met:", result["target"]["met"], flush=True)
+    return result
 
 
 if __name__ == "__main__":
