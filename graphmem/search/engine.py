@@ -296,30 +296,24 @@ class _Inline:
         return done
 
 
-# Hits are built unvalidated (``model_construct``) from records already validated: a search
-# makes up to fifty and returns ten, and validating each cost more than fusion.
 def _fact_hit(fact: Fact, score: float, ranks: dict[str, int], now: datetime,
               time: TimeFilter) -> SearchHit:
     at = time.at(now)
-    return SearchHit.model_construct(
-        kind="fact", id=fact.id, text=fact.text, score=score, channels=dict(ranks),
+    return SearchHit(
+        kind="fact", id=fact.id, text=fact.text, score=score, channels=ranks,
         subject=fact.subject_name, predicate=fact.predicate, object=fact.object_name,
-        category=fact.category, valid_from=as_utc(fact.valid_from),
-        valid_until=as_utc(fact.valid_until) if fact.valid_until else None,
+        category=fact.category, valid_from=fact.valid_from, valid_until=fact.valid_until,
         superseded=fact.valid_until is not None and fact.valid_until <= at,
-        superseded_by=fact.superseded_by, sources=list(fact.message_ids),
-        episode_ids=list(fact.episode_ids), importance=fact.importance, speaker=None,
+        superseded_by=fact.superseded_by, sources=fact.message_ids, episode_ids=fact.episode_ids,
+        importance=fact.importance,
     )
 
 
 def _turn_hit(turn: TurnHit, score: float, ranks: dict[str, int]) -> SearchHit:
-    return SearchHit.model_construct(
+    return SearchHit(
         kind="turn", id=f"{turn.episode_id}:{turn.message_index}", text=turn.content, score=score,
-        channels=dict(ranks), subject=None, predicate=None, object=None, category=None,
-        valid_from=as_utc(turn.timestamp) if turn.timestamp else None, valid_until=None,
-        superseded=False, superseded_by=None,
-        sources=[turn.message_id] if turn.message_id else [], episode_ids=[turn.episode_id],
-        importance=None, speaker=turn.speaker,
+        channels=ranks, valid_from=turn.timestamp, sources=[turn.message_id] if turn.message_id else [],
+        episode_ids=[turn.episode_id], speaker=turn.speaker,
     )
 
 
