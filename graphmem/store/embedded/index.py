@@ -11,10 +11,13 @@ attaches one when a caller asks for whole facts.
 from __future__ import annotations
 
 import sqlite3
+import sys
 from collections.abc import Iterable
+from typing import TypeVar
 
 import networkx as nx
 import numpy as np
+import numpy.typing as npt
 
 from graphmem.models import Entity, Fact
 from graphmem.store.base import WriteBatch
@@ -22,10 +25,33 @@ from graphmem.store.embedded import sql
 from graphmem.store.embedded.vectors import VectorIndex
 
 ScopeKey = tuple[str, str]  # (tenant, scope_key)
+M = TypeVar("M", Fact, Entity)
 
 
-def _vector(blob: object) -> list[float] | None:
-    return np.frombuffer(blob, dtype=np.float32).tolist() if isinstance(blob, bytes) else None
+def _row(blob: object) -> npt.NDArray[np.float32] | None:
+    """A stored vector as a numpy row, not as a list of 384 Python floats made only to be
+    copied into the index."""
+    return np.frombuffer(blob, dtype=np.float32) if isinstance(blob, bytes) else None
+
+
+#: Every field of a record, in one set all the mirror's records share: pydantic keeps a set
+#: of the fields given per model (~1.2 KB a fact) and nothing reads it.
+_FACT_FIELDS = set(Fact.model_fields)
+_ENTITY_FIELDS = set(Entity.model_fields)
+#: Fields whose values repeat across records (the same tenant, scope, person, predicate):
+#: one string each, not one per record.
+_FACT_SHARED = ("tenant", "scope_key", "subject_id", "subject_name", "predicate", "object_id",
+                "object_name")
+_ENTITY_SHARED = ("tenant", "scope_key", "type")
+
+
+def _compact(model: type[M], record: M, fields: set[str], shared: tuple[str, ...]) -> M:
+    """The record as the mirror keeps it: without its vector, sharing what repeats."""
+    values = {**record.__dict__, "embedding": None}
+    for name in shared:
+        if type(values[name]) is str:
+            values[name] = sys.intern(values[name])
+    return model.model_construct(fields, **values)
 
 
 class EmbeddedIndex:
@@ -40,13 +66,19 @@ class EmbeddedIndex:
         self._turns_of: dict[str, tuple[ScopeKey, list[str]]] = {}  # episode id -> its turn keys
 
     def load(self, db: sqlite3.Connection) -> None:
-        for doc, blob in db.execute(sql.LOAD_FACTS):
-            self._put_fact(Fact.model_validate_json(doc).model_copy(update={"embedding": _vector(blob)}))
+        for doc, blob in db.execute(sql.LOAD_FACTS):  # docs are stored without the vector
+            fact = Fact.model_validate_json(doc)
+            self._put_fact(fact)
+            if (row := _row(blob)) is not None:
+                self._index(self._fact_vectors, fact).upsert([fact.id], row)
         for doc, blob in db.execute(sql.LOAD_ENTITIES):
-            self._put_entity(Entity.model_validate_json(doc).model_copy(
-                update={"embedding": _vector(blob)}))
+            entity = Entity.model_validate_json(doc)
+            self._put_entity(entity)
+            if (row := _row(blob)) is not None:
+                self._index(self._entity_vectors, entity).upsert([entity.id], row)
         for tenant, scope_key, episode_id, idx, blob in db.execute(sql.LOAD_TURNS):
-            self._put_turns((tenant, scope_key), episode_id, {idx: _vector(blob) or []})
+            if (row := _row(blob)) is not None:
+                self._put_turns((tenant, scope_key), episode_id, {idx: row})
 
     def apply(self, batch: WriteBatch) -> None:
         """Mirror a committed batch."""
@@ -79,6 +111,10 @@ class EmbeddedIndex:
     def entity(self, tenant: str, entity_id: str) -> Entity | None:
         entity = self.entities.get(entity_id)
         return entity if entity is not None and entity.tenant == tenant else None
+
+    def replace_fact(self, fact: Fact) -> None:
+        """Put a changed record of a fact whose vector is unchanged (access statistics)."""
+        self.facts[fact.id] = _compact(Fact, fact, _FACT_FIELDS, _FACT_SHARED)
 
     def with_embedding(self, fact: Fact) -> Fact:
         index = self._fact_vectors.get((fact.tenant, fact.scope_key))
@@ -117,11 +153,12 @@ class EmbeddedIndex:
         if keys:
             self._turn_vectors[scope].remove(keys)
 
-    def _put_turns(self, scope: ScopeKey, episode_id: str, vectors: dict[int, list[float]]) -> None:
+    def _put_turns(self, scope: ScopeKey, episode_id: str,
+                   vectors: dict[int, list[float]] | dict[int, npt.NDArray[np.float32]]) -> None:
         if scope not in self._turn_vectors:
             self._turn_vectors[scope] = VectorIndex(self.dimension)
         keys = [f"{episode_id}:{idx}" for idx in vectors]
-        self._turn_vectors[scope].upsert(keys, list(vectors.values()))
+        self._turn_vectors[scope].upsert(keys, np.asarray(list(vectors.values()), dtype=np.float32))
         known = self._turns_of.setdefault(episode_id, (scope, []))[1]
         known += keys
 
@@ -137,7 +174,7 @@ class EmbeddedIndex:
             self.graph.remove_edge(old.subject_id, old.object_id, key=fact.id)
         if fact.embedding is not None:
             self._index(self._fact_vectors, fact).upsert([fact.id], [fact.embedding])
-        self.facts[fact.id] = fact.model_copy(update={"embedding": None})
+        self.facts[fact.id] = _compact(Fact, fact, _FACT_FIELDS, _FACT_SHARED)
         self.graph.add_edge(fact.subject_id, fact.object_id, key=fact.id)
 
     def _drop_fact(self, fact_id: str) -> None:
@@ -151,7 +188,7 @@ class EmbeddedIndex:
     def _put_entity(self, entity: Entity) -> None:
         if entity.embedding is not None:
             self._index(self._entity_vectors, entity).upsert([entity.id], [entity.embedding])
-        self.entities[entity.id] = entity.model_copy(update={"embedding": None})
+        self.entities[entity.id] = _compact(Entity, entity, _ENTITY_FIELDS, _ENTITY_SHARED)
         self.graph.add_node(entity.id)
 
 

@@ -205,14 +205,17 @@ def fact_ids_in_timelines(timelines: int) -> str:
     return f"SELECT id FROM facts WHERE tenant=? AND timeline_key IN ({placeholders(timelines)})"
 
 
-FACT_IDS_OF_EPISODE = ("SELECT id FROM facts WHERE tenant=? AND id IN"
-                       " (SELECT fact_id FROM fact_episodes WHERE episode_id=?)")
+# ``+tenant`` keeps SQLite from reading every fact of the tenant through an index on
+# (tenant, ...) and probing the episode's list for each (56 ms at 10k facts, where
+# looking the episode's few facts up by id takes 0.02 ms).
+FACT_IDS_OF_EPISODE = ("SELECT id FROM facts WHERE +tenant=? AND id IN"
+                       " (SELECT fact_id FROM fact_episodes WHERE episode_id=?) ORDER BY rowid")
 
 
 def fact_ids_of_episodes(episodes: int) -> str:
     """Params: tenant, the ``episodes`` episode ids."""
-    return ("SELECT id FROM facts WHERE tenant=? AND id IN (SELECT fact_id FROM fact_episodes"
-            f" WHERE episode_id IN ({placeholders(episodes)}))")
+    return ("SELECT id FROM facts WHERE +tenant=? AND id IN (SELECT fact_id FROM fact_episodes"
+            f" WHERE episode_id IN ({placeholders(episodes)})) ORDER BY rowid")
 
 
 def fact_ids_in_scopes(scopes: int) -> str:

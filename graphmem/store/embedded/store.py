@@ -311,17 +311,21 @@ class EmbeddedStore:
                                [(f.model_dump_json(exclude={"embedding"}), f.id, tenant)
                                 for f in updated])
             for fact in updated:
-                self._index.facts[fact.id] = fact
+                self._index.replace_fact(fact)
 
     # -- search channels ------------------------------------------------------
     def _filter_scored(self, tenant: str, scope_keys: list[str], ranked: list[tuple[str, float]],
                        time: TimeFilter, limit: int) -> list[Scored]:
         now = utcnow()
+        out: list[Scored] = []
         with self._lock:
-            out = [Scored(id=i, score=s) for i, s in ranked
-                   if (f := self._index.fact(tenant, i)) is not None
-                   and f.scope_key in scope_keys and time.matches(f, now)]
-        return out[:limit]
+            for i, s in ranked:
+                if len(out) == limit:
+                    break
+                f = self._index.fact(tenant, i)
+                if f is not None and f.scope_key in scope_keys and time.matches(f, now):
+                    out.append(Scored(id=i, score=s))
+        return out
 
     def fulltext_facts(self, tenant: str, scope_keys: list[str], text: str, time: TimeFilter,
                        limit: int) -> list[Scored]:
