@@ -179,9 +179,11 @@ def _walk(plan: ChannelPlan, now: datetime, params: Params) -> tuple[str, list[s
     text, names = "WITH *, seeds AS frontier0, seeds AS visited0\n", []
     for i in range(plan.walk_depth):
         if i:
-            text += (f"WITH *, [x IN reduce(ends = [], h IN walk{i - 1} |"
-                     f" ends + [h.f.subjectId, h.f.objectId]) WHERE NOT x IN visited{i - 1}]"
-                     f" AS frontier{i}\n"
+            # each end once, as traverse.walk does: the asking user is the subject of most
+            # of hop 1's facts, and every repeat expanded all of their facts again
+            text += (f"WITH *, reduce(next = [], x IN reduce(ends = [], h IN walk{i - 1} |"
+                     f" ends + [h.f.subjectId, h.f.objectId]) | CASE WHEN x IN next"
+                     f" OR x IN visited{i - 1} THEN next ELSE next + x END) AS frontier{i}\n"
                      f"WITH *, visited{i - 1} + frontier{i} AS visited{i}\n")
         text += (
             f"CALL (frontier{i}) {{\n"
