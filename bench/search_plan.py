@@ -2,11 +2,16 @@
 
 Writes the search-latency bench's synthetic facts (``--facts`` of them, real
 MiniLM vectors) to a local Neo4j, builds the channel query a search would send
-(:func:`graphmem.search.engine.channel_plan`) for a few questions, runs it once
-to warm up, then with ``PROFILE``, and prints the operators that cost the most
-db hits. docs/neo4j-search-plan.md keeps a run's summary.
+(:func:`graphmem.search.engine.channel_plan`) for a few questions, and the side
+query that ranks part of the scope's vectors beside it, runs each once to warm
+up, then with ``PROFILE``, and prints the operators that cost the most db hits.
+docs/neo4j-search-plan.md keeps a run's summary.
 
     python bench/search_plan.py --facts 10000
+    NEO4J_URI=bolt://... python bench/search_plan.py --facts 100000 --written
+
+``--written``: the server at ``NEO4J_URI`` already holds the facts (a run of
+bench/search_latency.py against it wrote them), so nothing is written.
 """
 
 from __future__ import annotations
@@ -28,9 +33,10 @@ from graphmem.search.engine import CHANNEL_DEPTH, channel_plan  # noqa: E402
 from graphmem.search.models import SearchRequest  # noqa: E402
 from graphmem.store.base import WriteBatch  # noqa: E402
 from graphmem.store.neo4j import Neo4jStore  # noqa: E402
+from graphmem.store.neo4j import records  # noqa: E402
 from graphmem.store.neo4j import search as cypher  # noqa: E402
 from graphmem.store.neo4j.store import (MAX_CANDIDATES, MIN_CANDIDATES, NAMES_PER_LOOKUP,  # noqa: E402
-                                        OVERSAMPLE, SHARE_MARGIN)
+                                        OVERSAMPLE, SHARE_MARGIN, SIDE_SHARE)
 from graphmem.temporal import TimeFilter  # noqa: E402
 
 QUESTIONS = ["what does user7 think about coffee?", "Which hiking trip did user3 plan?",
@@ -48,14 +54,18 @@ def operators(plan: Any) -> list[dict[str, Any]]:
 
 
 def profile(store: Neo4jStore, tenant: str, request: SearchRequest,
-            embedder: CachedEmbedder, exact_scan_limit: int) -> dict[str, Any]:
+            embedder: CachedEmbedder, exact_scan_limit: int, side: bool) -> dict[str, Any]:
+    """The main query (``side=False``) or the side query of one search, profiled."""
     text = request.query
     vector = [float(x) for x in embedder.embed([text])[0]]
     plan = channel_plan(request, text, vector, TimeFilter(), CHANNEL_DEPTH)
     rule = cypher.VectorRule(exact_scan_limit, SHARE_MARGIN, MIN_CANDIDATES, MAX_CANDIDATES,
                              OVERSAMPLE)
-    query, params = cypher.channels(tenant, plan, utcnow(), rule,
-                                    names_per_lookup=NAMES_PER_LOOKUP)
+    now = utcnow()
+    query, params = (cypher.side_channels(tenant, plan, now, rule, SIDE_SHARE) if side else
+                     cypher.channels(tenant, plan, now, rule, names_per_lookup=NAMES_PER_LOOKUP,
+                                     side_share=SIDE_SHARE))
+    params = records.utc_params(params)
     with store._session() as session:  # a benchmark's look inside: the store has no PROFILE
         session.run(query, params).consume()
         # query options come before PROFILE: CYPHER replan=skip PROFILE ...
@@ -73,6 +83,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--facts", type=int, default=10000)
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()))
+    parser.add_argument("--written", action="store_true",
+                        help="the server at NEO4J_URI already holds the facts")
     args = parser.parse_args()
     facts, entities = make_facts(args.facts)
     embedder = CachedEmbedder(OnnxEmbedder(), max_entries=1000)
@@ -84,7 +96,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, open_bench_store("neo4j", Path(tmp)) as store:
         if not isinstance(store, Neo4jStore):
             raise SystemExit("needs the Neo4j store")
-        for start in range(0, len(facts), 2000):
+        for start in range(0, 0 if args.written else len(facts), 2000):
             chunk = facts[start:start + 2000]
             needed = {f.subject_id for f in chunk} | {f.object_id for f in chunk}
             store.write("bench", WriteBatch(
@@ -96,9 +108,11 @@ def main() -> None:
             user = question.split("user")[1].split()[0] if "user" in question else "1"
             request = SearchRequest(scope=Scope(user_id=f"u{user}"), query=question, limit=10)
             # as configured (small scopes ranked exactly), then forced through the index
-            for limit in (store.exact_scan_limit, 1):
-                found = profile(store, "bench", request, embedder, limit)
-                print(f"\n{found['question']!r} exact_scan_limit={limit}: "
+            for limit, side in ((store.exact_scan_limit, False), (store.exact_scan_limit, True),
+                                (1, False)):
+                found = profile(store, "bench", request, embedder, limit, side)
+                print(f"\n{found['question']!r} {'side' if side else 'main'} query,"
+                      f" exact_scan_limit={limit}: "
                       f"{found['db_hits']} db hits, {found['ms']} ms, "
                       f"{found['query_lines']} lines of Cypher")
                 for op in found["top"]:

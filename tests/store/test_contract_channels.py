@@ -109,3 +109,18 @@ def test_without_turns_or_scope(store: GraphStore, embedder: Embedder, tenant: s
     assert comparable(one) == comparable(channels_by_parts(store, tenant, asked))
     nowhere = asked.model_copy(update={"scope_keys": []})
     assert comparable(store.search_channels(tenant, nowhere)) == comparable(ChannelHits())
+
+
+@pytest.mark.parametrize("share", [None, 0.3, 0.75, 1.0])
+def test_one_call_with_the_vector_ranking_shared(store: GraphStore, embedder: Embedder,
+                                                 tenant: str, seeded: None,
+                                                 share: float | None) -> None:
+    """On Neo4j a second transaction ranks part of each scope's vectors (``side_share``);
+    whatever the part, the hits are those of the whole scope."""
+    if hasattr(store, "side_share"):
+        store.side_share = share
+    for time in (TimeFilter(), TimeFilter(include_history=True)):
+        asked = plan(embedder, "Where does Alice live?", time)
+        one = store.search_channels(tenant, asked)
+        assert one.vector and one.turns_vector
+        assert comparable(one) == comparable(channels_by_parts(store, tenant, asked))

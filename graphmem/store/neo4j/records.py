@@ -11,7 +11,7 @@ as JSON.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from pydantic import TypeAdapter
@@ -34,6 +34,7 @@ from graphmem.names import normalize_name
 _MESSAGES = TypeAdapter(list[Message])
 _EVIDENCE = TypeAdapter(list[Evidence])
 _RESOLVED = TypeAdapter(list[Resolved])
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def unique(values: list[str]) -> list[str]:
@@ -41,9 +42,12 @@ def unique(values: list[str]) -> list[str]:
 
 
 def to_datetime(value: Any) -> datetime | None:
-    """A Neo4j DateTime (or None) as an aware UTC datetime."""
+    """A Neo4j DateTime, or microseconds since 1970 UTC (``reads.epoch_micros``), or None,
+    as an aware UTC datetime."""
     if value is None:
         return None
+    if isinstance(value, int):
+        return _EPOCH + timedelta(microseconds=value)
     native = value.to_native() if hasattr(value, "to_native") else value
     return as_utc(cast(datetime, native))
 

@@ -12,6 +12,12 @@ index for candidates in proportion to its share of the label and widens, while
 too few are in scope, up to ``max_candidates`` — unrolled here into conditional
 passes, as the index cannot be looped over within a query.
 
+The exact ranking reads every vector of the scope, most of a search's work on a large
+store (2,000 facts a scope at 100k facts), and a query runs on one server thread. So it
+can be shared: with ``side_share``, :func:`channels` ranks one part of each scope and
+:func:`side_channels`, sent at the same time in another transaction, the other part
+(:func:`graphmem.store.neo4j.reads.part_condition`); the store keeps the best of both.
+
 The plan, profiled, is in docs/neo4j-search-plan.md.
 """
 
@@ -26,7 +32,9 @@ from graphmem.store.neo4j import reads
 from graphmem.store.neo4j.reads import Params, Query
 
 #: What a turn hit carries (``records.turn_hit`` reads it), as map projection items.
-TURN_FIELDS = ".episodeId, .index, .clientId, .speaker, .content, .timestamp, .recordedAt"
+TURN_FIELDS = (".episodeId, .index, .clientId, .speaker, .content,"
+               f" timestamp: {reads.epoch_micros('m.timestamp')},"
+               f" recordedAt: {reads.epoch_micros('m.recordedAt')}")
 #: Parameters every channel shares: same name, same value.
 _SHARED = frozenset({"tenant", "scopeKeys", "vector"})
 #: In a query this size the planner may scan the id index once per row for an id taken
@@ -91,20 +99,30 @@ def _collected(query: Query, prefix: str, item: str, name: str, params: Params) 
             f"  RETURN collect({item}) AS {name}\n}}\n")
 
 
+def _scan(index: str, prefix: str, tenant: str, plan: ChannelPlan, limit: int, now: datetime,
+          rule: VectorRule, part: tuple[bool, float] | None, params: Params) -> str:
+    """The exact ranking of the scope (or of one part of it), renamed apart: a subquery's text
+    returning ``size``, ``total``, ``exact`` and ``hits``."""
+    scan, own = own_params(reads.vector_scan_scope(index, tenant, plan.scope_keys, plan.embedding,
+                                                   rule.exact_scan_limit, plan.time, now,
+                                                   k=limit, part=part), prefix)
+    _merge(params, own)
+    return scan
+
+
 def _nearest(index: str, prefix: str, name: str, tenant: str, plan: ChannelPlan, limit: int,
-             now: datetime, rule: VectorRule, params: Params) -> str:
-    """The vector channel ``name``: ``{id, score}`` best first (see the module docstring)."""
+             now: datetime, rule: VectorRule, params: Params,
+             part: tuple[bool, float] | None = None) -> str:
+    """The vector channel ``name``: ``{id, score}`` best first, and ``{name}Exact`` (see the
+    module docstring); with ``part``, an exact ranking covers that part of the scope only."""
     turns = index == reads.MESSAGE_VECTOR_INDEX
     time = plan.time
-    scan, own = own_params(reads.vector_scan_scope(index, tenant, plan.scope_keys, plan.embedding,
-                                                   rule.exact_scan_limit, time, now, k=limit),
-                           prefix)
+    scan = _scan(index, prefix, tenant, plan, limit, now, rule, part, params)
     condition, time_params = reads.scope_condition("n", time, now, turns=turns)
     p = prefix
-    own.update({f"{p}Index": index, f"{p}Limit": limit, f"{p}Margin": rule.share_margin,
-                f"{p}Min": rule.min_candidates, f"{p}Max": rule.max_candidates,
-                f"{p}Grow": rule.oversample})
-    _merge(params, own)
+    _merge(params, {f"{p}Index": index, f"{p}Limit": limit, f"{p}Margin": rule.share_margin,
+                    f"{p}Min": rule.min_candidates, f"{p}Max": rule.max_candidates,
+                    f"{p}Grow": rule.oversample})
     _merge(params, time_params)
     text = (f"CALL () {{\n  CALL () {{\n{_indent(_indent(scan))}  }}\n"
             f"  WITH exact, hits, toInteger(${p}Limit * ${p}Margin / (toFloat(CASE WHEN size > 1"
@@ -129,7 +147,27 @@ def _nearest(index: str, prefix: str, name: str, tenant: str, plan: ChannelPlan,
             "  }\n"
             "  WITH exact, hits, go, k, CASE WHEN go THEN found ELSE seen END AS seen,"
             " CASE WHEN go THEN passKept ELSE kept END AS kept\n")
-    return text + f"  RETURN CASE WHEN exact THEN hits ELSE kept END AS {name}\n}}\n"
+    return text + (f"  RETURN CASE WHEN exact THEN hits ELSE kept END AS {name},"
+                   f" exact AS {name}Exact\n}}\n")
+
+
+def _facts_of(hits: str, name: str) -> str:
+    """The facts (without vectors) of the ``{id, score}`` lists ``hits``, as list ``name``."""
+    return (f"CALL ({hits.replace(' + ', ', ')}) {{\n"
+            f"  UNWIND {hits} AS h\n"
+            "  WITH DISTINCT h.id AS id\n"
+            "  MATCH (f:Fact {id: id}) USING INDEX f:Fact(id) WHERE f.tenant = $tenant\n"
+            f"  RETURN collect({reads.fact_projection('f')}) AS {name}\n"
+            "}\n")
+
+
+def _turns_of(hits: str, name: str) -> str:
+    """The turns of the ``{id, score}`` list ``hits``, with their scores, as list ``name``."""
+    return (f"CALL ({hits}) {{\n"
+            f"  UNWIND {hits} AS h\n"
+            "  MATCH (m:Message {id: h.id}) USING INDEX m:Message(id) WHERE m.tenant = $tenant\n"
+            f"  RETURN collect(m {{{TURN_FIELDS}, score: h.score}}) AS {name}\n"
+            "}\n")
 
 
 def _walk(plan: ChannelPlan, now: datetime, params: Params) -> tuple[str, list[str]]:
@@ -141,9 +179,11 @@ def _walk(plan: ChannelPlan, now: datetime, params: Params) -> tuple[str, list[s
     text, names = "WITH *, seeds AS frontier0, seeds AS visited0\n", []
     for i in range(plan.walk_depth):
         if i:
-            text += (f"WITH *, [x IN reduce(ends = [], h IN walk{i - 1} |"
-                     f" ends + [h.f.subjectId, h.f.objectId]) WHERE NOT x IN visited{i - 1}]"
-                     f" AS frontier{i}\n"
+            # each end once, as traverse.walk does: the asking user is the subject of most
+            # of hop 1's facts, and every repeat expanded all of their facts again
+            text += (f"WITH *, reduce(next = [], x IN reduce(ends = [], h IN walk{i - 1} |"
+                     f" ends + [h.f.subjectId, h.f.objectId]) | CASE WHEN x IN next"
+                     f" OR x IN visited{i - 1} THEN next ELSE next + x END) AS frontier{i}\n"
                      f"WITH *, visited{i - 1} + frontier{i} AS visited{i}\n")
         text += (
             f"CALL (frontier{i}) {{\n"
@@ -153,7 +193,7 @@ def _walk(plan: ChannelPlan, now: datetime, params: Params) -> tuple[str, list[s
             "  WITH DISTINCT f ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC\n"
             f"  WITH f WHERE f.tenant = $tenant AND f.scopeKey IN $scopeKeys AND {condition}\n"
             "  WITH f LIMIT $perHop\n"
-            "  RETURN collect({f: f {.*, embedding: null},"
+            f"  RETURN collect({{f: {reads.fact_projection('f')},"
             f" similarity: 2 * vector.similarity.cosine(f.embedding, $vector) - 1}}) AS walk{i}\n"
             "}\n")
         names.append(f"walk{i}")
@@ -168,11 +208,17 @@ REPLAN = "CYPHER replan=skip\n"
 
 
 def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
-             names_per_lookup: int) -> Query:
+             names_per_lookup: int, side_share: float | None = None) -> Query:
     """Every channel of ``plan`` in one query, returning one row: ``exact`` and ``named``
     (entity maps), ``seeds``, ``walk0``..., ``bm25`` and ``vector`` (``{id, score}``),
     ``facts`` (theirs, without vectors), ``turns`` and ``turnsVector`` (turn maps with
-    ``score``)."""
+    ``score``), and ``vectorExact`` and ``turnIdsExact`` (whether the vector channels
+    ranked their scope exactly).
+
+    With ``side_share``, an exact ranking covers only the part of the scope that
+    :func:`side_channels` with the same share does not.
+    """
+    part = None if side_share is None else (False, side_share)
     params: Params = {"tenant": tenant, "scopeKeys": plan.scope_keys, "vector": plan.embedding,
                       "names": plan.names, "seedNames": plan.seed_names,
                       "seedLimit": plan.seed_limit, "namesIndex": reads.ENTITY_NAMES_INDEX,
@@ -210,15 +256,10 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
     searchable = any(plan.embedding)
     if searchable:
         text += _nearest(reads.FACT_VECTOR_INDEX, "vf", "vector", tenant, plan, plan.limit, now,
-                         rule, params)
+                         rule, params, part)
     else:
-        text += "CALL () { RETURN [] AS vector }\n"
-    text += ("CALL (bm25, vector) {\n"
-             "  UNWIND bm25 + vector AS h\n"
-             "  WITH DISTINCT h.id AS id\n"
-             "  MATCH (f:Fact {id: id}) USING INDEX f:Fact(id) WHERE f.tenant = $tenant\n"
-             "  RETURN collect(f {.*, embedding: null}) AS facts\n"
-             "}\n")
+        text += "CALL () { RETURN [] AS vector, false AS vectorExact }\n"
+    text += _facts_of("bm25 + vector", "facts")
     if plan.turn_limit and words:
         text += _collected(reads.fulltext_turns(tenant, plan.scope_keys, words, plan.turn_limit,
                                                 plan.time),
@@ -229,15 +270,34 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
         text += "CALL () { RETURN [] AS turns }\n"
     if plan.turn_limit and searchable:
         text += _nearest(reads.MESSAGE_VECTOR_INDEX, "vt", "turnIds", tenant, plan,
-                         plan.turn_limit, now, rule, params)
-        text += ("CALL (turnIds) {\n"
-                 "  UNWIND turnIds AS h\n"
-                 "  MATCH (m:Message {id: h.id}) USING INDEX m:Message(id)"
-                 " WHERE m.tenant = $tenant\n"
-                 f"  RETURN collect(m {{{TURN_FIELDS}, score: h.score}}) AS turnsVector\n"
-                 "}\n")
+                         plan.turn_limit, now, rule, params, part)
+        text += _turns_of("turnIds", "turnsVector")
     else:
-        text += "CALL () { RETURN [] AS turnsVector }\n"
+        text += "CALL () { RETURN [] AS turnsVector, false AS turnIdsExact }\n"
     returned = ["exact", "named", "seeds", *hops, "bm25", "vector", "facts", "turns",
-                "turnsVector"]
+                "turnsVector", "vectorExact", "turnIdsExact"]
     return REPLAN + text + "RETURN " + ", ".join(returned), params
+
+
+def side_channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule,
+                  share: float) -> Query:
+    """The other part of :func:`channels`' exact vector rankings (``side_share=share``), as
+    one row: ``vector``, ``facts`` (theirs), ``turnsVector``, and ``vectorExact`` and
+    ``turnIdsExact`` (false when the scope is too large to be ranked exactly: the index
+    search, in :func:`channels`, then answers alone)."""
+    params: Params = {"tenant": tenant, "scopeKeys": plan.scope_keys, "vector": plan.embedding}
+    part = (True, share)
+    text = ""
+    for index, prefix, name, limit in (
+            (reads.FACT_VECTOR_INDEX, "vf", "vector", plan.limit),
+            (reads.MESSAGE_VECTOR_INDEX, "vt", "turnIds", plan.turn_limit)):
+        if not limit:
+            text += f"CALL () {{ RETURN [] AS {name}, false AS {name}Exact }}\n"
+            continue
+        scan = _scan(index, prefix, tenant, plan, limit, now, rule, part, params)
+        text += (f"CALL () {{\n  CALL () {{\n{_indent(_indent(scan))}  }}\n"
+                 f"  RETURN CASE WHEN exact THEN hits ELSE [] END AS {name},"
+                 f" exact AS {name}Exact\n}}\n")
+    text += _facts_of("vector", "facts") + _turns_of("turnIds", "turnsVector")
+    return (REPLAN + text + "RETURN vector, facts, turnsVector, vectorExact, turnIdsExact",
+            params)
