@@ -26,7 +26,7 @@ from typing import Literal
 from graphmem.embed.base import Embedder
 from graphmem.ingest.people import NameContext, choose, noted
 from graphmem.models import Entity, Resolved, Scope
-from graphmem.store.base import GraphStore
+from graphmem.store.base import GraphStore, ScoredEntity
 from graphmem.names import legacy_name, normalize_name
 
 _DIGITS = re.compile(r"\d+")
@@ -90,51 +90,65 @@ class EntityResolver:
         missing = [n for n in wanted if n not in result.by_name]
         if not missing:
             return result
-        vectors = self.embedder.embed([wanted[n].name for n in missing]) if self.embedder else None
+        vectors = ([[float(x) for x in v] for v in self.embedder.embed(
+            [wanted[n].name for n in missing])] if self.embedder else None)
+        near = self._candidates(tenant, scope, [wanted[n] for n in missing], vectors,
+                                [n in distinct for n in missing])
         for i, norm in enumerate(missing):
             req = wanted[norm]
-            vector = None if vectors is None else [float(x) for x in vectors[i]]
-            near = None if norm in distinct else self._candidate(tenant, scope, req, vector)
-            if near is not None:
-                match, why = near
+            close = near[i]
+            if close is not None:
+                match, why = close
                 _note(result, norm, match.model_copy(update={"aliases": [*match.aliases, req.name]}),
                       why, changed=True)
             elif create:
                 ent = Entity(tenant=tenant, scope_key=scope.key, name=req.name.strip(),
                              type=req.type, aliases=list(dict.fromkeys(req.aliases)),
-                             embedding=vector)
+                             embedding=None if vectors is None else vectors[i])
                 result.by_name[norm] = ent
                 result.created.append(ent)
         return result
 
-    def _candidate(self, tenant: str, scope: Scope, req: NameRequest,
-                   vector: list[float] | None) -> tuple[Entity, Resolved] | None:
-        """The best near match among the name's nearest neighbours, if any is close enough.
+    def _candidates(self, tenant: str, scope: Scope, requests: list[NameRequest],
+                    vectors: list[list[float]] | None,
+                    skip: list[bool]) -> list[tuple[Entity, Resolved] | None]:
+        """Each name's best near match, if any is close enough (see :func:`best_match`);
+        the nearest neighbours of every name are read in one store call."""
+        if vectors is None:
+            return [None] * len(requests)
+        asked = [i for i, skipped in enumerate(skip) if not skipped]
+        nearest = self.store.nearest_entities(tenant, scope.visible_keys,
+                                              [vectors[i] for i in asked], 5)
+        found: list[tuple[Entity, Resolved] | None] = [None] * len(requests)
+        for i, hits in zip(asked, nearest, strict=True):
+            found[i] = best_match(requests[i], hits)
+        return found
 
-        Candidates come from the entity vector index (cheap, and names that are
-        spelled alike embed alike); each must then pass the fuzzy-spelling or
-        the embedding threshold, the type check and the digits guard.
-        """
-        if vector is None:
-            return None
-        hits = {h.id: h.score for h in self.store.vector_entities(tenant, scope.visible_keys,
-                                                                    vector, 5)}
-        norm = normalize_name(req.name)
-        best: tuple[float, Entity, Resolved] | None = None
-        speaker = req.context.speaker if req.context else None
-        for ent in self.store.get_entities(tenant, list(hits)):
-            if ent.type != req.type or digits_conflict(ent.name, req.name):
-                continue
-            fuzzy = SequenceMatcher(None, normalize_name(ent.name), norm).ratio()
-            cosine = hits[ent.id]
-            kind: Literal["fuzzy", "embedding"] = (
-                "fuzzy" if fuzzy >= FUZZY_THRESHOLD and fuzzy >= cosine else "embedding")
-            score = max(fuzzy if fuzzy >= FUZZY_THRESHOLD else 0.0,
-                        cosine if cosine >= EMBEDDING_THRESHOLD else 0.0)
-            if score > 0 and (best is None or score > best[0]):
-                best = (score, ent, Resolved(name=req.name, reason=kind, speaker=speaker,
-                                             detail=f"{kind} {score:.2f} to {ent.name}"))
-        return None if best is None else (best[1], best[2])
+
+def best_match(req: NameRequest, hits: list[ScoredEntity]) -> tuple[Entity, Resolved] | None:
+    """The best of a name's nearest neighbours (best first), if one is close enough.
+
+    Candidates come from the entity vector index (cheap, and names that are
+    spelled alike embed alike); each must then pass the fuzzy-spelling or
+    the embedding threshold, the type check and the digits guard.
+    """
+    norm = normalize_name(req.name)
+    best: tuple[float, Entity, Resolved] | None = None
+    speaker = req.context.speaker if req.context else None
+    for hit in hits:
+        ent = hit.entity
+        if ent.type != req.type or digits_conflict(ent.name, req.name):
+            continue
+        fuzzy = SequenceMatcher(None, normalize_name(ent.name), norm).ratio()
+        cosine = hit.score
+        kind: Literal["fuzzy", "embedding"] = (
+            "fuzzy" if fuzzy >= FUZZY_THRESHOLD and fuzzy >= cosine else "embedding")
+        score = max(fuzzy if fuzzy >= FUZZY_THRESHOLD else 0.0,
+                    cosine if cosine >= EMBEDDING_THRESHOLD else 0.0)
+        if score > 0 and (best is None or score > best[0]):
+            best = (score, ent, Resolved(name=req.name, reason=kind, speaker=speaker,
+                                         detail=f"{kind} {score:.2f} to {ent.name}"))
+    return None if best is None else (best[1], best[2])
 
 
 def _note(result: Resolution, norm: str, entity: Entity, why: Resolved, *,

@@ -109,6 +109,13 @@ class Scored(BaseModel):
     score: float
 
 
+class ScoredEntity(BaseModel):
+    """An entity near a query vector, with its cosine similarity (entity resolution's read)."""
+
+    entity: Entity
+    score: float
+
+
 class TurnHit(BaseModel):
     """A raw conversation turn found by the raw-turn channel."""
 
@@ -247,6 +254,13 @@ class GraphStore(Protocol):
 
     def vector_entities(self, tenant: str, scope_keys: list[str], embedding: list[float],
                         limit: int) -> list[Scored]: ...
+
+    def nearest_entities(self, tenant: str, scope_keys: list[str],
+                         embeddings: list[list[float]], limit: int) -> list[list[ScoredEntity]]:
+        """For each vector, what :meth:`vector_entities` finds, as whole entities (with
+        their vectors) in the same order: the candidates of many names read at once, in
+        one round trip on a server store (more only when a large scope needs the index
+        widened)."""
 
     def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
                           limit: int) -> list[Scored]: ...

@@ -36,7 +36,8 @@ from graphmem.models import (
 from graphmem.search.channels import channels_by_parts
 from graphmem.store import text as text_analysis
 from graphmem.store.embedded import sql, writes
-from graphmem.store.base import FactQuery, Reminder, Scored, StoredResponse, StoreStats
+from graphmem.store.base import FactQuery, Reminder, Scored, ScoredEntity, StoredResponse
+from graphmem.store.base import StoreStats
 from graphmem.store.base import ChannelHits, ChannelPlan, TurnHit, WriteBatch
 from graphmem.names import normalize_name
 from graphmem.store.embedded.freshness import FreshLock
@@ -226,6 +227,17 @@ class EmbeddedStore:
         with self._lock:
             hits = self._index.nearest_entities(tenant, scope_keys, embedding, limit)
         return [Scored(id=i, score=s) for i, s in hits]
+
+    def nearest_entities(self, tenant: str, scope_keys: list[str],
+                         embeddings: list[list[float]], limit: int) -> list[list[ScoredEntity]]:
+        with self._lock:
+            found = []
+            for vector in embeddings:
+                hits = dict(self._index.nearest_entities(tenant, scope_keys, vector, limit))
+                found.append([ScoredEntity(entity=self._index.entity_with_embedding(e),
+                                           score=hits[e.id])
+                              for i in hits if (e := self._index.entity(tenant, i))])
+            return found
 
     def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
                           limit: int) -> list[Scored]:

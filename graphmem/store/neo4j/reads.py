@@ -360,6 +360,56 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     )
 
 
+def nearest_entities_scan(tenant: str, scope_keys: list[str], vectors: list[list[float]],
+                          cap: int, k: int, count_cap: int = 50_000) -> Query:
+    """:func:`vector_scan_scope` of the entities for many vectors at once, hits as whole
+    entities: one row, ``size``, ``total``, ``exact`` and ``found`` (for each vector in
+    order, its ``{n: properties, score}`` best first; empty lists when not ``exact``).
+    """
+    scope_index = "USING INDEX n:Entity(tenant, scopeKey)"
+    return (
+        "CALL () {\n"
+        f"  MATCH (n:Entity) {scope_index} WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
+        "  WITH n LIMIT $countCap RETURN count(n) AS size\n"
+        "}\n"
+        "CALL () { MATCH (n:Entity) RETURN count(n) AS total }\n"
+        "CALL (size) {\n"
+        "  WITH size WHERE size < $cap\n"
+        "  UNWIND range(0, size($vectors) - 1) AS i\n"
+        "  CALL (i) {\n"
+        f"    MATCH (n:Entity) {scope_index} WHERE n.embedding IS NOT NULL"
+        " AND n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
+        "    WITH n, 2 * vector.similarity.cosine(n.embedding, $vectors[i]) - 1 AS score\n"
+        "    ORDER BY score DESC LIMIT $k\n"
+        "    RETURN collect({n: properties(n), score: score}) AS hits\n"
+        "  }\n"
+        "  WITH i, hits ORDER BY i\n"
+        "  RETURN collect(hits) AS found\n"
+        "}\n"
+        "RETURN size, total, size < $cap AS exact, found",
+        {"tenant": tenant, "scopeKeys": scope_keys, "vectors": vectors, "cap": cap, "k": k,
+         "countCap": max(cap, count_cap)},
+    )
+
+
+def nearest_entities_index(tenant: str, scope_keys: list[str], vectors: list[list[float]],
+                           k: int, limit: int) -> Query:
+    """:func:`vector_search` of the entity index for many vectors at once: a row per vector
+    in order, ``seen`` and ``hits`` (``{n: properties, score}``, at most ``limit``)."""
+    return (
+        "UNWIND range(0, size($vectors) - 1) AS i\n"
+        "CALL (i) {\n"
+        "  CALL db.index.vector.queryNodes($index, $k, $vectors[i]) YIELD node AS n, score\n"
+        "  WITH count(*) AS seen, collect(CASE WHEN n.tenant = $tenant AND n.scopeKey IN"
+        " $scopeKeys THEN {n: n, score: 2 * score - 1} END) AS kept\n"
+        "  RETURN seen, [h IN kept[..$limit] | {n: properties(h.n), score: h.score}] AS hits\n"
+        "}\n"
+        "RETURN i, seen, hits ORDER BY i",
+        {"index": ENTITY_VECTOR_INDEX, "tenant": tenant, "scopeKeys": scope_keys,
+         "vectors": vectors, "k": k, "limit": limit},
+    )
+
+
 def fulltext_search(index: str, tenant: str, scope_keys: list[str], lucene: str, limit: int,
                     time: TimeFilter | None = None, now: datetime | None = None) -> Query:
     """Best Lucene (BM25) matches in scope (and time), best first."""

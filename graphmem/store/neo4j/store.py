@@ -42,6 +42,7 @@ from graphmem.settings import BOLT_SCHEMES
 from graphmem.store.neo4j import reads, reminders, requests, schema, search, timelines, writes
 from graphmem.store.neo4j import records
 from graphmem.store.base import ChannelHits, ChannelPlan, FactQuery, Reminder, Scored
+from graphmem.store.base import ScoredEntity
 from graphmem.store.base import StoredResponse, StoreStats
 from graphmem.store.base import TurnHit, WriteBatch
 from graphmem.temporal import TimeFilter, timeline_scope
@@ -350,6 +351,34 @@ class Neo4jStore:
                         limit: int) -> list[Scored]:
         return self._nearest(reads.ENTITY_VECTOR_INDEX, tenant, scope_keys, embedding, limit)
 
+    def nearest_entities(self, tenant: str, scope_keys: list[str],
+                         embeddings: list[list[float]], limit: int) -> list[list[ScoredEntity]]:
+        """:meth:`_nearest`'s rule for many vectors: one query ranks a small scope exactly
+        for all of them; a large one takes one more per widening of the index search."""
+        found: list[list[ScoredEntity]] = [[] for _ in embeddings]
+        asked = [i for i, vector in enumerate(embeddings) if any(vector)]
+        if not scope_keys or limit <= 0 or not asked:
+            return found
+        vectors = [embeddings[i] for i in asked]
+        row = self._read(reads.nearest_entities_scan(tenant, scope_keys, vectors,
+                                                     self.exact_scan_limit, limit))[0]
+        if row["exact"]:
+            for i, hits in zip(asked, row["found"], strict=True):
+                found[i] = _scored_entities(hits)
+            return found
+        share = max(int(row["size"]), 1) / max(int(row["total"]), 1)
+        k = min(max(int(limit * SHARE_MARGIN / share), MIN_CANDIDATES), MAX_CANDIDATES)
+        while asked:
+            rows = self._read(reads.nearest_entities_index(tenant, scope_keys, vectors, k, limit))
+            wider = []
+            for i, r in zip(asked, rows, strict=True):
+                found[i] = _scored_entities(r["hits"])
+                if len(found[i]) < limit and int(r["seen"]) >= k and k < MAX_CANDIDATES:
+                    wider.append(i)
+            asked, k = wider, min(k * OVERSAMPLE, MAX_CANDIDATES)
+            vectors = [embeddings[i] for i in asked]
+        return found
+
     def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
                           limit: int) -> list[Scored]:
         lucene = reads.lucene_any_terms(text)
@@ -584,3 +613,8 @@ def _join_side(row: dict[str, Any], side: Record, plan: ChannelPlan) -> None:
 
 def _best(hits: list[Any], limit: int) -> list[Any]:
     return sorted(hits, key=lambda h: float(h["score"]), reverse=True)[:limit]
+
+
+def _scored_entities(hits: list[dict[str, Any]]) -> list[ScoredEntity]:
+    return [ScoredEntity(entity=records.entity_from(h["n"]), score=float(h["score"]))
+            for h in hits]
