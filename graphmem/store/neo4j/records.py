@@ -52,20 +52,39 @@ def to_datetime(value: Any) -> datetime | None:
     return as_utc(cast(datetime, native))
 
 
+class Floats(list[float]):
+    """A list of floats (an embedding) whose ``repr`` does not spell it out.
+
+    The driver (neo4j 6.4) formats every RUN's parameters with ``repr`` for its
+    debug log whether or not debug logging is on; for a batch's vectors that
+    cost more than the statement itself (about 170 ms per 500 384-dimensional
+    vectors, against 15 ms wrapped). It packs the same as a list.
+
+    >>> Floats([0.5] * 384)
+    <384 floats>
+    """
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} floats>"
+
+
 def utc_params(value: Any) -> Any:
     """Query parameters with every datetime made aware UTC, however deeply nested.
 
     Neo4j compares a DateTime with a LocalDateTime as unequal types, so a naive
     datetime reaching a query would silently match nothing; this is the last
-    guard before the driver (lists of numbers or strings, such as embeddings,
-    are passed through untouched).
+    guard before the driver. Lists of floats (embeddings) become :class:`Floats`;
+    other lists of numbers or strings are passed through untouched.
     """
     if isinstance(value, datetime):
         return as_utc(value)
     if isinstance(value, dict):
         return {k: utc_params(v) for k, v in value.items()}
-    if isinstance(value, list) and value and not isinstance(value[0], (int, float, str)):
-        return [utc_params(v) for v in value]
+    if isinstance(value, list) and value:
+        if isinstance(value[0], float):
+            return Floats(value)
+        if not isinstance(value[0], (int, str)):
+            return [utc_params(v) for v in value]
     return value
 
 
