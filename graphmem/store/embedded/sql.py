@@ -124,7 +124,6 @@ INSERT_FACT_FTS = "INSERT INTO facts_fts (rowid, text, scope) VALUES (?, ?, ?)"
 UPSERT_ENTITY = (
     "INSERT INTO entities (id, tenant, scope_key, doc, embedding) VALUES (?,?,?,?,?)"
     " ON CONFLICT(id) DO UPDATE SET doc=excluded.doc, embedding=excluded.embedding"
-    " RETURNING rowid"
 )
 UPSERT_FACT = (
     "INSERT INTO facts (id, tenant, scope_key, timeline_key, subject_id, object_id, predicate,"
@@ -132,7 +131,7 @@ UPSERT_FACT = (
     " ON CONFLICT(id) DO UPDATE SET timeline_key=excluded.timeline_key,"
     " subject_id=excluded.subject_id, object_id=excluded.object_id, predicate=excluded.predicate,"
     " valid_from=excluded.valid_from, status=excluded.status, category=excluded.category,"
-    " doc=excluded.doc, embedding=excluded.embedding RETURNING rowid"
+    " doc=excluded.doc, embedding=excluded.embedding"
 )
 
 
@@ -305,6 +304,16 @@ def timeline_scopes_of_facts(facts: int) -> str:
     """Params: tenant, the ``facts`` fact ids."""
     return ("SELECT timeline_key, scope_key FROM facts WHERE tenant=? AND id IN"
             f" ({placeholders(facts)})")
+
+
+def fact_rowids(facts: int) -> str:
+    """Params: the ``facts`` fact ids (unique across tenants)."""
+    return f"SELECT id, rowid FROM facts WHERE id IN ({placeholders(facts)})"
+
+
+def entity_rowids(entities: int) -> str:
+    """Params: the ``entities`` entity ids (unique across tenants)."""
+    return f"SELECT id, rowid FROM entities WHERE id IN ({placeholders(entities)})"
 
 
 def timeline_versions(timelines: int) -> str:

@@ -30,21 +30,20 @@ class VectorIndex:
         return len(self._row_of)
 
     def upsert(self, ids: list[str], vectors: list[list[float]] | Matrix) -> None:
+        """Add or replace rows, all in one block (the last vector wins for a repeated id)."""
         if not ids:
             return
         block = np.asarray(vectors, dtype=np.float32).reshape(len(ids), self.dimension)
         norms = np.linalg.norm(block, axis=1, keepdims=True)
         block = (block / np.where(norms == 0, 1.0, norms)).astype(np.float32)
+        last = {item_id: k for k, item_id in enumerate(ids)}
         with self._lock:
-            for item_id, row in zip(ids, block, strict=True):
-                existing = self._row_of.get(item_id)
-                if existing is not None:
-                    self._matrix[existing] = row
-                    continue
-                self._grow(len(self._ids) + 1)
-                self._matrix[len(self._ids)] = row
+            fresh = [i for i in last if i not in self._row_of]
+            self._grow(len(self._ids) + len(fresh))
+            for item_id in fresh:
                 self._row_of[item_id] = len(self._ids)
                 self._ids.append(item_id)
+            self._matrix[[self._row_of[i] for i in last]] = block[list(last.values())]
 
     def remove(self, ids: list[str]) -> None:
         with self._lock:

@@ -10,6 +10,7 @@ batch back. Full-text rows are written through
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import numpy as np
@@ -116,43 +117,52 @@ def rebuild_full_text(db: sqlite3.Connection) -> None:
         _index_fact(db, rowid, Fact.model_validate_json(doc))
 
 
-def write_entities(db: sqlite3.Connection, entities: list[Entity]) -> dict[str, int]:
-    rows: dict[str, int] = {}
-    for ent in entities:
-        doc = ent.model_dump_json(exclude={"embedding"})
-        rowid = db.execute(sql.UPSERT_ENTITY, (
-            ent.id, ent.tenant, ent.scope_key, doc, _blob(ent.embedding)
-        )).fetchone()[0]
-        rows[ent.id] = rowid
-        db.execute(sql.DELETE_ENTITY_NAMES, (ent.id,))
-        names = {normalize_name(n) for n in [ent.name, *ent.aliases]} - {""}
-        db.executemany(sql.INSERT_ENTITY_NAME,
-                       [(ent.id, ent.tenant, ent.scope_key, n) for n in names])
-        db.execute(sql.DELETE_ENTITY_FTS, (rowid,))
-        db.execute(sql.INSERT_ENTITY_FTS,
-                   (rowid, text_analysis.analyze(" ".join([ent.name, *ent.aliases, ent.summary]))))
-    return rows
+def write_entities(db: sqlite3.Connection, entities: list[Entity]) -> None:
+    """Upsert entities with their names and full-text rows, one statement per kind of row."""
+    entities = list({e.id: e for e in entities}.values())
+    db.executemany(sql.UPSERT_ENTITY, [
+        (e.id, e.tenant, e.scope_key, e.model_dump_json(exclude={"embedding"}), _blob(e.embedding))
+        for e in entities])
+    rows = _rowids(db, sql.entity_rowids, [e.id for e in entities])
+    db.executemany(sql.DELETE_ENTITY_NAMES, [(e.id,) for e in entities])
+    db.executemany(sql.INSERT_ENTITY_NAME, [
+        (e.id, e.tenant, e.scope_key, n) for e in entities
+        for n in {normalize_name(n) for n in [e.name, *e.aliases]} - {""}])
+    db.executemany(sql.DELETE_ENTITY_FTS, [(rows[e.id],) for e in entities])
+    db.executemany(sql.INSERT_ENTITY_FTS, [
+        (rows[e.id], text_analysis.analyze(" ".join([e.name, *e.aliases, e.summary])))
+        for e in entities])
 
 
-def write_facts(db: sqlite3.Connection, facts: list[Fact]) -> dict[str, int]:
-    rows: dict[str, int] = {}
-    for fact in facts:
-        doc = fact.model_dump_json(exclude={"embedding"})
-        rowid = db.execute(sql.UPSERT_FACT, (
-            fact.id, fact.tenant, fact.scope_key, fact.timeline_key, fact.subject_id,
-            fact.object_id, fact.predicate, fact.valid_from.isoformat(), fact.status.value,
-            fact.category.value, doc, _blob(fact.embedding),
-        )).fetchone()[0]
-        rows[fact.id] = rowid
-        db.execute(sql.DELETE_FACT_FTS, (rowid,))
-        _index_fact(db, rowid, fact)
-        db.execute(sql.DELETE_FACT_SOURCES, (fact.id,))
-        sources = [*fact.episode_ids]
-        if fact.retraction and fact.retraction.episode_id:
-            sources.append(fact.retraction.episode_id)
-        db.executemany(sql.INSERT_FACT_SOURCE,
-                       [(fact.id, e) for e in sources])
-    return rows
+def write_facts(db: sqlite3.Connection, facts: list[Fact]) -> None:
+    """Upsert facts with their full-text rows and sources, one statement per kind of row."""
+    facts = list({f.id: f for f in facts}.values())
+    db.executemany(sql.UPSERT_FACT, [
+        (f.id, f.tenant, f.scope_key, f.timeline_key, f.subject_id, f.object_id, f.predicate,
+         f.valid_from.isoformat(), f.status.value, f.category.value,
+         f.model_dump_json(exclude={"embedding"}), _blob(f.embedding)) for f in facts])
+    rows = _rowids(db, sql.fact_rowids, [f.id for f in facts])
+    db.executemany(sql.DELETE_FACT_FTS, [(rows[f.id],) for f in facts])
+    db.executemany(sql.INSERT_FACT_FTS, [
+        (rows[f.id], text_analysis.analyze(f.text), sql.scope_token(f.tenant, f.scope_key))
+        for f in facts])
+    db.executemany(sql.DELETE_FACT_SOURCES, [(f.id,) for f in facts])
+    db.executemany(sql.INSERT_FACT_SOURCE, [(f.id, e) for f in facts for e in _sources(f)])
+
+
+def _sources(fact: Fact) -> list[str]:
+    """The episodes a fact's row in ``fact_episodes`` names: its evidence and its retraction."""
+    if fact.retraction and fact.retraction.episode_id:
+        return [*fact.episode_ids, fact.retraction.episode_id]
+    return fact.episode_ids
+
+
+def _rowids(db: sqlite3.Connection, query: Callable[[int], str], ids: list[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        found.update({str(i): int(r) for i, r in db.execute(query(len(chunk)), chunk)})
+    return found
 
 
 def stamp(at: datetime) -> str:
