@@ -38,13 +38,15 @@ def test_relationship_type_refuses_anything_else(name: str) -> None:
         reads.relationship_type(name)
 
 
-def test_typed_relationship_statement_interpolates_only_the_type() -> None:
-    query, params = writes.link_fact_relationships(EVIL, "WORKS_AT", [EVIL])
-    assert "[r:WORKS_AT {factId: f.id}]" in query
-    assert EVIL not in query
-    assert params == {"tenant": EVIL, "ids": [EVIL], "marker": "retraction"}
+def test_typed_relationship_statement_interpolates_nothing() -> None:
+    query, params = writes.link_fact_relationships(EVIL, [{"id": EVIL, "type": "WORKS_AT"}])
+    assert "[r:$(row.type) {factId: f.id}]" in query
+    assert EVIL not in query and "WORKS_AT" not in query
+    assert params == {"tenant": EVIL, "rows": [{"id": EVIL, "type": "WORKS_AT"}],
+                      "marker": "retraction"}
     with pytest.raises(ValidationError):
-        writes.link_fact_relationships("t", "WORKS_AT]->(x) DETACH DELETE x //", ["f1"])
+        writes.link_fact_relationships(
+            "t", [{"id": "f1", "type": "WORKS_AT]->(x) DETACH DELETE x //"}])
 
 
 def test_time_filter_refuses_unsafe_aliases() -> None:
@@ -62,6 +64,8 @@ BUILDERS: dict[str, Callable[[], reads.Query]] = {
     "upsert_entities": lambda: writes.upsert_entities([{"id": EVIL}]),
     "upsert_fact_nodes": lambda: writes.upsert_fact_nodes([{"id": EVIL}]),
     "link_facts": lambda: writes.link_facts(EVIL, [EVIL]),
+    "link_fact_relationships": lambda: writes.link_fact_relationships(
+        EVIL, [{"id": EVIL, "type": "WORKS_AT"}]),
     "upsert_mentions": lambda: writes.upsert_mentions(EVIL, [{"episodeId": EVIL}]),
     "record_access": lambda: writes.record_access(EVIL, [EVIL], NOW),
     "timeline_versions": lambda: timelines.versions(EVIL, [EVIL]),

@@ -25,7 +25,6 @@ from __future__ import annotations
 import threading
 import uuid
 import time as clock
-from collections import defaultdict
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -245,9 +244,8 @@ class Neo4jStore:
                     f"{model_id} has a {len(vector)}-dimensional embedding; this store "
                     f"holds {self.embedding_dim}-dimensional ones"
                 )
-        first = writes.in_one(self._batch_statements(tenant, batch),
-                              guard=self._timeline_lock(tenant, batch))
-        self._write([first, *self._relationship_statements(tenant, batch)], guarded=True)
+        self._write([writes.in_one(self._batch_statements(tenant, batch),
+                                   guard=self._timeline_lock(tenant, batch))], guarded=True)
 
     @staticmethod
     def _timeline_lock(tenant: str, batch: WriteBatch) -> reads.Query | None:
@@ -281,6 +279,10 @@ class Neo4jStore:
             statements.append(writes.upsert_fact_nodes(
                 [records.fact_row(f, seq + i) for i, f in enumerate(batch.facts)]))
             statements.append(writes.link_facts(tenant, [f.id for f in batch.facts]))
+            typed = [{"id": f.id, "type": f.predicate} for f in batch.facts
+                     if f.status is not FactStatus.RETRACTION]
+            if typed:
+                statements.append(writes.link_fact_relationships(tenant, typed))
         if batch.reminders:
             statements.append(reminders.schedule(tenant, [
                 {"todoId": r.todo_id, "scopeKey": r.scope_key, "remindAt": r.remind_at,
@@ -290,17 +292,6 @@ class Neo4jStore:
                 tenant, [{"episodeId": m.episode_id, "entityId": m.entity_id}
                          for m in batch.mentions]))
         return statements
-
-    @staticmethod
-    def _relationship_statements(tenant: str, batch: WriteBatch) -> list[reads.Query]:
-        """One statement per predicate (a relationship type cannot be a parameter), run
-        after the facts are linked to their entities."""
-        by_predicate: dict[str, list[str]] = defaultdict(list)
-        for fact in batch.facts:
-            if fact.status is not FactStatus.RETRACTION:
-                by_predicate[reads.relationship_type(fact.predicate)].append(fact.id)
-        return [writes.link_fact_relationships(tenant, predicate, ids)
-                for predicate, ids in by_predicate.items()]
 
     # -- reads: episodes ------------------------------------------------------
     def get_episode(self, tenant: str, episode_id: str) -> Episode | None:

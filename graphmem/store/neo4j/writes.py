@@ -203,24 +203,27 @@ def link_facts(tenant: str, ids: list[str]) -> Query:
     )
 
 
-def link_fact_relationships(tenant: str, predicate: str, ids: list[str]) -> Query:
-    """Draw each fact of one predicate as ``(subject)-[:PREDICATE]->(object)``.
+def link_fact_relationships(tenant: str, rows: list[Params]) -> Query:
+    """Draw each fact as ``(subject)-[:PREDICATE]->(object)``; rows ``{id, type}``.
 
-    A relationship type cannot be a parameter, so the ingest path calls this
-    once per predicate. Its properties are copied from the Fact node in the
-    same transaction, so node and relationship always agree. Retraction
-    markers ("stopped liking X") never become a relationship: it would read
-    as the opposite.
+    The type is a parameter (a dynamic type, Neo4j 5.26), checked by
+    :func:`graphmem.store.neo4j.reads.relationship_type` all the same, so one
+    statement of unchanging text serves every predicate: it joins the batch's
+    one query and keeps its cached plan. Its properties are copied from the Fact
+    node in the same transaction, so node and relationship always agree.
+    Retraction markers ("stopped liking X") never become a relationship: it
+    would read as the opposite.
     """
-    rel = relationship_type(predicate)
+    for row in rows:
+        relationship_type(row["type"])
     return (
-        "UNWIND $ids AS id\n"
-        "MATCH (s:Entity)<-[:SUBJECT]-(f:Fact {id: id})-[:OBJECT]->(o:Entity)\n"
+        "UNWIND $rows AS row\n"
+        "MATCH (s:Entity)<-[:SUBJECT]-(f:Fact {id: row.id})-[:OBJECT]->(o:Entity)\n"
         "WHERE f.tenant = $tenant AND f.status <> $marker\n"
-        f"MERGE (s)-[r:{rel} {{factId: f.id}}]->(o)\n"
+        "MERGE (s)-[r:$(row.type) {factId: f.id}]->(o)\n"
         "SET r.validFrom = f.validFrom, r.validUntil = f.validUntil, r.status = f.status,"
         " r.text = f.text, r.category = f.category",
-        {"tenant": tenant, "ids": ids, "marker": FactStatus.RETRACTION.value},
+        {"tenant": tenant, "rows": rows, "marker": FactStatus.RETRACTION.value},
     )
 
 
