@@ -1,9 +1,10 @@
 """Cypher for the Neo4j store's writes: upserts, links and deletes, as ``(query, params)``.
 
 The same rules as :mod:`graphmem.store.neo4j.reads` (which holds the reads and the
-shared helpers): every value is a parameter, and the only interpolated text is
-a relationship type that passed :func:`graphmem.store.neo4j.reads.relationship_type`.
-:meth:`graphmem.store.neo4j.Neo4jStore.write` runs these in one transaction.
+shared helpers): every value is a parameter, relationship types included (each
+checked by :func:`graphmem.store.neo4j.reads.relationship_type` all the same).
+:meth:`graphmem.store.neo4j.Neo4jStore.write` runs these as one query (:func:`in_one`)
+in one transaction.
 """
 
 from __future__ import annotations
