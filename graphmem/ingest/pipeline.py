@@ -318,11 +318,10 @@ class Ingestor:
             by_scope: dict[str, list[FactInput]] = {}
             for item in facts:
                 by_scope.setdefault(item.scope.key, []).append(item)
-            for items in by_scope.values():
-                scope = items[0].scope
-                requests = [r for item in items for r in (NameRequest(item.subject, item.subject_type),
-                                                          NameRequest(item.object, item.object_type))]
-                resolution = edit.resolve(scope, requests)
+            asks = [(items[0].scope, [r for item in items for r in (
+                NameRequest(item.subject, item.subject_type),
+                NameRequest(item.object, item.object_type))]) for items in by_scope.values()]
+            for (scope, _), resolution in zip(asks, edit.resolve_many(asks), strict=True):
                 created.update({e.id: e for e in [*resolution.created, *resolution.updated]})
                 new_entities += resolution.created
                 for norm, ent in resolution.by_name.items():

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Literal
@@ -34,6 +35,8 @@ _DIGITS = re.compile(r"\d+")
 #: Below these, a candidate never merges.
 FUZZY_THRESHOLD = 0.92
 EMBEDDING_THRESHOLD = 0.93
+#: Scopes resolved at once by :meth:`EntityResolver.resolve_many` on a server store.
+RESOLVE_WORKERS = 4
 
 
 def digits_conflict(a: str, b: str) -> bool:
@@ -63,6 +66,18 @@ class EntityResolver:
     def __init__(self, store: GraphStore, embedder: Embedder | None) -> None:
         self.store = store
         self.embedder = embedder
+
+    def resolve_many(self, tenant: str, asks: list[tuple[Scope, list[NameRequest]]], *,
+                     create: bool = True) -> list[Resolution]:
+        """:meth:`resolve` for several scopes, side by side on a store whose reads gain from
+        it (each scope's names are resolved on their own, so the results do not change)."""
+        if len(asks) < 2 or not self.store.parallel_reads:
+            return [self.resolve(tenant, scope, requests, create=create)
+                    for scope, requests in asks]
+        with ThreadPoolExecutor(max_workers=min(len(asks), RESOLVE_WORKERS),
+                                thread_name_prefix="graphmem-resolve") as pool:
+            return list(pool.map(lambda ask: self.resolve(tenant, ask[0], ask[1], create=create),
+                                 asks))
 
     def resolve(self, tenant: str, scope: Scope, requests: list[NameRequest], *,
                 create: bool = True) -> Resolution:
