@@ -12,6 +12,7 @@ nothing outside the timeline is ever touched.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from datetime import datetime
 
@@ -25,6 +26,18 @@ def timeline_key(scope_key: str, subject_id: str, family: str, cardinality: Card
     """The key that groups facts which can supersede each other."""
     per_object = object_id if cardinality is Cardinality.MANY else "*"
     return f"{scope_key}|{subject_id}|{family}|{per_object}"
+
+
+def name_key(scope_key: str, norm: str) -> str:
+    """The timeline of a normalised name in a scope, versioned like a fact timeline.
+
+    Resolution reads its version before looking the name up, and a batch that
+    creates the entity carries it; so two processes that both found no entity of
+    that name cannot both create one: the second write fails as stale and decides
+    again, finding the first one's entity. The name is hashed (it may hold ``|``).
+    """
+    digest = hashlib.blake2b(norm.encode(), digest_size=10).hexdigest()
+    return f"{scope_key}|name|{digest}|*"
 
 
 def timeline_scope(key: str) -> str:

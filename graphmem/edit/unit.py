@@ -92,6 +92,7 @@ class Edit:
         self._batch = WriteBatch()
         self._changes: list[Change] = []
         self._timeline: TimelineEditor | None = None
+        self._claims: dict[str, int] = {}
         self._deleted_scopes: list[str] = []
         self._purge = False
 
@@ -103,13 +104,19 @@ class Edit:
 
     def resolve(self, scope: Scope, requests: list[NameRequest], *,
                 create: bool = True) -> Resolution:
-        """Names to entities; new ones are returned, not stored: :meth:`write` them."""
-        return self._path.resolver.resolve(self.tenant, scope, requests, create=create)
+        """Names to entities; new ones are returned, not stored: :meth:`write` them.
+        The write checks that no other process created one of those names meanwhile."""
+        resolution = self._path.resolver.resolve(self.tenant, scope, requests, create=create)
+        self._claims.update(resolution.claims)
+        return resolution
 
     def resolve_many(self, asks: list[tuple[Scope, list[NameRequest]]], *,
                      create: bool = True) -> list[Resolution]:
         """:meth:`resolve` for several scopes at once (side by side on a server store)."""
-        return self._path.resolver.resolve_many(self.tenant, asks, create=create)
+        resolutions = self._path.resolver.resolve_many(self.tenant, asks, create=create)
+        for resolution in resolutions:
+            self._claims.update(resolution.claims)
+        return resolutions
 
     def turn_vectors(self, episodes: list[Episode]) -> dict[str, list[list[float]]]:
         """The turn vectors of episodes the edit writes (none when turns are not embedded)."""
@@ -137,8 +144,12 @@ class Edit:
     def _commit(self) -> list[Change]:
         batch = self._batch
         batch.facts = embed_facts(self._path.embedder, batch.facts)
-        if self._timeline is not None:  # what the decisions were read from, checked by the store
-            batch.timeline_versions = self._timeline.versions
+        # what the decisions were read from, and the names created, checked by the store
+        versions = dict(self._claims)
+        if self._timeline is not None:
+            versions.update(self._timeline.versions)
+        if versions:
+            batch.timeline_versions = {**batch.timeline_versions, **versions}
         if not batch.is_empty():
             self.store.write(self.tenant, batch)
         for key in self._deleted_scopes:

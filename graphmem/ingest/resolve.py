@@ -9,7 +9,9 @@ Rules, strictest first:
 2. otherwise a fuzzy or embedding candidate merges only above a strict
    threshold, only with the same entity type, and never when the names look
    like identifiers that differ in their digits (SR-2023-052 vs SR-2023-053);
-3. otherwise a new entity is created in the episode's scope.
+3. otherwise a new entity is created in the episode's scope. Its name's version
+   is read before the lookup and checked by the write, so two processes cannot
+   both create it (:func:`graphmem.temporal.name_key`).
 
 Each merge is recorded on the entity (:class:`~graphmem.models.Resolved`, one
 entry per kind of reason), so a wrong one can be explained and split.
@@ -27,8 +29,9 @@ from typing import Literal
 from graphmem.embed.base import Embedder
 from graphmem.ingest.people import NameContext, choose, noted
 from graphmem.models import Entity, Resolved, Scope
-from graphmem.store.base import GraphStore, ScoredEntity
 from graphmem.names import legacy_name, normalize_name
+from graphmem.store.base import GraphStore, ScoredEntity
+from graphmem.temporal import name_key
 
 _DIGITS = re.compile(r"\d+")
 
@@ -57,6 +60,10 @@ class Resolution:
     by_name: dict[str, Entity]  # normalised name -> entity
     created: list[Entity]
     updated: list[Entity]
+    #: The version (read before the lookup) of each created entity's name key
+    #: (:func:`~graphmem.temporal.name_key`): the batch that writes the entity carries
+    #: them, so a process that created the same name meanwhile makes the write stale.
+    claims: dict[str, int] = field(default_factory=dict)
 
     def get(self, name: str) -> Entity | None:
         return self.by_name.get(normalize_name(name))
@@ -87,6 +94,8 @@ class EntityResolver:
             if norm and norm not in wanted:
                 wanted[norm] = req
         lookup = list(dict.fromkeys([*wanted, *(legacy_name(r.name) for r in wanted.values())]))
+        keys = {norm: name_key(scope.key, norm) for norm in wanted}
+        seen = self.store.timeline_versions(tenant, list(keys.values())) if create else {}
         candidates: dict[str, list[Entity]] = defaultdict(list)
         for ent in _most_specific_first(
                 self.store.find_entities(tenant, scope.visible_keys, lookup), scope):
@@ -122,6 +131,7 @@ class EntityResolver:
                              embedding=None if vectors is None else vectors[i])
                 result.by_name[norm] = ent
                 result.created.append(ent)
+                result.claims[keys[norm]] = seen[keys[norm]]
         return result
 
     def _candidates(self, tenant: str, scope: Scope, requests: list[NameRequest],

@@ -159,7 +159,7 @@ def refresh_profile(memory: Memory, tenant: str, scope: Scope, *, writer: Writer
         return ProfileRefresh(profile=current, changed=False, reason="not due")
     writer = writer or TemplateWriter()
     with memory.edit(tenant, now=now) as edit:
-        entity, new_entities = records.owner_entity(memory, tenant, scope, owner)
+        entity, new_entities = records.owner_entity(memory, edit, scope, owner)
         digest = profile_digest(memory, tenant, scope, entity, now=now, policy=policy,
                                 previous=current.text or None)
         if not any(s.sentences for s in digest.sections):

@@ -27,6 +27,7 @@ from typing import Literal, TypeVar
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
+from graphmem.edit.unit import Edit
 from graphmem.ingest.resolve import NameRequest
 from graphmem import scan
 from graphmem.scan import EVERYTHING
@@ -90,7 +91,7 @@ def _owner_request(memory: Memory, tenant: str, scope: Scope, name: str | None) 
                        "person" if scope.user_id else "group")
 
 
-def owner_entity(memory: Memory, tenant: str, scope: Scope,
+def owner_entity(memory: Memory, edit: Edit, scope: Scope,
                  name: str | None = None) -> tuple[Entity, list[Entity]]:
     """The entity a scope's memory is about, and the entities to write if it is new.
 
@@ -98,8 +99,8 @@ def owner_entity(memory: Memory, tenant: str, scope: Scope,
     under (:func:`owner_name`), else the scope's user (or group) id; the rule extractor names the speaker's own entity by the speaker, so a
     user ``alice`` who speaks as "Alice" resolves to the same entity.
     """
-    request = _owner_request(memory, tenant, scope, name)
-    resolution = memory.resolve(tenant, scope, [request])
+    request = _owner_request(memory, edit.tenant, scope, name)
+    resolution = edit.resolve(scope, [request])
     entity = resolution.get(request.name)
     if entity is None:  # pragma: no cover - resolve() creates what it does not find
         raise LookupError(request.name)

@@ -120,7 +120,7 @@ def summarize_session(memory: Memory, tenant: str, scope: Scope, session_id: str
         if before is not None and before.episode_ids == ids and _kept(memory, tenant, before):
             return before
         entity, new_entities = records.owner_entity(
-            memory, tenant, scope, owner or records.speaker_name(messages))
+            memory, edit, scope, owner or records.speaker_name(messages))
         digest = SessionDigest(
             session_id=session_id, owner=entity.name, started_at=_started(episodes, messages),
             ended_at=episodes[-1].reference_time, messages=messages,

@@ -14,7 +14,7 @@ from graphmem.ingest.pipeline import Ingestor
 from graphmem.models import Fact, FactStatus
 from graphmem.store.base import GraphStore
 from graphmem.temporal import rebuild_timeline
-from tests.ingest.helpers import ScriptedExtractor, fact
+from tests.ingest.helpers import ALICE, ScriptedExtractor, fact
 
 WRITERS = 8
 
@@ -53,3 +53,24 @@ def test_writers_without_a_shared_lock_leave_one_current_value(
     assert len(keys) == 1
     check_one_timeline(store.facts_in_timelines(tenant, list(keys)),
                        {f"Company {i}" for i in range(WRITERS)})
+
+
+def test_writers_without_a_shared_lock_create_a_new_name_once(
+        store: GraphStore, embedder: Embedder, tenant: str) -> None:
+    """Each writer looks up "Bob" and "Initech", finds neither and creates both; all but
+    one of those writes must turn out stale and resolve again to the first one's."""
+    start = threading.Barrier(WRITERS)
+
+    def write(i: int) -> tuple[str, str]:
+        ingestor = Ingestor(store, ScriptedExtractor({}), embedder, lock=threading.RLock())
+        start.wait()
+        result = ingestor.add_facts(tenant, [fact("WORKS_AT", "Initech", 1 + i, subject="Bob")])
+        stored = [*result.created, *result.confirmed]  # the same fact may be there already
+        return stored[0].subject_id, stored[0].object_id
+
+    with ThreadPoolExecutor(WRITERS) as pool:
+        pairs = set(pool.map(write, range(WRITERS)))
+
+    assert len(pairs) == 1, pairs
+    assert [e.name for e in store.find_entities(tenant, [ALICE.key], ["bob"])] == ["Bob"]
+    assert [e.name for e in store.find_entities(tenant, [ALICE.key], ["initech"])] == ["Initech"]
