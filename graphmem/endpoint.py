@@ -19,6 +19,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import openai
 
+#: Sent when no key is set: the ``openai`` client refuses to start without one, and a local
+#: server (llama.cpp, Ollama, vLLM) ignores it; a server that checks keys answers 401.
+NO_KEY = "no-key"
+
 
 class OpenAIEndpoint:
     def __init__(self, base_url: str, api_key: str, *, timeout: float,
@@ -43,7 +47,7 @@ class OpenAIEndpoint:
             if self._client is None:
                 from openai import OpenAI
 
-                self._client = OpenAI(base_url=self.base_url, api_key=self._api_key,
+                self._client = OpenAI(base_url=self.base_url, api_key=self._api_key or NO_KEY,
                                       timeout=self.timeout, max_retries=self.max_retries)
             return self._client
 

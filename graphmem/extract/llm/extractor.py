@@ -314,7 +314,11 @@ class LLMExtractor:
     def _request(self, user: str, fmt: Format, budget: Budget) -> str:
         import openai
 
-        client = self.endpoint.client()
+        try:
+            client = self.endpoint.client()
+        except openai.OpenAIError as err:  # a setting the client cannot start with
+            raise _Failed(f"cannot use {self.base_url}: {self._scrub(str(err))}",
+                          endpoint=True) from None
         self._count(calls=1)
         extra: dict[str, Any] = {}
         wanted = response_format(fmt, item_caps(budget.tokens, budget.candidates))
