@@ -31,6 +31,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.errors import RateLimited, StoreTimeout, problem
+from graphmem.factory import ingestion_seconds
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -210,7 +211,24 @@ async def run_sync(request: Request, fn: Callable[P, T], *args: P.args, **kwargs
     gets it instead of doing the work again.
     """
     timeout = request.app.state.settings.store_timeout_seconds
-    outcome = _Outcome(functools.partial(fn, *args, **kwargs))
+    return await _bounded(request, timeout, "the memory store did not answer",
+                          functools.partial(fn, *args, **kwargs))
+
+
+async def run_ingestion(request: Request, fn: Callable[P, T], *args: P.args,
+                        **kwargs: P.kwargs) -> T:
+    """:func:`run_sync` for an ingestion, which may wait for an LLM's answers and retries
+    as well as the store (:func:`graphmem.factory.ingestion_seconds`): a slow model is not
+    a store that does not answer."""
+    timeout = ingestion_seconds(request.app.state.settings)
+    return await _bounded(
+        request, timeout, "the ingestion did not finish (it goes on; send an Idempotency-Key "
+        "to get its answer on a retry, or \"async\": true to run it as a job)",
+        functools.partial(fn, *args, **kwargs))
+
+
+async def _bounded(request: Request, timeout: float, what: str, call: Callable[[], T]) -> T:
+    outcome = _Outcome(call)
     # move_on_after rather than fail_after: a TimeoutError raised by the call itself
     # must not be mistaken for ours
     with anyio.move_on_after(timeout):
@@ -222,7 +240,7 @@ async def run_sync(request: Request, fn: Callable[P, T], *args: P.args, **kwargs
         return outcome.result()  # it ended just as the wait did
     if pending is not None:
         pending.deferred = True
-    raise StoreTimeout(f"the memory store did not answer within {timeout:g} s")
+    raise StoreTimeout(f"{what} within {timeout:g} s")
 
 
 class _Outcome(Generic[T]):

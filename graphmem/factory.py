@@ -61,6 +61,17 @@ def build_extractor(settings: Settings) -> Extractor:
     )
 
 
+def ingestion_seconds(settings: Settings) -> float:
+    """How long a caller should wait for one episode's ingestion: the store's timeout,
+    plus, with the LLM extractor, the longest its requests and retries can take."""
+    if settings.extractor != "llm":
+        return settings.store_timeout_seconds
+    from graphmem.extract.llm import LLMExtractor
+
+    return settings.store_timeout_seconds + LLMExtractor.longest_seconds(
+        settings.llm_timeout, settings.llm_max_retries)
+
+
 def build_writer(settings: Settings) -> Writer:
     """The summary and profile writer: the LLM when extraction uses one, else the template."""
     if settings.extractor != "llm":

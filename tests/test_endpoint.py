@@ -35,6 +35,12 @@ def test_the_key_is_scrubbed_and_never_in_the_repr() -> None:
     assert OpenAIEndpoint("http://x/v1", "", timeout=1.0).scrub("as is") == "as is"
 
 
+def test_an_endpoint_without_a_key_still_gets_a_client() -> None:
+    """The openai client refuses to start without a key; a local server needs none."""
+    client = OpenAIEndpoint("http://127.0.0.1:9/v1", "", timeout=1.0).client()
+    assert client.api_key == endpoint.NO_KEY
+
+
 @pytest.mark.parametrize(("timeout", "retries", "word"), [(0.0, 1, "timeout"), (1.0, -1, "max_retries")])
 def test_bad_settings_are_refused(timeout: float, retries: int, word: str) -> None:
     with pytest.raises(ValueError, match=word):

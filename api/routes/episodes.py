@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 
 from api.deps import MemoryDep, OptionalScope, Tenant
 from api.errors import PROBLEMS
-from api.limits import run_sync
+from api.limits import run_ingestion, run_sync
 from api.routes.jobs import JobRunner
 from api.schemas import EpisodeBody, EpisodeDeleted, EpisodeOut, IngestOut, JobAccepted, memories
 from graphmem import manage
@@ -44,7 +44,7 @@ async def add_episode(body: EpisodeBody, request: Request, tenant: Tenant,
         job = runner.submit(tenant, lambda: ingest(memory, tenant, data))
         return JSONResponse(JobAccepted(job_id=job.job_id).model_dump(), status_code=202,
                             headers={"Location": f"/v1/jobs/{job.job_id}"})
-    return await run_sync(request, ingest, memory, tenant, data)
+    return await run_ingestion(request, ingest, memory, tenant, data)
 
 
 def _episode(memory: Memory, tenant: str, episode_id: str, scope: Scope | None) -> EpisodeOut:

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path, Query, Request
 
 from api.deps import MemoryDep, OptionalScope, ScopeQuery, Tenant
 from api.errors import PROBLEMS
-from api.limits import run_sync
+from api.limits import run_ingestion, run_sync
 from api.schemas import (
     AddMemoryBody,
     Corrected,
@@ -76,7 +76,7 @@ async def add_memory(body: AddMemoryBody, request: Request, tenant: Tenant,
                      memory: MemoryDep) -> IngestOut:
     """Add a memory by hand: ``subject``/``predicate``/``object`` as given, or a ``text``
     sentence run through the extractor (stored as a text episode)."""
-    return await run_sync(request, _add, memory, tenant, body)
+    return await run_ingestion(request, _add, memory, tenant, body)
 
 
 @router.get("/stats", response_model=StatsOut)
@@ -91,7 +91,7 @@ async def stats(request: Request, tenant: Tenant, memory: MemoryDep,
 async def extract(body: ExtractBody, request: Request, tenant: Tenant,
                   memory: MemoryDep) -> Extraction:
     """Dry run: what the extractor finds in an episode. Nothing is stored."""
-    return await run_sync(request, manage.preview_extraction, memory, tenant, body)
+    return await run_ingestion(request, manage.preview_extraction, memory, tenant, body)
 
 
 def _detail(memory: Memory, tenant: str, memory_id: str, scope: Scope | None) -> MemoryDetail:

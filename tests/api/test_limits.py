@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.limits import TokenBuckets, too_deep
+from graphmem.embed.base import Embedder
+from graphmem.extract.llm import LLMExtractor
 from graphmem.memory import Memory
-from tests.api.conftest import ALICE, KEY_A, KEY_B, assert_problem, settings
+from tests.api.conftest import ALICE, KEY_A, KEY_B, assert_problem, open_memory, settings
+from tests.extract.fake_openai import FakeOpenAI, slow
 
 
 def test_token_bucket_refills_over_time() -> None:
@@ -70,6 +74,25 @@ def test_slow_store_is_504(memory: Memory) -> None:
     with TestClient(app, headers={"X-API-Key": KEY_A}, raise_server_exceptions=False) as client:
         response = client.post("/v1/memories/search", json={"scope": ALICE, "query": "anything"})
     assert_problem(response, 504, "did not answer within")
+
+
+def test_an_ingestion_waits_for_a_slow_llm_not_just_the_store(
+        tmp_path: Path, embedder: Embedder) -> None:
+    """A model that answers after a second is within its own timeout: the episode is
+    stored and answered (201), not cut off by the store's half-second timeout (504)."""
+    with FakeOpenAI() as server:
+        server.script(slow(1.0))
+        extractor = LLMExtractor(server.base_url, "", "local", timeout=5.0, max_retries=0)
+        memory = open_memory(tmp_path / "m.db", embedder, extractor)
+        app = create_app(settings(store_timeout_seconds=0.5, extractor="llm", llm_timeout=5.0,
+                                  llm_max_retries=0), memory)
+        try:
+            with TestClient(app, headers={"X-API-Key": KEY_A}) as client:
+                made = client.post("/v1/episodes", json={"scope": ALICE, "text": "I live in Oslo."})
+        finally:
+            memory.close()
+    assert made.status_code == 201, made.text
+    assert len(server.requests) == 1
 
 
 def test_json_depth_is_measured_outside_strings_and_names_the_field() -> None:

@@ -128,6 +128,13 @@ class LLMExtractor:
 
     uses_candidates = True  # the model judges the stored facts an episode may change
 
+    @staticmethod
+    def longest_seconds(timeout: float, max_retries: int, max_backoff: float = 30.0) -> float:
+        """The longest an episode's requests can take: every attempt to its timeout, with
+        the longest pause between them (a server's Retry-After is capped at
+        ``max_backoff``). A format refusal is answered at once and not counted."""
+        return (max_retries + 1) * timeout + max_retries * max_backoff
+
     def __init__(
         self,
         base_url: str,

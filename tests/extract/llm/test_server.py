@@ -72,7 +72,8 @@ def wire(llm_server: LLMServer) -> Iterator[Wire]:
 def extractor(wire: Wire, llm_server: LLMServer, **settings: Any) -> LLMExtractor:
     defaults: dict[str, Any] = {"timeout": TIMEOUT, "max_retries": 1, "backoff": 0.01,
                                 "max_tokens": MAX_TOKENS, "fallback": RuleExtractor()}
-    return LLMExtractor(wire.base_url, "no-key", llm_server.model, **(defaults | settings))
+    # no key, as the README's local-server commands leave GRAPHMEM_LLM_API_KEY unset
+    return LLMExtractor(wire.base_url, "", llm_server.model, **(defaults | settings))
 
 
 def check_answer(exchange: Exchange, ep: Episode, extraction: Extraction,
