@@ -116,6 +116,12 @@ def _field_message(error: dict[str, Any]) -> str:
         loc = loc[1:]
     where = ".".join(loc) if loc else "request"
     message = str(error.get("msg", "is invalid")).removeprefix("Value error, ")
+    limit = error.get("ctx") or {}
+    if error.get("type") in ("too_long", "too_short") and isinstance(error.get("input"), str):
+        # a length checked after a text's cleaning is reported by pydantic in "items"
+        bound = "at most" if error["type"] == "too_long" else "at least"
+        count = limit.get("max_length" if error["type"] == "too_long" else "min_length")
+        message = f"should have {bound} {count} characters"
     return f"{where}: {message}"
 
 

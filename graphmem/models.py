@@ -174,7 +174,8 @@ class Scope(BaseModel):
     user's global memory, the group's memory and the member-in-group memory.
     """
 
-    model_config = ConfigDict(frozen=True)
+    # forbid: a misspelt "grup_id" must be refused, not write to the user's own scope
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     user_id: str | None = None
     group_id: str | None = None
@@ -222,6 +223,9 @@ class Scope(BaseModel):
 class Message(BaseModel):
     """One turn of a conversation as the client sent it."""
 
+    # forbid: a misspelt "timestmp" must be refused, not date the turn at its arrival
+    model_config = ConfigDict(extra="forbid")
+
     id: CleanText | None = Field(default=None, min_length=1, max_length=256)
     role: Literal["user", "assistant", "system", "tool"] = "user"
     speaker: CleanText | None = Field(default=None, max_length=256)
@@ -246,6 +250,11 @@ class Message(BaseModel):
         return f"{self.speaker}: {self.content}" if self.speaker else self.content
 
 
+#: The ``client_id`` prefix of the episodes graphmem writes itself (summaries, todos,
+#: profiles...: :mod:`graphmem.lifecycle.records`), which no user said.
+RECORD_PREFIX = "graphmem:"
+
+
 class Episode(BaseModel):
     """Raw input as received, kept for provenance and for raw-turn recall."""
 
@@ -261,6 +270,11 @@ class Episode(BaseModel):
     client_id: str | None = None
     pinned: bool = False
     session_id: str | None = None
+
+    @property
+    def is_record(self) -> bool:
+        """Written by graphmem itself (a lifecycle record), not said by anyone."""
+        return bool(self.client_id and self.client_id.startswith(RECORD_PREFIX))
 
 
 #: How many turns before and after a turn its full-text entry also holds.

@@ -13,6 +13,7 @@ the step is decided again (:meth:`graphmem.edit.unit.WritePath.committed`).
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -27,7 +28,7 @@ from graphmem.errors import ExtractionError, NotFoundError, ValidationError
 from graphmem.extract.base import SELF, CandidateFact, ExtractedFact, Extraction, Extractor
 from graphmem.ingest.apply import Outcome, Statement, TimelineEditor, with_evidence
 from graphmem.ingest.inputs import EpisodeInput, FactInput
-from graphmem.ingest.people import contexts
+from graphmem.ingest.people import contexts, known_speaker, speaker_name
 from graphmem.ingest.resolve import NameRequest, Resolution
 from graphmem.models import (
     Category,
@@ -112,7 +113,7 @@ class Ingestor:
             # and on two cores they overlap.
             turn_vectors = pool.submit(self.turn_vectors, [e for e in episodes if e is not None])
             prepared = [None if episode is None
-                        else (data, episode, self._extract(tenant, data.scope, episode))
+                        else self._prepare(tenant, data, episode)
                         for data, episode in zip(inputs, episodes, strict=True)]
             vectors = turn_vectors.result()
         return self.writes.committed(
@@ -123,7 +124,7 @@ class Ingestor:
         return turn_vectors(self.embedder, episodes) if self.writes.embed_turns else {}
 
     def _commit(self, tenant: str, inputs: list[EpisodeInput],
-                prepared: list[tuple[EpisodeInput, Episode, Extraction] | None], now: datetime,
+                prepared: list[_Prepared | None], now: datetime,
                 turn_vectors: dict[str, list[list[float]]]) -> list[IngestResult]:
         """Resolve, apply the timeline rules and write, in one edit."""
         with self.writes.edit(tenant, now=now) as edit:
@@ -142,9 +143,9 @@ class Ingestor:
                     continue
                 if client is not None:
                     seen_clients.add(client)
-                _, episode, extraction = item
-                resolution = self._resolve(edit, data.scope, episode, extraction, pending)
-                statements = self._statements(data.scope, episode, extraction, resolution)
+                episode, extraction, own = item.episode, item.extraction, item.own_name
+                resolution = self._resolve(edit, data.scope, episode, extraction, pending, own)
+                statements = self._statements(data.scope, episode, extraction, resolution, own)
                 editor.load(statements)
                 for st in statements:
                     editor.apply(st)
@@ -172,16 +173,44 @@ class Ingestor:
         with self.writes.lock:  # the extractor is not known to be thread-safe
             return self.extractor.extract(self._episode(tenant, data, self.clock()), [])
 
-    def _extract(self, tenant: str, scope: Scope, episode: Episode) -> Extraction:
+    def _prepare(self, tenant: str, data: EpisodeInput, episode: Episode) -> _Prepared:
+        """Extract an episode, knowing who "I" is in it (see :meth:`_own_name`)."""
+        own, known = self._own_name(tenant, data.scope, episode)
+        told = episode
+        if known and episode.messages:  # the extractor reads who said each message; the
+            told = episode.model_copy(update={"messages": [  # stored episode stays as sent
+                m.model_copy(update={"speaker": own}) if m.role == "user" and not m.speaker
+                else m for m in episode.messages]})
+        elif known and episode.source == "text":  # the user's own text, as they would say it
+            told = episode.model_copy(update={"messages": [Message.model_construct(
+                id=None, role="user", speaker=own, content=episode.content,
+                timestamp=episode.reference_time)]})
+        return _Prepared(episode, self._extract(tenant, data.scope, told, own), own)
+
+    def _own_name(self, tenant: str, scope: Scope, episode: Episode) -> tuple[str, bool]:
+        """Who "I" is in the episode's messages without a speaker, or in its text, and
+        whether that is a name the user gave (here, or in the scope's recent episodes)
+        rather than the account id: a client that sends only roles must not split the
+        person its named messages built into a second entity."""
+        named = speaker_name(episode.messages)
+        unnamed = not episode.messages or any(m.role == "user" and not m.speaker
+                                              for m in episode.messages)
+        known = named or (known_speaker(self.store, tenant, scope) if unnamed else None)
+        if known:
+            return known, True
+        return scope.user_id or scope.group_id or "user", False
+
+    def _extract(self, tenant: str, scope: Scope, episode: Episode, own: str) -> Extraction:
         candidates: list[CandidateFact] = []
         if self.extractor.uses_candidates:
-            candidates = self._candidates(tenant, scope, episode)
+            candidates = self._candidates(tenant, scope, episode, own)
         try:
             return self.extractor.extract(episode, candidates)
         except ExtractionError as err:
             return Extraction(warnings=[f"extraction failed, episode stored without facts: {err}"])
 
-    def _candidates(self, tenant: str, scope: Scope, episode: Episode) -> list[CandidateFact]:
+    def _candidates(self, tenant: str, scope: Scope, episode: Episode,
+                    own_name: str) -> list[CandidateFact]:
         """Stored facts the episode may restate, replace or end, for the extractor to judge.
 
         The speakers' own current facts come first (what "I" says changes
@@ -191,8 +220,8 @@ class Ingestor:
         keys = scope.visible_keys
         hits = [h.id for h in self.store.fulltext_facts(tenant, keys, episode.content[:2000],
                                                         TimeFilter(), MAX_CANDIDATES)]
-        speakers = {self._speaker(scope, m.speaker) for m in episode.messages}
-        names = [normalize_name(s) for s in speakers or {self._speaker(scope, None)}]
+        speakers = {_speaker(own_name, m.speaker) for m in episode.messages}
+        names = [normalize_name(s) for s in speakers or {own_name}]
         subjects = {e.id for e in self.store.find_entities(tenant, keys, names)}
         own = [f for f in self.store.facts_about(tenant, keys, sorted(subjects), TimeFilter(),
                                                  MAX_CANDIDATES) if f.subject_id in subjects]
@@ -207,20 +236,15 @@ class Ingestor:
         return [CandidateFact(id=f.id, text=f.text, subject=f.subject_name, predicate=f.predicate,
                               object=f.object_name, valid_from=f.valid_from) for f in facts]
 
-    def _speaker(self, scope: Scope, name: str | None) -> str:
-        if name and name != SELF:
-            return name
-        return scope.user_id or scope.group_id or "user"
-
     def _resolve(self, edit: Edit, scope: Scope, episode: Episode, extraction: Extraction,
-                 pending: dict[tuple[str, str], Entity]) -> Resolution:
+                 pending: dict[tuple[str, str], Entity], own: str) -> Resolution:
         types = {normalize_name(e.name): e.type for e in extraction.entities}
-        spoken = contexts(episode, extraction, self._speaker(scope, None))
+        spoken = contexts(episode, extraction, own)
         requests: list[NameRequest] = [NameRequest(e.name, e.type, e.aliases,
                                                    spoken.get(normalize_name(e.name)))
                                        for e in extraction.entities]
         for f in extraction.facts:
-            subject = self._speaker(scope, f.subject) if f.subject == SELF else f.subject
+            subject = _speaker(own, f.subject)
             requests.append(NameRequest(subject, types.get(normalize_name(subject), "person"),
                                         context=spoken.get(normalize_name(subject))))
             if f.object:  # retracted objects too: the marker must outlive arrival order
@@ -238,12 +262,11 @@ class Ingestor:
         return resolution
 
     def _statements(self, scope: Scope, episode: Episode, extraction: Extraction,
-                    resolution: Resolution) -> list[Statement]:
+                    resolution: Resolution, own: str) -> list[Statement]:
         stamps = {m.id: m.timestamp for m in episode.messages}
         out: list[Statement] = []
         for f in extraction.facts:
-            subject = resolution.get(self._speaker(scope, f.subject) if f.subject == SELF
-                                     else f.subject)
+            subject = resolution.get(_speaker(own, f.subject))
             obj = resolution.get(f.object) if f.object else None
             if subject is None or (obj is None and f.action == "assert"):
                 continue
@@ -399,6 +422,20 @@ class Ingestor:
                          Change(target=episode_id, audit="delete_episode",
                                 scope_key=episode.scope_key)])
         return result
+
+
+@dataclass
+class _Prepared:
+    """An episode to store, what was extracted from it, and who "I" is in it."""
+
+    episode: Episode
+    extraction: Extraction
+    own_name: str
+
+
+def _speaker(own: str, name: str | None) -> str:
+    """The name of who said ``name`` ("SELF" or none: the episode's own speaker)."""
+    return name if name and name != SELF else own
 
 
 def _statement(scope: Scope, subject: Entity, obj: Entity | None, f: ExtractedFact,

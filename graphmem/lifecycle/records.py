@@ -28,11 +28,12 @@ from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from graphmem.edit.unit import Edit
+from graphmem.ingest.people import known_speaker
 from graphmem.ingest.resolve import NameRequest
 from graphmem import scan
 from graphmem.scan import EVERYTHING
 from graphmem.memory import Memory
-from graphmem.models import Category, Entity, Episode, Fact, Message, Scope
+from graphmem.models import RECORD_PREFIX, Category, Entity, Episode, Fact, Message, Scope
 from graphmem.temporal import TimeFilter
 
 #: Predicates of the facts the lifecycle writes about its own work.
@@ -41,8 +42,6 @@ SESSION_SUMMARY = "SESSION_SUMMARY"
 SUMMARY = "SUMMARY"
 #: Facts no user wrote and no lifecycle step (decay, consolidation, memory.md) may touch.
 LIFECYCLE_PREDICATES = frozenset({PROFILE, SESSION_SUMMARY})
-
-RECORD_PREFIX = "graphmem:"
 
 M = TypeVar("M", bound=BaseModel)
 Role = Literal["user", "assistant", "system", "tool"]
@@ -62,27 +61,16 @@ def all_episodes(memory: Memory, tenant: str, scope_keys: list[str]) -> list[Epi
 
 
 #: How many recent episodes name the user when no name is given.
-_NAMING_EPISODES = 20
-
-
-def speaker_name(messages: list[Message]) -> str | None:
-    """The name the user speaks under in these messages (the most frequent), if any."""
-    names = Counter(m.speaker.strip() for m in messages
-                    if m.role == "user" and m.speaker and m.speaker.strip())
-    return names.most_common(1)[0][0] if names else None
 
 
 def owner_name(memory: Memory, tenant: str, scope: Scope) -> str | None:
-    """The name a user scope's person goes by: the speaker of their recent messages.
+    """The name a user scope's person goes by (see :func:`graphmem.ingest.people.known_speaker`).
 
     A user id (``u7``) is an account, not a name; summaries and the profile
     speak of the person, and the rule extractor files "I ..." under the
     speaker's name, so the owner entity is the one their facts are about.
     """
-    if scope.user_id is None:
-        return None
-    recent = memory.store.list_episodes(tenant, [scope.key], limit=_NAMING_EPISODES)
-    return speaker_name([m for e in recent if not is_record(e) for m in e.messages])
+    return known_speaker(memory.store, tenant, scope)
 
 
 def _owner_request(memory: Memory, tenant: str, scope: Scope, name: str | None) -> NameRequest:
@@ -118,7 +106,7 @@ def record_key(kind: str, key: str) -> str:
 
 
 def is_record(episode: Episode) -> bool:
-    return bool(episode.client_id and episode.client_id.startswith(RECORD_PREFIX))
+    return episode.is_record
 
 
 def authored_episode(tenant: str, scope_key: str, *, kind: str, key: str,

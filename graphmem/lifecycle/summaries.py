@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 
 from graphmem.errors import GraphMemError, NotFoundError
 from graphmem.edit.changes import fact_changes
+from graphmem.ingest.people import speaker_name
 from graphmem.lifecycle import records
 from graphmem.lifecycle.policy import SummaryPolicy
 from graphmem.lifecycle.writer import (
@@ -120,7 +121,7 @@ def summarize_session(memory: Memory, tenant: str, scope: Scope, session_id: str
         if before is not None and before.episode_ids == ids and _kept(memory, tenant, before):
             return before
         entity, new_entities = records.owner_entity(
-            memory, edit, scope, owner or records.speaker_name(messages))
+            memory, edit, scope, owner or speaker_name(messages))
         digest = SessionDigest(
             session_id=session_id, owner=entity.name, started_at=_started(episodes, messages),
             ended_at=episodes[-1].reference_time, messages=messages,

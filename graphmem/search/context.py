@@ -126,9 +126,10 @@ def assemble_context(engine: SearchEngine, count_tokens: Callable[[str], int], t
         limit=50, include_turns=request.include_turns, as_of=request.as_of,
         as_known_at=request.as_known_at, include_history=request.include_history)).results
     chosen: dict[Category | None, list[SearchHit]] = {}
+    shown = {text.strip() for text in [profile, *(summaries or [])] if text}
     for hit in hits:
-        if not _stated_by(hit, request):
-            continue
+        if not _stated_by(hit, request) or hit.text.strip() in shown:
+            continue  # the profile is a stored fact too: said once, in its own layer
         cost = count_tokens(_line(hit) + "\n")
         title_cost = 0 if hit.category in chosen else count_tokens(
             f"### {CATEGORY_TITLES[hit.category]}\n")

@@ -78,7 +78,11 @@ def test_bad_inputs_are_clear_422s(client: TestClient) -> None:
         ({"scope": ALICE, "messages": [{"content": "a", "id": "1"}, {"content": "b", "id": "1"}]},
          "duplicate message ids"),
         ({"scope": ALICE, "messages": [{"content": "a", "role": "robot"}]}, "messages.0.role"),
-        ({"scope": ALICE, "text": "x" * 100_001}, "text"),
+        ({"scope": ALICE, "text": "x" * 100_001}, "text: should have at most 100000 characters"),
+        ({"scope": ALICE, "messages": [{"content": "hi", "timestmp": "2020-01-01"}]},
+         "messages.0.timestmp: Extra inputs are not permitted"),
+        ({"scope": {"user_id": "alice", "grup_id": "family"}, "text": "hi"},
+         "scope.grup_id: Extra inputs are not permitted"),
     ]
     for body, message in cases:
         assert_problem(client.post("/v1/episodes", json=body), 422, message)

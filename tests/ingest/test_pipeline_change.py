@@ -11,7 +11,7 @@ from graphmem.extract.rules import RuleExtractor
 from graphmem.ingest.inputs import EpisodeInput
 from graphmem.ingest.pipeline import Ingestor
 from graphmem.models import Message
-from graphmem.store.base import GraphStore
+from graphmem.store.base import FactQuery, GraphStore
 from tests.ingest.helpers import ALICE, day
 from tests.ingest.test_timeline_rules import current
 
@@ -81,3 +81,22 @@ def test_a_chinese_line_keeps_the_english_todo(ingestor: Ingestor, store: GraphS
     assert [f.object_name for f in result.created if f.predicate == "TODO"] == ["call mom"]
     assert result.language == "en"
     assert ("TODO", "call mom") in current(store, tenant, as_of=day(6))
+
+
+def test_messages_without_a_speaker_are_the_person_the_scope_knows(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    """A client that sends only roles (and a text) speaks for the user whose named
+    messages came before: one person, whose old home and job are superseded."""
+    tell(ingestor, tenant, 1, "I live in Oslo and I work at Statoil.")
+    ingestor.ingest(tenant, EpisodeInput(scope=ALICE, messages=[
+        Message(role="user", content="I moved to Bergen. I work at Equinor now.",
+                timestamp=day(6))]))
+    ingestor.ingest(tenant, EpisodeInput(scope=ALICE, text="I drive a Volvo.",
+                                         reference_time=day(7)))
+    assert slot(store, tenant, "LIVES_IN") == {"Bergen"}
+    assert slot(store, tenant, "WORKS_AT") == {"Equinor"}
+    facts = store.list_facts(tenant, FactQuery(scope_keys=[ALICE.key]))
+    assert {f.subject_name for f in facts} == {"Alice"}, [f.text for f in facts]
+    assert all(f.text.startswith("Alice") for f in facts), [f.text for f in facts]
+    stored = store.list_episodes(tenant, [ALICE.key], limit=5)
+    assert [m.speaker for e in stored for m in e.messages if "Bergen" in m.content] == [None]

@@ -92,3 +92,5 @@ def test_layered_context_carries_profile_and_summaries(memory: Memory, tenant: s
     assert summary is not None and context.summaries == [summary.summary]
     assert context.prompt.index("### Profile") < context.prompt.index("### Recent session")
     assert "Alice used to work at Acme, moved to Globex in March 2024." in context.prompt
+    # the profile is a stored fact too, and recall finds it: it is said once, in its layer
+    assert context.prompt.count(context.profile.splitlines()[0]) == 1, context.prompt
