@@ -30,6 +30,7 @@ from graphmem.ingest.apply import Outcome, Statement, TimelineEditor, with_evide
 from graphmem.ingest.inputs import EpisodeInput, FactInput
 from graphmem.ingest.people import contexts, known_speaker, speaker_name
 from graphmem.ingest.resolve import NameRequest, Resolution
+from graphmem.ingest.transcript import transcript_lines
 from graphmem.models import (
     Category,
     Entity,
@@ -181,10 +182,14 @@ class Ingestor:
             told = episode.model_copy(update={"messages": [  # stored episode stays as sent
                 m.model_copy(update={"speaker": own}) if m.role == "user" and not m.speaker
                 else m for m in episode.messages]})
-        elif known and episode.source == "text":  # the user's own text, as they would say it
-            told = episode.model_copy(update={"messages": [Message.model_construct(
-                id=None, role="user", speaker=own, content=episode.content,
-                timestamp=episode.reference_time)]})
+        elif episode.source == "text":
+            turns = transcript_lines(episode.content)  # a pasted "Sam: ..." transcript
+            if turns is None and known:  # the user's own text, as they would say it
+                turns = [(own, episode.content)]
+            if turns is not None:
+                told = episode.model_copy(update={"messages": [Message.model_construct(
+                    id=None, role="user", speaker=speaker, content=words,
+                    timestamp=episode.reference_time) for speaker, words in turns]})
         return _Prepared(episode, self._extract(tenant, data.scope, told, own), own)
 
     def _own_name(self, tenant: str, scope: Scope, episode: Episode) -> tuple[str, bool]:

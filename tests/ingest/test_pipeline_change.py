@@ -100,3 +100,14 @@ def test_messages_without_a_speaker_are_the_person_the_scope_knows(
     assert all(f.text.startswith("Alice") for f in facts), [f.text for f in facts]
     stored = store.list_episodes(tenant, [ALICE.key], limit=5)
     assert [m.speaker for e in stored for m in e.messages if "Bergen" in m.content] == [None]
+
+
+def test_a_transcript_sent_as_text_gives_each_line_to_its_speaker(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    ingestor.ingest(tenant, EpisodeInput(
+        scope=ALICE, text="Sam: I moved to Trondheim.\nBob: I live in Paris.",
+        reference_time=day(3)))
+    facts = store.list_facts(tenant, FactQuery(scope_keys=[ALICE.key]))
+    assert {(f.subject_name, f.predicate, f.object_name) for f in facts} == {
+        ("Sam", "LIVES_IN", "Trondheim"), ("Bob", "LIVES_IN", "Paris")}, [f.text for f in facts]
+    assert store.list_episodes(tenant, [ALICE.key], limit=1)[0].messages == []  # kept as sent
