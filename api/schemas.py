@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graphmem.ingest.inputs import EntityName, EpisodeInput, FactInput, check_interval
 from graphmem.ingest.pipeline import IngestResult
+from graphmem.manage.edits import CorrectionSince
 from graphmem.manage.reads import MonthCount, Source
 from graphmem.models import (
     Cardinality,
@@ -343,6 +344,9 @@ class PatchBody(BaseModel):
     text: CleanText | None = Field(None, min_length=1, max_length=1000)
     object: EntityName | None = Field(None, min_length=1, max_length=500)
     category: Category | None = None
+    since: CorrectionSince = Field(
+        "start", description="with a new object: 'start' if the old value was wrong (the new "
+        "one holds over the old one's whole interval), 'now' if it changed now")
 
     @model_validator(mode="after")
     def _something(self) -> PatchBody:

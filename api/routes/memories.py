@@ -114,7 +114,8 @@ def _patch(memory: Memory, tenant: str, memory_id: str, body: PatchBody,
     fact_id = memory_id
     if body.corrects:
         correction = manage.correct_fact(memory, tenant, memory_id, object=body.object,
-                                         text=body.text, category=body.category, scope=scope)
+                                         text=body.text, category=body.category, scope=scope,
+                                         since=body.since)
         superseded, fact_id = correction.superseded, correction.memory.id
     if body.importance is not None:
         fact = manage.set_importance(memory, tenant, fact_id, body.importance, scope)

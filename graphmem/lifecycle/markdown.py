@@ -250,8 +250,9 @@ def _edit(memory: Memory, tenant: str, scope: Scope, fact: Fact, line: MarkdownL
                                   new_text=line.text, superseded=new_value))
         return
     try:
+        # memory.md says how things are now: an edited line is a change from now on
         result = correct_fact(memory, tenant, fact.id, object=value if new_value else None,
-                              text=line.text, category=line.category, scope=scope)
+                              text=line.text, category=line.category, scope=scope, since="now")
     except ConflictError as err:
         report.skipped.append(f"line {line.line_no}: {err}")
         return

@@ -16,12 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from typing import Literal
+
 from pydantic import BaseModel
 
 from graphmem.edit.changes import ChangeKind, fact_changes
 from graphmem.edit.audit import Action
 from graphmem.edit.unit import Edit
 from graphmem.errors import ConflictError, ValidationError
+from graphmem.extract.rules.render import stated
 from graphmem.ingest.apply import Statement
 from graphmem.ingest.resolve import NameRequest
 from graphmem.manage.reads import fact_in_scope
@@ -34,6 +37,10 @@ from graphmem.edit.unit import decided_again_on_conflict
 #: The importance a restored memory has at least, so the next decay run does not take it
 #: straight back (``DecayPolicy.restore_importance`` passes its own).
 RESTORE_IMPORTANCE = 0.5
+
+
+#: From when a corrected value holds: the old one's start (it was wrong) or now (it changed).
+CorrectionSince = Literal["start", "now"]
 
 
 class Correction(BaseModel):
@@ -122,14 +129,18 @@ def set_importance(memory: Memory, tenant: str, fact_id: str, importance: float,
 @decided_again_on_conflict
 def correct_fact(memory: Memory, tenant: str, fact_id: str, *, object: str | None = None,
                  text: str | None = None, category: Category | None = None,
-                 scope: Scope | None = None) -> Correction:
+                 scope: Scope | None = None, since: CorrectionSince = "start") -> Correction:
     """Correct a current fact's content.
 
-    A new value (``object``) makes a new fact that supersedes the old one: for
-    a functional predicate ("works at") through the normal timeline, where the
-    old fact ends as the new one starts; otherwise the old fact is retracted
-    now and linked to the new one. New wording or category for the same value
-    edits the fact in place (same value, same fact), and ``superseded`` is None.
+    A new value (``object``) makes a new fact that supersedes the old one and is
+    linked to it. ``since="start"`` (the old value was wrong): the new fact holds
+    from the old one's start and the old one never held (it stays in the history,
+    and ``as_known_at`` an earlier instant still shows what was believed then).
+    ``since="now"`` (the value changed): the old fact ends now, where the new one
+    starts. A functional predicate ("works at") goes through the normal timeline;
+    another one's old fact is ended by the source. New wording or category for
+    the same value edits the fact in place (same value, same fact), and
+    ``superseded`` is None.
     """
     with memory.edit(tenant) as edit:
         old = fact_in_scope(memory, tenant, fact_id, scope)
@@ -138,8 +149,7 @@ def correct_fact(memory: Memory, tenant: str, fact_id: str, *, object: str | Non
         if old.valid_until is not None and old.valid_until <= edit.now:
             raise ConflictError(f"memory {fact_id!r} no longer holds; correct the current one")
         new_object = (object or old.object_name).strip()
-        words = old.predicate.lower().replace("_", " ")
-        said = f"{old.subject_name} {words} {new_object}." if object else old.text
+        said = stated(old.subject_name, old.predicate, new_object) if object else old.text
         new_text = (text or said).strip()
         new_category = category or old.category
         if (new_object, new_text, new_category) == (old.object_name, old.text, old.category):
@@ -156,14 +166,15 @@ def correct_fact(memory: Memory, tenant: str, fact_id: str, *, object: str | Non
             edit.write(WriteBatch(facts=[edited]))
             edit.record(fact_changes("memory.updated", [edited]))
             return Correction(memory=edited.public(), superseded=None)
-        correction = _supersede(edit, old, obj, new_text, new_category)
+        correction = _supersede(edit, old, obj, new_text, new_category, since)
         edit.record([*fact_changes("memory.superseded", [correction.superseded or old]),
                      *fact_changes("memory.created", [correction.memory])])
         return correction
 
 
-def _supersede(edit: Edit, old: Fact, obj: Entity, text: str, category: Category) -> Correction:
-    when = max(edit.now, old.valid_from)
+def _supersede(edit: Edit, old: Fact, obj: Entity, text: str, category: Category,
+               since: CorrectionSince) -> Correction:
+    when = old.valid_from if since == "start" else max(edit.now, old.valid_from)
     editor = edit.timeline()
     editor.load_facts([old])
 
@@ -176,7 +187,9 @@ def _supersede(edit: Edit, old: Fact, obj: Entity, text: str, category: Category
             episode_id=None, message_ids=[], retract=retract)
 
     spec = edit.registry.spec(old.predicate, old.cardinality)
-    if spec.cardinality is not Cardinality.ONE:
+    if spec.cardinality is not Cardinality.ONE and since == "start":  # it never held
+        editor.replace(old.model_copy(update={"stated_until": old.valid_from}))
+    elif spec.cardinality is not Cardinality.ONE:
         editor.apply(statement(old.object_id, old.object_name, f"Corrected: {old.text}", True))
     editor.apply(statement(obj.id, obj.name, text, False))
     outcome = editor.finish()

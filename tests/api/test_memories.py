@@ -130,6 +130,37 @@ def test_new_wording_for_the_same_value_edits_in_place(client: TestClient) -> No
     assert [h["text"] for h in hits] == ["Alice really likes pizza."]
 
 
+def test_a_wrong_value_is_corrected_over_its_whole_interval_unless_it_changed_now(
+        client: TestClient) -> None:
+    """since=start (the default): the old value never held, as_of any past instant gives the
+    new one, and as_known_at before the correction still shows what was believed then."""
+    recorded: dict[str, str] = {}
+    for predicate, old_value, new_value in [("LIVES_IN", "Porto", "Lisbon"),
+                                            ("LIKES", "pizza", "pasta"),
+                                            ("JOB_TITLE", "nurse", "midwife")]:
+        old = add(client, fact("Alice", predicate, old_value, valid_from="2023-01-10T00:00:00"))
+        recorded[old_value] = old["recorded_at"]
+        body = client.patch(f"/v1/memories/{old['id']}", json={"object": new_value}).json()
+        assert body["memory"]["valid_from"].startswith("2023-01-10"), body
+        assert body["superseded"]["valid_until"] == body["superseded"]["valid_from"]
+        assert body["superseded"]["superseded_by"] == body["memory"]["id"]
+        listed = client.get("/v1/memories", params={**ALICE, "as_of": "2023-03-01"}).json()
+        assert new_value in [m["object"] for m in listed["memories"]]
+        assert old_value not in [m["object"] for m in listed["memories"]]
+    assert body["memory"]["text"] == "Alice works as a midwife."
+    believed = client.post("/v1/memories/search", json={
+        "scope": ALICE, "query": "Where does Alice live?", "as_of": "2023-03-01",
+        "as_known_at": recorded["Porto"], "include_turns": False}).json()["results"]
+    assert "Porto" in [h.get("object") for h in believed], believed
+
+    moved = add(client, fact("Alice", "WORKS_AT", "Acme", valid_from="2023-01-10T00:00:00"))
+    body = client.patch(f"/v1/memories/{moved['id']}",
+                        json={"object": "Globex", "since": "now"}).json()
+    assert body["memory"]["valid_from"] > "2024"  # the test runs on today's clock
+    then = client.get("/v1/memories", params={**ALICE, "as_of": "2023-03-01"}).json()
+    assert "Acme" in [m["object"] for m in then["memories"]]
+
+
 def test_a_superseded_memory_cannot_be_corrected(client: TestClient) -> None:
     old = add(client, fact("Alice", "LIVES_IN", "Berlin"))
     client.patch(f"/v1/memories/{old['id']}", json={"object": "Munich"})

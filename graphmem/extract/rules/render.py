@@ -141,7 +141,6 @@ def with_article(obj: str) -> str:
 def statement(finding: Finding, span: TimeSpan | None, when: datetime | None = None) -> str:
     """One third-person sentence for the finding, with its time made absolute."""
     subject = display(finding.subject.name)
-    s_poss = possessive(subject)
     spec = style(finding.predicate)
     if finding.statement is not None:
         template = finding.statement
@@ -150,12 +149,24 @@ def statement(finding: Finding, span: TimeSpan | None, when: datetime | None = N
                                       finding.predicate.lower().replace("_", " "))
     else:
         template = spec.asserted if finding.action == "assert" else spec.retracted
-    text = (template.replace("{s's}", s_poss).replace("{s}", subject)
-            .replace("{a_o}", with_article(finding.obj)).replace("{o}", finding.obj)
-            .replace("{p}", finding.predicate.lower().replace("_", " ")))
+    text = _filled(template, subject, finding.predicate, finding.obj)
     phrase = _time_phrase(finding, span, when)
-    if phrase:
-        text = f"{text} {phrase}"
+    return _sentence(f"{text} {phrase}" if phrase else text)
+
+
+def stated(subject: str, predicate: str, obj: str) -> str:
+    """A fact as the rules word it, without its time: ``stated("Omar", "JOB_TITLE",
+    "chef")`` is "Omar works as a chef." (for a value typed in by hand)."""
+    return _sentence(_filled(style(predicate).asserted, display(subject), predicate, obj))
+
+
+def _filled(template: str, subject: str, predicate: str, obj: str) -> str:
+    return (template.replace("{s's}", possessive(subject)).replace("{s}", subject)
+            .replace("{a_o}", with_article(obj)).replace("{o}", obj)
+            .replace("{p}", predicate.lower().replace("_", " ")))
+
+
+def _sentence(text: str) -> str:
     text = " ".join(text.split())
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
