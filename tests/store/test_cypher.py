@@ -16,7 +16,8 @@ import pytest
 
 from graphmem.errors import ValidationError
 from graphmem.models import Fact, FactStatus
-from graphmem.store.neo4j import reads, resolution, schema, search_reads, timelines, writes
+from graphmem.store.neo4j import reads, reminders, resolution, schema, search_reads, timelines
+from graphmem.store.neo4j import writes
 from graphmem.temporal import TimeFilter
 
 NOW = datetime(2024, 6, 1, tzinfo=UTC)
@@ -70,6 +71,7 @@ BUILDERS: dict[str, Callable[[], reads.Query]] = {
     "record_access": lambda: writes.record_access(EVIL, [EVIL], NOW),
     "timeline_versions": lambda: timelines.versions(EVIL, [EVIL]),
     "timeline_lock": lambda: timelines.lock(EVIL, [{"key": EVIL}], [EVIL]),
+    "reminders_of_facts": lambda: reminders.delete_of_facts(EVIL, [EVIL]),
     "get_episode": lambda: reads.get_episode(EVIL, EVIL),
     "find_episode": lambda: reads.find_episode(EVIL, EVIL, EVIL),
     "list_episodes": lambda: reads.list_episodes(EVIL, [EVIL], 5, NOW),

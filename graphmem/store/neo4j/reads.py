@@ -107,8 +107,15 @@ def time_filter(alias: str, time: TimeFilter, now: datetime, prefix: str = "tf",
 def each_by_id(label: str, alias: str, key: str = "id") -> str:
     """The opening lines of a batch query: one row per ``$ids`` value, matched in ``$tenant``.
 
-    ``label`` and ``key`` are graphmem's own constants (never user input);
-    ``alias`` is checked like every interpolated identifier.
+    The shape every batch read and write by id shares; ``key`` matches on another
+    property (a reminder's ``todoId``, a fact's ``timelineKey``). ``label`` and
+    ``key`` are graphmem's own constants (never user input); ``alias`` is checked
+    like every interpolated identifier.
+
+    >>> print(each_by_id("Reminder", "r", key="todoId") + "DETACH DELETE r")
+    UNWIND $ids AS id
+    MATCH (r:Reminder {todoId: id}) WHERE r.tenant = $tenant
+    DETACH DELETE r
     """
     n = checked_alias(alias)
     return f"UNWIND $ids AS id\nMATCH ({n}:{label} {{{key}: id}}) WHERE {n}.tenant = $tenant\n"
@@ -233,10 +240,9 @@ def get_facts(tenant: str, ids: list[str], embeddings: bool = True) -> Query:
 
 def facts_in_timelines(tenant: str, timeline_keys: list[str]) -> Query:
     return (
-        "UNWIND $keys AS key\n"
-        "MATCH (f:Fact {timelineKey: key}) WHERE f.tenant = $tenant\n"
-        "RETURN properties(f) AS f ORDER BY f.seq",
-        {"tenant": tenant, "keys": timeline_keys},
+        each_by_id("Fact", "f", key="timelineKey")
+        + "RETURN properties(f) AS f ORDER BY f.seq",
+        {"tenant": tenant, "ids": timeline_keys},
     )
 
 
