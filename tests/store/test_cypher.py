@@ -16,7 +16,8 @@ import pytest
 
 from graphmem.errors import ValidationError
 from graphmem.models import Fact, FactStatus
-from graphmem.store.neo4j import reads, schema, timelines, writes
+from graphmem.store.neo4j import reads, reminders, resolution, schema, search_reads, timelines
+from graphmem.store.neo4j import writes
 from graphmem.temporal import TimeFilter
 
 NOW = datetime(2024, 6, 1, tzinfo=UTC)
@@ -70,25 +71,26 @@ BUILDERS: dict[str, Callable[[], reads.Query]] = {
     "record_access": lambda: writes.record_access(EVIL, [EVIL], NOW),
     "timeline_versions": lambda: timelines.versions(EVIL, [EVIL]),
     "timeline_lock": lambda: timelines.lock(EVIL, [{"key": EVIL}], [EVIL]),
+    "reminders_of_facts": lambda: reminders.delete_of_facts(EVIL, [EVIL]),
     "get_episode": lambda: reads.get_episode(EVIL, EVIL),
     "find_episode": lambda: reads.find_episode(EVIL, EVIL, EVIL),
     "list_episodes": lambda: reads.list_episodes(EVIL, [EVIL], 5, NOW),
     "expired_episode_ids": lambda: reads.expired_episode_ids(EVIL, NOW),
     "get_entities": lambda: reads.get_entities(EVIL, [EVIL]),
-    "find_entities": lambda: reads.find_entities(EVIL, [EVIL], [EVIL]),
-    "vector_search": lambda: reads.vector_search(EVIL, EVIL, [EVIL], [0.1], 50,
-                                                  TimeFilter(), NOW),
-    "fulltext_search": lambda: reads.fulltext_search(EVIL, EVIL, [EVIL], EVIL, 5,
-                                                      TimeFilter(), NOW),
-    "fulltext_turns": lambda: reads.fulltext_turns(EVIL, [EVIL], EVIL, 5),
+    "find_entities": lambda: resolution.find_entities(EVIL, [EVIL], [EVIL]),
+    "vector_search": lambda: search_reads.vector_search(EVIL, EVIL, [EVIL], [0.1], 50,
+                                                        TimeFilter(), NOW),
+    "fulltext_search": lambda: search_reads.fulltext_search(EVIL, EVIL, [EVIL], EVIL, 5,
+                                                            TimeFilter(), NOW),
+    "fulltext_turns": lambda: search_reads.fulltext_turns(EVIL, [EVIL], EVIL, 5),
     "get_facts": lambda: reads.get_facts(EVIL, [EVIL]),
     "facts_in_timelines": lambda: reads.facts_in_timelines(EVIL, [EVIL]),
     "facts_of_episode": lambda: reads.facts_of_episode(EVIL, EVIL),
     "list_facts": lambda: reads.list_facts(
         EVIL, [EVIL], TimeFilter(as_known_at=NOW), NOW, categories=[EVIL], statuses=[EVIL],
         predicates=[EVIL], entity_id=EVIL, text_contains=EVIL),
-    "get_turns": lambda: reads.get_turns(EVIL, [EVIL]),
-    "vector_scan_scope": lambda: reads.vector_scan_scope(
+    "get_turns": lambda: search_reads.get_turns(EVIL, [EVIL]),
+    "vector_scan_scope": lambda: search_reads.vector_scan_scope(
         reads.MESSAGE_VECTOR_INDEX, EVIL, [EVIL], [0.1], 5000, TimeFilter(), NOW),
     "facts_about": lambda: reads.facts_about(EVIL, [EVIL], [EVIL], TimeFilter(), NOW, 5),
     "count_episodes_entities": lambda: reads.count_episodes_entities(EVIL, [EVIL]),
@@ -115,44 +117,44 @@ def test_delete_scope_statements_take_values_as_parameters() -> None:
 # -- Lucene ---------------------------------------------------------------------
 def test_escape_lucene_escapes_every_special_character() -> None:
     specials = '+-&|!(){}[]^"~*?:\\/'
-    escaped = reads.escape_lucene(specials)
+    escaped = search_reads.escape_lucene(specials)
     assert escaped == "".join("\\" + c for c in specials)
-    assert reads.escape_lucene("plain words 42") == "plain words 42"
+    assert search_reads.escape_lucene("plain words 42") == "plain words 42"
 
 
 def test_free_text_becomes_an_or_of_escaped_lower_case_terms() -> None:
-    assert reads.lucene_any_terms("Alice WORKS Berlin") == "alice OR works OR berlin"
-    assert reads.lucene_any_terms('C++ "quoted" x:y title:x*') == (
+    assert search_reads.lucene_any_terms("Alice WORKS Berlin") == "alice OR works OR berlin"
+    assert search_reads.lucene_any_terms('C++ "quoted" x:y title:x*') == (
         'c\\+\\+ OR \\"quoted\\" OR x\\:y OR title\\:x\\*')
 
 
 def test_stopwords_are_dropped_unless_nothing_else_is_left() -> None:
-    assert reads.lucene_any_terms("Where does Alice work?") == "alice OR work\\?"
-    assert reads.lucene_any_terms("what is it") == "what OR is OR it"
+    assert search_reads.lucene_any_terms("Where does Alice work?") == "alice OR work\\?"
+    assert search_reads.lucene_any_terms("what is it") == "what OR is OR it"
 
 
 def test_lucene_operators_in_user_text_stay_words() -> None:
-    query = reads.lucene_any_terms("cats AND dogs OR NOT birds && fish || -x")
+    query = search_reads.lucene_any_terms("cats AND dogs OR NOT birds && fish || -x")
     assert query == "cats OR dogs OR birds OR fish OR \\-x"
-    assert reads.lucene_any_terms("AND OR NOT") == "and OR or OR not"
+    assert search_reads.lucene_any_terms("AND OR NOT") == "and OR or OR not"
     # no bare upper-case operator or unescaped syntax survives
     assert not re.search(r"\b(AND|NOT)\b|(?<!\\)[-&|!]", query.replace(" OR ", " "))
 
 
 def test_lucene_terms_are_deduplicated_limited_and_may_be_none() -> None:
-    assert reads.lucene_any_terms("cat Cat cat dog") == "cat OR dog"
-    assert reads.lucene_any_terms(" ".join(f"w{i}" for i in range(50)), max_terms=3) == (
+    assert search_reads.lucene_any_terms("cat Cat cat dog") == "cat OR dog"
+    assert search_reads.lucene_any_terms(" ".join(f"w{i}" for i in range(50)), max_terms=3) == (
         "w0 OR w1 OR w2")
-    assert reads.lucene_any_terms("") is None
-    assert reads.lucene_any_terms("?! -- && ()") is None
+    assert search_reads.lucene_any_terms("") is None
+    assert search_reads.lucene_any_terms("?! -- && ()") is None
 
 
 def test_cjk_text_passes_as_terms() -> None:
-    assert reads.lucene_any_terms("我喜欢 咖啡") == "我喜欢 OR 咖啡"
+    assert search_reads.lucene_any_terms("我喜欢 咖啡") == "我喜欢 OR 咖啡"
 
 
 def test_exact_name_lookup_quotes_values() -> None:
-    query = reads.lucene_exact('t"1', ["acme corp", 'say "hi"', "back\\slash"])
+    query = resolution.lucene_exact('t"1', ["acme corp", 'say "hi"', "back\\slash"])
     assert query == ('+tenant:"t\\"1" +names:("acme corp" OR "say \\"hi\\"" OR '
                      '"back\\\\slash")')
 
@@ -211,7 +213,8 @@ def test_list_facts_statuses_are_exactly_those_asked_for() -> None:
 
 
 def test_vector_search_converts_scores_back_to_cosine() -> None:
-    query, params = reads.vector_search(reads.FACT_VECTOR_INDEX, "t", ["user:a"], [0.5], 60)
+    query, params = search_reads.vector_search(reads.FACT_VECTOR_INDEX, "t", ["user:a"], [0.5],
+                                               60)
     assert "db.index.vector.queryNodes($index, $k, $vector)" in query
     assert "score: 2 * score - 1" in query
     assert params["index"] == "fact_embedding" and params["k"] == 60
@@ -245,4 +248,4 @@ def test_migrations_cover_every_version_and_are_idempotent() -> None:
 
 def test_vector_scan_is_only_for_graphmem_vector_indexes() -> None:
     with pytest.raises(ValueError, match="not a graphmem vector index"):
-        reads.vector_scan_scope("Fact) DETACH DELETE (n", "t", ["s"], [0.1], 10)
+        search_reads.vector_scan_scope("Fact) DETACH DELETE (n", "t", ["s"], [0.1], 10)

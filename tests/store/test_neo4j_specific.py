@@ -39,7 +39,7 @@ from graphmem.models import (
     Message,
     Retraction,
 )
-from graphmem.store.neo4j import reads, schema
+from graphmem.store.neo4j import reads, schema, search_reads
 from graphmem.store.base import WriteBatch
 from graphmem.names import normalize_name
 from graphmem.store.neo4j import Neo4jStore
@@ -273,8 +273,9 @@ def test_vector_search_goes_through_the_index_and_scores_cosine(
     assert [h.id for h in hits] == [i for _, i in expected]
     assert [h.score for h in hits] == pytest.approx([s for s, _ in expected], abs=1e-5)
 
-    text, params = reads.vector_search(reads.FACT_VECTOR_INDEX, tenant, ["user:alice"],
-                                        query_vector, 50, TimeFilter(), datetime.now(UTC))
+    text, params = search_reads.vector_search(reads.FACT_VECTOR_INDEX, tenant, ["user:alice"],
+                                              query_vector, 50, TimeFilter(),
+                                              datetime.now(UTC))
     _, summary, _ = driver.execute_query("EXPLAIN " + text, params)
     operators = _operators(summary.plan)
     assert any(op == "ProcedureCall" and "db.index.vector.queryNodes" in details

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from graphmem.store.neo4j.reads import Params, Query
+from graphmem.store.neo4j.reads import Params, Query, each_by_id
 
 CONSTRAINT = ("reminder_todo", "CREATE CONSTRAINT reminder_todo IF NOT EXISTS"
               " FOR (n:Reminder) REQUIRE n.todoId IS UNIQUE")
@@ -31,7 +31,8 @@ def schedule(tenant: str, rows: list[Params]) -> Query:
 
 def delete_of_facts(tenant: str, ids: list[str]) -> Query:
     return (
-        "MATCH (r:Reminder) WHERE r.todoId IN $ids AND r.tenant = $tenant DETACH DELETE r",
+        each_by_id("Reminder", "r", key="todoId")
+        + "DETACH DELETE r",
         {"tenant": tenant, "ids": ids},
     )
 

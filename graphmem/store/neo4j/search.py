@@ -1,9 +1,11 @@
-"""Cypher for one search's channels in one query: :func:`channels` returns ``(query, params)``.
+"""One search's channels in one query: :func:`channels` returns ``(query, params)``, and
+:func:`channel_hits` reads its row back.
 
 Each channel is one ``CALL () { ... }`` subquery that returns exactly one row
 (a list, maybe empty), so the subqueries compose without multiplying rows and
 a channel that finds nothing never empties the others. The channel texts are
-the one-channel reads of :mod:`graphmem.store.neo4j.reads`, their parameters
+the one-channel reads of :mod:`graphmem.store.neo4j.search_reads` (and the exact
+name lookup of :mod:`graphmem.store.neo4j.resolution`), their parameters
 renamed apart (:func:`own_params`); values only ever travel as parameters.
 
 The vector channels keep the one-channel rule (``Neo4jStore._nearest``): a scope
@@ -16,7 +18,8 @@ The exact ranking reads every vector of the scope, most of a search's work on a 
 store (2,000 facts a scope at 100k facts), and a query runs on one server thread. So it
 can be shared: with ``side_share``, :func:`channels` ranks one part of each scope and
 :func:`side_channels`, sent at the same time in another transaction, the other part
-(:func:`graphmem.store.neo4j.reads.part_condition`); the store keeps the best of both.
+(:func:`graphmem.store.neo4j.search_reads.part_condition`); :func:`join_side` keeps the
+best of both.
 
 The plan, profiled, is in docs/neo4j-search-plan.md.
 """
@@ -27,9 +30,14 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from graphmem.store.base import ChannelPlan
-from graphmem.store.neo4j import reads
+from typing import Any
+
+from neo4j import Record
+
+from graphmem.store.base import ChannelHits, ChannelPlan, Scored
+from graphmem.store.neo4j import reads, records, search_reads
 from graphmem.store.neo4j.reads import Params, Query
+from graphmem.store.neo4j.resolution import lucene_exact
 
 #: What a turn hit carries (``records.turn_hit`` reads it), as map projection items.
 TURN_FIELDS = (".episodeId, .index, .clientId, .speaker, .content,"
@@ -103,9 +111,9 @@ def _scan(index: str, prefix: str, tenant: str, plan: ChannelPlan, limit: int, n
           rule: VectorRule, part: tuple[bool, float] | None, params: Params) -> str:
     """The exact ranking of the scope (or of one part of it), renamed apart: a subquery's text
     returning ``size``, ``total``, ``exact`` and ``hits``."""
-    scan, own = own_params(reads.vector_scan_scope(index, tenant, plan.scope_keys, plan.embedding,
-                                                   rule.exact_scan_limit, plan.time, now,
-                                                   k=limit, part=part), prefix)
+    scan, own = own_params(search_reads.vector_scan_scope(
+        index, tenant, plan.scope_keys, plan.embedding, rule.exact_scan_limit, plan.time, now,
+        k=limit, part=part), prefix)
     _merge(params, own)
     return scan
 
@@ -118,7 +126,7 @@ def _nearest(index: str, prefix: str, name: str, tenant: str, plan: ChannelPlan,
     turns = index == reads.MESSAGE_VECTOR_INDEX
     time = plan.time
     scan = _scan(index, prefix, tenant, plan, limit, now, rule, part, params)
-    condition, time_params = reads.scope_condition("n", time, now, turns=turns)
+    condition, time_params = search_reads.scope_condition("n", time, now, turns=turns)
     p = prefix
     _merge(params, {f"{p}Index": index, f"{p}Limit": limit, f"{p}Margin": rule.share_margin,
                     f"{p}Min": rule.min_candidates, f"{p}Max": rule.max_candidates,
@@ -222,7 +230,7 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
     params: Params = {"tenant": tenant, "scopeKeys": plan.scope_keys, "vector": plan.embedding,
                       "names": plan.names, "seedNames": plan.seed_names,
                       "seedLimit": plan.seed_limit, "namesIndex": reads.ENTITY_NAMES_INDEX,
-                      "nameLookups": [reads.lucene_exact(tenant, plan.names[i:i + names_per_lookup])
+                      "nameLookups": [lucene_exact(tenant, plan.names[i:i + names_per_lookup])
                                       for i in range(0, len(plan.names), names_per_lookup)]}
     text = (
         "CALL () {\n"
@@ -232,10 +240,10 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
         " AND any(name IN n.names WHERE name IN $names)\n"
         "  RETURN collect(n {.*, embedding: null}) AS exact\n"
         "}\n")
-    entity_words = reads.lucene_any_terms(plan.name_text)
-    text += _collected(reads.fulltext_search(reads.ENTITY_TEXT_INDEX, tenant, plan.scope_keys,
-                                             entity_words, plan.name_limit), "en", "id", "namedIds",
-                       params) if entity_words else "CALL () { RETURN [] AS namedIds }\n"
+    entity_words = search_reads.lucene_any_terms(plan.name_text)
+    text += _collected(search_reads.fulltext_search(
+        reads.ENTITY_TEXT_INDEX, tenant, plan.scope_keys, entity_words, plan.name_limit),
+        "en", "id", "namedIds", params) if entity_words else "CALL () { RETURN [] AS namedIds }\n"
     text += ("CALL (namedIds) {\n"
              f"  UNWIND namedIds AS id MATCH (n:Entity {{id: id}}) {_SEEK_ENTITY}\n"
              "  WHERE n.tenant = $tenant\n"
@@ -246,11 +254,11 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
              " ELSE namedIds[..$seedLimit] END AS seeds\n")
     walk, hops = _walk(plan, now, params)
     text += walk
-    words = reads.lucene_any_terms(plan.text)
+    words = search_reads.lucene_any_terms(plan.text)
     if words:
-        text += _collected(reads.fulltext_search(reads.FACT_TEXT_INDEX, tenant, plan.scope_keys,
-                                                 words, plan.limit, plan.time, now),
-                           "bm", "{id: id, score: score}", "bm25", params)
+        text += _collected(search_reads.fulltext_search(
+            reads.FACT_TEXT_INDEX, tenant, plan.scope_keys, words, plan.limit, plan.time, now),
+            "bm", "{id: id, score: score}", "bm25", params)
     else:
         text += "CALL () { RETURN [] AS bm25 }\n"
     searchable = any(plan.embedding)
@@ -261,8 +269,8 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
         text += "CALL () { RETURN [] AS vector, false AS vectorExact }\n"
     text += _facts_of("bm25 + vector", "facts")
     if plan.turn_limit and words:
-        text += _collected(reads.fulltext_turns(tenant, plan.scope_keys, words, plan.turn_limit,
-                                                plan.time),
+        text += _collected(search_reads.fulltext_turns(tenant, plan.scope_keys, words,
+                                                       plan.turn_limit, plan.time),
                            "ft", "{" + ", ".join(f"{c}: {c}" for c in (
                                "episodeId", "index", "clientId", "speaker", "content",
                                "timestamp", "recordedAt", "score")) + "}", "turns", params)
@@ -301,3 +309,39 @@ def side_channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRul
     text += _facts_of("vector", "facts") + _turns_of("turnIds", "turnsVector")
     return (REPLAN + text + "RETURN vector, facts, turnsVector, vectorExact, turnIdsExact",
             params)
+
+
+def join_side(row: dict[str, Any], side: Record, plan: ChannelPlan) -> None:
+    """Fold the side query's part of the exact vector rankings into the main query's row.
+
+    Where either query found the scope too large to rank exactly, the main query's index
+    search answers alone (they disagree only if the scope crossed the limit between them).
+    """
+    if row["vectorExact"] and side["vectorExact"]:
+        row["vector"] = _best([*row["vector"], *side["vector"]], plan.limit)
+        wanted = {h["id"] for h in [*row["bm25"], *row["vector"]]}
+        facts = {f["id"]: f for f in [*row["facts"], *side["facts"]]}
+        row["facts"] = [f for key, f in facts.items() if key in wanted]
+    if row["turnIdsExact"] and side["turnIdsExact"]:
+        row["turnsVector"] = _best([*row["turnsVector"], *side["turnsVector"]], plan.turn_limit)
+
+
+def _best(hits: list[Any], limit: int) -> list[Any]:
+    return sorted(hits, key=lambda h: float(h["score"]), reverse=True)[:limit]
+
+
+def channel_hits(row: dict[str, Any], plan: ChannelPlan) -> ChannelHits:
+    """The row of :func:`channels` (joined with its side, if any) as models."""
+    hops = [row[f"walk{i}"] for i in range(plan.walk_depth)]
+    return ChannelHits(
+        entities=[records.entity_from(n) for n in row["exact"]],
+        named=[records.entity_from(n) for n in row["named"]],
+        seeds=[str(i) for i in row["seeds"]],
+        bm25=[Scored(id=str(h["id"]), score=float(h["score"])) for h in row["bm25"]],
+        vector=[Scored(id=str(h["id"]), score=float(h["score"])) for h in row["vector"]],
+        walked=[[records.fact_from(h["f"]) for h in hop] for hop in hops],
+        similarity={str(h["f"]["id"]): float(h["similarity"]) for hop in hops for h in hop
+                    if h["similarity"] is not None},
+        facts=[records.fact_from(f) for f in row["facts"]],
+        turns=[records.turn_hit(t, float(t["score"])) for t in row["turns"]],
+        turns_vector=[records.turn_hit(t, float(t["score"])) for t in row["turnsVector"]])

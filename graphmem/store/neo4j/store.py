@@ -1,16 +1,17 @@
 """The Neo4j store: the same contract as the embedded store, on a Neo4j 5.26+ server.
 
+This module holds the GraphStore methods: which Cypher each one runs and how its
+rows become models. How a query runs (driver, sessions, transactions, retries,
+errors) is :mod:`graphmem.store.neo4j.connection`; the Cypher itself is data in
+:mod:`.reads`, :mod:`.writes`, :mod:`.search_reads`, :mod:`.resolution` and
+:mod:`.search` (one search in one query).
+
 The graph is meant to be explored in Neo4j Browser (see :mod:`graphmem.store.neo4j.reads`
 for its shape): each fact is a ``(:Fact)`` node, for provenance and search, and
 also a relationship named after its predicate between its two entities, so
 ``MATCH (p:Entity {name: 'Alice'})-[r:WORKS_AT]->(o) WHERE r.validUntil IS NULL
 RETURN p, r, o`` answers "where does Alice work". Both are written in one
 transaction and never disagree.
-
-Every query goes through :meth:`Neo4jStore._read` or :meth:`Neo4jStore._write`:
-managed transactions, so the driver retries transient errors (deadlocks,
-leader switches) for up to ``max_retry_time`` seconds, and one place that
-translates driver errors into graphmem's.
 
 Example::
 
@@ -22,24 +23,16 @@ Example::
 
 from __future__ import annotations
 
-import threading
 import uuid
 import time as clock
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from neo4j import Driver, GraphDatabase, ManagedTransaction, Record, Session
-from neo4j.api import BookmarkManager
-from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
-
-from graphmem.errors import StoreError, StoreUnavailableError, TimelineConflictError
+from graphmem.errors import StoreError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
-from graphmem.settings import BOLT_SCHEMES
-from graphmem.store.neo4j import reads, reminders, requests, schema, search, timelines, writes
-from graphmem.store.neo4j import records
+from graphmem.store.neo4j import reads, reminders, requests, resolution, schema, search
+from graphmem.store.neo4j import records, search_reads, timelines, writes
+from graphmem.store.neo4j.connection import Neo4jConnection
 from graphmem.store.base import ChannelHits, ChannelPlan, FactQuery, Reminder, Scored
 from graphmem.store.base import ScoredEntity
 from graphmem.store.base import StoredResponse, StoreStats
@@ -66,19 +59,9 @@ NAMES_PER_LOOKUP = 256
 #: facts it was about 60% of the query's server time, the rest of the query about 40%, so
 #: the side takes most of the ranking. None: one query, one thread.
 SIDE_SHARE = 0.75
-#: Threads that send the side queries (one per search in flight).
-SIDE_WORKERS = 8
 
 
-#: What ``CREATE ... IF NOT EXISTS`` still raises when two processes create one index at once.
-SCHEMA_RACES = frozenset({
-    "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
-    "Neo.ClientError.Schema.IndexAlreadyExists",
-    "Neo.ClientError.Schema.ConstraintAlreadyExists",
-})
-
-
-class Neo4jStore:
+class Neo4jStore(Neo4jConnection):
     """GraphStore on Neo4j; see the module docstring."""
 
     parallel_reads = True  # each read is its own session on the server
@@ -89,138 +72,23 @@ class Neo4jStore:
                  index_wait_seconds: int = 300,
                  exact_scan_limit: int = EXACT_SCAN_LIMIT,
                  side_share: float | None = SIDE_SHARE) -> None:
-        self.uri = uri
-        self.user = user
-        self._password = password
+        super().__init__(uri, user, password, database=database,
+                         max_retry_time=max_retry_time, connection_timeout=connection_timeout)
         self.embedding_dim = embedding_dim
-        self.database = database
-        self.max_retry_time = max_retry_time
-        self.connection_timeout = connection_timeout
         self.index_wait_seconds = index_wait_seconds
         self.exact_scan_limit = exact_scan_limit
         self.side_share = side_share
-        self._side_pool: ThreadPoolExecutor | None = None
-        self._driver: Driver | None = None
-        # every session of this store shares its bookmarks: on a cluster (neo4j://), a read
-        # routed to a reader waits until that reader has this process's last write
-        self._bookmarks: BookmarkManager = GraphDatabase.bookmark_manager()
-        self._active = 0  # queries running now; close() waits for them, as embedded's lock does
-        self._idle = threading.Condition()
 
     # -- lifecycle ------------------------------------------------------------
     def open(self) -> None:
         """Connect, verify the server answers, and bring the schema up to date (idempotent)."""
-        if self._driver is not None:
+        if not self._connect():
             return
-        if self.uri.split("://", 1)[0] not in BOLT_SCHEMES:
-            raise StoreUnavailableError(
-                f"cannot connect to Neo4j at {self.uri}: use a Bolt URI, one of "
-                + ", ".join(f"{scheme}://" for scheme in BOLT_SCHEMES))
-        auth = (self.user or "neo4j", self._password) if self._password is not None else None
-        driver: Driver | None = None
-        try:
-            driver = GraphDatabase.driver(
-                self.uri, auth=auth, max_transaction_retry_time=self.max_retry_time,
-                connection_timeout=self.connection_timeout,
-                # "no such label/property yet" is normal on a young database: no log line
-                notifications_disabled_classifications=["UNRECOGNIZED"],
-            )
-            driver.verify_connectivity()
-        except (Neo4jError, DriverError, OSError, ValueError) as err:
-            if driver is not None:
-                driver.close()
-            raise StoreUnavailableError(
-                f"cannot connect to Neo4j at {self.uri} as user {self.user!r}: {err}"
-            ) from err
-        self._driver = driver
         try:
             schema.ensure_schema(self._run_schema, self.embedding_dim,
-                                       await_seconds=self.index_wait_seconds)
+                                 await_seconds=self.index_wait_seconds)
         except BaseException:
             self.close()
-            raise
-
-    def close(self) -> None:
-        """Refuse new queries, wait for running ones (on other threads), then disconnect."""
-        with self._idle:
-            driver, self._driver = self._driver, None
-            self._idle.wait_for(lambda: self._active == 0, timeout=self.max_retry_time + 30)
-            pool, self._side_pool = self._side_pool, None
-        if pool is not None:
-            pool.shutdown(wait=True)
-        if driver is not None:
-            driver.close()
-
-    def server_version(self) -> str:
-        """The Neo4j kernel version, e.g. ``5.26.30``."""
-        rows = self._read(("CALL dbms.components() YIELD versions RETURN versions[0] AS v", {}))
-        return str(rows[0]["v"])
-
-    # -- the one way queries run -----------------------------------------------
-    @contextmanager
-    def _session(self) -> Iterator[Session]:
-        with self._idle:
-            if self._driver is None:
-                raise StoreUnavailableError("the Neo4j store is not open; call open() first")
-            driver = self._driver
-            self._active += 1
-        try:
-            with driver.session(database=self.database,
-                                bookmark_manager=self._bookmarks) as session:
-                yield session
-        finally:
-            with self._idle:
-                self._active -= 1
-                self._idle.notify_all()
-
-    @contextmanager
-    def _translated(self, action: str) -> Iterator[None]:
-        try:
-            yield
-        except (ServiceUnavailable, SessionExpired) as err:
-            raise StoreUnavailableError(
-                f"Neo4j at {self.uri} is unavailable ({action}): {err}") from err
-        except (Neo4jError, DriverError) as err:
-            raise StoreError(f"Neo4j {action} failed: {err}") from err
-
-    def _read(self, query: reads.Query) -> list[Record]:
-        text, params = query[0], records.utc_params(query[1])
-
-        def work(tx: ManagedTransaction) -> list[Record]:
-            return list(tx.run(text, params))
-
-        with self._translated("read"), self._session() as session:
-            return session.execute_read(work)
-
-    def _write(self, statements: list[reads.Query], *,
-               guarded: bool = False) -> list[list[Record]]:
-        """Run the statements in one transaction, retried as a whole on transient errors.
-
-        ``guarded``: the first statement is a :func:`writes.in_one` whose
-        ``conflicts`` name the timelines that changed since they were read; if
-        there are any, the transaction is rolled back and the rest never run.
-        """
-
-        safe = [(text, records.utc_params(params)) for text, params in statements]
-
-        def work(tx: ManagedTransaction) -> list[list[Record]]:
-            done: list[list[Record]] = []
-            for text, params in safe:
-                done.append(list(tx.run(text, params)))
-                if guarded and len(done) == 1 and done[0][0]["conflicts"]:
-                    raise TimelineConflictError(sorted(done[0][0]["conflicts"]))
-            return done
-
-        with self._translated("write"), self._session() as session:
-            return session.execute_write(work)
-
-    def _run_schema(self, text: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        try:
-            return [record.data() for record in self._write([(text, params)])[0]]
-        except StoreError as err:
-            cause = err.__cause__
-            if isinstance(cause, Neo4jError) and cause.code in SCHEMA_RACES:
-                return []  # another process (a worker starting beside this one) made it first
             raise
 
     # -- writes ---------------------------------------------------------------
@@ -333,7 +201,7 @@ class Neo4jStore:
         found: dict[str, Entity] = {}
         for start in range(0, len(wanted), NAMES_PER_LOOKUP):
             chunk = wanted[start:start + NAMES_PER_LOOKUP]
-            for row in self._read(reads.find_entities(tenant, scope_keys, chunk)):
+            for row in self._read(resolution.find_entities(tenant, scope_keys, chunk)):
                 entity = records.entity_from(row["n"])
                 found[entity.id] = entity
         return list(found.values())
@@ -351,8 +219,8 @@ class Neo4jStore:
         if not scope_keys or limit <= 0 or not asked:
             return found
         vectors = [embeddings[i] for i in asked]
-        row = self._read(reads.nearest_entities_scan(tenant, scope_keys, vectors,
-                                                     self.exact_scan_limit, limit))[0]
+        row = self._read(resolution.nearest_entities_scan(tenant, scope_keys, vectors,
+                                                          self.exact_scan_limit, limit))[0]
         if row["exact"]:
             for i, hits in zip(asked, row["found"], strict=True):
                 found[i] = _scored_entities(hits)
@@ -360,7 +228,8 @@ class Neo4jStore:
         share = max(int(row["size"]), 1) / max(int(row["total"]), 1)
         k = min(max(int(limit * SHARE_MARGIN / share), MIN_CANDIDATES), MAX_CANDIDATES)
         while asked:
-            rows = self._read(reads.nearest_entities_index(tenant, scope_keys, vectors, k, limit))
+            rows = self._read(resolution.nearest_entities_index(tenant, scope_keys, vectors, k,
+                                                                limit))
             wider = []
             for i, r in zip(asked, rows, strict=True):
                 found[i] = _scored_entities(r["hits"])
@@ -372,11 +241,11 @@ class Neo4jStore:
 
     def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
                           limit: int) -> list[Scored]:
-        lucene = reads.lucene_any_terms(text)
+        lucene = search_reads.lucene_any_terms(text)
         if lucene is None or not scope_keys or limit <= 0:
             return []
-        rows = self._read(reads.fulltext_search(reads.ENTITY_TEXT_INDEX, tenant, scope_keys,
-                                                 lucene, limit))
+        rows = self._read(search_reads.fulltext_search(reads.ENTITY_TEXT_INDEX, tenant,
+                                                        scope_keys, lucene, limit))
         return [Scored(id=str(r["id"]), score=float(r["score"])) for r in rows]
 
     # -- reads: facts ---------------------------------------------------------
@@ -430,11 +299,11 @@ class Neo4jStore:
     # -- search channels ------------------------------------------------------
     def fulltext_facts(self, tenant: str, scope_keys: list[str], text: str, time: TimeFilter,
                        limit: int) -> list[Scored]:
-        lucene = reads.lucene_any_terms(text)
+        lucene = search_reads.lucene_any_terms(text)
         if lucene is None or not scope_keys or limit <= 0:
             return []
-        rows = self._read(reads.fulltext_search(reads.FACT_TEXT_INDEX, tenant, scope_keys,
-                                                 lucene, limit, time, utcnow()))
+        rows = self._read(search_reads.fulltext_search(reads.FACT_TEXT_INDEX, tenant,
+                                                        scope_keys, lucene, limit, time, utcnow()))
         return [Scored(id=str(r["id"]), score=float(r["score"])) for r in rows]
 
     def vector_facts(self, tenant: str, scope_keys: list[str], embedding: list[float],
@@ -456,8 +325,9 @@ class Neo4jStore:
         if not scope_keys or limit <= 0 or not any(embedding):
             return []
         now = utcnow()
-        row = self._read(reads.vector_scan_scope(index, tenant, scope_keys, embedding,
-                                                  self.exact_scan_limit, time, now, k=limit))[0]
+        row = self._read(search_reads.vector_scan_scope(index, tenant, scope_keys, embedding,
+                                                         self.exact_scan_limit, time, now,
+                                                         k=limit))[0]
         if row["exact"]:
             return [Scored(id=str(h["id"]), score=float(h["score"])) for h in row["hits"]]
         share = max(int(row["size"]), 1) / max(int(row["total"]), 1)
@@ -474,18 +344,18 @@ class Neo4jStore:
                     embedding: list[float], k: int, time: TimeFilter | None,
                     now: datetime, limit: int) -> tuple[list[Scored], bool]:
         """The best in-scope hits among the index's k nearest, and whether the index had no more."""
-        row = self._read(reads.vector_search(index, tenant, scope_keys, embedding, k, time, now,
-                                              limit=limit))[0]
+        row = self._read(search_reads.vector_search(index, tenant, scope_keys, embedding, k,
+                                                     time, now, limit=limit))[0]
         kept = [Scored(id=str(h["id"]), score=float(h["score"])) for h in row["hits"]]
         return kept, int(row["seen"]) < k
 
     def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
                        limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
-        lucene = reads.lucene_any_terms(text)
+        lucene = search_reads.lucene_any_terms(text)
         if lucene is None or not scope_keys or limit <= 0:
             return []
         return [records.turn_hit(r, float(r["score"])) for r in self._read(
-            reads.fulltext_turns(tenant, scope_keys, lucene, limit, time))]
+            search_reads.fulltext_turns(tenant, scope_keys, lucene, limit, time))]
 
     def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
                      limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
@@ -493,7 +363,8 @@ class Neo4jStore:
                              time)
         if not hits:
             return []
-        turns = {r["id"]: r for r in self._read(reads.get_turns(tenant, [h.id for h in hits]))}
+        turns = {r["id"]: r
+                 for r in self._read(search_reads.get_turns(tenant, [h.id for h in hits]))}
         return [records.turn_hit(turns[h.id], h.score) for h in hits if h.id in turns]
 
     def facts_of_episodes(self, tenant: str, episode_ids: list[str]) -> list[Fact]:
@@ -518,27 +389,8 @@ class Neo4jStore:
                                               names_per_lookup=NAMES_PER_LOOKUP,
                                               side_share=share or None))[0])
         if side is not None:
-            _join_side(row, side.result()[0], plan)
-        hops = [row[f"walk{i}"] for i in range(plan.walk_depth)]
-        return ChannelHits(
-            entities=[records.entity_from(n) for n in row["exact"]],
-            named=[records.entity_from(n) for n in row["named"]],
-            seeds=[str(i) for i in row["seeds"]],
-            bm25=[Scored(id=str(h["id"]), score=float(h["score"])) for h in row["bm25"]],
-            vector=[Scored(id=str(h["id"]), score=float(h["score"])) for h in row["vector"]],
-            walked=[[records.fact_from(h["f"]) for h in hop] for hop in hops],
-            similarity={str(h["f"]["id"]): float(h["similarity"]) for hop in hops for h in hop
-                        if h["similarity"] is not None},
-            facts=[records.fact_from(f) for f in row["facts"]],
-            turns=[records.turn_hit(t, float(t["score"])) for t in row["turns"]],
-            turns_vector=[records.turn_hit(t, float(t["score"])) for t in row["turnsVector"]])
-
-    def _side_reads(self) -> ThreadPoolExecutor:
-        with self._idle:
-            if self._side_pool is None:
-                self._side_pool = ThreadPoolExecutor(max_workers=SIDE_WORKERS,
-                                                     thread_name_prefix="graphmem-neo4j-side")
-            return self._side_pool
+            search.join_side(row, side.result()[0], plan)
+        return search.channel_hits(row, plan)
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:
@@ -585,25 +437,6 @@ class Neo4jStore:
 
     def drop_requests(self, tenant: str, keys: list[str] | None = None) -> None:
         self._write([requests.drop_requests(tenant, keys)])
-
-
-def _join_side(row: dict[str, Any], side: Record, plan: ChannelPlan) -> None:
-    """Fold the side query's part of the exact vector rankings into the main query's row.
-
-    Where either query found the scope too large to rank exactly, the main query's index
-    search answers alone (they disagree only if the scope crossed the limit between them).
-    """
-    if row["vectorExact"] and side["vectorExact"]:
-        row["vector"] = _best([*row["vector"], *side["vector"]], plan.limit)
-        wanted = {h["id"] for h in [*row["bm25"], *row["vector"]]}
-        facts = {f["id"]: f for f in [*row["facts"], *side["facts"]]}
-        row["facts"] = [f for key, f in facts.items() if key in wanted]
-    if row["turnIdsExact"] and side["turnIdsExact"]:
-        row["turnsVector"] = _best([*row["turnsVector"], *side["turnsVector"]], plan.turn_limit)
-
-
-def _best(hits: list[Any], limit: int) -> list[Any]:
-    return sorted(hits, key=lambda h: float(h["score"]), reverse=True)[:limit]
 
 
 def _scored_entities(hits: list[dict[str, Any]]) -> list[ScoredEntity]:

@@ -1,0 +1,88 @@
+"""Cypher for entity resolution: the entities a new name may be, by name and by vector.
+
+:func:`find_entities` looks names up exactly (normalised names and aliases, through
+the keyword-analysed name index); :func:`nearest_entities_scan` and
+:func:`nearest_entities_index` rank the scope's entities for many vectors at once,
+so that resolving a whole episode's names costs one query when the scope is small.
+Kept apart from the search channels (:mod:`graphmem.store.neo4j.search_reads`),
+whose vector rule they follow, because they answer another question: which
+entities, whole, not which ids score best.
+"""
+
+from __future__ import annotations
+
+from graphmem.store.neo4j.reads import ENTITY_NAMES_INDEX, ENTITY_VECTOR_INDEX, Query
+
+
+def _lucene_phrase(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def lucene_exact(tenant: str, names: list[str]) -> str:
+    """Exact lookup of normalised names in one tenant, for the keyword-analysed name index."""
+    alternatives = " OR ".join(_lucene_phrase(n) for n in names)
+    return f"+tenant:{_lucene_phrase(tenant)} +names:({alternatives})"
+
+
+def find_entities(tenant: str, scope_keys: list[str], names: list[str]) -> Query:
+    """Entities by normalised name or alias, through the keyword-analysed name index."""
+    return (
+        "CALL db.index.fulltext.queryNodes($index, $lookup) YIELD node AS n\n"
+        "WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys"
+        " AND any(name IN n.names WHERE name IN $names)\n"
+        "RETURN properties(n) AS n",
+        {"index": ENTITY_NAMES_INDEX, "lookup": lucene_exact(tenant, names),
+         "tenant": tenant, "scopeKeys": scope_keys, "names": names},
+    )
+
+
+def nearest_entities_scan(tenant: str, scope_keys: list[str], vectors: list[list[float]],
+                          cap: int, k: int, count_cap: int = 50_000) -> Query:
+    """:func:`~graphmem.store.neo4j.search_reads.vector_scan_scope` of the entities for many
+    vectors at once, hits as whole entities: one row, ``size``, ``total``, ``exact`` and
+    ``found`` (for each vector in order, its ``{n: properties, score}`` best first; empty
+    lists when not ``exact``).
+    """
+    scope_index = "USING INDEX n:Entity(tenant, scopeKey)"
+    return (
+        "CALL () {\n"
+        f"  MATCH (n:Entity) {scope_index} WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
+        "  WITH n LIMIT $countCap RETURN count(n) AS size\n"
+        "}\n"
+        "CALL () { MATCH (n:Entity) RETURN count(n) AS total }\n"
+        "CALL (size) {\n"
+        "  WITH size WHERE size < $cap\n"
+        "  UNWIND range(0, size($vectors) - 1) AS i\n"
+        "  CALL (i) {\n"
+        f"    MATCH (n:Entity) {scope_index} WHERE n.embedding IS NOT NULL"
+        " AND n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
+        "    WITH n, 2 * vector.similarity.cosine(n.embedding, $vectors[i]) - 1 AS score\n"
+        "    ORDER BY score DESC LIMIT $k\n"
+        "    RETURN collect({n: properties(n), score: score}) AS hits\n"
+        "  }\n"
+        "  WITH i, hits ORDER BY i\n"
+        "  RETURN collect(hits) AS found\n"
+        "}\n"
+        "RETURN size, total, size < $cap AS exact, found",
+        {"tenant": tenant, "scopeKeys": scope_keys, "vectors": vectors, "cap": cap, "k": k,
+         "countCap": max(cap, count_cap)},
+    )
+
+
+def nearest_entities_index(tenant: str, scope_keys: list[str], vectors: list[list[float]],
+                           k: int, limit: int) -> Query:
+    """:func:`~graphmem.store.neo4j.search_reads.vector_search` of the entity index for many
+    vectors at once: a row per vector in order, ``seen`` and ``hits``
+    (``{n: properties, score}``, at most ``limit``)."""
+    return (
+        "UNWIND range(0, size($vectors) - 1) AS i\n"
+        "CALL (i) {\n"
+        "  CALL db.index.vector.queryNodes($index, $k, $vectors[i]) YIELD node AS n, score\n"
+        "  WITH count(*) AS seen, collect(CASE WHEN n.tenant = $tenant AND n.scopeKey IN"
+        " $scopeKeys THEN {n: n, score: 2 * score - 1} END) AS kept\n"
+        "  RETURN seen, [h IN kept[..$limit] | {n: properties(h.n), score: h.score}] AS hits\n"
+        "}\n"
+        "RETURN i, seen, hits ORDER BY i",
+        {"index": ENTITY_VECTOR_INDEX, "tenant": tenant, "scopeKeys": scope_keys,
+         "vectors": vectors, "k": k, "limit": limit},
+    )
