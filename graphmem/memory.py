@@ -2,9 +2,9 @@
 
 >>> memory = Memory.from_settings(Settings())            # doctest: +SKIP
 >>> memory.open()                                         # doctest: +SKIP
->>> memory.add_episode("default", EpisodeInput(scope=Scope(user_id="alice"),
+>>> memory.add_episode("default", EpisodeInput(scope=Scope(user_id="alice"),  # doctest: +SKIP
 ...     messages=[Message(speaker="Alice", content="I switched from Vue to React")]))
->>> memory.search("default", SearchRequest(scope=Scope(user_id="alice"),
+>>> memory.search("default", SearchRequest(scope=Scope(user_id="alice"),  # doctest: +SKIP
 ...     query="which framework does Alice use?"))
 
 Every method takes the tenant first, like the store: the REST API passes the

@@ -9,7 +9,8 @@ An entry names ids, never content: the log must not become a second copy of
 what the user asked to forget.
 
 >>> log = AuditLog(Path("audit.jsonl"))                                # doctest: +SKIP
->>> log.record(AuditEntry(at=now, tenant="acme", action="forget", targets=["fact_1"]))
+>>> log.record(AuditEntry(at=now, tenant="acme", action="forget",  # doctest: +SKIP
+...                         targets=["fact_1"]))
 """
 
 from __future__ import annotations

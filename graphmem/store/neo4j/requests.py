@@ -17,7 +17,9 @@ from graphmem.store.neo4j.reads import Params, Query
 
 
 def request_id(tenant: str, key: str) -> str:
-    """>>> request_id("acme", "k1") == request_id("acme", "k1") != request_id("acme2", "k1")
+    """The stored answer's id: one per tenant and key, and no key reaches the database.
+
+    >>> request_id("acme", "k1") == request_id("acme", "k1") != request_id("acme2", "k1")
     True
     """
     return hashlib.sha256(f"{tenant}\x00{key}".encode()).hexdigest()

@@ -53,7 +53,7 @@ def lucene_any_terms(text: str, max_terms: int = 32) -> str | None:
     stopwords (the embedded store's list) unless nothing else is left.
 
     >>> lucene_any_terms('Where does "Alice" work? -Acme')
-    'where OR does OR \\\\"alice\\\\" OR work\\\\? OR \\\\-acme'
+    '\\\\"alice\\\\" OR work\\\\? OR \\\\-acme'
     """
     words = [t for t in dict.fromkeys(w.lower() for w in text.split()) if _WORDISH.search(t)]
     terms = [w for w in words if _EDGE_NONWORD.sub("", w) not in STOPWORDS] or words
