@@ -30,7 +30,9 @@ class InputFormat(str, Enum):
 
 def ingest(
     path: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="The input file")],
-    fmt: Annotated[InputFormat, typer.Option("--format", help="jsonl or locomo")] = InputFormat.jsonl,
+    fmt: Annotated[InputFormat, typer.Option("--format", help=(
+        "jsonl: one POST /v1/episodes body per line, e.g. {\"scope\": {\"user_id\": \"alice\"}, "
+        "\"text\": \"I live in Oslo.\"}; locomo: the LoCoMo JSON file"))] = InputFormat.jsonl,
     tenant: Annotated[str | None, typer.Option(help="Tenant \\[default: GRAPHMEM_DEFAULT_TENANT]")] = None,
     batch_size: Annotated[int, typer.Option(min=1, max=1000, help="Episodes per transaction")] = 16,
 ) -> None:
@@ -55,7 +57,7 @@ def ingest(
             progress.advance(task, sum(max(1, len(e.messages)) for e in batch))
     seconds = time.perf_counter() - start
     console.print(f"{len(episodes)} episodes ({turns} turns) in {seconds:.1f} s "
-                  f"({turns / seconds:.0f} turns/s): {created} facts created, "
+                  f"({turns / seconds:.3g} turns/s): {created} facts created, "
                   f"{duplicates} episodes already stored")
 
 

@@ -56,7 +56,8 @@ def _scope(key: str) -> Scope:
     try:
         return Scope.from_key(key)
     except ValueError as err:
-        raise ValidationError(f"--scope {key!r}: {err}") from err
+        raise ValidationError(f"--scope {key!r}: {err}; use user:<id>, group:<id> or "
+                              "member:<group>:<user>") from err
 
 
 @contextmanager

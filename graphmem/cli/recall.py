@@ -29,15 +29,23 @@ History = Annotated[bool, typer.Option("--include-history",
 _Request = TypeVar("_Request", SearchRequest, ContextRequest)
 
 
+#: Fields the commands take as their argument, not as an option.
+_ARGUMENTS = {"query": "QUERY", "message": "MESSAGE"}
+
+
 def _request(model: type[_Request], **fields: Any) -> _Request:
-    """Validate like the API does, naming the CLI option at fault."""
+    """Validate like the API does, naming the CLI argument or option at fault."""
     try:
         return model.model_validate({k: v for k, v in fields.items() if v is not None})
     except pydantic.ValidationError as err:
         problems = "; ".join(
-            f"--{str(e['loc'][0]).replace('_', '-')}: {e['msg'].removeprefix('Value error, ')}"
+            f"{_named(str(e['loc'][0]))}: {e['msg'].removeprefix('Value error, ')}"
             for e in err.errors())
         raise ValidationError(problems) from err
+
+
+def _named(field: str) -> str:
+    return _ARGUMENTS.get(field) or "--" + field.replace("_", "-")
 
 
 def search(ctx: typer.Context, query: Annotated[str, typer.Argument(help="The question")], scope: ScopeKey,

@@ -41,3 +41,11 @@ def test_a_bad_time_is_one_line_naming_the_option(settings: Settings) -> None:  
                                       "--as-known-at", "9999-12-31T23:00:00-05:00"])
     assert result.exit_code == 1
     assert "--as-known-at" in result.output and "Traceback" not in result.output
+
+
+def test_an_empty_query_names_the_argument_and_a_bad_scope_shows_the_forms(
+        settings: Settings) -> None:  # noqa: F811
+    empty = CliRunner().invoke(app, ["search", "", "--scope", "user:alice"])
+    assert empty.exit_code == 1 and "QUERY:" in empty.output and "--query" not in empty.output
+    bad = CliRunner().invoke(app, ["search", "x", "--scope", "alice"])
+    assert bad.exit_code == 1 and "user:<id>" in bad.output, bad.output
