@@ -242,13 +242,58 @@ def render_user_message(episode: Episode, candidates: list[CandidateFact]) -> st
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 _LANGUAGE = re.compile(r"^([a-z]{2,3})(?:[-_][A-Za-z0-9]+)*$")
 _FIRST_PERSON = {"i", "me", "myself", "我"}
+#: A relation is a few words ("WORKS_AT", "HAS_FAVORITE_BOOK"); more reads like a sentence.
+MAX_PREDICATE_WORDS = 5
+#: A subject is a name ("Alice", "Alice's sister Ana"); more is a sentence.
+MAX_SUBJECT_WORDS = 6
+
+
+def _schema_texts() -> frozenset[str]:
+    """Every description in the response schema: a small model that cannot do the task
+    copies them into its answer ("a short value; empty only to retract...")."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("description"), str):
+                found.add(node["description"].strip().lower())
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(LLMResponse.model_json_schema())
+    return frozenset(found)
+
+
+_SCHEMA_TEXTS = _schema_texts()
+
+
+def implausible(subject: str, predicate: str, obj: str, episode: Episode) -> str | None:
+    """Why a schema-valid fact is still not one (a copied description, a sentence for a
+    relation or a name), or None. Such answers come from models too small for the task;
+    keeping them would store noise as memory."""
+    for field, value in (("subject", subject), ("object", obj)):
+        if value.strip().lower() in _SCHEMA_TEXTS:
+            return f"its {field} is the schema's own description"
+    if len(predicate.split("_")) > MAX_PREDICATE_WORDS:
+        return f"predicate {predicate!r} is a sentence, not a relation"
+    said = {" ".join(m.content.lower().split()) for m in episode.messages} | {
+        " ".join(episode.content.lower().split())}
+    if len(subject.split()) > MAX_SUBJECT_WORDS or (
+            len(subject.split()) > 2 and " ".join(subject.lower().split()).rstrip(".") in {
+                s.rstrip(".") for s in said}):
+        return f"subject {subject!r} is not a name"
+    return None
 
 
 def read_response(content: str, episode: Episode, candidates: list[CandidateFact]) -> Extraction:
     """Map the model's JSON to an :class:`Extraction`, dropping what does not fit.
 
     Raises :class:`UnusableResponse` when ``content`` is not a JSON object
-    with a ``facts`` list; every smaller problem becomes a warning.
+    with a ``facts`` list, or when it has facts and none of them can be used
+    (see :func:`implausible`); every smaller problem becomes a warning.
     """
     fenced = _FENCE.match(content)  # JSON mode on some servers still wraps its answer
     try:
@@ -263,6 +308,9 @@ def read_response(content: str, episode: Episode, candidates: list[CandidateFact
     warnings: list[str] = []
     entities = _entities(envelope.entities, warnings)
     facts, index = _facts(envelope.facts, episode, warnings)
+    if envelope.facts and not facts:  # every fact was broken: the rules will do better
+        raise UnusableResponse(f"none of its {len(envelope.facts)} facts could be used: "
+                               + "; ".join(warnings[:3]))
     decisions = _decisions(envelope.decisions, {c.id for c in candidates}, index, warnings)
     return Extraction(entities=entities, facts=facts, decisions=decisions,
                       language=_language(envelope.language, episode), warnings=warnings)
@@ -310,6 +358,10 @@ def _facts(items: list[Any], episode: Episode,
         subject = wire.subject.strip()
         if subject.lower() in _FIRST_PERSON or not subject:
             subject = (speakers.get(message_id) if message_id else None) or SELF
+        why = implausible(subject, predicate, wire.object, episode)
+        if why is not None:
+            warnings.append(f"LLM fact {i} dropped: {why}")
+            continue
         try:
             fact = ExtractedFact(
                 subject=subject, predicate=predicate, object=wire.object.strip(),

@@ -19,6 +19,7 @@ from graphmem.extract.base import SELF
 from graphmem.extract.llm import LLMExtractor
 from graphmem.extract.llm.prompt import (
     LLMResponse,
+    UnusableResponse,
     normalize_predicate,
     read_response,
     strict_json_schema,
@@ -385,6 +386,22 @@ def test_concurrent_calls_are_bounded(server: FakeOpenAI, make: Make) -> None:
 def test_read_response_needs_no_server() -> None:
     extraction = read_response(json.dumps(answer(said())), ALICE_AT_ACME, [])
     assert extraction.facts[0].object == "Acme"
+
+
+def test_facts_a_model_too_small_for_the_task_writes_are_dropped() -> None:
+    """What gemma3-270m answered on a real server: the message as subject and predicate,
+    the schema's description as object. Such facts go; an answer of nothing else is
+    unusable, so the extractor asks again or falls back to the rules."""
+    message = ALICE_AT_ACME.messages[0].content
+    echo = said(subject=message.rstrip("."), predicate=message.upper().replace(" ", "_")[:60],
+                obj="a short value; empty only to retract the current value")
+    copied = said(obj="A short value; empty only to retract the current value")
+    long_predicate = said(predicate="ALICE_SAYS_SHE_WORKS_AT_THE_COMPANY")
+    with pytest.raises(UnusableResponse, match="none of its 3 facts could be used"):
+        read_response(json.dumps(answer(echo, copied, long_predicate)), ALICE_AT_ACME, [])
+    mixed = read_response(json.dumps(answer(copied, said(obj="Globex"))), ALICE_AT_ACME, [])
+    assert [f.object for f in mixed.facts] == ["Globex"]
+    assert mixed.warnings == ["LLM fact 0 dropped: its object is the schema's own description"]
 
 
 # -- through the real pipeline ------------------------------------------------------------
