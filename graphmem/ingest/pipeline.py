@@ -145,6 +145,8 @@ class Ingestor:
                 if client is not None:
                     seen_clients.add(client)
                 episode, extraction, own = item.episode, item.extraction, item.own_name
+                if item.named:
+                    self._name_the_owner(edit, data.scope, own, pending)
                 resolution = self._resolve(edit, data.scope, episode, extraction, pending, own)
                 statements = self._statements(data.scope, episode, extraction, resolution, own)
                 editor.load(statements)
@@ -190,7 +192,7 @@ class Ingestor:
                 told = episode.model_copy(update={"messages": [Message.model_construct(
                     id=None, role="user", speaker=speaker, content=words,
                     timestamp=episode.reference_time) for speaker, words in turns]})
-        return _Prepared(episode, self._extract(tenant, data.scope, told, own), own)
+        return _Prepared(episode, self._extract(tenant, data.scope, told, own), own, known)
 
     def _own_name(self, tenant: str, scope: Scope, episode: Episode) -> tuple[str, bool]:
         """Who "I" is in the episode's messages without a speaker, or in its text, and
@@ -240,6 +242,29 @@ class Ingestor:
         facts = [f for i in ids if (f := known.get(i) or fetched.get(i)) is not None]
         return [CandidateFact(id=f.id, text=f.text, subject=f.subject_name, predicate=f.predicate,
                               object=f.object_name, valid_from=f.valid_from) for f in facts]
+
+    def _name_the_owner(self, edit: Edit, scope: Scope, name: str,
+                        pending: dict[tuple[str, str], Entity]) -> None:
+        """The first name a user gives goes to the person their unnamed messages built.
+
+        Before it, "I" was filed under the account id (``u77``); the person named
+        now is that one, so the entity takes the name (keeping the id as an alias)
+        instead of a second person being created.
+        """
+        account, named = normalize_name(scope.user_id or ""), normalize_name(name)
+        if not account or account == named or (scope.key, named) in pending:
+            return
+        entities = self.store.find_entities(edit.tenant, scope.visible_keys, [account, named])
+        owner = next((e for e in entities if normalize_name(e.name) == account), None)
+        taken = any(named == normalize_name(n) for e in entities for n in [e.name, *e.aliases])
+        if (taken or owner is None or owner.type != "person"
+                or owner.name != scope.user_id or owner.scope_key != scope.key):
+            return
+        renamed = owner.model_copy(update={
+            "name": name, "aliases": list(dict.fromkeys([*owner.aliases, owner.name]))})
+        edit.write(WriteBatch(entities=[renamed]))
+        for alias in (name, owner.name):
+            pending[(scope.key, normalize_name(alias))] = renamed
 
     def _resolve(self, edit: Edit, scope: Scope, episode: Episode, extraction: Extraction,
                  pending: dict[tuple[str, str], Entity], own: str) -> Resolution:
@@ -436,6 +461,7 @@ class _Prepared:
     episode: Episode
     extraction: Extraction
     own_name: str
+    named: bool  # own_name is a name the user gave, not the account id
 
 
 def _speaker(own: str, name: str | None) -> str:

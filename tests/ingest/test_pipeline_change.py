@@ -10,8 +10,9 @@ from graphmem.embed.base import Embedder
 from graphmem.extract.rules import RuleExtractor
 from graphmem.ingest.inputs import EpisodeInput
 from graphmem.ingest.pipeline import Ingestor
-from graphmem.models import Message
+from graphmem.models import Message, Scope
 from graphmem.store.base import FactQuery, GraphStore
+from graphmem.temporal import TimeFilter
 from tests.ingest.helpers import ALICE, day
 from tests.ingest.test_timeline_rules import current
 
@@ -34,8 +35,9 @@ def tell(ingestor: Ingestor, tenant: str, month: int, *texts: str):  # type: ign
     return ingestor.ingest(tenant, EpisodeInput(scope=ALICE, messages=messages))
 
 
-def slot(store: GraphStore, tenant: str, predicate: str, **time: object) -> set[str]:
-    return {o for p, o in current(store, tenant, **time) if p == predicate}
+def slot(store: GraphStore, tenant: str, predicate: str, scope: Scope = ALICE,
+         **time: object) -> set[str]:
+    return {o for p, o in current(store, tenant, scope, **time) if p == predicate}
 
 
 def test_single_valued_slots_supersede_across_verbs(ingestor: Ingestor, store: GraphStore,
@@ -111,3 +113,17 @@ def test_a_transcript_sent_as_text_gives_each_line_to_its_speaker(
     assert {(f.subject_name, f.predicate, f.object_name) for f in facts} == {
         ("Sam", "LIVES_IN", "Trondheim"), ("Bob", "LIVES_IN", "Paris")}, [f.text for f in facts]
     assert store.list_episodes(tenant, [ALICE.key], limit=1)[0].messages == []  # kept as sent
+
+
+def test_the_first_name_a_user_gives_goes_to_the_person_their_unnamed_messages_built(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    u77 = Scope(user_id="u77")  # an account id, not a name
+    for month, speaker, text in [(1, None, "I live in Oslo."), (6, "Maria", "I moved to Bergen.")]:
+        ingestor.ingest(tenant, EpisodeInput(scope=u77, messages=[
+            Message(role="user", speaker=speaker, content=text, timestamp=day(month))]))
+    assert slot(store, tenant, "LIVES_IN", scope=u77) == {"Bergen"}
+    people = store.find_entities(tenant, [u77.key], ["maria", "u77"])
+    assert [(e.name, e.aliases) for e in people] == [("Maria", ["u77"])]
+    facts = store.list_facts(tenant, FactQuery(scope_keys=[u77.key],
+                                               time=TimeFilter(include_history=True)))
+    assert {f.subject_id for f in facts} == {people[0].id}
