@@ -396,7 +396,8 @@ class EmbeddedStore:
         return self._facts(sql.fact_ids_of_episodes(len(episode_ids)), [tenant, *episode_ids])
 
     def search_channels(self, tenant: str, plan: ChannelPlan) -> ChannelHits:
-        return channels_by_parts(self, tenant, plan)  # in-process reads: nothing to compose
+        with self._lock.checked():  # the file is asked once, not at each of a dozen lockings
+            return channels_by_parts(self, tenant, plan)  # in-process reads: nothing to compose
 
     def _turn_hits(self, tenant: str, ranked: list[tuple[str, int, float]]) -> list[TurnHit]:
         episodes: dict[str, Episode | None] = {}
