@@ -6,7 +6,10 @@ write the same file: a ``graphmem ingest`` or ``forget`` run from the command
 line beside a running server, or a second server. SQLite tells a connection
 when that happened: ``PRAGMA data_version`` changes when any *other* connection
 commits. :class:`FreshLock` is the store's lock; each time a thread takes it
-(not on re-entry) it asks, and rebuilds the mirror when the file moved. The
+(not on re-entry) it asks, and rebuilds the mirror when the file moved. A store
+call that takes the lock many times (a search's channels: a dozen) asks once,
+at its start (:meth:`FreshLock.checked`): each asking is a statement on the
+write connection, which lets go of the GIL and hands it to another thread. The
 question costs a few microseconds; the rebuild costs as much as opening the
 store, so several processes that all write often are better served by Neo4j
 (which is why ``graphmem serve`` keeps one worker on the embedded store).
@@ -16,7 +19,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import TracebackType
 
 DATA_VERSION = "PRAGMA data_version"
@@ -36,11 +40,12 @@ class FreshLock:
         self._reload = reload
         self._depth = 0  # only changed while holding the lock
         self._seen: tuple[int, int] | None = None  # (id of the connection, its data_version)
+        self._checked = threading.local()  # .active: inside checked() on this thread
 
     def __enter__(self) -> FreshLock:
         self._lock.acquire()
         self._depth += 1
-        if self._depth == 1:
+        if self._depth == 1 and not getattr(self._checked, "active", False):
             try:
                 self._catch_up()
             except BaseException:
@@ -53,6 +58,22 @@ class FreshLock:
                  trace: TracebackType | None) -> None:
         self._depth -= 1
         self._lock.release()
+
+    @contextmanager
+    def checked(self) -> Iterator[None]:
+        """Catch up with the file now, then take the lock without asking until the block ends.
+
+        The block sees other processes' writes as of its start, as one store call should;
+        the lock itself is still taken and released around each use inside it.
+        """
+        with self:
+            pass
+        before = getattr(self._checked, "active", False)
+        self._checked.active = True
+        try:
+            yield
+        finally:
+            self._checked.active = before
 
     def file_version(self) -> tuple[int, int] | None:
         """The file's version as the store's connection sees it (``None`` while closed)."""

@@ -306,14 +306,19 @@ def timeline_scopes_of_facts(facts: int) -> str:
             f" ({placeholders(facts)})")
 
 
-def fact_rowids(facts: int) -> str:
-    """Params: the ``facts`` fact ids (unique across tenants)."""
-    return f"SELECT id, rowid FROM facts WHERE id IN ({placeholders(facts)})"
+#: The tables whose rows :func:`rowids` looks up (ids unique across tenants).
+ROWID_TABLES = ("facts", "entities")
 
 
-def entity_rowids(entities: int) -> str:
-    """Params: the ``entities`` entity ids (unique across tenants)."""
-    return f"SELECT id, rowid FROM entities WHERE id IN ({placeholders(entities)})"
+def rowids(table: str, ids: int) -> str:
+    """Each id's rowid in ``table`` (one of :data:`ROWID_TABLES`). Params: the ``ids`` ids.
+
+    >>> rowids("facts", 2)
+    'SELECT id, rowid FROM facts WHERE id IN (?,?)'
+    """
+    if table not in ROWID_TABLES:
+        raise ValueError(f"no rowid lookup for table {table!r}")
+    return f"SELECT id, rowid FROM {table} WHERE id IN ({placeholders(ids)})"
 
 
 def timeline_versions(timelines: int) -> str:

@@ -10,7 +10,8 @@ ranking, kept transactionally in step with the rows).
 
 A lock serialises access, so one store can be shared by the threads of a web
 server. Another process may write the same file (a command-line run beside a
-server): the lock notices and rebuilds the mirror (:mod:`.freshness`).
+server): the lock notices and rebuilds the mirror (:mod:`.freshness`). Raw turns
+become search hits in :mod:`.turns`.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from __future__ import annotations
 import heapq
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from datetime import datetime
 from pathlib import Path
 
@@ -35,7 +37,7 @@ from graphmem.models import (
 )
 from graphmem.search.channels import channels_by_parts
 from graphmem.store import text as text_analysis
-from graphmem.store.embedded import sql, writes
+from graphmem.store.embedded import sql, turns, writes
 from graphmem.store.base import FactQuery, Reminder, Scored, ScoredEntity, StoredResponse
 from graphmem.store.base import StoreStats
 from graphmem.store.base import ChannelHits, ChannelPlan, TurnHit, WriteBatch
@@ -372,23 +374,23 @@ class EmbeddedStore:
             return []
         scoped = sql.scoped_match(match, "content context", tenant, scope_keys)
 
-        def ranked(depth: int) -> list[tuple[str, int, float]]:
+        def ranked(depth: int) -> turns.Ranked:
             rows = self._query(
                 sql.fulltext_turns(len(scope_keys)),
                 [TURN_CONTEXT_WEIGHT, scoped, depth, tenant, *scope_keys],
             )
             return [(str(e), int(str(i)), float(str(s))) for e, i, s in rows]
 
-        return self._visible_turns(tenant, ranked, limit, time)
+        return turns.visible_turns(ranked, partial(self.get_episode, tenant), limit, time)
 
     def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
                      limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
-        def ranked(depth: int) -> list[tuple[str, int, float]]:
+        def ranked(depth: int) -> turns.Ranked:
             with self._lock:
                 found = self._index.nearest_turns(tenant, scope_keys, embedding, depth)
-            return [(*_split_turn(key), score) for key, score in found]
+            return [(*turns.split_turn_key(key), score) for key, score in found]
 
-        return self._visible_turns(tenant, ranked, limit, time)
+        return turns.visible_turns(ranked, partial(self.get_episode, tenant), limit, time)
 
     def facts_of_episodes(self, tenant: str, episode_ids: list[str]) -> list[Fact]:
         if not episode_ids:
@@ -396,29 +398,8 @@ class EmbeddedStore:
         return self._facts(sql.fact_ids_of_episodes(len(episode_ids)), [tenant, *episode_ids])
 
     def search_channels(self, tenant: str, plan: ChannelPlan) -> ChannelHits:
-        return channels_by_parts(self, tenant, plan)  # in-process reads: nothing to compose
-
-    def _turn_hits(self, tenant: str, ranked: list[tuple[str, int, float]]) -> list[TurnHit]:
-        episodes: dict[str, Episode | None] = {}
-        hits: list[TurnHit] = []
-        for episode_id, idx, score in ranked:
-            if episode_id not in episodes:
-                episodes[episode_id] = self.get_episode(tenant, episode_id)
-            hits.extend(_turn_hit(episodes[episode_id], idx, score))
-        return hits
-
-    def _visible_turns(self, tenant: str, ranked: Callable[[int], list[tuple[str, int, float]]],
-                       limit: int, time: TimeFilter | None) -> list[TurnHit]:
-        """The best ``limit`` turns that ``time`` sees, reading deeper while filtering drops some."""
-        depth = limit
-        while True:
-            rows = ranked(depth)
-            hits = self._turn_hits(tenant, rows)
-            if time is not None:
-                hits = [h for h in hits if time.sees_statement(h.timestamp, h.recorded_at)]
-            if len(hits) >= limit or len(rows) < depth:
-                return hits[:limit]
-            depth *= 4
+        with self._lock.checked():  # the file is asked once, not at each of a dozen lockings
+            return channels_by_parts(self, tenant, plan)  # in-process reads: nothing to compose
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:
@@ -487,23 +468,3 @@ class EmbeddedStore:
     def drop_requests(self, tenant: str, keys: list[str] | None = None) -> None:
         with self._writing() as db:
             writes.drop_requests(db, tenant, keys)
-
-def _split_turn(key: str) -> tuple[str, int]:
-    episode_id, _, idx = key.rpartition(":")
-    return episode_id, int(idx)
-
-
-def _turn_hit(episode: Episode | None, idx: int, score: float) -> list[TurnHit]:
-    if episode is None:
-        return []
-    if episode.messages:
-        if idx >= len(episode.messages):
-            return []
-        m = episode.messages[idx]
-        return [TurnHit(episode_id=episode.id, message_index=idx, message_id=m.id,
-                        speaker=m.speaker, content=m.content,
-                        timestamp=m.timestamp or episode.reference_time, score=score,
-                        recorded_at=episode.recorded_at)]
-    return [TurnHit(episode_id=episode.id, message_index=0, message_id=None, speaker=None,
-                    content=episode.content, timestamp=episode.reference_time, score=score,
-                    recorded_at=episode.recorded_at)]

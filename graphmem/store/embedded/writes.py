@@ -10,7 +10,6 @@ batch back. Full-text rows are written through
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 from datetime import UTC, datetime
 
 import numpy as np
@@ -123,7 +122,7 @@ def write_entities(db: sqlite3.Connection, entities: list[Entity]) -> None:
     db.executemany(sql.UPSERT_ENTITY, [
         (e.id, e.tenant, e.scope_key, e.model_dump_json(exclude={"embedding"}), _blob(e.embedding))
         for e in entities])
-    rows = _rowids(db, sql.entity_rowids, [e.id for e in entities])
+    rows = _rowids(db, "entities", [e.id for e in entities])
     db.executemany(sql.DELETE_ENTITY_NAMES, [(e.id,) for e in entities])
     db.executemany(sql.INSERT_ENTITY_NAME, [
         (e.id, e.tenant, e.scope_key, n) for e in entities
@@ -141,7 +140,7 @@ def write_facts(db: sqlite3.Connection, facts: list[Fact]) -> None:
         (f.id, f.tenant, f.scope_key, f.timeline_key, f.subject_id, f.object_id, f.predicate,
          f.valid_from.isoformat(), f.status.value, f.category.value,
          f.model_dump_json(exclude={"embedding"}), _blob(f.embedding)) for f in facts])
-    rows = _rowids(db, sql.fact_rowids, [f.id for f in facts])
+    rows = _rowids(db, "facts", [f.id for f in facts])
     db.executemany(sql.DELETE_FACT_FTS, [(rows[f.id],) for f in facts])
     db.executemany(sql.INSERT_FACT_FTS, [
         (rows[f.id], text_analysis.analyze(f.text), sql.scope_token(f.tenant, f.scope_key))
@@ -157,11 +156,11 @@ def _sources(fact: Fact) -> list[str]:
     return fact.episode_ids
 
 
-def _rowids(db: sqlite3.Connection, query: Callable[[int], str], ids: list[str]) -> dict[str, int]:
+def _rowids(db: sqlite3.Connection, table: str, ids: list[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
-        found.update({str(i): int(r) for i, r in db.execute(query(len(chunk)), chunk)})
+        found.update({str(i): int(r) for i, r in db.execute(sql.rowids(table, len(chunk)), chunk)})
     return found
 
 

@@ -91,3 +91,14 @@ def test_own_writes_keep_the_mirror_without_a_rebuild(two: tuple[Memory, Memory]
     server.add_facts(TENANT, [_job("Globex", 2), _job("Initech", 9)])
     assert _answers(server) == ["Initech"]
     assert server.store._index is mirror  # type: ignore[attr-defined]
+
+
+def test_one_store_call_asks_the_file_once_at_its_start(two: tuple[Memory, Memory]) -> None:
+    server, cli = two
+    store = server.store
+    cli.add_facts(TENANT, [_job("Globex", 2)])
+    with store._lock.checked():  # type: ignore[attr-defined]
+        assert [f.object_name for f in _all_jobs(server)] == ["Globex"]  # caught up at the start
+        cli.add_facts(TENANT, [_job("Initech", 9)])
+        assert [f.object_name for f in _all_jobs(server)] == ["Globex"]  # not asked again inside
+    assert sorted(f.object_name for f in _all_jobs(server)) == ["Globex", "Initech"]
