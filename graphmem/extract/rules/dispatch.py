@@ -84,7 +84,13 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
             found.append(finding)
     found += lesson_facts(sent, speech, earlier_tech)
     earlier_tech.extend(tech_in(sent))
-    return settle(_dedupe(deny(found, sent)))
+    return settle(_dedupe(deny([f for f in found if not _own_name(f)], sent)))
+
+
+def _own_name(finding: Finding) -> bool:
+    """"Hi, I'm Maya" said by Maya: her name is already the subject's, so it says nothing."""
+    return finding.predicate == "IS_NAMED" and finding.action == "assert" and \
+        finding.obj.casefold() == finding.subject.name.casefold()
 
 
 def _never_asserted(finding: Finding) -> Finding:
