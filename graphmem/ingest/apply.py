@@ -6,7 +6,10 @@ the store once. Statements are applied one by one:
 * an assertion adds :class:`~graphmem.models.Evidence` to the fact with the
   same value that holds at that time (a restatement: no duplicate, higher
   confidence), or starts a new fact;
-* a retraction becomes a *marker* in the timeline ("X stopped at t").
+* a retraction becomes a *marker* in the timeline ("X stopped at t"); one that
+  names a kind of thing ("I don't have a dog anymore") also ends the subject's
+  current named things of that kind ("has a dog named Rex"), as they stand
+  when it is applied.
 
 Then each touched timeline is normalised (a fact whose evidence straddles a
 different value is split in two; adjacent runs of one value are merged) and
@@ -17,8 +20,9 @@ timelines can change, so nothing unrelated is ever invalidated.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from graphmem.embed.base import Embedder
@@ -31,8 +35,11 @@ from graphmem.models import (
     new_id,
 )
 from graphmem.predicates import PredicateRegistry
-from graphmem.store.base import GraphStore
-from graphmem.temporal import rebuild_timeline, timeline_key
+from graphmem.store.base import FactQuery, GraphStore
+from graphmem.temporal import TimeFilter, rebuild_timeline, timeline_key
+
+#: A kind of thing, not a name: "dog", "guinea pig".
+_KIND = re.compile(r"[a-z]+(?: [a-z]+)?")
 
 
 @dataclass
@@ -168,8 +175,37 @@ class TimelineEditor:
         self._load_keys([key])
         if st.retract:
             self._add_marker(key, st)
+            for named in self._named_of_kind(key, st):
+                self.apply(replace(st, object_id=named.object_id, object_name=named.object_name))
         else:
             self._assert(key, st)
+
+    def _named_of_kind(self, key: str, st: Statement) -> list[Fact]:
+        """What a retraction by kind ends: "I don't have a dog anymore" ends the fact
+        "Maya has a dog named Rex".
+
+        Only a many-valued relation keyed on a common noun ("dog") that has no fact of
+        its own then, and only the subject's current facts of that predicate whose object
+        is a name and whose text names the kind.
+        """
+        kind = st.object_name
+        spec = self.registry.spec(st.predicate, _cardinality(st.cardinality))
+        if spec.cardinality is not Cardinality.MANY or not _KIND.fullmatch(kind) or any(
+                f.status is FactStatus.ACTIVE and f.valid_at(st.valid_from)
+                for f in self._timelines[key].values()):
+            return []
+        stored = self.store.list_facts(self.tenant, FactQuery(
+            scope_keys=[st.scope_key], predicates=[st.predicate], entity_id=st.subject_id,
+            time=TimeFilter(as_of=st.valid_from), limit=200))
+        loaded = [f for timeline in self._timelines.values() for f in timeline.values()]
+        facts = {f.id: f for f in [*stored, *loaded]}  # the editor's copy wins
+        said = re.compile(rf"\b{re.escape(kind)}(?:s|es)?\b", re.IGNORECASE)
+        return [f for f in facts.values()
+                if f.status is FactStatus.ACTIVE and f.valid_at(st.valid_from)
+                and (f.subject_id, f.predicate, f.scope_key) == (st.subject_id, st.predicate,
+                                                                st.scope_key)
+                and f.object_name[:1].isupper() and f.object_id != st.object_id
+                and said.search(f.text.replace(f.object_name, " ")) is not None]
 
     def _assert(self, key: str, st: Statement) -> None:
         timeline = self._timelines[key]

@@ -127,3 +127,29 @@ def test_the_first_name_a_user_gives_goes_to_the_person_their_unnamed_messages_b
     facts = store.list_facts(tenant, FactQuery(scope_keys=[u77.key],
                                                time=TimeFilter(include_history=True)))
     assert {f.subject_id for f in facts} == {people[0].id}
+
+
+def test_a_retraction_by_kind_ends_the_named_pets_of_that_kind(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    tell(ingestor, tenant, 1, "We adopted a dog called Rex.", "I have a cat named Luna.")
+    tell(ingestor, tenant, 2, "We also have a puppy named Bo.")
+    result = tell(ingestor, tenant, 4, "I don't have a dog anymore, we gave Rex to my parents.")
+    assert [f.object_name for f in result.retracted] == ["Rex"]
+    assert slot(store, tenant, "HAS_PET") == {"Luna", "Bo"}  # other kinds, other words
+    assert slot(store, tenant, "HAS_PET", as_of=day(3)) == {"Rex", "Luna", "Bo"}
+
+    tell(ingestor, tenant, 5, "I have a dog named Max.")
+    tell(ingestor, tenant, 6, "We no longer have the cat.")
+    assert slot(store, tenant, "HAS_PET") == {"Bo", "Max"}
+
+
+def test_a_denied_value_is_closed_and_the_stated_one_wins(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I work at Initech.", "I live in Porto.")
+    tell(ingestor, tenant, 3, "Sorry, I meant I work at Hooli, not Initech.",
+         "I live in Lisbon, not in Porto.")
+    assert slot(store, tenant, "WORKS_AT") == {"Hooli"}
+    assert slot(store, tenant, "LIVES_IN") == {"Lisbon"}
+    result = tell(ingestor, tenant, 5, "I work at Hooli, not Initech.")
+    assert not [f for f in result.created if f.object_name == "Initech"]
+    assert slot(store, tenant, "WORKS_AT") == {"Hooli"}

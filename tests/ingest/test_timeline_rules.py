@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem.embed.base import Embedder
+from graphmem.extract.base import ExtractedFact
 from graphmem.ingest.inputs import EpisodeInput
 from graphmem.ingest.pipeline import Ingestor
 from graphmem.models import Message, Scope
@@ -196,3 +197,23 @@ def test_history_returns_the_whole_chain(ingestor: Ingestor, store: GraphStore,
     chain = sorted(everything, key=lambda f: f.valid_from)
     assert [f.object_name for f in chain] == ["Acme", "Globex", "Initech"]
     assert [f.superseded_by for f in chain] == [chain[1].id, chain[2].id, None]
+
+
+def test_a_retraction_by_kind_ends_the_named_things_of_that_kind(
+        store: GraphStore, embedder: Embedder, tenant: str) -> None:
+    """Any extractor's "no longer has a bike" ends "owns a bike, the Brompton"; a thing
+    named by a common noun ("bike shop") or of another kind stays."""
+    def owns(obj: str, text: str, action: str = "assert") -> ExtractedFact:
+        return said("OWNS", obj, action=action).model_copy(update={"text": text})
+
+    script = {"bikes": [owns("Brompton", "Alice owns a folding bike, a Brompton."),
+                        owns("Leica", "Alice owns a camera, a Leica."),
+                        owns("bike shop", "Alice owns a bike shop.")],
+              "sold": [owns("bike", "Alice no longer owns a bike.", "retract")]}
+    ingestor = Ingestor(store, ScriptedExtractor(script), embedder)
+    ingestor.ingest(tenant, _episode("bikes", 1))
+    result = ingestor.ingest(tenant, _episode("sold", 4))
+
+    assert [f.object_name for f in result.retracted] == ["Brompton"]
+    assert current(store, tenant) == {("OWNS", "Leica"), ("OWNS", "bike shop")}
+    assert ("OWNS", "Brompton") in current(store, tenant, as_of=day(3))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
+from graphmem.extract.rules.contrast import contrastive
 from graphmem.extract.rules.terms import TECH_LABEL, canonical_name
 from graphmem.models import Cardinality
 
@@ -150,7 +151,8 @@ def build_clause(verb: Token, speech: Speech) -> Clause | None:
         modal = "will"
     if modal == "ca":
         modal = "can"
-    negated = any(c.dep_ == "neg" or c.lower_ == "never" for c in verb.children)
+    negated = any(c.dep_ == "neg" and not contrastive(c) or c.lower_ == "never"
+                  for c in verb.children)
     if verb.dep_ == "conj" and not aux and verb.head != verb:
         # "I'll think about it and maybe get pets": the second verb shares the first's modal
         head_aux = [c for c in verb.head.children if c.dep_ in ("aux", "auxpass")]

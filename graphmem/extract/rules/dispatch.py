@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
     PROJECT_NOUNS, Clause, Finding, Rule, Speech, build_clause, is_question, tech_in)
+from graphmem.extract.rules.contrast import deny
 from graphmem.extract.rules.families import FAMILIES
 from graphmem.extract.rules.families.copula import copula, linking, noun_facts, passive_state
 from graphmem.extract.rules.families.lesson import lesson_facts
@@ -83,7 +84,13 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
             found.append(finding)
     found += lesson_facts(sent, speech, earlier_tech)
     earlier_tech.extend(tech_in(sent))
-    return settle(_dedupe(found))
+    return settle(_dedupe(deny([f for f in found if not _own_name(f)], sent)))
+
+
+def _own_name(finding: Finding) -> bool:
+    """"Hi, I'm Maya" said by Maya: her name is already the subject's, so it says nothing."""
+    return finding.predicate == "IS_NAMED" and finding.action == "assert" and \
+        finding.obj.casefold() == finding.subject.name.casefold()
 
 
 def _never_asserted(finding: Finding) -> Finding:

@@ -31,7 +31,8 @@ from graphmem.errors import ExtractionError
 from graphmem.extract.base import (
     SELF, CandidateFact, ExtractedEntity, ExtractedFact, Extraction)
 from graphmem.extract.rules.dispatch import sentence_findings
-from graphmem.extract.rules.clause import Finding, Speech
+from graphmem.extract.rules.clause import Finding, Party, Speech
+from graphmem.extract.rules.contrast import correction
 from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
@@ -145,8 +146,11 @@ class RuleExtractor:
                 earlier_tech, previous = [], unit
             speech = Speech(unit.speaker, unit.first_person, people, speakers)
             for sent in doc.sents:
-                for finding in sentence_findings(sent, speech, earlier_tech):
-                    facts.append(_fact(finding, sent, unit))
+                found = sentence_findings(sent, speech, earlier_tech)
+                facts += [_fact(finding, sent, unit) for finding in found]
+                fix = None if found else correction(sent)
+                if fix is not None:
+                    facts = _corrected(facts, candidates, fix, sent, unit)
         facts = _fill_retractions(_dedupe(facts), candidates)
         warnings = [f"{len(others)} non-English message(s) ({', '.join(sorted(set(others)))}) "
                     "stored without rule extraction"] if others else []
@@ -288,6 +292,35 @@ def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
         if key not in seen:
             seen[key] = f
     return list(seen.values())
+
+
+def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
+               fix: tuple[str, str], sent: Span, unit: _Unit) -> list[ExtractedFact]:
+    """"Actually it was Lisbon, not Porto": the slot Porto was said in, earlier in the
+    episode or in a stored fact, gets Lisbon, and Porto is closed.
+
+    A value said earlier in the same episode was a slip: it is dropped, and the
+    right value holds from when the wrong one was said.
+    """
+    right, wrong = fix
+    earlier = [f for f in facts if f.action == "assert" and f.object.lower() == wrong.lower()]
+    if earlier:
+        prior = earlier[-1]
+        subject, predicate, kind = prior.subject, prior.predicate, prior.object_type
+        facts = [f for f in facts if not (f.action == "assert" and f.predicate == predicate
+                                          and f.object.lower() == wrong.lower())]
+    else:
+        stored = [c for c in candidates if c.object.lower() == wrong.lower()]
+        if not stored:
+            return facts
+        subject, predicate, kind = stored[-1].subject, stored[-1].predicate, "concept"
+    party = Party(subject, "person", subject == unit.speaker)
+    fixed = _fact(Finding(party, predicate, right, kind, timing="none"), sent, unit)
+    if earlier:
+        fixed = fixed.model_copy(update={"valid_from": earlier[-1].valid_from,
+                                         "message_id": earlier[-1].message_id})
+    return [*facts, fixed,
+            _fact(Finding(party, predicate, wrong, kind, "retract", timing="none"), sent, unit)]
 
 
 def _fill_retractions(facts: list[ExtractedFact], candidates: list[CandidateFact]

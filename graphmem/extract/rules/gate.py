@@ -22,6 +22,7 @@ import re
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import KIN, PETS, PROJECT_NOUNS
+from graphmem.extract.rules.contrast import CORRECTION
 from graphmem.extract.rules.families import FAMILIES
 from graphmem.extract.rules.lexicon import (
     ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, IRREGULAR, OCCUPATIONS, POSSESSIONS, TRIP_NOUNS,
@@ -112,7 +113,7 @@ class Gate:
 
     def __init__(self) -> None:
         self._triggers = _triggers()
-        self._patterns = (_PHRASES, _NAMED_OBJECT,
+        self._patterns = (_PHRASES, _NAMED_OBJECT, CORRECTION,
                           *(p for family in FAMILIES for p in family.PATTERNS))
 
     def worth_parsing(self, sentence: str) -> bool:

@@ -40,3 +40,11 @@ def test_hedging_lowers_confidence(extractor: RuleExtractor) -> None:
     hedged = fact(said(extractor, "I think I might move to Denver.", speaker="Alice"), "PLANS")
     assert hedged.confidence < sure.confidence
     assert hedged.object == "move to Denver"
+
+
+@pytest.mark.parametrize("text", ["Hi, I'm Maya", "My name is Maya.", "Hey all, I'm Maya."])
+def test_introducing_oneself_by_ones_own_name_states_nothing(extractor: RuleExtractor,
+                                                             text: str) -> None:
+    assert said(extractor, text, speaker="Maya").facts == []
+    assert [(f.subject, f.object) for f in said(extractor, text, speaker=None).facts] == [
+        ("SELF", "Maya")]  # an unknown speaker's name is news

@@ -20,7 +20,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
-    PETS, Clause, Finding, Party, Rule, Speech, appositive_name, each, possessor)
+    KIN, PETS, Clause, Finding, Party, Rule, Speech, appositive_name, conjuncts, each,
+    possessor)
 from graphmem.extract.rules.lexicon import (
     dobjs, has_prt, is_named, is_place, object_type, pobjs)
 from graphmem.extract.rules.phrases import phrase
@@ -199,11 +200,21 @@ def consume(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def together(clause: Clause, speech: Speech) -> list[Finding]:
-    """"Chris and I aren't together anymore": the partner fact ends."""
+    """"Chris and I aren't together anymore", "I'm no longer with Tom": the partner fact ends."""
     verb = clause.verb
+    me = [s for s in clause.subjects if s.is_speaker]
+    if clause.ended and len(clause.subjects) == 1:
+        partners = [t.text for t in pobjs(verb, ("with",)) if " " not in t.text
+                    and (t.ent_type_ == "PERSON" or t.text in speech.people)
+                    and t.text not in speech.speakers and not conjuncts(t)]
+        partners += [appositive_name(t) or "" for t in pobjs(verb, ("with",))
+                     if possessor(t) == "me"
+                     and KIN.get(t.lemma_.lower()) == "HAS_PARTNER"]  # "with my boyfriend"
+        if len(partners) == 1:
+            return [Finding(s, "HAS_PARTNER", partners[0], "person", "retract")
+                    for s in clause.subjects]
     if not clause.ended or not any(c.lower_ == "together" for c in verb.children):
         return []
-    me = [s for s in clause.subjects if s.is_speaker]
     others = [s.name for s in clause.subjects if not s.is_speaker and s.type == "person"]
     return [Finding(s, "HAS_PARTNER", others[0] if len(others) == 1 else "", "person", "retract")
             for s in me]

@@ -296,6 +296,12 @@ def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
                 and any(a.lemma_ == "be" for a in token.head.children if a.dep_ == "aux"):
             # "My hobby is painting" parsed as a progressive verb
             out.append(Finding(speech.me(), "HOBBY", token.head.lower_, "activity"))
+        elif lemma in _CURRENT_JOB and token.dep_ in ("dobj", "nsubj") and \
+                (owner := noun_owner(token, speech)) is not None and _held(token):
+            places = pobjs(token, ("at", "with")) or [  # "love my job [at Google]"
+                t for t in pobjs(token.head, ("at",)) if t.ent_type_ == "ORG" or is_org(t)]
+            out += [Finding(owner, "WORKS_AT", n, "organization")
+                    for t in places if (n := phrase(t))]
         elif lemma == "experience":
             skills = [t for t in pobjs(token, ("with", "in")) if t.ent_type_ in
                       (TECH_LABEL, *LANGUAGE_LABELS) or t.pos_ in ("NOUN", "PROPN")]
@@ -304,6 +310,26 @@ def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
                 out += [Finding(subject, "SKILLED_IN", n, object_type(t))
                         for t in skills if (n := phrase(t))]
     return out
+
+
+#: A job one speaks of as one's own now: "I hate my job at Microsoft".
+_CURRENT_JOB = frozenset({"job", "position", "role", "internship", "gig"})
+#: Verbs whose object or subject is a job held now, whatever they say of it.
+_ABOUT_A_JOB = frozenset({"love", "like", "hate", "enjoy", "dislike", "adore", "loathe",
+                          "detest", "be", "find"})
+_NOT_NOW = frozenset({"old", "previous", "former", "last", "first", "dream", "ex", "next",
+                      "future", "past", "summer", "part-time", "second"})
+
+
+def _held(job: Token) -> bool:
+    """"I hate my job at X", "my job at X is boring": the job is held now. "I lost my job at
+    X", "my old job at X" and "I'd love a job at X" are not, and they are left to their verbs."""
+    verb = job.head
+    present = verb.tag_ in ("VBP", "VBZ") or verb.tag_ == "VB" and any(
+        c.dep_ == "aux" and c.lemma_ == "do" and c.tag_ in ("VBP", "VBZ") for c in verb.children)
+    return verb.lemma_.lower() in _ABOUT_A_JOB and present and not any(
+        c.lower_ in _NOT_NOW for c in job.children) and not any(
+        c.dep_ == "aux" and c.tag_ == "MD" for c in verb.children)
 
 
 def _kin_owner(token: Token, speech: Speech) -> Party | None:

@@ -253,11 +253,25 @@ def meet(clause: Clause, speech: Speech) -> list[Finding]:
                                     for t in people])
 
 
-def pets_and_kin(obj: Token, s: Party, action: Action) -> list[Finding]:
+def _misread_kind(obj: Token) -> Token | None:
+    """"a parrot called Kiwi" parsed as "Kiwi", modified by "called", modified by "parrot"."""
+    if not obj.text[:1].isupper() or obj.i < 2:
+        return None
+    kind, called = obj.doc[obj.i - 2], obj.doc[obj.i - 1]
+    inside = {t.i for t in obj.subtree}
+    if called.lemma_ in ("name", "call") and {kind.i, called.i} <= inside and (
+            kind.lemma_.lower() in PETS or kind.lemma_.lower() in KIN):
+        return kind
+    return None
+
+
+def pets_and_kin(obj: Token, s: Party, action: Action, *, named: list[str] | None = None
+                 ) -> list[Finding]:
     """"a dog named Max", "two cats, Luna and Oliver", "two kids" as objects of have/adopt."""
     lemma = obj.lemma_.lower()
-    names = [c.text for c in obj.children if c.dep_ == "acl" and c.lemma_ in ("name", "call")
-             for c in c.children if c.dep_ in ("oprd", "attr", "dobj") and c.text[:1].isupper()]
+    names = list(named or [])
+    names += [c.text for c in obj.children if c.dep_ == "acl" and c.lemma_ in ("name", "call")
+              for c in c.children if c.dep_ in ("oprd", "attr", "dobj") and c.text[:1].isupper()]
     names += [c.text for c in conjuncts(obj) if c.dep_ in ("appos", "conj") and
               c.text[:1].isupper() and c.ent_type_ != TECH_LABEL]
     if lemma in PETS:
@@ -289,7 +303,10 @@ def have(clause: Clause, speech: Speech) -> list[Finding]:
     for s in clause.subjects:
         for obj in dobjs(verb):
             lemma = obj.lemma_.lower()
-            if lemma in PETS or lemma in KIN:
+            kind = _misread_kind(obj)
+            if kind is not None and not clause.negated:
+                out += pets_and_kin(kind, s, action, named=[obj.text])
+            elif lemma in PETS or lemma in KIN:
                 if not (clause.negated and not clause.ended):
                     out += pets_and_kin(obj, s, action)
             elif lemma in TRIP_NOUNS:
@@ -318,7 +335,10 @@ def acquire(clause: Clause, speech: Speech) -> list[Finding]:
     for s in clause.subjects:
         for obj in dobjs(verb):
             olemma = obj.lemma_.lower()
-            if olemma in PETS:
+            kind = _misread_kind(obj)
+            if kind is not None and kind.lemma_.lower() in PETS:
+                out += pets_and_kin(kind, s, "assert", named=[obj.text])
+            elif olemma in PETS:
                 out += pets_and_kin(obj, s, "assert")
             elif lemma in ("adopt", "rescue") or olemma in NOT_POSSESSIONS or olemma in KIN:
                 continue

@@ -84,6 +84,7 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     orgs = [t for t in pobjs(clause.verb, ("with",)) if is_named(t) and possessor(t) is None
             and t.ent_type_ not in ("GPE", "LOC", "NORP") and t.text not in speech.speakers
+            and not (t.dep_ == "appos" and t.head.lemma_.lower() in KIN)  # "my girlfriend Ana"
             and (t.ent_type_ != "PERSON" or " " in t.text)]
     titled = bool(pobjs(clause.verb, ("as",))) or clause.perfect  # "I've been at Shopify for..."
     orgs += [t for t in pobjs(clause.verb, ("at",)) if is_org(t) and t.ent_type_ == "ORG"

@@ -74,6 +74,11 @@ CASES: list[tuple[str, set[Triple]]] = [
     ("My manager changed from Henrik to Rosa.",
      {(B, "REPORTS_TO", "Henrik", "retract"), (B, "REPORTS_TO", "Rosa", "assert")}),
     ("I gave my car to my son.", {(B, "OWNS", "car", "retract"), (B, "DRIVES", "", "retract")}),
+    # "no longer with" a person ends the partner, not an employer (trial sentences)
+    ("I'm no longer with Tom.", {(B, "HAS_PARTNER", "Tom", "retract")}),
+    ("Sara is no longer with Tom.", {("Sara", "HAS_PARTNER", "Tom", "retract")}),
+    ("I'm no longer with my girlfriend Ana.", {(B, "HAS_PARTNER", "Ana", "retract")}),
+    ("I'm not with my boyfriend anymore.", {(B, "HAS_PARTNER", "", "retract")}),
 ]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from graphmem.extract.rules import RuleExtractor
 from tests.extract.rules.cases import ONE_PER_RULE
 from tests.extract.rules.conftest import Triple, family_cases, said, triples
@@ -10,3 +12,22 @@ from tests.extract.rules.conftest import Triple, family_cases, said, triples
 @family_cases(ONE_PER_RULE["copula"])
 def test_copula_rules(extractor: RuleExtractor, text: str, expected: Triple) -> None:
     assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "org"), [
+    ("I hate my job at Microsoft.", "Microsoft"),
+    ("I love my job at Google.", "Google"),  # "at Google" hung on the verb
+    ("My job at Stripe is boring.", "Stripe"),
+    ("I don't like my job at Initech anymore.", "Initech"),  # the job is still held
+])
+def test_a_job_spoken_of_as_held_names_the_employer(extractor: RuleExtractor, text: str,
+                                                    org: str) -> None:
+    assert ("Bob", "WORKS_AT", org, "assert") in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", [
+    "I hated my old job at IBM.", "I'd love a job at Apple.", "I lost my job at Microsoft.",
+    "I love my job at night."])
+def test_a_job_not_held_now_names_no_employer(extractor: RuleExtractor, text: str) -> None:
+    assert not [t for t in triples(said(extractor, text))
+                if t[1] == "WORKS_AT" and t[3] == "assert"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from graphmem.extract.rules import RuleExtractor
 from tests.extract.rules.cases import ONE_PER_RULE
 from tests.extract.rules.conftest import Triple, family_cases, said, triples
@@ -22,3 +24,14 @@ def test_a_partner_the_parser_hangs_off_the_verb_is_still_the_partner(
     # an interjection is not a partner
     assert triples(said(extractor, "Wow and I got married.")) == {
         ("Bob", "RELATIONSHIP_STATUS", "married", "assert")}
+
+
+@pytest.mark.parametrize(("text", "owner", "name"), [
+    ("I have a parrot called Kiwi.", "Bob", "Kiwi"),  # parsed as "Kiwi" modified by "called"
+    ("We adopted a parrot called Kiwi.", "Bob", "Kiwi"),
+    ("We adopted a tortoise called Speedy.", "Bob", "Speedy"),
+    ("My sister has a cat called Mochi.", "Bob's sister", "Mochi"),
+])
+def test_a_pet_called_by_name_is_the_named_pet(extractor: RuleExtractor, text: str, owner: str,
+                                               name: str) -> None:
+    assert triples(said(extractor, text)) == {(owner, "HAS_PET", name, "assert")}

@@ -1,0 +1,108 @@
+"""Contrastive negation: "I work at Hooli, not Initech" states Hooli and denies Initech.
+
+The "not" of such a sentence negates the phrase after it, not the clause: the
+parser hangs it on the first value, the preposition or the verb, and the
+denied value becomes an apposition or a coordinated object that the verb rules
+would read as a second value. :func:`denied` finds the phrases a sentence
+denies this way, :func:`contrastive` tells a clause's rules which "not" is not
+theirs, and :func:`deny` turns every finding whose object lies in a denied
+phrase into a retraction, so the denied value is closed, never asserted.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
+
+    from graphmem.extract.rules.clause import Finding
+
+#: What may stand before the "not": "X, not Y", "X but not Y", "X and not Y".
+_BEFORE = frozenset({",", "but", "and", ";"})
+#: "not only X but Y", "not even", "not that it matters": not a denied value.
+_NOT_A_VALUE = frozenset({"only", "just", "even", "that", "because", "since", "so", "yet",
+                          "anymore", "really", "sure", "quite", "too", "exactly", "always",
+                          "much", "many", "all", "everything", "to"})
+#: Where a denied phrase ends.
+_STOP = frozenset({",", ";", ".", "!", "?", "but", "and", "or", "because", "since", "so", "as",
+                   "though", "although", "--", "-", "—"})
+
+
+def contrastive(token: Token) -> bool:
+    """Whether ``token`` is the "not" of "X, not Y": it denies Y, not the clause."""
+    if token.lower_ != "not" or token.i == token.sent.start:
+        return False
+    before = token.doc[token.i - 1]
+    if before.lower_ not in _BEFORE or before.i == token.sent.start:
+        return False
+    if before.lower_ in ("but", "and") and (before.i - 1 < token.sent.start or not any(
+            t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM") for t in token.doc[token.sent.start:before.i])):
+        return False
+    phrase = _phrase_after(token)
+    return bool(phrase) and phrase[0].lower_ not in _NOT_A_VALUE and not any(
+        t.pos_ in ("VERB", "AUX") for t in phrase) and any(
+        t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM") for t in phrase)
+
+
+def _phrase_after(token: Token) -> list[Token]:
+    out: list[Token] = []
+    for t in token.doc[token.i + 1: token.sent.end]:
+        if t.lower_ in _STOP:
+            break
+        out.append(t)
+    return out
+
+
+def denied(sent: Span) -> list[list[Token]]:
+    """The phrases ``sent`` denies by contrast ("not Initech", "not in Porto")."""
+    return [_phrase_after(t) for t in sent if contrastive(t)]
+
+
+def deny(findings: list[Finding], sent: Span) -> list[Finding]:
+    """Findings whose object is a denied phrase become retractions ("not Initech")."""
+    phrases = [f" {' '.join(''.join(t.text_with_ws for t in p).lower().split())} "
+               for p in denied(sent)]
+    if not phrases:
+        return findings
+    for f in findings:
+        obj = " " + " ".join(f.obj.lower().split()) + " "
+        if f.obj and f.action == "assert" and any(obj in p for p in phrases):
+            f.action, f.statement = "retract", None
+    return findings
+
+
+#: What a sentence read by :func:`correction` looks like, for the sentence gate.
+CORRECTION = re.compile(r"\b(?:(?:it|that|this)(?:'s|\s+(?:is|was))|i\s+meant)\s+[^,]+,\s*not\s",
+                        re.IGNORECASE)
+#: Subjects of a correction that points back at a value said before: "it was Lisbon".
+_POINTERS = frozenset({"it", "that", "this"})
+_FILLER = frozenset({"a", "an", "the", "in", "at", "to", "for", "with", "from", "on", "my", "our"})
+
+
+def correction(sent: Span) -> tuple[str, str] | None:
+    """``(right, wrong)`` for "Actually it was Lisbon, not Porto" or "I meant Lisbon, not Porto".
+
+    Such a sentence names no slot: the slot is that of the wrong value, said
+    before, which only the caller can look up.
+    """
+    root = sent.root
+    subjects = {c.lower_ for c in root.children if c.dep_ == "nsubj"}
+    if not (root.lemma_ == "be" and subjects & _POINTERS or root.lemma_ == "mean"
+            and subjects & {"i", "we"}):
+        return None
+    values = [c for c in root.children if c.dep_ in ("attr", "dobj", "acomp")]
+    wrong = [_value(p) for p in denied(sent)]
+    if len(values) != 1 or len(wrong) != 1 or not wrong[0]:
+        return None
+    value = values[0]
+    right = _value([t for t in value.subtree if t.i <= value.i])
+    return (right, wrong[0]) if right and right.lower() != wrong[0].lower() else None
+
+
+def _value(tokens: list[Token]) -> str:
+    words = list(tokens)
+    while words and words[0].lower_ in _FILLER:
+        words.pop(0)
+    return "".join(t.text_with_ws for t in words).strip()

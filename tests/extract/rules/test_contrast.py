@@ -1,0 +1,70 @@
+"""Contrastive negation: "X, not Y" states X and denies Y; "it was X, not Y" corrects Y's slot."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem.extract.base import CandidateFact
+from graphmem.extract.rules import RuleExtractor
+from tests.extract.rules.conftest import REF, episode, said, triples
+from graphmem.models import Message
+
+
+@pytest.mark.parametrize(("text", "right", "wrong"), [
+    ("Sorry, I meant I work at Hooli, not Initech.", ("WORKS_AT", "Hooli"), ("WORKS_AT", "Initech")),
+    ("I work for Hooli now, not for Initech.", ("WORKS_AT", "Hooli"),
+     ("WORKS_AT", "Initech")),
+    ("I live in Lisbon, not in Porto.", ("LIVES_IN", "Lisbon"), ("LIVES_IN", "Porto")),
+    ("We moved to Oslo, not Bergen.", ("LIVES_IN", "Oslo"), ("LIVES_IN", "Bergen")),
+    ("I use Vue, not React.", ("USES", "Vue"), ("USES", "React")),
+    ("I like tea but not coffee.", ("LIKES", "tea"), ("LIKES", "coffee")),
+    ("My manager is Sarah, not Tom.", ("REPORTS_TO", "Sarah"), ("REPORTS_TO", "Tom")),
+    ("I'm vegetarian, not vegan.", ("DIET", "vegetarian"), ("DIET", "vegan")),
+])
+def test_the_denied_value_is_retracted_never_asserted(
+        extractor: RuleExtractor, text: str, right: tuple[str, str],
+        wrong: tuple[str, str]) -> None:
+    found = triples(said(extractor, text))
+    assert ("Bob", *right, "assert") in found
+    assert ("Bob", *wrong, "retract") in found
+    assert ("Bob", *wrong, "assert") not in found
+
+
+@pytest.mark.parametrize("text", [
+    "I moved to Berlin, not because I wanted to.",
+    "I love not only Python but also Go.",
+    "I work at Globex, not that it matters.",
+])
+def test_a_not_that_denies_no_value_changes_nothing(extractor: RuleExtractor, text: str) -> None:
+    found = triples(said(extractor, text))
+    assert not [t for t in found if t[1] in ("LIVES_IN", "LOVES", "WORKS_AT") and t[3] == "retract"]
+
+
+@pytest.mark.parametrize(("first", "fix", "right", "wrong"), [
+    ("I live in Porto.", "Actually it was Lisbon, not Porto.", "Lisbon", "Porto"),
+    ("I work at Initech.", "Sorry, I meant Hooli, not Initech.", "Hooli", "Initech"),
+    ("We adopted a dog called Rex.", "No, it's Max, not Rex.", "Max", "Rex"),
+])
+def test_a_correction_takes_the_slot_of_the_value_said_before(
+        extractor: RuleExtractor, first: str, fix: str, right: str, wrong: str) -> None:
+    extraction = extractor.extract(episode(
+        Message(id="m1", speaker="Bob", content=first, timestamp=datetime(2024, 1, 5, tzinfo=UTC)),
+        Message(id="m2", speaker="Bob", content=fix, timestamp=datetime(2024, 1, 6, tzinfo=UTC)),
+    ), [])
+    said_first = {(f.object, f.action): f for f in extraction.facts}
+    assert (wrong, "assert") not in said_first  # the slip is dropped
+    kept = said_first[(right, "assert")]
+    assert kept.valid_from == datetime(2024, 1, 5, tzinfo=UTC) and kept.message_id == "m1"
+    assert said_first[(wrong, "retract")].predicate == kept.predicate
+
+
+def test_a_correction_of_a_stored_value_uses_its_slot(extractor: RuleExtractor) -> None:
+    stored = CandidateFact(id="f1", text="Bob lives in Porto.", subject="Bob",
+                           predicate="LIVES_IN", object="Porto", valid_from=REF)
+    text = "Actually it was Lisbon, not Porto."
+    assert triples(said(extractor, text)) == set()  # no slot to correct: nothing, never Porto
+    extraction = extractor.extract(episode(Message(id="m", speaker="Bob", content=text)), [stored])
+    assert triples(extraction) == {("Bob", "LIVES_IN", "Lisbon", "assert"),
+                                   ("Bob", "LIVES_IN", "Porto", "retract")}
