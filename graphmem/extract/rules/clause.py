@@ -173,13 +173,15 @@ _INNER_CLAUSES = frozenset({"conj", "ccomp", "parataxis", "advcl", "relcl", "acl
 
 
 def _ended(verb: Token) -> bool:
-    """"no longer", "not ... anymore", "any more", "never again" in the verb's own clause."""
+    """"no longer", "not ... anymore", "any more", "never again", "not ... after all" in the
+    verb's own clause."""
     inner = {t.i for c in verb.children if c.dep_ in _INNER_CLAUSES for t in c.subtree}
     words = [t.lower_ for t in verb.subtree if t.i not in inner]
     pairs = set(zip(words, words[1:], strict=False))
     return ("anymore" in words or ("no", "longer") in pairs or ("any", "longer") in pairs
             or ("any", "more") in pairs
-            or "again" in words and any(w in ("never", "not", "n't") for w in words))
+            or ("again" in words or ("after", "all") in pairs)
+            and any(w in ("never", "not", "n't") for w in words))
 
 
 def tense_of(verb: Token, modal: str | None) -> Tense:

@@ -121,6 +121,10 @@ def _slot_value(token: Token, slot: str) -> str | None:
     return name if value_slot(name, token) == slot else None
 
 
+#: What a job is called when one gives it up ("my job at Acme").
+_JOB_WORDS = frozenset({"job", "work", "position", "role"})
+
+
 def cease(clause: Clause, speech: Speech) -> list[Finding]:
     """stop / quit / give up / drop / ditch / sell / rehome / leave: the value they name ends."""
     verb = clause.verb
@@ -164,6 +168,10 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
             return [Finding(s, "PLAYS_SPORT", n, "activity", "retract") for s in owners
                     for o in dobjs(t) if (n := phrase(o)) and value_slot(n) == "PLAYS_SPORT"]
         return []
+    if word in _JOB_WORDS and lemma in ("give", "quit", "stop"):  # "gave up my job at Acme"
+        places = pobjs(t, ("at", "with", "for")) or pobjs(t.head, ("at", "with", "for"))
+        return [Finding(s, "WORKS_AT", n, "organization", "retract") for s in owners
+                for o in places if (n := phrase(o))]
     name = value_name(t)
     if not name:
         return []
@@ -185,7 +193,7 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
     if lemma == "leave" and is_place(t) and t.ent_type_ in ("GPE", "LOC"):
         return [Finding(s, "LIVES_IN", name, "place", "retract") for s in owners]
     if lemma in ("give", "quit", "stop") and slot is None and t.pos_ == "NOUN" and \
-            word not in ("job", "work", "position", "role") and possessor(t) is None:
+            word not in _JOB_WORDS and possessor(t) is None:
         return [Finding(s, "LIKES", name, object_type(t), "retract") for s in owners]
     return []
 
@@ -228,10 +236,15 @@ def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     out: list[Finding] = []
     for t in (c for c in verb.children if c.dep_ == "nsubj"):
-        if t.lemma_.lower() in PETS and possessor(t) == "me" and speech.first_person:
-            name = appositive_name(t) or phrase(t)
-            if name:
-                out.append(Finding(speech.me(), "HAS_PET", name, "animal", "retract"))
+        # "my dog", "our dog Rex" (Rex with a compound), "Rex, our dog," (an apposition)
+        kind = t if t.lemma_.lower() in PETS else next(
+            (c for c in t.children if c.dep_ in ("compound", "appos")
+             and c.lemma_.lower() in PETS), None)
+        if kind is None or not speech.first_person or "me" not in (possessor(t), possessor(kind)):
+            continue
+        name = t.text if kind is not t and is_named(t) else appositive_name(t) or phrase(t)
+        if name:
+            out.append(Finding(speech.me(), "HAS_PET", name, "animal", "retract"))
     return out
 
 

@@ -165,6 +165,10 @@ def _adjective(comp: Token, clause: Clause, speech: Speech) -> list[Finding]:
         return [Finding(s, "SKILLED_IN", n, "skill")
                 for s in clause.subjects for t in targets(("at", "in", "with"))
                 if (n := phrase(t)) and t.lower_ != "people"]
+    if word in ATTITUDES and clause.ended:  # "not allergic to peanuts after all"
+        predicate, preps = ATTITUDES[word]
+        return [Finding(s, predicate, n, object_type(t), "retract", timing="none")
+                for s in clause.subjects for t in targets(preps) if (n := phrase(t))]
     if word in ATTITUDES and not clause.negated:
         predicate, preps = ATTITUDES[word]
         found = targets(preps)

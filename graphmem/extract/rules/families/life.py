@@ -215,9 +215,10 @@ def marry(clause: Clause, speech: Speech) -> list[Finding]:
         return []  # "is getting married in October": not yet
     partners = [t for t in dobjs(verb) + pobjs(verb, ("to",)) if t.ent_type_ == "PERSON"
                 or t.tag_ == "NNP"]
-    if clause.lemma == "divorce":
+    if clause.lemma in ("divorce", "separate"):  # "we divorced", "my wife and I separated"
+        status = "divorced" if clause.lemma == "divorce" else "separated"
         return each(clause, lambda s: [
-            Finding(s, "RELATIONSHIP_STATUS", "divorced", "status"),
+            Finding(s, "RELATIONSHIP_STATUS", status, "status"),
             Finding(s, "MARRIED_TO", partners[0].text if partners else "", "person", "retract")])
     return married(clause.subjects, [t.text for t in partners])
 
@@ -400,10 +401,10 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "hire": (start_job,), "promote": (promote,), "teach": (teach,), "quit": (leave,),
     "leave": (leave,), "resign": (leave,), "retire": (leave,), "lose": (leave,), "lay": (leave,),
     "fire": (leave,), "live": (live,), "reside": (live,), "move": (move,), "relocate": (move,),
-    "grow": (grow_up,), "come": (grow_up,), "marry": (marry,), "divorce": (marry,),
+    "grow": (grow_up,), "come": (grow_up,), "marry": (marry,), "divorce": (marry,), "separate": (marry,),
     "date": (date_someone,), "break": (break_up,), "split": (break_up,), "know": (know,), "speak": (know,),
     "meet": (meet,), "have": (have,), "buy": (acquire,), "purchase": (acquire,),
-    "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "sell": (dispose,),
+    "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "sell": (dispose,), "rid": (dispose,),
     "give": (dispose,), "open": (found_business,), "found": (found_business,),
     "launch": (found_business,),
 })
