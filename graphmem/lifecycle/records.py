@@ -20,7 +20,6 @@ Every write in this package is one edit of the write path
 
 from __future__ import annotations
 
-from collections import Counter
 from datetime import datetime
 from typing import Literal, TypeVar
 
@@ -33,6 +32,7 @@ from graphmem import scan
 from graphmem.scan import EVERYTHING
 from graphmem.memory import Memory
 from graphmem.models import Category, Entity, Episode, Fact, Message, Scope
+from graphmem.search.focus import speaker_name
 from graphmem.temporal import TimeFilter
 
 #: Predicates of the facts the lifecycle writes about its own work.
@@ -63,13 +63,6 @@ def all_episodes(memory: Memory, tenant: str, scope_keys: list[str]) -> list[Epi
 
 #: How many recent episodes name the user when no name is given.
 _NAMING_EPISODES = 20
-
-
-def speaker_name(messages: list[Message]) -> str | None:
-    """The name the user speaks under in these messages (the most frequent), if any."""
-    names = Counter(m.speaker.strip() for m in messages
-                    if m.role == "user" and m.speaker and m.speaker.strip())
-    return names.most_common(1)[0][0] if names else None
 
 
 def owner_name(memory: Memory, tenant: str, scope: Scope) -> str | None:

@@ -39,6 +39,7 @@ from graphmem.lifecycle.writer import (
 )
 from graphmem.memory import Memory
 from graphmem.models import Category, Episode, Evidence, Fact, FactStatus, Message, Scope, new_id
+from graphmem.search.focus import speaker_name
 from graphmem.store.base import WriteBatch
 from graphmem.temporal import TimeFilter
 
@@ -120,7 +121,7 @@ def summarize_session(memory: Memory, tenant: str, scope: Scope, session_id: str
         if before is not None and before.episode_ids == ids and _kept(memory, tenant, before):
             return before
         entity, new_entities = records.owner_entity(
-            memory, edit, scope, owner or records.speaker_name(messages))
+            memory, edit, scope, owner or speaker_name(messages))
         digest = SessionDigest(
             session_id=session_id, owner=entity.name, started_at=_started(episodes, messages),
             ended_at=episodes[-1].reference_time, messages=messages,
