@@ -18,11 +18,11 @@ introduces only when it names one ("my neighbour Alex", not "I met Alex").
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 
 from graphmem.extract.base import SELF, Extraction
-from graphmem.models import Entity, Episode, FactStatus, Message, Resolved, Scope
+from graphmem.models import Entity, Episode, FactStatus, Resolved, Scope
 from graphmem.store.base import GraphStore
 from graphmem.names import normalize_name
 from graphmem.temporal import TimeFilter
@@ -31,30 +31,6 @@ _FIRST_NAME = re.compile(r"^[^\W\d_]+(?:['-][^\W\d_]+)*$")
 _RELATION_NOUN = re.compile(r"\bis\s+.+?'s\s+([\w -]+?)\.?$", re.IGNORECASE)
 #: Introductions looked at per candidate set (a person is rarely introduced more often).
 _INTRODUCTIONS = 200
-
-
-#: How many of a scope's latest episodes tell the name its user speaks under.
-NAMING_EPISODES = 20
-
-
-def speaker_name(messages: list[Message]) -> str | None:
-    """The name the user speaks under in these messages (the most frequent), if any."""
-    names = Counter(m.speaker.strip() for m in messages
-                    if m.role == "user" and m.speaker and m.speaker.strip())
-    return names.most_common(1)[0][0] if names else None
-
-
-def known_speaker(store: GraphStore, tenant: str, scope: Scope) -> str | None:
-    """The name a user scope's person has spoken under lately, if they ever gave one.
-
-    "I" in a message without a speaker (a client that sends only roles) or in
-    a text is this person: their facts must land on the entity their named
-    messages built, not on a second one named after the account id.
-    """
-    if scope.user_id is None:
-        return None
-    recent = store.list_episodes(tenant, [scope.key], limit=NAMING_EPISODES)
-    return speaker_name([m for e in recent if not e.is_record for m in e.messages])
 
 
 def is_first_name(name: str) -> bool:

@@ -28,7 +28,7 @@ from graphmem.errors import ExtractionError, NotFoundError, ValidationError
 from graphmem.extract.base import SELF, CandidateFact, ExtractedFact, Extraction, Extractor
 from graphmem.ingest.apply import Outcome, Statement, TimelineEditor, with_evidence
 from graphmem.ingest.inputs import EpisodeInput, FactInput
-from graphmem.ingest.people import contexts, known_speaker, speaker_name
+from graphmem.ingest.people import contexts
 from graphmem.ingest.resolve import NameRequest, Resolution
 from graphmem.ingest.transcript import transcript_lines
 from graphmem.models import (
@@ -42,6 +42,7 @@ from graphmem.models import (
     utcnow,
 )
 from graphmem.predicates import PredicateRegistry
+from graphmem.speakers import known_speaker, speaker_name
 from graphmem.store.base import GraphStore, Mention, Reminder, WriteBatch
 from graphmem.names import normalize_name
 from graphmem.temporal import TimeFilter

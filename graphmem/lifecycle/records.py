@@ -28,10 +28,10 @@ from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from graphmem.edit.unit import Edit
-from graphmem.ingest.people import known_speaker
 from graphmem.ingest.resolve import NameRequest
 from graphmem import scan
 from graphmem.scan import EVERYTHING
+from graphmem.speakers import known_speaker
 from graphmem.memory import Memory
 from graphmem.models import RECORD_PREFIX, Category, Entity, Episode, Fact, Message, Scope
 from graphmem.temporal import TimeFilter
@@ -64,7 +64,7 @@ def all_episodes(memory: Memory, tenant: str, scope_keys: list[str]) -> list[Epi
 
 
 def owner_name(memory: Memory, tenant: str, scope: Scope) -> str | None:
-    """The name a user scope's person goes by (see :func:`graphmem.ingest.people.known_speaker`).
+    """The name a user scope's person goes by (see :func:`graphmem.speakers.known_speaker`).
 
     A user id (``u7``) is an account, not a name; summaries and the profile
     speak of the person, and the rule extractor files "I ..." under the

@@ -27,7 +27,6 @@ from pydantic import BaseModel, Field
 
 from graphmem.errors import GraphMemError, NotFoundError
 from graphmem.edit.changes import fact_changes
-from graphmem.ingest.people import speaker_name
 from graphmem.lifecycle import records
 from graphmem.lifecycle.policy import SummaryPolicy
 from graphmem.lifecycle.writer import (
@@ -40,6 +39,7 @@ from graphmem.lifecycle.writer import (
 )
 from graphmem.memory import Memory
 from graphmem.models import Category, Episode, Evidence, Fact, FactStatus, Message, Scope, new_id
+from graphmem.speakers import speaker_name
 from graphmem.store.base import WriteBatch
 from graphmem.temporal import TimeFilter
 

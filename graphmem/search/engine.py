@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 from typing import Any, TypeVar
@@ -18,12 +18,13 @@ from typing import Any, TypeVar
 import numpy as np
 
 from graphmem.embed.base import Embedder
-from graphmem.models import Fact, Scope, as_utc, utcnow
+from graphmem.models import Fact, FactStatus, Scope, as_utc, utcnow
 from graphmem.predicates import PredicateRegistry
 from graphmem.search import fuse
-from graphmem.search.evidence import (Source, absorb_turns, facts_by_turn, is_stale, sources_of,
-                                      turn_source)
-from graphmem.search.focus import NAME_CANDIDATES, Focus, choose_focus, focus_names
+from graphmem.search.evidence import (Source, absorb_turns, contradicted, facts_by_turn, is_stale,
+                                      sources_of, turn_source)
+from graphmem.search.focus import (NAME_CANDIDATES, Focus, choose_focus, focus_names, owner_focus,
+                                   stranger_focus)
 from graphmem.search.models import SearchHit, SearchRequest, SearchResponse
 from graphmem.search.slots import SlotAnswer, SlotMatch, SlotMatcher, read_slot
 from graphmem.search.timeq import overlaps, query_window
@@ -115,7 +116,9 @@ class SearchEngine:
         # One store call for every channel: on a server store, one round trip.
         found = self.store.search_channels(tenant, channel_plan(request, text, vector, time,
                                                                 depth))
-        focus = choose_focus(request.query, found.entities, found.named)
+        focus = (choose_focus(request.query, found.entities, found.named)
+                 or owner_focus(self.store, tenant, request.scope, request.query)
+                 or stranger_focus(request.query, [*found.entities, *found.named]))
         walked = hop_weights(found.walked)
         ranked: dict[str, list[str]] = {
             "bm25": ["f:" + s.id for s in found.bm25],
@@ -149,8 +152,9 @@ class SearchEngine:
         found_turns = [turns[i] for i in best if i in turns]
         # The reads that depend on fusion (or on the focus), side by side on a server store.
         pool = self._channels()
-        match = self.slots.match(focus.blank(request.query)) if focus else None
-        slot_read = pool.submit(self._slot, tenant, keys, focus, match, time, now)
+        match = self.slots.match(focus.blank(request.query)) if focus or focus.stranger else None
+        slot_read = pool.submit(self._slot, tenant, keys, focus, match if focus else None, time,
+                                now)
         saying = pool.submit(self.store.facts_of_episodes, tenant, list(dict.fromkeys(
             t.episode_id for t in found_turns))) if found_turns else None
         vectors = pool.submit(self.store.get_facts, tenant, [
@@ -160,6 +164,8 @@ class SearchEngine:
         said = facts_by_turn(saying.result() if saying is not None else [])
         slot = slot_read.result()
         hidden = _answered_elsewhere(slot, said, time)
+        if match is not None and slot is None:
+            hidden = _others_slot(match, focus, facts.values(), said, self.registry, time)
         hits: dict[str, SearchHit] = {}
         for item in best:
             score = scores[item]
@@ -167,7 +173,7 @@ class SearchEngine:
                 fact = facts.get(item[2:])
                 if fact is None or not self._keep(fact, request, window, time, now):
                     continue
-                if slot is not None and fact.id in hidden.facts:
+                if fact.id in hidden.facts:
                     continue
                 hits[item] = _fact_hit(fact, score, ranks[item], now, time)
             elif item in turns and not request.categories:
@@ -175,13 +181,15 @@ class SearchEngine:
                 if is_stale(turn, said, time, now) or turn_source(turn) in hidden.turns:
                     continue
                 hits[item] = _turn_hit(turn, score, ranks[item])
+        _drop_contradicted(hits, turns, facts, slot, time, now)
         absorb_turns(hits, turns)
         if focus:
             _apply_focus(hits, focus, facts, turns, relevance, strict=slot is not None)
         similarity = _similarities(hits, relevance, facts, vector) if request.rerank else {}
         ordered = self._order(hits, request, facts, now, similarity)
-        if slot is not None and slot.current and not request.categories:
-            ordered = _slot_first(ordered, slot, now, time)
+        lead = slot.answers(request.query) if slot is not None else []
+        if lead and not request.categories:
+            ordered = _slot_first(ordered, lead, now, time)
         if request.min_score is not None:
             ordered = [h for h in ordered if h.score >= request.min_score]
         results = ordered[: request.limit]
@@ -299,14 +307,31 @@ class _Inline:
 def _fact_hit(fact: Fact, score: float, ranks: dict[str, int], now: datetime,
               time: TimeFilter) -> SearchHit:
     at = time.at(now)
+    until = known_end(fact, time, now)
     return SearchHit(
         kind="fact", id=fact.id, text=fact.text, score=score, channels=ranks,
         subject=fact.subject_name, predicate=fact.predicate, object=fact.object_name,
-        category=fact.category, valid_from=fact.valid_from, valid_until=fact.valid_until,
-        superseded=fact.valid_until is not None and fact.valid_until <= at,
-        superseded_by=fact.superseded_by, sources=fact.message_ids, episode_ids=fact.episode_ids,
-        importance=fact.importance,
+        category=fact.category, valid_from=fact.valid_from, valid_until=until,
+        superseded=until is not None and until <= at,
+        superseded_by=fact.superseded_by if until is not None and until <= at else None,
+        retraction=fact.status is FactStatus.RETRACTION,
+        sources=fact.message_ids, episode_ids=fact.episode_ids, importance=fact.importance,
     )
+
+
+def known_end(fact: Fact, time: TimeFilter, now: datetime) -> datetime | None:
+    """A fact's end as the view knows it: a view of the past (``as_of``, ``as_known_at``)
+    does not know an end learned after its instant, nor one that lies ahead of it, unless
+    the statement itself said when it would end ("until June")."""
+    end = fact.valid_until
+    if end is None or (time.as_of is None and time.as_known_at is None):
+        return end
+    if time.as_known_at is not None and (fact.expired_at is None
+                                         or fact.expired_at > time.as_known_at):
+        return None
+    if end > time.at(now) and end != fact.stated_until:
+        return None
+    return end
 
 
 def _turn_hit(turn: TurnHit, score: float, ranks: dict[str, int]) -> SearchHit:
@@ -338,6 +363,40 @@ def _answered_elsewhere(slot: SlotAnswer | None, said: dict[Source, list[Fact]],
     return _Hidden(stale, turns)
 
 
+def _others_slot(match: SlotMatch, focus: Focus, facts: Iterable[Fact],
+                 said: dict[Source, list[Fact]], registry: PredicateRegistry,
+                 time: TimeFilter) -> _Hidden:
+    """A slot asked of someone whose value the graph does not know ("Where do I work?" of a
+    user who never said, "Where does Priya work?" of a stranger): other people's values of
+    the slot, and the turns that stated only theirs, do not answer it (the history view
+    keeps them)."""
+    if time.include_history:
+        return _Hidden()
+    family = match.spec.family
+
+    def others(found: Iterable[Fact]) -> set[str]:
+        return {f.id for f in found
+                if registry.spec(f.predicate).family == family and f.subject_id not in focus.ids}
+
+    def ours(found: list[Fact]) -> bool:
+        return any(registry.spec(f.predicate).family == family and f.subject_id in focus.ids
+                   for f in found)
+
+    turns = {source for source, found in said.items() if others(found) and not ours(found)}
+    return _Hidden(others([*facts, *(f for found in said.values() for f in found)]), turns)
+
+
+def _drop_contradicted(hits: dict[str, SearchHit], turns: dict[str, TurnHit],
+                       facts: dict[str, Fact], slot: SlotAnswer | None, time: TimeFilter,
+                       now: datetime) -> None:
+    """Turns a later fact among the results (or the slot's value) overtook."""
+    later = [facts[h.id] for h in hits.values() if h.kind == "fact" and h.id in facts]
+    later += slot.current if slot is not None else []
+    for key in [k for k, h in hits.items() if h.kind == "turn"]:
+        if key in turns and contradicted(turns[key], later, time, now):
+            del hits[key]
+
+
 def _about(hit: SearchHit, focus: Focus, facts: dict[str, Fact],
            turns: dict[str, TurnHit]) -> bool:
     key = ("f:" if hit.kind == "fact" else "t:") + hit.id
@@ -348,14 +407,14 @@ def _about(hit: SearchHit, focus: Focus, facts: dict[str, Fact],
     return turn is not None and focus.covers_turn(turn)
 
 
-def _slot_first(ordered: list[SearchHit], slot: SlotAnswer, now: datetime,
+def _slot_first(ordered: list[SearchHit], answers: list[Fact], now: datetime,
                 time: TimeFilter) -> list[SearchHit]:
-    """The slot's values valid in the view lead, most recent first, then everything else."""
-    lead_ids = [f.id for f in slot.current]
+    """The slot's answers (:meth:`SlotAnswer.answers`) lead, in order, then everything else."""
+    lead_ids = [f.id for f in answers]
     by_id = {h.id: h for h in ordered if h.kind == "fact"}
     top = ordered[0].score if ordered else 0.0
     lead: list[SearchHit] = []
-    for rank, fact in enumerate(slot.current, start=1):
+    for rank, fact in enumerate(answers, start=1):
         hit = by_id.get(fact.id) or _fact_hit(fact, 0.0, {}, now, time)
         hit.channels["slot"] = rank
         hit.score = max(hit.score, top) + 1.0 / (rank + 1)

@@ -3,12 +3,21 @@
 A raw turn has no end of its own, but the facts extracted from it do. "I drive
 a Subaru" stays in the conversation forever; once "I now drive a Tesla"
 superseded it, the turn no longer tells what is true. So in a view without
-history, a turn whose every fact was overtaken by the view's time (superseded,
-or retracted; a retraction marker itself holds nothing) is stale, and recall
-leaves it out. A fact that simply ran its stated course (last week's trip)
-was not overtaken: its turn still tells what happened. Turns from which
-nothing was extracted, most of a conversation, stay, and with
-``include_history`` every turn stays.
+history, a turn whose every fact was overtaken by the view's time is stale, and
+recall leaves it out. Overtaken means: superseded or retracted; a retraction
+marker itself (a slot's retraction answers through the slot channel, see
+:mod:`graphmem.search.slots`); a plan whose time ran out ("I might move to
+Rome next year", two years on); and, in every view, a fact the user forgot.
+A turn that holds several facts stays while any of them still speaks for it
+("I live in Madrid and I drive a Fiat Panda" after the car was forgotten),
+except for a question about the slot of the fact that went: the slot channel
+hides it there. A fact that simply ran its stated course (last week's trip) was
+not overtaken: its turn still tells what happened. Turns from which nothing was
+extracted, most of a conversation, stay, save a negation that a later fact
+about the same speaker and thing contradicts ("I don't have a dog" before
+"Maya has a dog named Rex"): that is a retraction the extractor had nothing to
+retract for, and a later fact overtakes it. With ``include_history`` every turn
+stays but those whose facts were all forgotten.
 
 The same link lets a fact stand for its turns: a turn that a found fact came
 from goes, and the fact, the clean statement of what the turn said, takes the
@@ -17,10 +26,12 @@ turn's place if the turn ranked better.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import datetime
 
 from graphmem.models import Fact, FactStatus
+from graphmem.names import normalize_name
 from graphmem.search.models import SearchHit
 from graphmem.store.base import TurnHit
 from graphmem.temporal import TimeFilter
@@ -28,6 +39,25 @@ from graphmem.temporal import TimeFilter
 #: A turn lends its score to its fact only if it ranked this well itself in a turn channel:
 #: a fact must not climb to the top on the strength of weakly matched messages.
 ABSORB_MAX_RANK = 10
+
+#: Predicates of intentions: once their time has passed, they no longer tell what is true.
+INTENTIONS = frozenset({"PLANS"})
+#: Words that negate what follows them ("I don't have a dog", "I have no car").
+NEGATIONS = frozenset({"not", "no", "never", "don't", "doesn't", "didn't", "haven't", "hasn't",
+                       "can't", "cannot", "won't", "isn't", "wasn't", "aren't", "ain't"})
+#: How the speaker says "I" right before a negation ("I don't", "I'm not", "I have no").
+_SELF = frozenset({"i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've"})
+#: Words after a negation that say what it is about; the rest of a long turn is not.
+NEGATED_WORDS = 5
+#: Words two statements may share without being about the same thing.
+_FUNCTION_WORDS = NEGATIONS | _SELF | frozenset({
+    "me", "my", "mine", "our", "you", "he", "she", "they", "it", "a", "an", "the", "and", "or",
+    "but", "to", "of", "in", "on", "at", "for", "with", "is", "am", "are", "was", "were", "be",
+    "been", "do", "does", "did", "have", "has", "had", "any", "some", "named", "called", "now",
+    "really", "just", "that", "this", "so", "very", "too", "also", "longer", "anymore", "more",
+    "even", "ever", "yet", "got", "get", "gonna", "going", "want", "think", "know", "like"})
+_SENTENCES = re.compile(r"[.!?;]+")
+_WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 Source = tuple[str, str]  # (episode id, client message id or "")
 
@@ -51,20 +81,65 @@ def facts_by_turn(facts: Iterable[Fact]) -> dict[Source, list[Fact]]:
 
 
 def overtaken(fact: Fact, time: TimeFilter, now: datetime) -> bool:
-    """Whether a later statement had ended the fact by the view's time."""
+    """Whether the fact no longer speaks for its turn in the view: forgotten (in any
+    view), or, without history, ended by a later statement or an intention run out."""
+    if fact.status is FactStatus.FORGOTTEN and not time.include_forgotten:
+        return True
+    if time.include_history or fact.valid_from > time.at(now):
+        return False
     if fact.status is FactStatus.RETRACTION:
-        return fact.valid_from <= time.at(now)
-    ended_by = fact.superseded_by is not None or fact.retraction is not None
-    return ended_by and not time.matches(fact, now) and fact.valid_from <= time.at(now)
+        return True
+    ended_by = (fact.superseded_by is not None or fact.retraction is not None
+                or fact.predicate in INTENTIONS)
+    return ended_by and not time.matches(fact, now)
 
 
 def is_stale(turn: TurnHit, by_turn: dict[Source, list[Fact]], time: TimeFilter,
              now: datetime) -> bool:
-    """A turn whose every fact was overtaken in the view (never in a history view)."""
-    if time.include_history:
-        return False
+    """A turn whose every fact was overtaken in the view (see :func:`overtaken`)."""
     facts = by_turn.get(turn_source(turn), [])
     return bool(facts) and all(overtaken(f, time, now) for f in facts)
+
+
+def contradicted(turn: TurnHit, facts: Iterable[Fact], time: TimeFilter, now: datetime) -> bool:
+    """A turn whose speaker denied something ("I don't have a dog.") that a later fact about
+    them, valid in the view, states ("Maya has a dog named Rex."). Only a turn from which
+    nothing was extracted: the extractor had nothing to retract. Never in a history view."""
+    if time.include_history or turn.timestamp is None or not turn.speaker:
+        return False
+    denied = _denied(turn.content)
+    if not denied:
+        return False
+    speaker = {normalize_name(w) for w in turn.speaker.split()}
+    denied -= speaker
+    at = time.at(now)
+    for fact in facts:
+        if not turn.timestamp < fact.valid_from <= at:
+            continue
+        if not {normalize_name(w) for w in fact.subject_name.split()} & speaker:
+            continue
+        if denied & _words(fact.text):
+            return True
+    return False
+
+
+def _denied(text: str) -> set[str]:
+    """The content words right after each "I ... not" of a text."""
+    found: set[str] = set()
+    for sentence in _SENTENCES.split(text.lower().replace("’", "'")):
+        words = _WORDS.findall(sentence)
+        for i, word in enumerate(words):
+            if word in NEGATIONS and _SELF & set(words[max(0, i - 2):i]):
+                found |= _stems(words[i + 1:i + 1 + NEGATED_WORDS]) - _FUNCTION_WORDS
+    return found
+
+
+def _words(text: str) -> set[str]:
+    return _stems(_WORDS.findall(text.lower().replace("’", "'"))) - _FUNCTION_WORDS
+
+
+def _stems(words: list[str]) -> set[str]:
+    return {*words, *(w[:-1] for w in words if w.endswith("s") and len(w) > 3)}
 
 
 def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit]) -> None:

@@ -5,6 +5,13 @@ as close to the question in words and meaning as Maya's, so ranking alone lets
 it into the answer. The focus is found once per query, from the names the
 question uses: an entity's full name or alias ("Maya Patel"), or a person's
 given or family name alone ("Maya"), as people ask.
+
+A question in the first person ("Where do I work?") in a user's scope is about
+that user: the owner entity, the person the user speaks as (the rule extractor
+files "I work at ..." under the speaker's name). "my sister" is someone else,
+so a question that speaks of the user's kin gets no owner focus. A question
+that names a person the scope does not know ("Where does Priya work?") has a
+focus too, with no entity: no one else's value of a slot answers for hers.
 """
 
 from __future__ import annotations
@@ -12,15 +19,29 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from graphmem.models import Entity, Fact
+
+from graphmem.extract.rules.clause import KIN
+from graphmem.models import Entity, Fact, Scope
 from graphmem.search.traverse import query_ngrams
 from graphmem.store.base import GraphStore, TurnHit
 from graphmem.names import normalize_name
+from graphmem.speakers import known_speaker
 
 #: Entity types a bare part of a name may stand for ("Maya" for "Maya Patel").
 PERSON_TYPES = frozenset({"person"})
 #: Candidates read by name before the part-of-name match.
 NAME_CANDIDATES = 16
+#: Words by which a user speaks of themself, and how :meth:`Focus.blank` words each.
+FIRST_PERSON = {"i": "X", "me": "X", "myself": "X", "my": "X's", "mine": "X's"}
+#: Capitalised words that name no one.
+NOT_NAMES = frozenset({
+    "i", "what", "where", "when", "who", "whom", "whose", "which", "why", "how", "is", "are",
+    "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "will", "would",
+    "should", "tell", "the", "a", "an", "and", "or", "in", "on", "at", "of", "to", "for",
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday",
+    "saturday", "sunday", "today", "yesterday", "tomorrow"})
+_WORD = re.compile(r"[\w'’-]+")
 
 
 @dataclass(frozen=True)
@@ -29,6 +50,8 @@ class Focus:
 
     entities: tuple[Entity, ...] = ()
     names: frozenset[str] = field(default_factory=frozenset)
+    pronouns: bool = False
+    """Whether the question speaks of the focus in the first person ("Where do I work?")."""
 
     @property
     def ids(self) -> frozenset[str]:
@@ -36,6 +59,11 @@ class Focus:
 
     def __bool__(self) -> bool:
         return bool(self.entities)
+
+    @property
+    def stranger(self) -> bool:
+        """A person the question names whom the scope does not know."""
+        return not self.entities and bool(self.names)
 
     def covers_fact(self, fact: Fact) -> bool:
         return fact.subject_id in self.ids or fact.object_id in self.ids
@@ -55,8 +83,11 @@ class Focus:
         out = []
         for word in question.split():
             stem = word[:-2] if word.lower().endswith(("'s", "’s")) else word
+            bare = stem.rstrip("?!.,;:")
             if normalize_name(stem) in self.names:
                 word = "X" + word[len(stem):]
+            elif self.pronouns and bare.lower() in FIRST_PERSON:
+                word = FIRST_PERSON[bare.lower()] + word[len(bare):]
             out.append(word)
         return " ".join(out)
 
@@ -69,6 +100,46 @@ def find_focus(store: GraphStore, tenant: str, scope_keys: list[str], question: 
         found = store.fulltext_entities(tenant, scope_keys, question, NAME_CANDIDATES)
         named = store.get_entities(tenant, [s.id for s in found]) if found else []
     return choose_focus(question, exact, named)
+
+
+def speaks_of_self(question: str) -> bool:
+    """Whether a question asks about the one asking: "Where do I work?", not "my sister"."""
+    words = [w.lower() for w in _WORD.findall(question)]
+    if any(a in ("my", "our") and b.rstrip("s") in KIN for a, b in zip(words, words[1:])):
+        return False
+    return any(w in FIRST_PERSON for w in words)
+
+
+def owner_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Focus:
+    """The scope's user as the focus of a question in the first person, or of one that
+    calls them by their user id ("Where does maya work?" in ``maya``'s scope), if the
+    graph knows them.
+
+    The owner is the person the user speaks as in their recent messages (else their
+    user id), as :func:`graphmem.lifecycle.records.owner_name` names them.
+    """
+    if scope.user_id is None:
+        return Focus()
+    by_id = normalize_name(scope.user_id)
+    pronouns = speaks_of_self(question)
+    if not pronouns and by_id not in focus_names(question):
+        return Focus()
+    name = known_speaker(store, tenant, scope) or scope.user_id
+    people = [e for e in store.find_entities(tenant, scope.visible_keys, [normalize_name(name)])
+              if e.type in PERSON_TYPES]
+    if not people:
+        return Focus()
+    return Focus(tuple(people[:1]), frozenset({*_name_words(name), by_id}), pronouns=pronouns)
+
+
+def stranger_focus(question: str, known: list[Entity]) -> Focus:
+    """A person the question names by a capitalised name that no ``known`` entity has
+    ("Where does Priya work?"): a focus with no entity (see :attr:`Focus.stranger`)."""
+    taken = {w for e in known for n in (e.name, *e.aliases) for w in _name_words(n)}
+    names = {normalize_name(w) for w in _WORD.findall(_without_possessives(question))
+             if w[:1].isupper() and w[1:].islower() and len(w) > 1}
+    unknown = frozenset(n for n in names if n not in NOT_NAMES and n not in taken)
+    return Focus((), unknown) if unknown else Focus()
 
 
 def focus_names(question: str) -> list[str]:

@@ -40,6 +40,9 @@ class SearchHit(BaseModel):
     valid_until: UtcDateTime | None = None
     superseded: bool = False
     superseded_by: str | None = None
+    retraction: bool = Field(default=False, description=(
+        "the hit says a value stopped holding ('Maya no longer follows a vegan diet.'): "
+        "subject, predicate and object name what ended"))
     sources: list[str] = Field(default_factory=list, description="client message ids")
     episode_ids: list[str] = Field(default_factory=list)
     importance: float | None = None

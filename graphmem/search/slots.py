@@ -11,18 +11,29 @@ Questions are matched to slots by meaning, offline: each predicate's example
 questions (``PredicateSpec.questions``, with ``X`` for the entity) are embedded
 once with the same model as everything else, and the question, with the
 entity's name replaced by ``X``, goes to the closest one if it is close enough.
+
+The latest word on a slot answers, and that may be a retraction. When nothing
+holds in the view and the slot's last value ended by a retraction ("I'm not
+vegan anymore"), the retraction marker answers if it says the slot is empty
+("Maya is no longer with anyone") or if the question asks about the value it
+retracts ("Is Maya vegan?" -> "Maya no longer follows a vegan diet."). A
+question for the current value ("Who does Kofi work for?") is not answered by
+"Kofi no longer works at Cyberdyne": it names only a former value, which must
+not stand as the answer (the history view shows it). A fact the user forgot
+counts as an ended value of its slot: its turns do not answer for the slot.
 """
 
 from __future__ import annotations
 
+import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
 
 from graphmem.embed.base import Embedder
-from graphmem.models import Fact
+from graphmem.models import Fact, FactStatus
 from graphmem.predicates import PredicateRegistry, PredicateSpec
 from graphmem.search.focus import Focus
 from graphmem.store.base import GraphStore
@@ -48,8 +59,9 @@ class SlotAnswer:
     """What the graph says about a focus's slot under a time view.
 
     ``current`` holds the values valid in the view (best first: latest start);
-    ``stale`` the slot's facts that had ended by then (superseded or retracted),
-    whose statements must not answer for it.
+    ``stale`` the slot's facts that had ended by then (superseded, retracted or
+    forgotten), whose statements must not answer for it; ``retractions`` the
+    markers of the retraction that emptied the slot, when nothing holds.
     """
 
     match: SlotMatch
@@ -58,6 +70,16 @@ class SlotAnswer:
     known: bool
     """Whether the graph knows this slot of the focus at all (at any time): then the
     slot answers for it, even when the answer is "nothing at that time"."""
+    retractions: list[Fact] = field(default_factory=list)
+
+    def answers(self, question: str) -> list[Fact]:
+        """What leads the results: the values in the view, else the retraction markers
+        that say the slot is empty or name a value the question asks about."""
+        if self.current:
+            return self.current
+        asked = set(re.findall(r"\w+", question.lower()))
+        return [m for m in self.retractions
+                if not m.object_name or set(re.findall(r"\w+", m.object_name.lower())) <= asked]
 
 
 class SlotMatcher:
@@ -98,8 +120,10 @@ def read_slot(store: GraphStore, tenant: str, scope_keys: list[str], focus: Focu
               match: SlotMatch, registry: PredicateRegistry, time: TimeFilter,
               now: datetime) -> SlotAnswer:
     """The focus's facts of the slot's family (as known at ``as_known_at``): those valid in
-    the view, and those that had started by the view's time but ended by then."""
-    everything = TimeFilter(as_known_at=time.as_known_at, include_history=True)
+    the view, and those that had started by the view's time but ended by then or were
+    forgotten; with nothing valid, the markers of the retraction that ended the last one."""
+    everything = TimeFilter(as_known_at=time.as_known_at, include_history=True,
+                            include_forgotten=True)
     view = TimeFilter(as_of=time.as_of, as_known_at=time.as_known_at)
     family = match.spec.family
     facts = [f for f in store.facts_about(tenant, scope_keys, list(focus.ids), everything,
@@ -110,4 +134,20 @@ def read_slot(store: GraphStore, tenant: str, scope_keys: list[str], focus: Focu
     chosen = {f.id for f in current}
     at = view.at(now)
     stale = [f for f in facts if f.id not in chosen and f.valid_from <= at]
-    return SlotAnswer(match, current, stale, known=bool(facts))
+    retractions = [] if current else _retractions(store, tenant, focus, family, registry,
+                                                  stale, at)
+    return SlotAnswer(match, current, stale, known=bool(facts), retractions=retractions)
+
+
+def _retractions(store: GraphStore, tenant: str, focus: Focus, family: str,
+                 registry: PredicateRegistry, stale: list[Fact], at: datetime) -> list[Fact]:
+    """The markers of the retraction that ended the slot's latest value, if one did."""
+    ended = [f for f in stale if f.status is not FactStatus.FORGOTTEN and f.valid_until]
+    if not ended:
+        return []
+    last = max(ended, key=lambda f: (f.valid_until or at, f.valid_from))
+    if last.retraction is None or last.retraction.episode_id is None or last.retraction.at > at:
+        return []
+    return [m for m in store.facts_of_episodes(tenant, [last.retraction.episode_id])
+            if m.status is FactStatus.RETRACTION and m.subject_id in focus.ids
+            and m.valid_from == last.retraction.at and registry.spec(m.predicate).family == family]

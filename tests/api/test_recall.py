@@ -114,3 +114,27 @@ def test_rerank_multiplies_so_an_unrelated_memory_never_outranks_a_related_one(
     results = ask(client, dana, "Does Dana like espresso?", rerank=True)
     assert results[0]["text"] == "Dana likes espresso."
     assert all(r["score"] <= results[0]["score"] for r in results)
+
+
+def test_an_as_of_view_shows_facts_as_they_stood_then(client: TestClient) -> None:
+    """Nothing learned after ``as_of`` leaks through a result: not the end of a fact that
+    still held then, nor what superseded it, in search and in context alike."""
+    lea = {"user_id": "lea"}
+    say(client, lea, "Lea", "2023-01-10T10:00:00", "I work at Acme.")
+    say(client, lea, "Lea", "2023-06-20T10:00:00", "I work at Globex now.")
+    for view in ({"as_of": "2023-03-01T00:00:00"},
+                 {"as_of": "2023-03-01T00:00:00", "include_history": True}):
+        [acme, *_] = ask(client, lea, "Where does Lea work?", **view)
+        assert acme["object"] == "Acme", view
+        assert (acme["valid_until"], acme["superseded"], acme["superseded_by"]) == \
+            (None, False, None), (view, acme)
+        context = client.post("/v1/context", json={"scope": lea, "message": "Where does Lea work?",
+                                                   **view}).json()
+        [item] = [i for i in context["items"] if i["kind"] == "fact" and i["object"] == "Acme"]
+        assert item["valid_until"] is None and item["superseded_by"] is None, view
+        assert "until" not in context["prompt"] and "Globex" not in context["prompt"], view
+    # once the end lies before as_of, the view knows it
+    [old] = [r for r in ask(client, lea, "Where did Lea work?", as_of="2023-09-01T00:00:00",
+                            include_history=True) if r["object"] == "Acme"]
+    assert old["valid_until"].startswith("2023-06-20") and old["superseded"]
+    assert old["superseded_by"] is not None

@@ -1,0 +1,140 @@
+"""What recall answers, end to end on both stores, with the rules extractor: whose facts
+answer a question, which turns still speak, and the latest word on a slot.
+
+Each case is one a new user met through ``POST /v1/memories/search`` (``limit: 3``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem.embed.base import Embedder
+from graphmem.extract.base import Extractor
+from graphmem.ingest.inputs import EpisodeInput
+from graphmem.manage.edits import forget_fact
+from graphmem.memory import Memory
+from graphmem.models import Message, Scope
+from graphmem.search.models import SearchHit, SearchRequest
+from graphmem.store.base import GraphStore
+
+NOW = datetime(2025, 6, 1, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def extractor() -> Extractor:
+    from graphmem.extract.rules import RuleExtractor
+
+    return RuleExtractor()
+
+
+@pytest.fixture
+def memory(store: GraphStore, embedder: Embedder, extractor: Extractor) -> Iterator[Memory]:
+    memory = Memory(store, extractor, embedder, clock=lambda: NOW)  # the fixture owns the store
+    yield memory
+    memory.engine.close()
+
+
+def say(memory: Memory, tenant: str, user: str, when: str, text: str) -> None:
+    memory.add_episode(tenant, EpisodeInput(scope=Scope(user_id=user), messages=[
+        Message(speaker=user.capitalize(), content=text,
+                timestamp=datetime.fromisoformat(when).replace(tzinfo=UTC))]))
+
+
+def ask(memory: Memory, tenant: str, user: str, query: str, **view: object) -> list[SearchHit]:
+    request = SearchRequest(scope=Scope(user_id=user), query=query, limit=3, **view)  # type: ignore[arg-type]
+    return memory.search(tenant, request).results
+
+
+def texts(hits: list[SearchHit]) -> list[str]:
+    return [h.text for h in hits]
+
+
+def noah(memory: Memory, tenant: str) -> None:
+    say(memory, tenant, "noah", "2024-03-01T10:00:00",
+        "My sister Ana works at Google. My boss John lives in Paris. My wife Sara drives a Volvo.")
+
+
+def test_first_person_questions_are_about_the_user(memory: Memory, tenant: str) -> None:
+    noah(memory, tenant)
+    for question, theirs in [("Where do I work?", "Google"), ("What car do I drive?", "Volvo"),
+                             ("Who do I work for?", "Google"), ("What is my car?", "Volvo")]:
+        assert not any(theirs in t for t in texts(ask(memory, tenant, "noah", question))), question
+    # "my sister" is someone else: her job is not hidden
+    assert "Ana works at Google." in texts(ask(memory, tenant, "noah", "Where does my sister work?"))
+    say(memory, tenant, "noah", "2024-04-01T10:00:00", "I work at Initech.")
+    [first, *_] = ask(memory, tenant, "noah", "Where do I work?")
+    assert first.text == "Noah works at Initech." and first.channels["slot"] == 1
+
+
+def test_a_person_the_scope_does_not_know_is_answered_by_no_one_else(memory: Memory,
+                                                                     tenant: str) -> None:
+    noah(memory, tenant)
+    # nothing answers for the slot; weaker results (Noah's family) may stay
+    for question, slot, theirs in [("Where does Maya work?", "WORKS_AT", "Google"),
+                                   ("Who does Maya work for?", "WORKS_AT", "Google"),
+                                   ("What car does Priya drive?", "DRIVES", "Volvo")]:
+        found = ask(memory, tenant, "noah", question)
+        assert not any(h.predicate == slot or theirs in h.text for h in found), (question, found)
+    assert texts(ask(memory, tenant, "noah", "Where does Ana work?"))[0] == "Ana works at Google."
+
+
+def test_a_forgotten_fact_takes_its_turns_answer_with_it(memory: Memory, tenant: str) -> None:
+    say(memory, tenant, "kai", "2024-03-01T10:00:00", "I live in Madrid and I drive a Fiat Panda.")
+    say(memory, tenant, "kai", "2024-03-02T10:00:00", "I work at Initech.")
+    [car] = [h for h in ask(memory, tenant, "kai", "What car does Kai drive?") if h.kind == "fact"
+             and h.predicate == "DRIVES"]
+    [job] = [h for h in ask(memory, tenant, "kai", "Where does Kai work?") if h.kind == "fact"
+             and h.predicate == "WORKS_AT"]
+    forget_fact(memory, tenant, car.id, Scope(user_id="kai"))
+    forget_fact(memory, tenant, job.id, Scope(user_id="kai"))
+    for question in ("What car does Kai drive?", "What car do I drive?"):
+        found = ask(memory, tenant, "kai", question)
+        assert not any("Panda" in t for t in texts(found)), question
+        # nor does the turn lend its rank to the fact drawn beside it ("Kai lives in Madrid.")
+        assert not any("turns" in h.channels for h in found), (question, found)
+    # a turn whose every fact was forgotten is gone from every view
+    for view in ({}, {"include_history": True}):
+        found = texts(ask(memory, tenant, "kai", "Initech", **view))
+        assert not any("Initech" in t for t in found), (view, found)
+    # the turn's other fact still answers for itself
+    assert "Kai lives in Madrid." in texts(ask(memory, tenant, "kai", "Where does Kai live?"))
+
+
+def test_the_latest_word_on_a_slot_answers_even_a_retraction(memory: Memory, tenant: str) -> None:
+    say(memory, tenant, "maya", "2023-01-10T10:00:00", "I'm vegan.")
+    say(memory, tenant, "maya", "2023-02-10T10:00:00", "I'm dating Tom.")
+    say(memory, tenant, "maya", "2024-01-10T10:00:00", "I'm not vegan anymore, I eat fish now.")
+    say(memory, tenant, "maya", "2024-02-10T10:00:00", "Tom and I broke up.")
+    [diet, *_] = ask(memory, tenant, "maya", "Is Maya vegan?")
+    assert diet.text == "Maya no longer follows a vegan diet." and diet.retraction
+    assert diet.channels == {"slot": 1} and not diet.superseded
+    [dating, *_] = ask(memory, tenant, "maya", "Who is Maya dating?")
+    assert dating.text == "Maya is no longer with anyone." and dating.retraction
+    # a question for the current value is not answered by a former one
+    assert not any("vegan" in t for t in texts(ask(memory, tenant, "maya",
+                                                   "What diet does Maya follow?")))
+    # before the retraction, the value held
+    [then, *_] = ask(memory, tenant, "maya", "Is Maya vegan?", as_of=datetime(2023, 6, 1, tzinfo=UTC))
+    assert then.text == "Maya follows a vegan diet." and not then.retraction
+
+
+def test_turns_overtaken_by_later_facts_leave_the_current_view(memory: Memory,
+                                                               tenant: str) -> None:
+    say(memory, tenant, "maya", "2023-03-10T10:00:00", "I don't have a dog.")
+    say(memory, tenant, "maya", "2023-04-10T10:00:00", "I might move to Rome next year.")
+    say(memory, tenant, "maya", "2024-03-10T10:00:00", "I have a dog named Rex.")
+    for question in ("Does Maya have a dog?", "Where will Maya live?", "Is Maya moving?"):
+        found = texts(ask(memory, tenant, "maya", question))
+        assert "I don't have a dog." not in found, question
+        assert "I might move to Rome next year." not in found, question
+    assert texts(ask(memory, tenant, "maya", "Does Maya have a dog?"))[0] == \
+        "Maya has a dog named Rex."
+    # then, both turns still spoke; the history view keeps them
+    then = texts(ask(memory, tenant, "maya", "Does Maya have a dog?",
+                     as_of=datetime(2023, 6, 1, tzinfo=UTC)))
+    assert "I don't have a dog." in then
+    history = texts(ask(memory, tenant, "maya", "Does Maya have a dog?", include_history=True))
+    assert "I don't have a dog." in history
