@@ -23,8 +23,8 @@ from graphmem.predicates import PredicateRegistry
 from graphmem.search import fuse
 from graphmem.search.evidence import (Source, absorb_turns, contradicted, facts_by_turn, is_stale,
                                       sources_of, turn_source)
-from graphmem.search.focus import (NAME_CANDIDATES, Focus, choose_focus, focus_names, owner_focus,
-                                   stranger_focus)
+from graphmem.search.focus import (NAME_CANDIDATES, Focus, choose_focus, focus_names, kin_focus,
+                                   owner_focus, stranger_focus)
 from graphmem.search.models import SearchHit, SearchRequest, SearchResponse
 from graphmem.search.slots import SlotAnswer, SlotMatch, SlotMatcher, read_slot
 from graphmem.search.timeq import overlaps, query_window
@@ -118,6 +118,7 @@ class SearchEngine:
                                                                 depth))
         focus = (choose_focus(request.query, found.entities, found.named)
                  or owner_focus(self.store, tenant, request.scope, request.query)
+                 or kin_focus(self.store, tenant, request.scope, request.query)
                  or stranger_focus(request.query, [*found.entities, *found.named]))
         walked = hop_weights(found.walked)
         ranked: dict[str, list[str]] = {

@@ -26,11 +26,17 @@ from graphmem.search.traverse import query_ngrams
 from graphmem.store.base import GraphStore, TurnHit
 from graphmem.names import normalize_name
 from graphmem.speakers import known_speaker
+from graphmem.temporal import TimeFilter
 
 #: Entity types a bare part of a name may stand for ("Maya" for "Maya Patel").
 PERSON_TYPES = frozenset({"person"})
 #: Candidates read by name before the part-of-name match.
 NAME_CANDIDATES = 16
+#: The user's facts read to find who "my sister" is.
+KIN_FACTS = 200
+#: Relations several kin words share ("my son" and "my daughter" are both HAS_CHILD): the
+#: fact's text must say the word too.
+_SHARED_KIN = frozenset({"KNOWS", "HAS_RELATIVE", "HAS_CHILD", "HAS_PARENT", "HAS_FRIEND"})
 #: Words by which a user speaks of themself, and how :meth:`Focus.blank` words each.
 FIRST_PERSON = {"i": "X", "me": "X", "myself": "X", "my": "X's", "mine": "X's"}
 #: Capitalised words that name no one.
@@ -80,12 +86,14 @@ class Focus:
 
     def blank(self, question: str) -> str:
         """The question with the focus's names replaced by ``X`` ("Where does X work?")."""
-        out = []
+        out: list[str] = []
         for word in question.split():
             stem = word[:-2] if word.lower().endswith(("'s", "’s")) else word
             bare = stem.rstrip("?!.,;:")
             if normalize_name(stem) in self.names:
                 word = "X" + word[len(stem):]
+                if out and out[-1].lower() in ("my", "our"):  # "my sister" is X
+                    out.pop()
             elif self.pronouns and bare.lower() in FIRST_PERSON:
                 word = FIRST_PERSON[bare.lower()] + word[len(bare):]
             out.append(word)
@@ -130,6 +138,29 @@ def owner_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> 
     if not people:
         return Focus()
     return Focus(tuple(people[:1]), frozenset({*_name_words(name), by_id}), pronouns=pronouns)
+
+
+def kin_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Focus:
+    """The people "my sister", "my wife", "my boss" name in a user's scope: those the
+    user's current facts relate to them that way ("Ana is Noah's sister.")."""
+    words = [w.lower() for w in _WORD.findall(question)]
+    kin = next((b for a, b in zip(words, words[1:]) if a in ("my", "our")
+                and (b in KIN or b.rstrip("s") in KIN)), None)
+    if kin is None or scope.user_id is None:
+        return Focus()
+    word = kin if kin in KIN else kin.rstrip("s")
+    name = known_speaker(store, tenant, scope) or scope.user_id
+    owners = [e.id for e in store.find_entities(tenant, scope.visible_keys, [normalize_name(name)])
+              if e.type in PERSON_TYPES]
+    related = {f.object_id for f in store.facts_about(tenant, scope.visible_keys, owners,
+                                                      TimeFilter(), KIN_FACTS)
+               if f.subject_id in owners and f.predicate == KIN[word] and f.object_id
+               and (KIN[word] not in _SHARED_KIN or word in f.text.lower())}
+    people = [e for e in store.get_entities(tenant, sorted(related)) if e.type in PERSON_TYPES]
+    if not people:
+        return Focus()
+    return Focus(tuple(people), frozenset({kin, word, *(w for e in people
+                                                        for w in _name_words(e.name))}))
 
 
 def stranger_focus(question: str, known: list[Entity]) -> Focus:

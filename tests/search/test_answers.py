@@ -62,8 +62,12 @@ def test_first_person_questions_are_about_the_user(memory: Memory, tenant: str) 
     for question, theirs in [("Where do I work?", "Google"), ("What car do I drive?", "Volvo"),
                              ("Who do I work for?", "Google"), ("What is my car?", "Volvo")]:
         assert not any(theirs in t for t in texts(ask(memory, tenant, "noah", question))), question
-    # "my sister" is someone else: her job is not hidden
-    assert "Ana works at Google." in texts(ask(memory, tenant, "noah", "Where does my sister work?"))
+    # "my sister" is someone else, the one the user's facts name so: her job answers
+    say(memory, tenant, "noah", "2024-03-15T10:00:00", "I work as a nurse at Initech.")
+    assert texts(ask(memory, tenant, "noah", "Where does my sister work?"))[0] == \
+        "Ana works at Google."
+    assert texts(ask(memory, tenant, "noah", "What car does my wife drive?"))[0] == \
+        "Sara drives Volvo."
     say(memory, tenant, "noah", "2024-04-01T10:00:00", "I work at Initech.")
     [first, *_] = ask(memory, tenant, "noah", "Where do I work?")
     assert first.text == "Noah works at Initech." and first.channels["slot"] == 1
