@@ -47,6 +47,9 @@ class ExtractedFact(BaseModel):
     valid_until: UtcDateTime | None = None
     action: Literal["assert", "retract"] = "assert"
     message_id: str | None = None
+    corrects: bool = Field(default=False, description=(
+        "the speaker corrects a slip (\"I meant Hooli, not Initech\"): a retraction means the "
+        "value never held, and the assertion holds from when the wrong value started"))
 
 
 class ExistingFactDecision(BaseModel):

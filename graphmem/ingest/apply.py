@@ -62,6 +62,7 @@ class Statement:
     episode_id: str | None
     message_ids: list[str]
     retract: bool = False
+    corrects: bool = False  # see ExtractedFact.corrects
 
     @property
     def evidence(self) -> Evidence:
@@ -129,6 +130,9 @@ class TimelineEditor:
         self._before: dict[str, Fact] = {}
         self._created: set[str] = set()
         self._confirmed: set[str] = set()
+        #: Slots whose value this edit corrected as a slip: the wrong value's timeline and
+        #: facts (see :meth:`_never_held`).
+        self._corrected: dict[tuple[str, str, str], tuple[str, list[Fact]]] = {}
 
     def key_of(self, st: Statement) -> str:
         spec = self.registry.spec(st.predicate, _cardinality(st.cardinality))
@@ -173,12 +177,46 @@ class TimelineEditor:
     def apply(self, st: Statement) -> None:
         key = self.key_of(st)
         self._load_keys([key])
-        if st.retract:
+        if st.retract and st.corrects:
+            self._never_held(key, st)
+        elif st.corrects and self._slot(st) in self._corrected:
+            self._assert(key, self._correcting(key, st))
+        elif st.retract:
             self._add_marker(key, st)
             for named in self._named_of_kind(key, st):
                 self.apply(replace(st, object_id=named.object_id, object_name=named.object_name))
         else:
             self._assert(key, st)
+
+    def _never_held(self, key: str, st: Statement) -> None:
+        """A corrected slip: the value's current facts never held (they stay as history,
+        ended where they began), and the timeline remembers where the first began for
+        the right value (:meth:`apply` of the correcting assertion, in the same key for a
+        one-valued relation)."""
+        wrong = [f for f in self._timelines[key].values()
+                 if f.status is FactStatus.ACTIVE and f.object_id == st.object_id
+                 and f.valid_from <= st.valid_from
+                 and (f.valid_until is None or f.valid_until > st.valid_from)]
+        if not wrong:
+            self._add_marker(key, st)
+            return
+        for fact in wrong:
+            self.replace(fact.model_copy(update={"stated_until": fact.valid_from}))
+        self._corrected[self._slot(st)] = (key, wrong)
+
+    def _correcting(self, key: str, st: Statement) -> Statement:
+        """The right value of a corrected slip, holding from when the wrong one began. In
+        the wrong value's own timeline (a one-valued relation) the right value supersedes
+        it there, so the wrong one's stated end is lifted again and the link is kept."""
+        wrong_key, wrong = self._corrected[self._slot(st)]
+        if wrong_key == key:
+            for fact in wrong:
+                self.replace(fact)  # as it was before the slip was undone
+        return replace(st, valid_from=min(st.valid_from, *(f.valid_from for f in wrong)))
+
+    def _slot(self, st: Statement) -> tuple[str, str, str]:
+        spec = self.registry.spec(st.predicate, _cardinality(st.cardinality))
+        return st.scope_key, st.subject_id, spec.family
 
     def _named_of_kind(self, key: str, st: Statement) -> list[Fact]:
         """What a retraction by kind ends: "I don't have a dog anymore" ends the fact

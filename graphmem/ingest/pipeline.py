@@ -151,7 +151,8 @@ class Ingestor:
                 resolution = self._resolve(edit, data.scope, episode, extraction, pending, own)
                 statements = self._statements(data.scope, episode, extraction, resolution, own)
                 editor.load(statements)
-                for st in statements:
+                # a corrected slip is undone before the right value is stated
+                for st in sorted(statements, key=lambda st: not (st.retract and st.corrects)):
                     editor.apply(st)
                 self._apply_decisions(editor, extraction, episode)
                 batch.episodes.append(episode)
@@ -479,6 +480,7 @@ def _statement(scope: Scope, subject: Entity, obj: Entity | None, f: ExtractedFa
         cardinality=f.cardinality.value if f.cardinality else None, valid_from=when,
         stated_until=f.valid_until, episode_id=episode.id,
         message_ids=[f.message_id] if f.message_id else [], retract=f.action == "retract",
+        corrects=f.corrects,
     )
 
 

@@ -153,3 +153,23 @@ def test_a_denied_value_is_closed_and_the_stated_one_wins(
     result = tell(ingestor, tenant, 5, "I work at Hooli, not Initech.")
     assert not [f for f in result.created if f.object_name == "Initech"]
     assert slot(store, tenant, "WORKS_AT") == {"Hooli"}
+
+
+def test_a_slip_corrected_in_a_later_episode_never_held(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    """"Sorry, I meant Hooli, not Initech": Hooli holds from when Initech was said, and
+    Initech never held (kept as history, ended where it began, linked to Hooli)."""
+    tell(ingestor, tenant, 1, "I work at Initech.")
+    tell(ingestor, tenant, 3, "Sorry, I meant I work at Hooli, not Initech.")
+    assert slot(store, tenant, "WORKS_AT", as_of=day(2)) == {"Hooli"}
+    assert slot(store, tenant, "WORKS_AT") == {"Hooli"}
+    history = store.list_facts(tenant, FactQuery(
+        scope_keys=[ALICE.key], predicates=["WORKS_AT"], time=TimeFilter(include_history=True)))
+    wrong = next(f for f in history if f.object_name == "Initech")
+    right = next(f for f in history if f.object_name == "Hooli")
+    assert wrong.valid_until == wrong.valid_from == right.valid_from == day(1)
+    assert wrong.superseded_by == right.id
+    # a contrast without a correction's words is a change from now, as before
+    tell(ingestor, tenant, 4, "I live in Porto.")
+    tell(ingestor, tenant, 6, "I live in Lisbon, not in Porto.")
+    assert slot(store, tenant, "LIVES_IN", as_of=day(5)) == {"Porto"}

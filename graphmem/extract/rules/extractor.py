@@ -32,7 +32,7 @@ from graphmem.extract.base import (
     SELF, CandidateFact, ExtractedEntity, ExtractedFact, Extraction)
 from graphmem.extract.rules.dispatch import sentence_findings
 from graphmem.extract.rules.clause import Finding, Party, Speech
-from graphmem.extract.rules.contrast import correction
+from graphmem.extract.rules.contrast import CORRECTION, correction
 from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
@@ -147,7 +147,10 @@ class RuleExtractor:
             speech = Speech(unit.speaker, unit.first_person, people, speakers)
             for sent in doc.sents:
                 found = sentence_findings(sent, speech, earlier_tech)
-                facts += [_fact(finding, sent, unit) for finding in found]
+                said = [_fact(finding, sent, unit) for finding in found]
+                if CORRECTION.search(sent.text):  # "Sorry, I meant I work at Hooli, not Initech"
+                    said = [f.model_copy(update={"corrects": True}) for f in said]
+                facts += said
                 fix = None if found else correction(sent)
                 if fix is not None:
                     facts = _corrected(facts, candidates, fix, sent, unit)
@@ -319,8 +322,10 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
     if earlier:
         fixed = fixed.model_copy(update={"valid_from": earlier[-1].valid_from,
                                          "message_id": earlier[-1].message_id})
-    return [*facts, fixed,
-            _fact(Finding(party, predicate, wrong, kind, "retract", timing="none"), sent, unit)]
+    undone = _fact(Finding(party, predicate, wrong, kind, "retract", timing="none"), sent, unit)
+    # a slip: the wrong value never held, the right one holds from when it was said
+    return [*facts, fixed.model_copy(update={"corrects": True}),
+            undone.model_copy(update={"corrects": True})]
 
 
 def _fill_retractions(facts: list[ExtractedFact], candidates: list[CandidateFact]
