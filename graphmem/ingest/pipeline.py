@@ -30,7 +30,7 @@ from graphmem.ingest.apply import Outcome, Statement, TimelineEditor, with_evide
 from graphmem.ingest.inputs import EpisodeInput, FactInput
 from graphmem.ingest.people import contexts
 from graphmem.ingest.resolve import NameRequest, Resolution
-from graphmem.ingest.transcript import transcript_lines
+from graphmem.ingest.voices import as_told, name_the_owner, own_name, speaker_of
 from graphmem.models import (
     Category,
     Entity,
@@ -42,7 +42,6 @@ from graphmem.models import (
     utcnow,
 )
 from graphmem.predicates import PredicateRegistry
-from graphmem.speakers import known_speaker, speaker_name
 from graphmem.store.base import GraphStore, Mention, Reminder, WriteBatch
 from graphmem.names import normalize_name
 from graphmem.temporal import TimeFilter
@@ -147,7 +146,7 @@ class Ingestor:
                     seen_clients.add(client)
                 episode, extraction, own = item.episode, item.extraction, item.own_name
                 if item.named:
-                    self._name_the_owner(edit, data.scope, own, pending)
+                    name_the_owner(self.store, edit, data.scope, own, pending)
                 resolution = self._resolve(edit, data.scope, episode, extraction, pending, own)
                 statements = self._statements(data.scope, episode, extraction, resolution, own)
                 editor.load(statements)
@@ -179,35 +178,10 @@ class Ingestor:
             return self.extractor.extract(self._episode(tenant, data, self.clock()), [])
 
     def _prepare(self, tenant: str, data: EpisodeInput, episode: Episode) -> _Prepared:
-        """Extract an episode, knowing who "I" is in it (see :meth:`_own_name`)."""
-        own, known = self._own_name(tenant, data.scope, episode)
-        told = episode
-        if known and episode.messages:  # the extractor reads who said each message; the
-            told = episode.model_copy(update={"messages": [  # stored episode stays as sent
-                m.model_copy(update={"speaker": own}) if m.role == "user" and not m.speaker
-                else m for m in episode.messages]})
-        elif episode.source == "text":
-            turns = transcript_lines(episode.content)  # a pasted "Sam: ..." transcript
-            if turns is None and known:  # the user's own text, as they would say it
-                turns = [(own, episode.content)]
-            if turns is not None:
-                told = episode.model_copy(update={"messages": [Message.model_construct(
-                    id=None, role="user", speaker=speaker, content=words,
-                    timestamp=episode.reference_time) for speaker, words in turns]})
+        """Extract an episode, knowing who "I" is in it (:mod:`graphmem.ingest.voices`)."""
+        own, known = own_name(self.store, tenant, data.scope, episode)
+        told = as_told(episode, own, known)
         return _Prepared(episode, self._extract(tenant, data.scope, told, own), own, known)
-
-    def _own_name(self, tenant: str, scope: Scope, episode: Episode) -> tuple[str, bool]:
-        """Who "I" is in the episode's messages without a speaker, or in its text, and
-        whether that is a name the user gave (here, or in the scope's recent episodes)
-        rather than the account id: a client that sends only roles must not split the
-        person its named messages built into a second entity."""
-        named = speaker_name(episode.messages)
-        unnamed = not episode.messages or any(m.role == "user" and not m.speaker
-                                              for m in episode.messages)
-        known = named or (known_speaker(self.store, tenant, scope) if unnamed else None)
-        if known:
-            return known, True
-        return scope.user_id or scope.group_id or "user", False
 
     def _extract(self, tenant: str, scope: Scope, episode: Episode, own: str) -> Extraction:
         candidates: list[CandidateFact] = []
@@ -229,7 +203,7 @@ class Ingestor:
         keys = scope.visible_keys
         hits = [h.id for h in self.store.fulltext_facts(tenant, keys, episode.content[:2000],
                                                         TimeFilter(), MAX_CANDIDATES)]
-        speakers = {_speaker(own_name, m.speaker) for m in episode.messages}
+        speakers = {speaker_of(own_name, m.speaker) for m in episode.messages}
         names = [normalize_name(s) for s in speakers or {own_name}]
         subjects = {e.id for e in self.store.find_entities(tenant, keys, names)}
         own = [f for f in self.store.facts_about(tenant, keys, sorted(subjects), TimeFilter(),
@@ -245,29 +219,6 @@ class Ingestor:
         return [CandidateFact(id=f.id, text=f.text, subject=f.subject_name, predicate=f.predicate,
                               object=f.object_name, valid_from=f.valid_from) for f in facts]
 
-    def _name_the_owner(self, edit: Edit, scope: Scope, name: str,
-                        pending: dict[tuple[str, str], Entity]) -> None:
-        """The first name a user gives goes to the person their unnamed messages built.
-
-        Before it, "I" was filed under the account id (``u77``); the person named
-        now is that one, so the entity takes the name (keeping the id as an alias)
-        instead of a second person being created.
-        """
-        account, named = normalize_name(scope.user_id or ""), normalize_name(name)
-        if not account or account == named or (scope.key, named) in pending:
-            return
-        entities = self.store.find_entities(edit.tenant, scope.visible_keys, [account, named])
-        owner = next((e for e in entities if normalize_name(e.name) == account), None)
-        taken = any(named == normalize_name(n) for e in entities for n in [e.name, *e.aliases])
-        if (taken or owner is None or owner.type != "person"
-                or owner.name != scope.user_id or owner.scope_key != scope.key):
-            return
-        renamed = owner.model_copy(update={
-            "name": name, "aliases": list(dict.fromkeys([*owner.aliases, owner.name]))})
-        edit.write(WriteBatch(entities=[renamed]))
-        for alias in (name, owner.name):
-            pending[(scope.key, normalize_name(alias))] = renamed
-
     def _resolve(self, edit: Edit, scope: Scope, episode: Episode, extraction: Extraction,
                  pending: dict[tuple[str, str], Entity], own: str) -> Resolution:
         types = {normalize_name(e.name): e.type for e in extraction.entities}
@@ -276,7 +227,7 @@ class Ingestor:
                                                    spoken.get(normalize_name(e.name)))
                                        for e in extraction.entities]
         for f in extraction.facts:
-            subject = _speaker(own, f.subject)
+            subject = speaker_of(own, f.subject)
             requests.append(NameRequest(subject, types.get(normalize_name(subject), "person"),
                                         context=spoken.get(normalize_name(subject))))
             if f.object:  # retracted objects too: the marker must outlive arrival order
@@ -298,7 +249,7 @@ class Ingestor:
         stamps = {m.id: m.timestamp for m in episode.messages}
         out: list[Statement] = []
         for f in extraction.facts:
-            subject = resolution.get(_speaker(own, f.subject))
+            subject = resolution.get(speaker_of(own, f.subject))
             obj = resolution.get(f.object) if f.object else None
             if subject is None or (obj is None and f.action == "assert"):
                 continue
@@ -464,11 +415,6 @@ class _Prepared:
     extraction: Extraction
     own_name: str
     named: bool  # own_name is a name the user gave, not the account id
-
-
-def _speaker(own: str, name: str | None) -> str:
-    """The name of who said ``name`` ("SELF" or none: the episode's own speaker)."""
-    return name if name and name != SELF else own
 
 
 def _statement(scope: Scope, subject: Entity, obj: Entity | None, f: ExtractedFact,

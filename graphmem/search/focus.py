@@ -132,9 +132,7 @@ def owner_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> 
     pronouns = speaks_of_self(question)
     if not pronouns and by_id not in focus_names(question):
         return Focus()
-    name = known_speaker(store, tenant, scope) or scope.user_id
-    people = [e for e in store.find_entities(tenant, scope.visible_keys, [normalize_name(name)])
-              if e.type in PERSON_TYPES]
+    name, people = _owner(store, tenant, scope)
     if not people:
         return Focus()
     return Focus(tuple(people[:1]), frozenset({*_name_words(name), by_id}), pronouns=pronouns)
@@ -149,9 +147,7 @@ def kin_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Fo
     if kin is None or scope.user_id is None:
         return Focus()
     word = kin if kin in KIN else kin.rstrip("s")
-    name = known_speaker(store, tenant, scope) or scope.user_id
-    owners = [e.id for e in store.find_entities(tenant, scope.visible_keys, [normalize_name(name)])
-              if e.type in PERSON_TYPES]
+    owners = [e.id for e in _owner(store, tenant, scope)[1]]
     related = {f.object_id for f in store.facts_about(tenant, scope.visible_keys, owners,
                                                       TimeFilter(), KIN_FACTS)
                if f.subject_id in owners and f.predicate == KIN[word] and f.object_id
@@ -161,6 +157,14 @@ def kin_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Fo
         return Focus()
     return Focus(tuple(people), frozenset({kin, word, *(w for e in people
                                                         for w in _name_words(e.name))}))
+
+
+def _owner(store: GraphStore, tenant: str, scope: Scope) -> tuple[str, list[Entity]]:
+    """The name a user scope's person goes by, and the person entities of that name."""
+    name = known_speaker(store, tenant, scope) or scope.user_id or ""
+    return name, [e for e in store.find_entities(tenant, scope.visible_keys,
+                                                 [normalize_name(name)])
+                  if e.type in PERSON_TYPES]
 
 
 def stranger_focus(question: str, known: list[Entity]) -> Focus:
