@@ -30,6 +30,15 @@ class PredicateSpec:
     ("where does X work?"): recall's slot channel matches a question against
     them to read the answer straight from the graph, so every predicate a user
     would ask about carries a few example questions with ``X`` for the person.
+
+    ``held_with`` names the one-valued predicate whose value this one holds
+    within: a job title or a manager belongs to one employer, so when the
+    subject's employer changes or ends, so does it (see
+    :mod:`graphmem.ingest.held_with`), unless the change restates it.
+
+    ``left`` marks a place one can leave ("I left Acme"): an employer, a home, a
+    school. Words alone cannot tell a company from a town, so a retraction of one
+    such value that the subject does not hold ends the one that it does.
     """
 
     name: str
@@ -37,11 +46,15 @@ class PredicateSpec:
     family: str
     description: str = ""
     questions: tuple[str, ...] = ()
+    held_with: str | None = None
+    left: bool = False
 
 
 def _spec(name: str, cardinality: Cardinality, family: str | None = None,
-          description: str = "", questions: tuple[str, ...] = ()) -> PredicateSpec:
-    return PredicateSpec(name, cardinality, family or name, description, questions)
+          description: str = "", questions: tuple[str, ...] = (),
+          held_with: str | None = None, left: bool = False) -> PredicateSpec:
+    return PredicateSpec(name, cardinality, family or name, description, questions,
+                         held_with, left)
 
 
 ONE, MANY = Cardinality.ONE, Cardinality.MANY
@@ -50,13 +63,14 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
     # functional: one value per subject at a time
     _spec("WORKS_AT", ONE, description="the organisation a person works for (employer)",
           questions=("Where does X work?", "Who does X work for?", "What company is X at?",
-                     "Who is X's employer?")),
+                     "Who is X's employer?"), left=True),
     _spec("JOB_TITLE", ONE, description="a person's job title or role at work",
           questions=("What is X's job title?", "What does X do for a living?",
-                     "What is X's role?", "What position does X hold?")),
+                     "What is X's role?", "What position does X hold?"),
+          held_with="WORKS_AT"),
     _spec("LIVES_IN", ONE, description="the city or place a person lives in",
           questions=("Where does X live?", "Which city does X live in?", "Where is X based?",
-                     "Where is X's home?")),
+                     "Where is X's home?"), left=True),
     _spec("MARRIED_TO", ONE, description="a person's spouse",
           questions=("Who is X married to?", "Who is X's wife?", "Who is X's husband?")),
     _spec("DRIVES", ONE, description="the car a person drives",
@@ -73,12 +87,13 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
           questions=("Which sport does X do?", "What sport does X play?",
                      "What does X do for exercise?")),
     _spec("REPORTS_TO", ONE, description="a person's manager or boss at work",
-          questions=("Who is X's manager?", "Who does X report to?", "Who is X's boss?")),
+          questions=("Who is X's manager?", "Who does X report to?", "Who is X's boss?"),
+          held_with="WORKS_AT"),
     _spec("IS_NAMED", ONE),
     _spec("PREFERRED_NAME", ONE),
     _spec("AGE", ONE),
     _spec("STUDIES_AT", ONE, description="the school or university a person studies at",
-          questions=("Where does X study?", "Which university does X attend?")),
+          questions=("Where does X study?", "Which university does X attend?"), left=True),
     _spec("RELATIONSHIP_STATUS", ONE, description="whether a person is single, dating, married...",
           questions=("Is X single?", "What is X's relationship status?")),
     _spec("USES_FRAMEWORK", ONE, description="the frontend or web framework a person uses",
@@ -140,6 +155,16 @@ class PredicateRegistry:
         if known is not None:
             return known
         return PredicateSpec(name, stated or Cardinality.MANY, name)
+
+    def held_families(self) -> dict[str, list[str]]:
+        """Each family some one-valued predicates hold within, with theirs:
+        ``{"WORKS_AT": ["JOB_TITLE", "REPORTS_TO"]}`` by default."""
+        held: dict[str, list[str]] = {}
+        for spec in self.specs.values():
+            owner = self.specs.get(spec.held_with) if spec.held_with else None
+            if owner is not None and spec.cardinality is Cardinality.ONE:
+                held.setdefault(owner.family, []).append(spec.family)
+        return held
 
 
 def check_predicate(name: str) -> str:

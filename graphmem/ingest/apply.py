@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from graphmem.embed.base import Embedder
+from graphmem.ingest import held_with
 from graphmem.models import (
     Cardinality,
     Category,
@@ -181,6 +182,8 @@ class TimelineEditor:
             self._never_held(key, st)
         elif st.corrects and self._slot(st) in self._corrected:
             self._assert(key, self._correcting(key, st))
+        elif st.retract and (placed := self._left_where_held(key, st)) is not st:
+            self.apply(placed)
         elif st.retract:
             self._add_marker(key, st)
             for named in self._named_of_kind(key, st):
@@ -217,6 +220,32 @@ class TimelineEditor:
     def _slot(self, st: Statement) -> tuple[str, str, str]:
         spec = self.registry.spec(st.predicate, _cardinality(st.cardinality))
         return st.scope_key, st.subject_id, spec.family
+
+    def _left_where_held(self, key: str, st: Statement) -> Statement:
+        """"I left Acme", read as leaving a town, ends the job at Acme the subject holds
+        (see ``PredicateSpec.left``): the retraction moves to the one other leavable
+        slot whose current value it names. Otherwise it stays as it is."""
+        spec = self.registry.spec(st.predicate, _cardinality(st.cardinality))
+        if not spec.left or any(f.status is FactStatus.ACTIVE and f.object_id == st.object_id
+                                and f.valid_at(st.valid_from)
+                                for f in self._timelines[key].values()):
+            return st
+        others = [p for p, s in self.registry.specs.items() if s.left and p != st.predicate]
+        stored = self.store.list_facts(self.tenant, FactQuery(
+            scope_keys=[st.scope_key], predicates=others, entity_id=st.subject_id,
+            time=TimeFilter(as_of=st.valid_from), limit=50))
+        loaded = [f for timeline in self._timelines.values() for f in timeline.values()]
+        facts = {f.id: f for f in [*stored, *loaded]}  # the editor's copy wins
+        named = st.object_name.casefold()
+        held = [f for f in facts.values()
+                if f.status is FactStatus.ACTIVE and f.valid_at(st.valid_from)
+                and f.predicate in others and f.scope_key == st.scope_key
+                and f.subject_id == st.subject_id
+                and (f.object_id == st.object_id or f.object_name.casefold() == named)]
+        if len({f.predicate for f in held}) != 1:
+            return st
+        return replace(st, predicate=held[0].predicate, object_id=held[0].object_id,
+                       object_name=held[0].object_name, text=held[0].text, cardinality=None)
 
     def _named_of_kind(self, key: str, st: Statement) -> list[Fact]:
         """What a retraction by kind ends: "I don't have a dog anymore" ends the fact
@@ -309,25 +338,52 @@ class TimelineEditor:
         fact = self.find(fact_id)
         if fact is None or fact.valid_from >= at:
             return
+        self.replace(self._marker_ending(fact, Evidence(at=at, episode_id=episode_id)))
+
+    def _marker_ending(self, fact: Fact, evidence: Evidence) -> Fact:
+        """A retraction marker that ends ``fact``'s value when ``evidence`` says."""
         marker = fact.model_copy(update={
-            "id": new_id("fact"), "status": FactStatus.RETRACTION, "valid_from": at,
+            "id": new_id("fact"), "status": FactStatus.RETRACTION, "valid_from": evidence.at,
             "recorded_at": self.now, "embedding": None, "valid_until": None,
-            "superseded_by": None, "supersedes": [], "retraction": None, "expired_at": None})
-        self.replace(with_evidence(marker, [Evidence(at=at, episode_id=episode_id)]))
+            "stated_until": None, "superseded_by": None, "supersedes": [], "retraction": None,
+            "expired_at": None})
+        return with_evidence(marker, [evidence])
+
+    def _end_held_with(self) -> list[str]:
+        """End the facts held within a value that changed (see :mod:`held_with`), in every
+        subject whose holding or held timeline this edit loaded. Returns the timelines
+        that got a marker."""
+        held_by = self.registry.held_families()
+        holder_of = {family: holder for holder, fams in held_by.items() for family in fams}
+        slots: dict[str, list[str]] = {}
+        for key in list(self._timelines):
+            parts = key.rsplit("|", 3)
+            scope, subject, family, per_object = parts if len(parts) == 4 else ("", "", "", "")
+            holder = family if family in held_by else holder_of.get(family)
+            if per_object == "*" and holder is not None:
+                own = timeline_key(scope, subject, holder, Cardinality.ONE, "")
+                slots[own] = [timeline_key(scope, subject, f, Cardinality.ONE, "")
+                              for f in held_by[holder]]
+        self._load_keys([k for own, held in slots.items() for k in [own, *held]])
+        touched: list[str] = []
+        for own, held in slots.items():
+            changed = held_with.changes(self._timelines[own].values())
+            for key in held if changed else []:
+                for fact, evidence in held_with.endings(self._timelines[key].values(), changed):
+                    self.replace(self._marker_ending(fact, evidence))
+                    touched.append(key)
+        return touched
 
     # -- finishing ------------------------------------------------------------
     def finish(self) -> Outcome:
         """Normalise and rebuild every touched timeline and say what changed."""
         out = Outcome()
-        latest: dict[str, Fact] = {}
-        for timeline in self._timelines.values():
-            out.deleted_ids += _normalise(timeline)
-            for fact in timeline.values():
-                latest[fact.id] = fact
-            for fact in rebuild_timeline(timeline.values(), self.now):
-                latest[fact.id] = fact
-                timeline[fact.id] = fact
+        for key in list(self._timelines):
+            out.deleted_ids += self._settle(key)
+        for key in dict.fromkeys(self._end_held_with()):
+            out.deleted_ids += self._settle(key)
         out.deleted_ids = [i for i in out.deleted_ids if i in self._before]
+        latest = {f.id: f for timeline in self._timelines.values() for f in timeline.values()}
         for fid, fact in latest.items():
             before = self._before.get(fid)
             if before is None or before != fact:
@@ -345,6 +401,14 @@ class TimelineEditor:
             if before is not None and before.valid_until is not None and fact.valid_until is None:
                 out.reopened.append(fact)
         return out
+
+    def _settle(self, key: str) -> list[str]:
+        """Normalise and rebuild one timeline; returns the ids of facts merged away."""
+        timeline = self._timelines[key]
+        deleted = _normalise(timeline)
+        for fact in rebuild_timeline(timeline.values(), self.now):
+            timeline[fact.id] = fact
+        return deleted
 
 
 def _live(timeline: dict[str, Fact]) -> list[Fact]:

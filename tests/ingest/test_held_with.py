@@ -1,0 +1,78 @@
+"""A job title and a manager end with the job they were held in, and "I left Acme" ends
+the job even when the words read Acme as a town. With the real rules extractor and the
+structured path, on both stores."""
+
+from __future__ import annotations
+
+from graphmem.ingest.pipeline import Ingestor
+from graphmem.models import FactStatus
+from graphmem.store.base import FactQuery, GraphStore
+from graphmem.temporal import TimeFilter
+from tests.ingest.helpers import ALICE, day, fact
+from tests.ingest.test_pipeline_change import ingestor, rules, slot, tell  # noqa: F401 (fixtures)
+
+
+def test_leaving_the_job_ends_its_title_and_manager(ingestor: Ingestor, store: GraphStore,
+                                                     tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I work at Acme as a team lead.")
+    tell(ingestor, tenant, 2, "My manager is Tom.")
+    tell(ingestor, tenant, 6, "I quit my job at Acme.")
+
+    assert slot(store, tenant, "WORKS_AT") == set()
+    assert slot(store, tenant, "JOB_TITLE") == set()
+    assert slot(store, tenant, "REPORTS_TO") == set()
+    assert slot(store, tenant, "JOB_TITLE", as_of=day(5)) == {"team lead"}
+    assert slot(store, tenant, "REPORTS_TO", as_of=day(5)) == {"Tom"}
+    title = store.list_facts(tenant, FactQuery(scope_keys=ALICE.visible_keys, predicates=[
+        "JOB_TITLE"], time=TimeFilter(include_history=True)))
+    assert [(f.valid_until, f.retraction is not None) for f in title] == [(day(6), True)]
+
+
+def test_a_new_employer_ends_the_old_title_unless_the_message_gives_one(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I work at Acme as a team lead.")
+    tell(ingestor, tenant, 6, "I work at Figma now.")
+    assert slot(store, tenant, "WORKS_AT") == {"Figma"}
+    assert slot(store, tenant, "JOB_TITLE") == set()
+
+    tell(ingestor, tenant, 8, "I joined Initech as a designer.")
+    assert slot(store, tenant, "JOB_TITLE") == {"designer"}
+    assert slot(store, tenant, "JOB_TITLE", as_of=day(3)) == {"team lead"}
+
+
+def test_a_title_said_before_any_employer_carries_on(ingestor: Ingestor, store: GraphStore,
+                                                     tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I'm a nurse.")
+    tell(ingestor, tenant, 3, "I work at Mercy Hospital now.")
+    assert slot(store, tenant, "JOB_TITLE") == {"nurse"}
+    assert slot(store, tenant, "WORKS_AT") == {"Mercy Hospital"}
+
+
+def test_the_ending_does_not_depend_on_arrival_order(ingestor: Ingestor, store: GraphStore,
+                                                     tenant: str) -> None:
+    """The job change arrives first; the title learned before it arrives later and ends."""
+    ingestor.add_facts(tenant, [fact("WORKS_AT", "Acme", 1)])
+    ingestor.add_facts(tenant, [fact("WORKS_AT", "Figma", 6)])
+    ingestor.add_facts(tenant, [fact("JOB_TITLE", "team lead", 2)])
+
+    assert slot(store, tenant, "JOB_TITLE") == set()
+    assert slot(store, tenant, "JOB_TITLE", as_of=day(4)) == {"team lead"}
+    # applying it all again changes nothing: the ending is recorded once
+    again = ingestor.add_facts(tenant, [fact("JOB_TITLE", "team lead", 2)])
+    assert again.created == [] and again.retracted == []
+    markers = store.list_facts(tenant, FactQuery(
+        scope_keys=ALICE.visible_keys, predicates=["JOB_TITLE"],
+        statuses=[FactStatus.RETRACTION], time=TimeFilter(include_history=True)))
+    assert len(markers) == 1
+
+
+def test_left_names_the_job_when_the_words_read_a_town(ingestor: Ingestor, store: GraphStore,
+                                                       tenant: str) -> None:
+    """The small parser reads "Acme" as a place; the job at Acme is what Alice held."""
+    tell(ingestor, tenant, 1, "I work at Acme.", "I live in Lisbon.")
+    tell(ingestor, tenant, 6, "I left Acme.")
+    assert slot(store, tenant, "WORKS_AT") == set()
+    assert slot(store, tenant, "LIVES_IN") == {"Lisbon"}
+
+    tell(ingestor, tenant, 7, "I left Lisbon.")
+    assert slot(store, tenant, "LIVES_IN") == set()
