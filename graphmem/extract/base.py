@@ -66,6 +66,11 @@ class Extraction(BaseModel):
     decisions: list[ExistingFactDecision] = Field(default_factory=list)
     language: str = "en"
     warnings: list[str] = Field(default_factory=list)
+    wants_candidates: bool = False
+    """The episode says something only stored facts can place ("Actually it was Lisbon,
+    not Porto" names no slot) and the extractor was given none: ingestion looks them
+    up and asks again, so an extractor that seldom needs them does not cost a lookup
+    per episode."""
 
 
 class CandidateFact(BaseModel):

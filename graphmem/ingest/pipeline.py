@@ -188,7 +188,12 @@ class Ingestor:
         if self.extractor.uses_candidates:
             candidates = self._candidates(tenant, scope, episode, own)
         try:
-            return self.extractor.extract(episode, candidates)
+            extraction = self.extractor.extract(episode, candidates)
+            if extraction.wants_candidates and not candidates:
+                candidates = self._candidates(tenant, scope, episode, own)
+                if candidates:
+                    extraction = self.extractor.extract(episode, candidates)
+            return extraction
         except ExtractionError as err:
             return Extraction(warnings=[f"extraction failed, episode stored without facts: {err}"])
 

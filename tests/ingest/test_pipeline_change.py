@@ -173,3 +173,15 @@ def test_a_slip_corrected_in_a_later_episode_never_held(
     tell(ingestor, tenant, 4, "I live in Porto.")
     tell(ingestor, tenant, 6, "I live in Lisbon, not in Porto.")
     assert slot(store, tenant, "LIVES_IN", as_of=day(5)) == {"Porto"}
+
+
+@pytest.mark.parametrize("fix", ["Actually it was Lisbon, not Porto.",
+                                 "Sorry, I live in Lisbon, not Porto."])
+def test_a_slip_corrected_in_few_words_later_never_held(
+        ingestor: Ingestor, store: GraphStore, tenant: str, fix: str) -> None:
+    """"Actually it was Lisbon, not Porto" names no slot: ingestion shows the rules the
+    stored facts, and Porto's slot gets Lisbon from when Porto was said."""
+    tell(ingestor, tenant, 1, "I moved to Porto.")
+    tell(ingestor, tenant, 3, fix)
+    assert slot(store, tenant, "LIVES_IN", as_of=day(2)) == {"Lisbon"}
+    assert slot(store, tenant, "LIVES_IN") == {"Lisbon"}

@@ -1,4 +1,5 @@
-"""Contrastive negation: "I work at Hooli, not Initech" states Hooli and denies Initech.
+"""Contrastive negation: "I work at Hooli, not Initech" states Hooli and denies Initech,
+as "I use Neovim now instead of Emacs" denies Emacs.
 
 The "not" of such a sentence negates the phrase after it, not the clause: the
 parser hangs it on the first value, the preposition or the verb, and the
@@ -12,6 +13,7 @@ phrase into a retraction, so the denied value is closed, never asserted.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -55,27 +57,62 @@ def _phrase_after(token: Token) -> list[Token]:
     return out
 
 
+#: "Neovim instead of Emacs", "tea rather than coffee": the second word starts the denial.
+_INSTEAD = {"of": "instead", "than": "rather"}
+
+
+def _instead(token: Token) -> bool:
+    """Whether ``token`` is the "of" of "instead of Y" (or "than" of "rather than Y")
+    before a value, not an action ("instead of going")."""
+    before = _INSTEAD.get(token.lower_)
+    if before is None or token.i == token.sent.start or token.doc[token.i - 1].lower_ != before:
+        return False
+    phrase = _phrase_after(token)
+    return bool(phrase) and not any(t.pos_ in ("VERB", "AUX") for t in phrase) and any(
+        t.pos_ in ("NOUN", "PROPN", "NUM") for t in phrase)
+
+
 def denied(sent: Span) -> list[list[Token]]:
-    """The phrases ``sent`` denies by contrast ("not Initech", "not in Porto")."""
-    return [_phrase_after(t) for t in sent if contrastive(t)]
+    """The phrases ``sent`` denies by contrast ("not Initech", "not in Porto",
+    "instead of Emacs")."""
+    return [_phrase_after(t) for t in sent if contrastive(t) or _instead(t)]
 
 
 def deny(findings: list[Finding], sent: Span) -> list[Finding]:
-    """Findings whose object is a denied phrase become retractions ("not Initech")."""
+    """Findings whose object is a denied phrase become retractions ("not Initech").
+
+    A denied value no rule read ("I live in Lisbon, not Porto": the parser leaves
+    Porto hanging) is retracted in the slot of the sentence's one stated value.
+    """
+    denials = denied(sent)
     phrases = [f" {' '.join(''.join(t.text_with_ws for t in p).lower().split())} "
-               for p in denied(sent)]
+               for p in denials]
     if not phrases:
         return findings
+    read = [False] * len(phrases)
     for f in findings:
         obj = " " + " ".join(f.obj.lower().split()) + " "
-        if f.obj and f.action == "assert" and any(obj in p for p in phrases):
+        hits = [i for i, p in enumerate(phrases) if f.obj and obj in p]
+        for i in hits:
+            read[i] = True
+        if hits and f.action == "assert":
             f.action, f.statement = "retract", None
+    stated = list({(f.subject.name, f.predicate, f.obj.lower()): f for f in findings
+                   if f.obj and f.action == "assert"}.values())
+    if len(stated) == 1:
+        findings += [replace(stated[0], obj=value, action="retract", statement=None)
+                     for words, seen in zip(denials, read, strict=True)
+                     if not seen and (value := _value(words))]
     return findings
 
 
 #: What a sentence read by :func:`correction` looks like, for the sentence gate.
 CORRECTION = re.compile(r"\b(?:(?:it|that|this)(?:'s|\s+(?:is|was))|i\s+meant)\s+[^,]+,\s*not\s",
                         re.IGNORECASE)
+#: A contrast said as a correction: "Sorry, I live in Lisbon, not Porto", "Actually, my car
+#: is a Honda, not a Toyota". The denied value was a slip, like one :data:`CORRECTION` reads.
+CORRECTING = re.compile(r"^\W*(?:actually|sorry|correction|oops|(?:no,?\s+)?wait|"
+                        r"my\s+(?:bad|mistake))\b[^.!?]*,\s*not\s", re.IGNORECASE)
 #: Subjects of a correction that points back at a value said before: "it was Lisbon".
 _POINTERS = frozenset({"it", "that", "this"})
 _FILLER = frozenset({"a", "an", "the", "in", "at", "to", "for", "with", "from", "on", "my", "our"})

@@ -32,7 +32,7 @@ from graphmem.extract.base import (
     SELF, CandidateFact, ExtractedEntity, ExtractedFact, Extraction)
 from graphmem.extract.rules.dispatch import sentence_findings
 from graphmem.extract.rules.clause import Finding, Party, Speech
-from graphmem.extract.rules.contrast import CORRECTION, correction
+from graphmem.extract.rules.contrast import CORRECTING, CORRECTION, correction
 from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
@@ -139,6 +139,7 @@ class RuleExtractor:
         people = _people(units, docs)
         speakers = frozenset(u.speaker for u in units if u.speaker != SELF)
         facts: list[ExtractedFact] = []
+        unplaced = False  # a correction whose slot only stored facts can tell
         earlier_tech: list[str] = []
         previous: _Unit | None = None
         for (unit, _), doc in zip(pieces, docs, strict=True):
@@ -148,18 +149,20 @@ class RuleExtractor:
             for sent in doc.sents:
                 found = sentence_findings(sent, speech, earlier_tech)
                 said = [_fact(finding, sent, unit) for finding in found]
-                if CORRECTION.search(sent.text):  # "Sorry, I meant I work at Hooli, not Initech"
+                if CORRECTION.search(sent.text) or CORRECTING.search(sent.text):
+                    # "Sorry, I meant I work at Hooli, not Initech", "Actually, I live in Lisbon, not Porto"
                     said = [f.model_copy(update={"corrects": True}) for f in said]
                 facts += said
                 fix = None if found else correction(sent)
                 if fix is not None:
-                    facts = _corrected(facts, candidates, fix, sent, unit)
+                    facts, placed = _corrected(facts, candidates, fix, sent, unit)
+                    unplaced = unplaced or not placed
         facts = _fill_retractions(_dedupe(facts), candidates)
         warnings = [f"{len(others)} non-English message(s) ({', '.join(sorted(set(others)))}) "
                     "stored without rule extraction"] if others else []
         language = "en" if english or not others else others[0]
         return Extraction(entities=_entities(facts), facts=facts, warnings=warnings,
-                          language=language)
+                          language=language, wants_candidates=unplaced and not candidates)
 
     def _worth(self, sentence: str) -> bool:
         return not self.prefilter or self._gate is None or self._gate.worth_parsing(sentence)
@@ -298,9 +301,11 @@ def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
 
 
 def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
-               fix: tuple[str, str], sent: Span, unit: _Unit) -> list[ExtractedFact]:
+               fix: tuple[str, str], sent: Span, unit: _Unit,
+               ) -> tuple[list[ExtractedFact], bool]:
     """"Actually it was Lisbon, not Porto": the slot Porto was said in, earlier in the
-    episode or in a stored fact, gets Lisbon, and Porto is closed.
+    episode or in a stored fact, gets Lisbon, and Porto is closed. Says whether the
+    slot was found.
 
     A value said earlier in the same episode was a slip: it is dropped, and the
     right value holds from when the wrong one was said.
@@ -315,7 +320,7 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
     else:
         stored = [c for c in candidates if c.object.lower() == wrong.lower()]
         if not stored:
-            return facts
+            return facts, False
         subject, predicate, kind = stored[-1].subject, stored[-1].predicate, "concept"
     party = Party(subject, "person", subject == unit.speaker)
     fixed = _fact(Finding(party, predicate, right, kind, timing="none"), sent, unit)
@@ -325,7 +330,7 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
     undone = _fact(Finding(party, predicate, wrong, kind, "retract", timing="none"), sent, unit)
     # a slip: the wrong value never held, the right one holds from when it was said
     return [*facts, fixed.model_copy(update={"corrects": True}),
-            undone.model_copy(update={"corrects": True})]
+            undone.model_copy(update={"corrects": True})], True
 
 
 def _fill_retractions(facts: list[ExtractedFact], candidates: list[CandidateFact]

@@ -22,6 +22,13 @@ from graphmem.models import Message
     ("I like tea but not coffee.", ("LIKES", "tea"), ("LIKES", "coffee")),
     ("My manager is Sarah, not Tom.", ("REPORTS_TO", "Sarah"), ("REPORTS_TO", "Tom")),
     ("I'm vegetarian, not vegan.", ("DIET", "vegetarian"), ("DIET", "vegan")),
+    # the parser leaves "Porto" hanging: no rule reads it, the stated value's slot denies it
+    ("Sorry, I live in Lisbon, not Porto.", ("LIVES_IN", "Lisbon"), ("LIVES_IN", "Porto")),
+    ("I drive a Honda, not a Toyota.", ("DRIVES", "Honda"), ("DRIVES", "Toyota")),
+    # "instead of" / "rather than" deny the same way
+    ("I moved to Lisbon instead of Porto.", ("LIVES_IN", "Lisbon"), ("LIVES_IN", "Porto")),
+    ("I use Helix these days instead of Vim.", ("USES", "Helix"), ("USES", "Vim")),
+    ("I bought a Tesla instead of a BMW.", ("DRIVES", "Tesla"), ("DRIVES", "BMW")),
 ])
 def test_the_denied_value_is_retracted_never_asserted(
         extractor: RuleExtractor, text: str, right: tuple[str, str],
@@ -36,6 +43,7 @@ def test_the_denied_value_is_retracted_never_asserted(
     "I moved to Berlin, not because I wanted to.",
     "I love not only Python but also Go.",
     "I work at Globex, not that it matters.",
+    "I moved to Berlin instead of staying in Paris.",
 ])
 def test_a_not_that_denies_no_value_changes_nothing(extractor: RuleExtractor, text: str) -> None:
     found = triples(said(extractor, text))
@@ -64,7 +72,23 @@ def test_a_correction_of_a_stored_value_uses_its_slot(extractor: RuleExtractor) 
     stored = CandidateFact(id="f1", text="Bob lives in Porto.", subject="Bob",
                            predicate="LIVES_IN", object="Porto", valid_from=REF)
     text = "Actually it was Lisbon, not Porto."
-    assert triples(said(extractor, text)) == set()  # no slot to correct: nothing, never Porto
+    alone = said(extractor, text)
+    assert triples(alone) == set()  # no slot to correct: nothing, never Porto...
+    assert alone.wants_candidates  # ...and the extractor asks for the stored facts
     extraction = extractor.extract(episode(Message(id="m", speaker="Bob", content=text)), [stored])
+    assert not extraction.wants_candidates
     assert triples(extraction) == {("Bob", "LIVES_IN", "Lisbon", "assert"),
                                    ("Bob", "LIVES_IN", "Porto", "retract")}
+
+
+@pytest.mark.parametrize(("text", "slip"), [
+    ("Sorry, I live in Lisbon, not Porto.", True),
+    ("Actually, my car is a Honda, not a Toyota.", True),
+    ("Wait, I work at Hooli, not Initech.", True),
+    ("I work at Hooli, not Initech.", False),  # a contrast without a correction's words
+    ("Actually I moved to Lisbon last year.", False),  # no value denied
+])
+def test_a_contrast_said_as_a_correction_marks_a_slip(extractor: RuleExtractor, text: str,
+                                                      slip: bool) -> None:
+    facts = said(extractor, text).facts
+    assert facts and all(f.corrects is slip for f in facts)
