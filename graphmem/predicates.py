@@ -32,9 +32,9 @@ class PredicateSpec:
     would ask about carries a few example questions with ``X`` for the person.
 
     ``held_with`` names the one-valued predicate whose value this one holds
-    within: a job title or a manager belongs to one employer, so when the
-    subject's employer changes or ends, so does it (see
-    :mod:`graphmem.ingest.held_with`), unless the change restates it.
+    within: a job title or a manager belongs to the employer of when it was said,
+    so when that job ends, so does it (see :mod:`graphmem.ingest.held_with`),
+    unless the change restates it.
 
     ``left`` marks a place one can leave ("I left Acme"): an employer, a home, a
     school. Words alone cannot tell a company from a town, so a retraction of one

@@ -367,9 +367,9 @@ class TimelineEditor:
         self._load_keys([k for own, held in slots.items() for k in [own, *held]])
         touched: list[str] = []
         for own, held in slots.items():
-            changed = held_with.changes(self._timelines[own].values())
-            for key in held if changed else []:
-                for fact, evidence in held_with.endings(self._timelines[key].values(), changed):
+            for key in held:
+                for fact, evidence in held_with.endings(self._timelines[own].values(),
+                                                        self._timelines[key].values()):
                     self.replace(self._marker_ending(fact, evidence))
                     touched.append(key)
         return touched

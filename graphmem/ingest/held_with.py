@@ -1,13 +1,13 @@
 """Facts held within another one's value: a job title ends with the job.
 
-A job title or a manager belongs to one employer (``PredicateSpec.held_with``).
-When the subject's employer changes or ends, a title learned before is no longer
-known to hold: "I left Acme" ends "Maya works as team lead" at that moment, and
-so does "I work at Figma now", unless the same message states a title again
-("I joined Figma as team lead"). A first employer is no change: a title said
-before any employer was known carries on.
+A job title or a manager belongs to one employer (``PredicateSpec.held_with``):
+the one the subject worked for when it was said. When that job ends, the title is
+no longer known to hold: "I left Acme" ends "Maya works as team lead", said while
+at Acme, at that moment, and so does "I work at Figma now", unless the same
+message states a title again ("I joined Figma as team lead"). A title or manager
+said while no employer was known belongs to no job, and carries on.
 
-Both functions are pure over one subject's rebuilt timelines, so the outcome does
+:func:`endings` is pure over one subject's rebuilt timelines, so the outcome does
 not depend on the order episodes arrived in: a title whose episode arrives after
 the job change's is ended by the same rule.
 """
@@ -22,47 +22,40 @@ from graphmem.models import Evidence, Fact, FactStatus
 _LIVE = (FactStatus.ACTIVE, FactStatus.FORGOTTEN)
 
 
-def changes(holding: Iterable[Fact]) -> list[tuple[datetime, Evidence]]:
-    """Where a held value ended or gave way to another, with the evidence that said so.
+def endings(holding: Iterable[Fact], held: Iterable[Fact]) -> list[tuple[Fact, Evidence]]:
+    """The held facts that end because the value they were held within ended, each with
+    the evidence of that ending.
 
-    A value that held for no time (a slip corrected in words ends where it began)
-    is not one: the value before it, if any, gave way to the right one.
+    A held fact belongs to the holding value current when it began ("my manager is
+    Tom", said while at Acme, is Acme's); one that began while no value was known
+    belongs to none and carries on. A value that held for no time (a slip corrected in
+    words ends where it began) owns nothing. An ending at a moment the held slot was
+    itself spoken about (a new title in the same message, an ending already recorded)
+    ends nothing more.
     """
     facts = list(holding)
     live = [f for f in facts if f.status in _LIVE
             and (f.valid_until is None or f.valid_until > f.valid_from)]
     markers = [f for f in facts if f.status is FactStatus.RETRACTION]
-    out: list[tuple[datetime, Evidence]] = []
-    for fact in live:
-        end = fact.valid_until
-        if end is None:
-            continue
-        after = [f for f in live if f.valid_from == end]
-        if any(f.object_id == fact.object_id for f in after):
-            continue  # the same value again, split by something else
-        cause = next(iter(after), None) or next(
-            (m for m in markers if m.valid_from == end), None) or fact
-        out.append((end, evidence_at(cause, end)))
-    return sorted(out, key=lambda change: change[0])
-
-
-def endings(held: Iterable[Fact], changed: list[tuple[datetime, Evidence]],
-            ) -> list[tuple[Fact, Evidence]]:
-    """The held facts a change ends, each with the first change inside its interval.
-
-    A change at a moment the held slot was itself spoken about (a new title in the
-    same message, or an ending already recorded) ends nothing more.
-    """
-    facts = list(held)
-    spoken = {e.at for f in facts for e in f.evidence}
+    held_facts = list(held)
+    spoken = {e.at for f in held_facts for e in f.evidence}
     out: list[tuple[Fact, Evidence]] = []
-    for fact in facts:
+    for fact in held_facts:
         if fact.status is not FactStatus.ACTIVE:
             continue
-        first = next((ev for at, ev in changed if fact.valid_from < at
-                      and (fact.valid_until is None or at < fact.valid_until)), None)
-        if first is not None and first.at not in spoken:
-            out.append((fact, first))
+        owners = [f for f in live if f.valid_from <= fact.valid_from
+                  and (f.valid_until is None or fact.valid_from < f.valid_until)]
+        owner = max(owners, key=lambda f: f.valid_from, default=None)
+        end = owner.valid_until if owner is not None else None
+        if owner is None or end is None or end in spoken or (
+                fact.valid_until is not None and fact.valid_until <= end):
+            continue
+        after = [f for f in live if f.valid_from == end]
+        if any(f.object_id == owner.object_id for f in after):
+            continue  # the same value again, split by something else
+        cause = next(iter(after), None) or next(
+            (m for m in markers if m.valid_from == end), None) or owner
+        out.append((fact, evidence_at(cause, end)))
     return out
 
 

@@ -40,12 +40,15 @@ def test_a_new_employer_ends_the_old_title_unless_the_message_gives_one(
     assert slot(store, tenant, "JOB_TITLE", as_of=day(3)) == {"team lead"}
 
 
-def test_a_title_said_before_any_employer_carries_on(ingestor: Ingestor, store: GraphStore,
-                                                     tenant: str) -> None:
-    tell(ingestor, tenant, 1, "I'm a nurse.")
+def test_what_was_said_while_no_employer_was_known_belongs_to_no_job(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I'm a nurse.", "My manager is Henrik.")
     tell(ingestor, tenant, 3, "I work at Mercy Hospital now.")
+    tell(ingestor, tenant, 5, "I started at St Mary's Clinic on Monday!")
+    tell(ingestor, tenant, 8, "I left St Mary's Clinic last month.")
+    assert slot(store, tenant, "WORKS_AT") == set()
     assert slot(store, tenant, "JOB_TITLE") == {"nurse"}
-    assert slot(store, tenant, "WORKS_AT") == {"Mercy Hospital"}
+    assert slot(store, tenant, "REPORTS_TO") == {"Henrik"}
 
 
 def test_the_ending_does_not_depend_on_arrival_order(ingestor: Ingestor, store: GraphStore,
