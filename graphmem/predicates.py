@@ -39,6 +39,11 @@ class PredicateSpec:
     ``left`` marks a place one can leave ("I left Acme"): an employer, a home, a
     school. Words alone cannot tell a company from a town, so a retraction of one
     such value that the subject does not hold ends the one that it does.
+
+    ``also_ends`` names the predicates whose current facts about the same object a
+    retraction of this one ends too: a divorce ends "in a relationship with Tom"
+    as well as the marriage, and "I stopped rock climbing" ends "loves rock
+    climbing" as well as the sport.
     """
 
     name: str
@@ -48,13 +53,19 @@ class PredicateSpec:
     questions: tuple[str, ...] = ()
     held_with: str | None = None
     left: bool = False
+    also_ends: tuple[str, ...] = ()
 
 
 def _spec(name: str, cardinality: Cardinality, family: str | None = None,
           description: str = "", questions: tuple[str, ...] = (),
-          held_with: str | None = None, left: bool = False) -> PredicateSpec:
+          held_with: str | None = None, left: bool = False,
+          also_ends: tuple[str, ...] = ()) -> PredicateSpec:
     return PredicateSpec(name, cardinality, family or name, description, questions,
-                         held_with, left)
+                         held_with, left, also_ends)
+
+
+#: What a person does for its own sake: stopping it ends liking it as a pastime too.
+_PASTIMES = ("HOBBY", "PLAYS_SPORT", "LIKES", "LOVES")
 
 
 ONE, MANY = Cardinality.ONE, Cardinality.MANY
@@ -72,7 +83,8 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
           questions=("Where does X live?", "Which city does X live in?", "Where is X based?",
                      "Where is X's home?"), left=True),
     _spec("MARRIED_TO", ONE, description="a person's spouse",
-          questions=("Who is X married to?", "Who is X's wife?", "Who is X's husband?")),
+          questions=("Who is X married to?", "Who is X's wife?", "Who is X's husband?"),
+          also_ends=("HAS_PARTNER",)),
     _spec("DRIVES", ONE, description="the car a person drives",
           questions=("What car does X drive?", "What does X drive?", "What is X's car?")),
     _spec("HAS_PHONE", ONE, description="the phone a person uses",
@@ -85,7 +97,7 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
                      "What is X's main programming language?", "What language does X code in?")),
     _spec("PLAYS_SPORT", ONE, description="the sport a person does regularly",
           questions=("Which sport does X do?", "What sport does X play?",
-                     "What does X do for exercise?")),
+                     "What does X do for exercise?"), also_ends=_PASTIMES),
     _spec("REPORTS_TO", ONE, description="a person's manager or boss at work",
           questions=("Who is X's manager?", "Who does X report to?", "Who is X's boss?"),
           held_with="WORKS_AT"),
@@ -102,7 +114,7 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
     _spec("IS_FROM", ONE, description="where a person comes from (hometown, home country)",
           questions=("Where is X from?", "Where did X grow up?")),
     _spec("HAS_PARTNER", ONE, description="a person's partner (boyfriend, girlfriend)",
-          questions=("Who is X's partner?", "Who is X dating?")),
+          questions=("Who is X's partner?", "Who is X dating?"), also_ends=("MARRIED_TO",)),
     # multi-valued: each object has its own timeline
     _spec("LIKES", MANY, "SENTIMENT"),
     _spec("LOVES", MANY, "SENTIMENT"),
@@ -121,7 +133,7 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
     _spec("HAS_FRIEND", MANY),
     _spec("HAS_PET", MANY, description="a person's pets",
           questions=("What pets does X have?", "Does X have a pet?")),
-    _spec("HOBBY", MANY),
+    _spec("HOBBY", MANY, also_ends=_PASTIMES),
     _spec("SKILLED_IN", MANY),
     _spec("PLANS", MANY),
     _spec("ATTENDED", MANY),

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from graphmem.embed.base import Embedder
+from graphmem.extract.rules.render import ended
 from graphmem.ingest import held_with
 from graphmem.models import (
     Cardinality,
@@ -185,11 +186,19 @@ class TimelineEditor:
         elif st.retract and (placed := self._left_where_held(key, st)) is not st:
             self.apply(placed)
         elif st.retract:
-            self._add_marker(key, st)
-            for named in self._named_of_kind(key, st):
-                self.apply(replace(st, object_id=named.object_id, object_name=named.object_name))
+            also = self._also_ended(key, st)
+            self._retract(key, st)
+            for other in also:
+                self._retract(self.key_of(other), other)
         else:
             self._assert(key, st)
+
+    def _retract(self, key: str, st: Statement) -> None:
+        self._load_keys([key])
+        self._add_marker(key, st)
+        for named in self._named_of_kind(key, st):
+            of_named = replace(st, object_id=named.object_id, object_name=named.object_name)
+            self._retract(self.key_of(of_named), of_named)
 
     def _never_held(self, key: str, st: Statement) -> None:
         """A corrected slip: the value's current facts never held (they stay as history,
@@ -231,21 +240,48 @@ class TimelineEditor:
                                 for f in self._timelines[key].values()):
             return st
         others = [p for p, s in self.registry.specs.items() if s.left and p != st.predicate]
-        stored = self.store.list_facts(self.tenant, FactQuery(
-            scope_keys=[st.scope_key], predicates=others, entity_id=st.subject_id,
-            time=TimeFilter(as_of=st.valid_from), limit=50))
-        loaded = [f for timeline in self._timelines.values() for f in timeline.values()]
-        facts = {f.id: f for f in [*stored, *loaded]}  # the editor's copy wins
         named = st.object_name.casefold()
-        held = [f for f in facts.values()
-                if f.status is FactStatus.ACTIVE and f.valid_at(st.valid_from)
-                and f.predicate in others and f.scope_key == st.scope_key
-                and f.subject_id == st.subject_id
-                and (f.object_id == st.object_id or f.object_name.casefold() == named)]
+        held = [f for f in self._current_of(st, others)
+                if f.object_id == st.object_id or f.object_name.casefold() == named]
         if len({f.predicate for f in held}) != 1:
             return st
-        return replace(st, predicate=held[0].predicate, object_id=held[0].object_id,
-                       object_name=held[0].object_name, text=held[0].text, cardinality=None)
+        return self._ending(st, held[0])
+
+    def _also_ended(self, key: str, st: Statement) -> list[Statement]:
+        """The retractions a retraction brings with it (``PredicateSpec.also_ends``): of the
+        subject's current facts of those predicates about what this one ends: its object,
+        or, for "we got divorced", whoever its slot holds."""
+        spec = self.registry.spec(st.predicate, _cardinality(st.cardinality))
+        others = [p for p in spec.also_ends if p != st.predicate]
+        if not others or st.corrects:
+            return []
+        if st.object_id:
+            objects = {st.object_id}
+        else:
+            objects = {f.object_id for f in self._timelines[key].values()
+                       if f.status is FactStatus.ACTIVE and f.valid_at(st.valid_from)}
+        return [self._ending(st, f) for f in self._current_of(st, others)
+                if f.object_id in objects and f.valid_from < st.valid_from]
+
+    def _current_of(self, st: Statement, predicates: list[str]) -> list[Fact]:
+        """The statement's subject's facts of these predicates that hold when it is said,
+        as this edit has them (one store read)."""
+        stored = self.store.list_facts(self.tenant, FactQuery(
+            scope_keys=[st.scope_key], predicates=predicates, entity_id=st.subject_id,
+            time=TimeFilter(as_of=st.valid_from), limit=200))
+        loaded = [f for timeline in self._timelines.values() for f in timeline.values()]
+        facts = {f.id: f for f in [*stored, *loaded]}  # the editor's copy wins
+        return [f for f in facts.values()
+                if f.status is FactStatus.ACTIVE and f.valid_at(st.valid_from)
+                and f.predicate in predicates and f.scope_key == st.scope_key
+                and f.subject_id == st.subject_id]
+
+    @staticmethod
+    def _ending(st: Statement, fact: Fact) -> Statement:
+        """``st``, said of ``fact``'s value instead: its predicate, object and ending."""
+        return replace(st, predicate=fact.predicate, object_id=fact.object_id,
+                       object_name=fact.object_name, cardinality=None,
+                       text=ended(fact.subject_name, fact.predicate, fact.object_name))
 
     def _named_of_kind(self, key: str, st: Statement) -> list[Fact]:
         """What a retraction by kind ends: "I don't have a dog anymore" ends the fact
@@ -343,6 +379,7 @@ class TimelineEditor:
     def _marker_ending(self, fact: Fact, evidence: Evidence) -> Fact:
         """A retraction marker that ends ``fact``'s value when ``evidence`` says."""
         marker = fact.model_copy(update={
+            "text": ended(fact.subject_name, fact.predicate, fact.object_name),
             "id": new_id("fact"), "status": FactStatus.RETRACTION, "valid_from": evidence.at,
             "recorded_at": self.now, "embedding": None, "valid_until": None,
             "stated_until": None, "superseded_by": None, "supersedes": [], "retraction": None,

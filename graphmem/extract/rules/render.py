@@ -160,6 +160,12 @@ def stated(subject: str, predicate: str, obj: str) -> str:
     return _sentence(_filled(style(predicate).asserted, display(subject), predicate, obj))
 
 
+def ended(subject: str, predicate: str, obj: str) -> str:
+    """A fact's ending as the rules word it: ``ended("Omar", "JOB_TITLE", "chef")`` is
+    "Omar no longer works as a chef." (the text of a retraction made from a fact)."""
+    return _sentence(_filled(style(predicate).retracted, display(subject), predicate, obj))
+
+
 def _filled(template: str, subject: str, predicate: str, obj: str) -> str:
     return (template.replace("{s's}", possessive(subject)).replace("{s}", subject)
             .replace("{a_o}", with_article(obj)).replace("{o}", obj)

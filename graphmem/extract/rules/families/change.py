@@ -229,7 +229,12 @@ def together(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
-    """"Our cat Luna passed away", "my dog died": the pet is gone."""
+    """"Our cat Luna passed away", "my dog died": the pet is gone.
+
+    A bare name ("Biscuit died last week"), said in the first person by someone
+    other than the name, ends the speaker's pet of that name if they have one (a
+    retraction of a value not held ends nothing); a person's death ends no relation
+    to them ("my grandma Rose died" still names a grandmother)."""
     verb = clause.verb
     if clause.negated or clause.modal or clause.tense == "future" or (
             clause.lemma == "pass" and not has_prt(verb, "away")):
@@ -240,12 +245,22 @@ def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
         kind = t if t.lemma_.lower() in PETS else next(
             (c for c in t.children if c.dep_ in ("compound", "appos")
              and c.lemma_.lower() in PETS), None)
+        if kind is None and _bare_name(t, speech):
+            out.append(Finding(speech.me(), "HAS_PET", t.text, "animal", "retract"))
+            continue
         if kind is None or not speech.first_person or "me" not in (possessor(t), possessor(kind)):
             continue
         name = t.text if kind is not t and is_named(t) else appositive_name(t) or phrase(t)
         if name:
             out.append(Finding(speech.me(), "HAS_PET", name, "animal", "retract"))
     return out
+
+
+def _bare_name(token: Token, speech: Speech) -> bool:
+    """A name alone, not one of the episode's people or speakers, said in the first person."""
+    return (speech.first_person and is_named(token) and token.pos_ == "PROPN"
+            and not list(token.children) and token.text not in speech.people
+            and token.text not in speech.speakers and token.text != speech.speaker)
 
 
 def done_with(clause: Clause, speech: Speech) -> list[Finding]:

@@ -89,6 +89,10 @@ CASES: list[tuple[str, set[Triple]]] = [
     ("Sara is no longer with Tom.", {("Sara", "HAS_PARTNER", "Tom", "retract")}),
     ("I'm no longer with my girlfriend Ana.", {(B, "HAS_PARTNER", "Ana", "retract")}),
     ("I'm not with my boyfriend anymore.", {(B, "HAS_PARTNER", "", "retract")}),
+    # a bare name's death: the speaker's pet of that name, if there is one, is gone
+    ("Biscuit died last week.", {(B, "HAS_PET", "Biscuit", "retract")}),
+    ("Luna passed away yesterday.", {(B, "HAS_PET", "Luna", "retract")}),
+    ("Biscuit didn't die.", set()),
 ]
 
 

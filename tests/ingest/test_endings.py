@@ -1,0 +1,44 @@
+"""Facts that end without a new value: a pet's death by its name alone, a sport given up
+(and the love of it), a divorce (and the partnership). Each ends on the day it was said,
+in words that say so, on both stores, through the real rules extractor."""
+
+from __future__ import annotations
+
+from graphmem.ingest.pipeline import Ingestor
+from graphmem.models import FactStatus
+from graphmem.store.base import FactQuery, GraphStore
+from graphmem.temporal import TimeFilter
+from tests.ingest.helpers import ALICE, day
+from tests.ingest.test_pipeline_change import ingestor, rules, slot, tell  # noqa: F401 (fixtures)
+
+
+def test_a_life_of_endings(ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I love rock climbing.", "My boyfriend Tom is a chef.")
+    tell(ingestor, tenant, 2, "We adopted a dog named Biscuit.")
+    tell(ingestor, tenant, 4, "Tom and I got married.")
+    tell(ingestor, tenant, 7, "Biscuit died.", "I stopped rock climbing.")
+    tell(ingestor, tenant, 9, "Tom and I got divorced.")
+
+    for predicate in ("HAS_PET", "LOVES", "HAS_PARTNER", "MARRIED_TO"):
+        assert slot(store, tenant, predicate) == set(), predicate
+    assert slot(store, tenant, "HAS_PET", as_of=day(6)) == {"Biscuit"}
+    assert slot(store, tenant, "LOVES", as_of=day(6)) == {"rock climbing"}
+    assert slot(store, tenant, "HAS_PARTNER", as_of=day(8)) == {"Tom"}
+    assert slot(store, tenant, "MARRIED_TO", as_of=day(8)) == {"Tom"}
+    history = store.list_facts(tenant, FactQuery(
+        scope_keys=ALICE.visible_keys, predicates=["LOVES", "HAS_PARTNER"],
+        time=TimeFilter(include_history=True)))
+    assert {(f.predicate, f.valid_until) for f in history} == {("LOVES", day(7)),
+                                                                ("HAS_PARTNER", day(9))}
+    markers = store.list_facts(tenant, FactQuery(
+        scope_keys=ALICE.visible_keys, predicates=["LOVES", "HAS_PARTNER"],
+        statuses=[FactStatus.RETRACTION], time=TimeFilter(include_history=True)))
+    assert sorted(m.text for m in markers) == ["Alice is no longer with Tom.",
+                                               "Alice no longer loves rock climbing."]
+
+
+def test_giving_up_one_pastime_leaves_the_others(ingestor: Ingestor, store: GraphStore,
+                                                 tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I love hiking.", "I love rock climbing.")
+    tell(ingestor, tenant, 3, "I stopped rock climbing.")
+    assert slot(store, tenant, "LOVES") == {"hiking"}
