@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from graphmem.models import Message, Scope
+from graphmem.names import normalize_name
 from graphmem.store.base import GraphStore
 
 #: How many of a scope's latest episodes tell the name its user speaks under.
@@ -30,4 +31,15 @@ def known_speaker(store: GraphStore, tenant: str, scope: Scope) -> str | None:
     if scope.user_id is None:
         return None
     recent = store.list_episodes(tenant, [scope.key], limit=NAMING_EPISODES)
-    return speaker_name([m for e in recent if not e.is_record for m in e.messages])
+    return speaker_name([m for e in recent if not e.is_record for m in e.messages]) or \
+        _introduced(store, tenant, scope.user_id, scope.key)
+
+
+def _introduced(store: GraphStore, tenant: str, account: str, scope_key: str) -> str | None:
+    """The name of the person that holds the account id as an alias: the one the user
+    introduced themselves as in words ("Hi, I'm Priya"), or the account's first person,
+    renamed when the user first gave a name."""
+    norm = normalize_name(account)
+    return next((e.name for e in store.find_entities(tenant, [scope_key], [norm])
+                 if e.type == "person" and e.scope_key == scope_key
+                 and normalize_name(e.name) != norm), None)

@@ -30,7 +30,14 @@ from graphmem.ingest.apply import Outcome, Statement, TimelineEditor, with_evide
 from graphmem.ingest.inputs import EpisodeInput, FactInput
 from graphmem.ingest.people import contexts
 from graphmem.ingest.resolve import NameRequest, Resolution
-from graphmem.ingest.voices import as_told, name_the_owner, own_name, speaker_of
+from graphmem.ingest.voices import (
+    as_told,
+    introduced_as,
+    keep_the_account,
+    name_the_owner,
+    own_name,
+    speaker_of,
+)
 from graphmem.models import (
     Category,
     Entity,
@@ -148,6 +155,8 @@ class Ingestor:
                 if item.named:
                     name_the_owner(self.store, edit, data.scope, own, pending)
                 resolution = self._resolve(edit, data.scope, episode, extraction, pending, own)
+                if item.introduced:
+                    keep_the_account(data.scope, resolution.get(own), pending)
                 statements = self._statements(data.scope, episode, extraction, resolution, own)
                 editor.load(statements)
                 # a corrected slip is undone before the right value is stated
@@ -180,8 +189,14 @@ class Ingestor:
     def _prepare(self, tenant: str, data: EpisodeInput, episode: Episode) -> _Prepared:
         """Extract an episode, knowing who "I" is in it (:mod:`graphmem.ingest.voices`)."""
         own, known = own_name(self.store, tenant, data.scope, episode)
-        told = as_told(episode, own, known)
-        return _Prepared(episode, self._extract(tenant, data.scope, told, own), own, known)
+        extraction = self._extract(tenant, data.scope, as_told(episode, own, known), own)
+        name = None if known else introduced_as(extraction, own)
+        if name is None:
+            return _Prepared(episode, extraction, own, known)
+        # "Hi, I'm Priya": read again with "I" as Priya (a rare second read)
+        told = as_told(episode, name, True)
+        return _Prepared(episode, self._extract(tenant, data.scope, told, name), name, True,
+                         introduced=True)
 
     def _extract(self, tenant: str, scope: Scope, episode: Episode, own: str) -> Extraction:
         candidates: list[CandidateFact] = []
@@ -420,6 +435,7 @@ class _Prepared:
     extraction: Extraction
     own_name: str
     named: bool  # own_name is a name the user gave, not the account id
+    introduced: bool = False  # ...in the episode's words ("Hi, I'm Priya"), not as speaker
 
 
 def _statement(scope: Scope, subject: Entity, obj: Entity | None, f: ExtractedFact,

@@ -12,7 +12,7 @@ only the extractor reads the filled-in view.
 from __future__ import annotations
 
 from graphmem.edit.unit import Edit
-from graphmem.extract.base import SELF
+from graphmem.extract.base import SELF, Extraction
 from graphmem.ingest.transcript import transcript_lines
 from graphmem.models import Entity, Episode, Message, Scope
 from graphmem.names import normalize_name
@@ -51,6 +51,28 @@ def as_told(episode: Episode, own: str, known: bool) -> Episode:
     return episode.model_copy(update={"messages": [Message.model_construct(
         id=None, role="user", speaker=speaker, content=words,
         timestamp=episode.reference_time) for speaker, words in turns]})
+
+
+def introduced_as(extraction: Extraction, own: str) -> str | None:
+    """The name an unnamed "I" gave in words ("Hi, I'm Priya"), if the extractor read one:
+    then "I" is Priya in this episode, not the account id."""
+    names = {f.object for f in extraction.facts
+             if f.predicate == "IS_NAMED" and f.action == "assert" and f.subject in (SELF, own)
+             and f.object[:1].isupper()}
+    return names.pop() if len(names) == 1 else None
+
+
+def keep_the_account(scope: Scope, person: Entity | None,
+                     pending: dict[tuple[str, str], Entity]) -> None:
+    """The person a user introduced themselves as keeps the account id as an alias, so
+    their later unnamed messages find the name again (:func:`known_speaker`)."""
+    account = scope.user_id
+    if person is None or not account or person.type != "person" or normalize_name(account) in {
+            normalize_name(n) for n in [person.name, *person.aliases]}:
+        return
+    named = person.model_copy(update={"aliases": [*person.aliases, account]})
+    for alias in (person.name, account):
+        pending[(scope.key, normalize_name(alias))] = named
 
 
 def speaker_of(own: str, name: str | None) -> str:

@@ -129,6 +129,27 @@ def test_the_first_name_a_user_gives_goes_to_the_person_their_unnamed_messages_b
     assert {f.subject_id for f in facts} == {people[0].id}
 
 
+@pytest.mark.parametrize("before", [None, "I live in Oslo."])
+def test_a_name_given_in_words_names_the_user(ingestor: Ingestor, store: GraphStore,
+                                              tenant: str, before: str | None) -> None:
+    """"Hi, I'm Priya" from a client that sends no speaker: "I" is Priya in that message
+    and in the unnamed ones after it, whether or not unnamed ones came before."""
+    u9 = Scope(user_id="u9")
+    texts = [*([before] if before else []), "Hi, I'm Priya. I work at Acme.",
+             "I moved to Denver.", "I work at Globex now."]
+    for month, text in enumerate(texts, start=1):
+        ingestor.ingest(tenant, EpisodeInput(scope=u9, messages=[
+            Message(role="user", content=text, timestamp=day(month))]))
+    facts = store.list_facts(tenant, FactQuery(scope_keys=[u9.key],
+                                               time=TimeFilter(include_history=True)))
+    people = store.find_entities(tenant, [u9.key], ["priya", "u9"])
+    assert [(e.name, e.aliases) for e in people] == [("Priya", ["u9"])]
+    assert {f.subject_id for f in facts} == {people[0].id}
+    named = [f.text for f in facts if "Oslo" not in f.text]  # said before the name was given
+    assert len(named) == 3 and all(t.startswith("Priya") for t in named), named
+    assert slot(store, tenant, "WORKS_AT", scope=u9) == {"Globex"}
+
+
 def test_a_retraction_by_kind_ends_the_named_pets_of_that_kind(
         ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
     tell(ingestor, tenant, 1, "We adopted a dog called Rex.", "I have a cat named Luna.")
