@@ -120,9 +120,14 @@ class Ingestor:
             # The turns are embedded while the extractor reads them: both are CPU-bound,
             # and on two cores they overlap.
             turn_vectors = pool.submit(self.turn_vectors, [e for e in episodes if e is not None])
-            prepared = [None if episode is None
-                        else self._prepare(tenant, data, episode)
-                        for data, episode in zip(inputs, episodes, strict=True)]
+            prepared: list[_Prepared | None] = []
+            heard: dict[str, str] = {}  # the name each scope's user gave earlier in the batch
+            for data, episode in zip(inputs, episodes, strict=True):
+                item = None if episode is None else self._prepare(
+                    tenant, data, episode, heard.get(data.scope.key))
+                if item is not None and item.named:
+                    heard[data.scope.key] = item.own_name
+                prepared.append(item)
             vectors = turn_vectors.result()
         return self.writes.committed(
             lambda: self._commit(tenant, inputs, prepared, now, vectors))
@@ -186,9 +191,12 @@ class Ingestor:
         with self.writes.lock:  # the extractor is not known to be thread-safe
             return self.extractor.extract(self._episode(tenant, data, self.clock()), [])
 
-    def _prepare(self, tenant: str, data: EpisodeInput, episode: Episode) -> _Prepared:
-        """Extract an episode, knowing who "I" is in it (:mod:`graphmem.ingest.voices`)."""
-        own, known = own_name(self.store, tenant, data.scope, episode)
+    def _prepare(self, tenant: str, data: EpisodeInput, episode: Episode,
+                 heard: str | None = None) -> _Prepared:
+        """Extract an episode, knowing who "I" is in it (:mod:`graphmem.ingest.voices`);
+        ``heard`` is the name the user gave in an episode before it in the same batch,
+        which the store does not hold yet."""
+        own, known = own_name(self.store, tenant, data.scope, episode, heard)
         extraction = self._extract(tenant, data.scope, as_told(episode, own, known), own)
         name = None if known else introduced_as(extraction, own)
         if name is None:

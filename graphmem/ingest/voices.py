@@ -20,14 +20,16 @@ from graphmem.speakers import known_speaker, speaker_name
 from graphmem.store.base import GraphStore, WriteBatch
 
 
-def own_name(store: GraphStore, tenant: str, scope: Scope, episode: Episode) -> tuple[str, bool]:
+def own_name(store: GraphStore, tenant: str, scope: Scope, episode: Episode,
+             heard: str | None = None) -> tuple[str, bool]:
     """Who "I" is in the episode's messages without a speaker, or in its text, and
-    whether that is a name the user gave (here, or in the scope's recent episodes)
-    rather than the account id. The store is read only when some "I" is unnamed."""
+    whether that is a name the user gave (here, in an earlier episode of the same batch,
+    ``heard``, or in the scope's recent episodes) rather than the account id. The store
+    is read only when some "I" is unnamed."""
     named = speaker_name(episode.messages)
     unnamed = not episode.messages or any(m.role == "user" and not m.speaker
                                           for m in episode.messages)
-    known = named or (known_speaker(store, tenant, scope) if unnamed else None)
+    known = named or heard or (known_speaker(store, tenant, scope) if unnamed else None)
     if known:
         return known, True
     return scope.user_id or scope.group_id or "user", False

@@ -150,6 +150,19 @@ def test_a_name_given_in_words_names_the_user(ingestor: Ingestor, store: GraphSt
     assert slot(store, tenant, "WORKS_AT", scope=u9) == {"Globex"}
 
 
+def test_a_batch_names_the_user_as_one_episode_at_a_time_would(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    """A jsonl import sends many episodes in one batch: an unnamed "I" after a named one
+    is that person already, as it is when the episodes come one by one."""
+    u5 = Scope(user_id="u5")
+    ingestor.ingest_many(tenant, [EpisodeInput(scope=u5, messages=[
+        Message(role="user", speaker=speaker, content=text, timestamp=day(month))])
+        for month, speaker, text in [(1, "Kim", "I live in Austin."),
+                                     (2, None, "I work at Hooli.")]])
+    facts = store.list_facts(tenant, FactQuery(scope_keys=[u5.key]))
+    assert sorted(f.text for f in facts) == ["Kim lives in Austin.", "Kim works at Hooli."]
+
+
 def test_a_retraction_by_kind_ends_the_named_pets_of_that_kind(
         ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
     tell(ingestor, tenant, 1, "We adopted a dog called Rex.", "I have a cat named Luna.")
