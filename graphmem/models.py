@@ -309,13 +309,14 @@ class Resolved(BaseModel):
     """Why a mention was taken to be an existing entity (see graphmem.ingest.people).
 
     ``reason``: the same normalised ``name``, an ``alias``, the ``speaker`` who
-    spoke of this entity before, the same ``relation`` to someone, or a near
+    spoke of this entity before, the same ``relation`` to someone, a short or full
+    form of a first name (``nickname``, see graphmem.ingest.short_forms), or a near
     spelling (``fuzzy``) or meaning (``embedding``) of the name.
     """
 
     at: UtcDateTime = Field(default_factory=utcnow)
     name: str
-    reason: Literal["name", "alias", "speaker", "relation", "fuzzy", "embedding"]
+    reason: Literal["name", "alias", "speaker", "relation", "nickname", "fuzzy", "embedding"]
     speaker: str | None = None
     detail: str = ""
 

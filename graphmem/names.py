@@ -18,6 +18,7 @@ import unicodedata
 _SPACE = re.compile(r"\s+")
 _EDGE_PUNCT = re.compile(r"^[\W_]+|[\W_]+$", re.UNICODE)
 _ARTICLE = re.compile(r"^(the|a|an)\s+", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]+")
 #: Legal-form suffixes, compared without dots or spaces ("S.A." -> "sa", "B. V." -> "bv").
 LEGAL_SUFFIXES = frozenset({
     "inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited", "llc", "llp",
@@ -49,3 +50,9 @@ def normalize_name(name: str) -> str:
 def legacy_name(name: str) -> str:
     """The form stores wrote before legal suffixes were unified, for finding older entities."""
     return _plain(name)
+
+
+def is_word(text: str) -> bool:
+    """Letters only ("mel", not "mel*" or "o'neil"): safe as a prefix in a store's name lookup,
+    where GLOB and Lucene would read other characters as patterns."""
+    return bool(_WORD.fullmatch(text))

@@ -6,10 +6,13 @@ Rules, strictest first:
    that a bare first name introduced by another speaker in another relation is
    a new person (see :mod:`graphmem.ingest.people`, which also picks among
    several people of one name);
-2. otherwise a fuzzy or embedding candidate merges only above a strict
+2. otherwise a person's short form ("Mel") goes to the one known person it
+   can stand for ("Melanie"), and a full name to the one person known by its
+   short form (see :mod:`graphmem.ingest.short_forms`), kept as an alias;
+3. otherwise a fuzzy or embedding candidate merges only above a strict
    threshold, only with the same entity type, and never when the names look
    like identifiers that differ in their digits (SR-2023-052 vs SR-2023-053);
-3. otherwise a new entity is created in the episode's scope. Its name's version
+4. otherwise a new entity is created in the episode's scope. Its name's version
    is read before the lookup and checked by the write, so two processes cannot
    both create it (:func:`graphmem.temporal.name_key`).
 
@@ -27,9 +30,11 @@ from difflib import SequenceMatcher
 from typing import Literal
 
 from graphmem.embed.base import Embedder
-from graphmem.ingest.people import NameContext, choose, noted
+from graphmem.ingest.people import NameContext, choose, introductions, noted
+from graphmem.ingest.short_forms import CANDIDATE_LIMIT, ShortForms, first_names
+from graphmem.ingest.short_forms import other_relation, other_surname, words
 from graphmem.models import Entity, Resolved, Scope
-from graphmem.names import legacy_name, normalize_name
+from graphmem.names import is_word, legacy_name, normalize_name
 from graphmem.store.base import GraphStore, ScoredEntity
 from graphmem.temporal import name_key
 
@@ -70,9 +75,12 @@ class Resolution:
 
 
 class EntityResolver:
-    def __init__(self, store: GraphStore, embedder: Embedder | None) -> None:
+    def __init__(self, store: GraphStore, embedder: Embedder | None,
+                 short_forms: ShortForms | None = None) -> None:
+        """``short_forms``: the nickname table (default: the English dataset, read once here)."""
         self.store = store
         self.embedder = embedder
+        self.short_forms = short_forms or ShortForms.english()
 
     def resolve_many(self, tenant: str, asks: list[tuple[Scope, list[NameRequest]]], *,
                      create: bool = True) -> list[Resolution]:
@@ -111,6 +119,8 @@ class EntityResolver:
                 distinct.add(norm)
             else:
                 _note(result, norm, chosen, why)
+        self._by_short_form(tenant, scope, wanted, result,
+                            [n for n in wanted if n not in result.by_name and n not in distinct])
         missing = [n for n in wanted if n not in result.by_name]
         if not missing:
             return result
@@ -133,6 +143,86 @@ class EntityResolver:
                 result.created.append(ent)
                 result.claims[keys[norm]] = seen[keys[norm]]
         return result
+
+    def _by_short_form(self, tenant: str, scope: Scope, wanted: dict[str, NameRequest],
+                       result: Resolution, names: list[str]) -> None:
+        """Resolve each new person name of ``names`` that is a short form of one known
+        person, or the full name of one ("Mel" / "Melanie"); the name becomes an alias."""
+        for norm in names:
+            req = wanted[norm]
+            if req.type != "person" or not is_word(words(req.name)[0]):
+                continue
+            others = _batch_people(wanted, result, norm)
+            found = (self._full_name_for(tenant, scope, req, others)
+                     or self._short_name_for(tenant, scope, req, others))
+            if found is not None:
+                match, why = found
+                _note(result, norm, match.model_copy(update={
+                    "aliases": [*match.aliases, req.name.strip()]}), why, changed=True)
+
+    def _people_meant(self, tenant: str, scope: Scope, short: str,
+                      others: dict[str, set[str]]) -> dict[str, Entity | None] | None:
+        """Everyone the one-word ``short`` could mean: known persons by id, and the other
+        new names of this batch (None); None when too many to say."""
+        forms = self.short_forms
+        found = self.store.find_entities_by_prefix(tenant, scope.visible_keys,
+                                                   forms.prefixes(short), CANDIDATE_LIMIT)
+        if len(found) >= CANDIDATE_LIMIT:
+            return None
+        meant: dict[str, Entity | None] = {
+            e.id: e for e in found if e.type == "person"
+            and any(forms.could_mean(short, first) for first in first_names(e))}
+        meant.update({key: None for key, firsts in others.items() if key not in meant
+                      and any(forms.could_mean(short, first) for first in firsts)})
+        return meant
+
+    def _full_name_for(self, tenant: str, scope: Scope, req: NameRequest,
+                       others: dict[str, set[str]]) -> tuple[Entity, Resolved] | None:
+        """The one known person whose first name the one-word ``req`` is a short form of."""
+        said = words(req.name)
+        if len(said) != 1 or said[0] not in self.short_forms.full_names:
+            return None
+        meant = self._people_meant(tenant, scope, said[0], others)
+        if meant is None or len(meant) != 1:
+            return None
+        match = next(iter(meant.values()))
+        if match is None or not any(self.short_forms.stands_for(said[0], first)
+                                    for first in first_names(match)):
+            return None  # a new name of this batch, or "Mel" beside "Mel Gibson" alone
+        if self._introduced_otherwise(tenant, scope, req, match):
+            return None
+        return match, _why(req, f"short form of {match.name}")
+
+    def _short_name_for(self, tenant: str, scope: Scope, req: NameRequest,
+                        others: dict[str, set[str]]) -> tuple[Entity, Resolved] | None:
+        """The one known person named only by a short form of ``req``'s first name, when
+        that short form could mean no one else known ("Mel" before "Melanie")."""
+        first = words(req.name)[0]
+        shorts = self.short_forms.short_forms_of(first)
+        if not shorts:
+            return None
+        known = {e.id: e for e in self.store.find_entities(tenant, scope.visible_keys, shorts)
+                 if e.type == "person" and _short_names(e, first, self.short_forms)}
+        if len(known) != 1:
+            return None
+        match = next(iter(known.values()))
+        for short in _short_names(match, first, self.short_forms):
+            meant = self._people_meant(tenant, scope, short, others)
+            if meant is None or set(meant) != {match.id}:
+                return None
+        if other_surname(match, req.name) or self._introduced_otherwise(tenant, scope, req,
+                                                                         match):
+            return None
+        return match, _why(req, f"full name of {match.name}")
+
+    def _introduced_otherwise(self, tenant: str, scope: Scope, req: NameRequest,
+                              match: Entity) -> bool:
+        """Whether ``match`` was introduced, but never in the mention's relation."""
+        relation = req.context.relation if req.context else None
+        if relation is None:
+            return False
+        return other_relation(relation, introductions(self.store, tenant, scope,
+                                                      [match])[match.id])
 
     def _candidates(self, tenant: str, scope: Scope, requests: list[NameRequest],
                     vectors: list[list[float]] | None,
@@ -174,6 +264,34 @@ def best_match(req: NameRequest, hits: list[ScoredEntity]) -> tuple[Entity, Reso
             best = (score, ent, Resolved(name=req.name, reason=kind, speaker=speaker,
                                          detail=f"{kind} {score:.2f} to {ent.name}"))
     return None if best is None else (best[1], best[2])
+
+
+def _why(req: NameRequest, detail: str) -> Resolved:
+    return Resolved(name=req.name, reason="nickname",
+                    speaker=req.context.speaker if req.context else None, detail=detail)
+
+
+def _short_names(entity: Entity, first: str, forms: ShortForms) -> list[str]:
+    """The entity's one-word names that are short forms of ``first``."""
+    return [w[0] for n in [entity.name, *entity.aliases]
+            if len(w := words(n)) == 1 and forms.stands_for(w[0], first)]
+
+
+def _batch_people(wanted: dict[str, NameRequest], result: Resolution,
+                  norm: str) -> dict[str, set[str]]:
+    """The other persons this batch names, each as the id of the entity it resolved to
+    (or its own name while new) with its first names: they count when a short form
+    is ambiguous ("Mel" in an episode that also introduces a new Melissa)."""
+    out: dict[str, set[str]] = {}
+    for other, req in wanted.items():
+        if other == norm or req.type != "person":
+            continue
+        entity = result.by_name.get(other)
+        if entity is not None:
+            out[entity.id] = first_names(entity)
+        elif said := words(req.name):
+            out[f"new:{other}"] = {said[0]}
+    return out
 
 
 def _note(result: Resolution, norm: str, entity: Entity, why: Resolved, *,

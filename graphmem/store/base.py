@@ -252,6 +252,12 @@ class GraphStore(Protocol):
     def find_entities(self, tenant: str, scope_keys: list[str], names: list[str]) -> list[Entity]:
         """Entities whose normalised name or alias is one of ``names`` (already normalised)."""
 
+    def find_entities_by_prefix(self, tenant: str, scope_keys: list[str], prefixes: list[str],
+                                limit: int) -> list[Entity]:
+        """At most ``limit`` entities with a normalised name or alias that starts with one
+        of ``prefixes`` (normalised, letters only): the people a short form such as "mel"
+        may stand for ("melanie chen"), which an exact lookup cannot find."""
+
     def vector_entities(self, tenant: str, scope_keys: list[str], embedding: list[float],
                         limit: int) -> list[Scored]: ...
 

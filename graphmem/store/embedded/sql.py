@@ -191,6 +191,14 @@ def entity_ids_named(names: int, scopes: int) -> str:
             f"({placeholders(names)}) AND scope_key IN ({placeholders(scopes)})")
 
 
+def entity_ids_prefixed(prefixes: int, scopes: int) -> str:
+    """Params: tenant, the ``scopes`` scope keys, each of the ``prefixes`` GLOB patterns
+    (``mel*``: case-sensitive, so the (tenant, name) index serves it), the limit."""
+    names = " OR ".join(["name GLOB ?"] * prefixes)
+    return (f"SELECT DISTINCT entity_id FROM entity_names WHERE tenant=? AND scope_key IN "
+            f"({placeholders(scopes)}) AND ({names}) LIMIT ?")
+
+
 def fulltext_entities(scopes: int) -> str:
     """Params: the MATCH expression, tenant, the ``scopes`` scope keys, the limit."""
     return ("SELECT e.id, -bm25(entities_fts) FROM entities_fts JOIN entities e ON e.rowid ="

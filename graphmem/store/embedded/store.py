@@ -41,7 +41,7 @@ from graphmem.store.embedded import sql, turns, writes
 from graphmem.store.base import FactQuery, Reminder, Scored, ScoredEntity, StoredResponse
 from graphmem.store.base import StoreStats
 from graphmem.store.base import ChannelHits, ChannelPlan, TurnHit, WriteBatch
-from graphmem.names import normalize_name
+from graphmem.names import is_word, normalize_name
 from graphmem.store.embedded.freshness import FreshLock
 from graphmem.store.embedded.index import EmbeddedIndex
 from graphmem.temporal import TimeFilter
@@ -222,6 +222,15 @@ class EmbeddedStore:
             return []
         rows = self._query(sql.entity_ids_named(len(names), len(scope_keys)),
                            [tenant, *names, *scope_keys])
+        return self.get_entities(tenant, [str(r[0]) for r in rows])
+
+    def find_entities_by_prefix(self, tenant: str, scope_keys: list[str], prefixes: list[str],
+                                limit: int) -> list[Entity]:
+        wanted = [p for p in dict.fromkeys(prefixes) if is_word(p)]
+        if not wanted or not scope_keys:
+            return []
+        rows = self._query(sql.entity_ids_prefixed(len(wanted), len(scope_keys)),
+                           [tenant, *scope_keys, *(f"{p}*" for p in wanted), limit])
         return self.get_entities(tenant, [str(r[0]) for r in rows])
 
     def vector_entities(self, tenant: str, scope_keys: list[str], embedding: list[float],

@@ -1,7 +1,7 @@
 """Cypher for entity resolution: the entities a new name may be, by name and by vector.
 
 :func:`find_entities` looks names up exactly (normalised names and aliases, through
-the keyword-analysed name index); :func:`nearest_entities_scan` and
+the keyword-analysed name index), :func:`find_entities_by_prefix` by their start; :func:`nearest_entities_scan` and
 :func:`nearest_entities_index` rank the scope's entities for many vectors at once,
 so that resolving a whole episode's names costs one query when the scope is small.
 Kept apart from the search channels (:mod:`graphmem.store.neo4j.search_reads`),
@@ -33,6 +33,23 @@ def find_entities(tenant: str, scope_keys: list[str], names: list[str]) -> Query
         "RETURN properties(n) AS n",
         {"index": ENTITY_NAMES_INDEX, "lookup": lucene_exact(tenant, names),
          "tenant": tenant, "scopeKeys": scope_keys, "names": names},
+    )
+
+
+def find_entities_by_prefix(tenant: str, scope_keys: list[str], prefixes: list[str],
+                            limit: int) -> Query:
+    """Entities with a normalised name or alias starting with one of ``prefixes`` (letters
+    only, see :func:`graphmem.names.is_word`): Lucene prefix terms on the keyword-analysed
+    name index, which keeps each name whole, so ``mel*`` finds "melanie chen"."""
+    alternatives = " OR ".join(f"{p}*" for p in prefixes)
+    return (
+        "CALL db.index.fulltext.queryNodes($index, $lookup) YIELD node AS n\n"
+        "WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys"
+        " AND any(name IN n.names WHERE any(p IN $prefixes WHERE name STARTS WITH p))\n"
+        "RETURN properties(n) AS n LIMIT $limit",
+        {"index": ENTITY_NAMES_INDEX,
+         "lookup": f"+tenant:{_lucene_phrase(tenant)} +names:({alternatives})",
+         "tenant": tenant, "scopeKeys": scope_keys, "prefixes": prefixes, "limit": limit},
     )
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from graphmem.errors import StoreError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
+from graphmem.names import is_word
 from graphmem.store.neo4j import reads, reminders, requests, resolution, schema, search
 from graphmem.store.neo4j import records, search_reads, timelines, writes
 from graphmem.store.neo4j.connection import Neo4jConnection
@@ -205,6 +206,14 @@ class Neo4jStore(Neo4jConnection):
                 entity = records.entity_from(row["n"])
                 found[entity.id] = entity
         return list(found.values())
+
+    def find_entities_by_prefix(self, tenant: str, scope_keys: list[str], prefixes: list[str],
+                                limit: int) -> list[Entity]:
+        wanted = [p for p in records.unique(prefixes) if is_word(p)]
+        if not wanted or not scope_keys:
+            return []
+        rows = self._read(resolution.find_entities_by_prefix(tenant, scope_keys, wanted, limit))
+        return [records.entity_from(r["n"]) for r in rows]
 
     def vector_entities(self, tenant: str, scope_keys: list[str], embedding: list[float],
                         limit: int) -> list[Scored]:
