@@ -23,9 +23,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import anyio.to_thread
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
 from api import errors, mcp, ui
+from api.deps import known_query_only
 from api.idempotency import Idempotency, document
 from api.limits import BodySizeLimit, JsonDepthLimit, TokenBuckets
 from api.routes import ROUTERS
@@ -127,7 +128,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     app.add_middleware(JsonDepthLimit)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
     for router in ROUTERS:
-        app.include_router(router)
+        app.include_router(router, dependencies=[Depends(known_query_only)])
     app.state.mcp = mcp.mount(app)
     ui.mount(app)  # the memory page, /ui
     document(app)

@@ -13,6 +13,9 @@ from typing import Annotated, Any
 
 import pydantic
 from fastapi import Depends, Query, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from api.errors import Unauthorized
@@ -93,3 +96,26 @@ MemoryDep = Annotated[Memory, Depends(memory)]
 EventsDep = Annotated[EventBus, Depends(events)]
 ScopeQuery = Annotated[Scope, Depends(scope)]
 OptionalScope = Annotated[Scope | None, Depends(optional_scope)]
+
+
+def known_query_only(request: Request) -> None:
+    """A misspelt query parameter (``as_ofx``) is a 422 naming it, as a misspelt body field
+    is, not silently ignored: a filter that seems to apply but does not returns wrong data."""
+    route = request.scope.get("route")
+    if not request.query_params or not isinstance(route, APIRoute):
+        return
+    known = _query_names(route.dependant)
+    unknown = [name for name in request.query_params if name not in known]
+    if unknown:
+        raise RequestValidationError([
+            {"type": "extra_forbidden", "loc": ("query", name),
+             "msg": f"unknown query parameter; this endpoint takes: {', '.join(sorted(known)) or 'none'}",
+             "input": request.query_params[name]} for name in unknown])
+
+
+def _query_names(dependant: Dependant) -> set[str]:
+    """The query parameters an endpoint and its dependencies declare."""
+    names = {p.alias for p in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _query_names(sub)
+    return names

@@ -111,6 +111,9 @@ def status_of(exc: errors.GraphMemError) -> tuple[int, str]:
 
 
 def _field_message(error: dict[str, Any]) -> str:
+    if error.get("type") == "json_invalid":  # its loc is ("body", <character position>)
+        reason = (error.get("ctx") or {}).get("error", "invalid JSON")
+        return f"body: is not valid JSON ({reason}) at character {error.get('loc', ('', '?'))[-1]}"
     loc = [str(part) for part in error.get("loc", ())]
     if loc and loc[0] in ("body", "query", "path", "header", "cookie"):
         loc = loc[1:]

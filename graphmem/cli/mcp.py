@@ -40,7 +40,8 @@ def mcp(
         help="The group (with --user: that member's memory in it)")] = None,
     tenant: Annotated[str | None, typer.Option(
         help="Tenant \\[default: GRAPHMEM_DEFAULT_TENANT]")] = None,
-    store: Annotated[StoreKind | None, typer.Option(help="Backend \\[default: embedded]")] = None,
+    store: Annotated[StoreKind | None, typer.Option(
+        help="Backend \\[default: GRAPHMEM_STORE, else embedded]")] = None,
     db_path: Annotated[Path | None, typer.Option(
         help="The embedded store's file \\[default: graphmem.db]", dir_okay=False)] = None,
 ) -> None:

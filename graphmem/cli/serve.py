@@ -35,7 +35,8 @@ def serve(
     host: Annotated[str | None,
                     typer.Option(help="Interface to bind \\[default: 127.0.0.1]")] = None,
     port: Annotated[int | None, typer.Option(help="Port \\[default: 8000]")] = None,
-    store: Annotated[StoreKind | None, typer.Option(help="Backend \\[default: embedded]")] = None,
+    store: Annotated[StoreKind | None, typer.Option(
+        help="Backend \\[default: GRAPHMEM_STORE, else embedded]")] = None,
     db_path: Annotated[Path | None, typer.Option(
         help="The embedded store's file \\[default: graphmem.db]", dir_okay=False)] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",

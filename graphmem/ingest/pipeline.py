@@ -172,7 +172,8 @@ class Ingestor:
                 batch.mentions += [Mention(episode_id=episode.id, entity_id=e.id)
                                    for e in {e.id: e for e in resolution.by_name.values()}.values()]
                 results.append(IngestResult(episode_id=episode.id, language=extraction.language,
-                                            warnings=list(extraction.warnings),
+                                            warnings=[*extraction.warnings,
+                                                      *_dated_ahead(episode, now)],
                                             entities=list(resolution.created)))
             outcome = editor.finish()
             batch.turn_vectors = {e.id: turn_vectors[e.id] for e in batch.episodes
@@ -433,6 +434,21 @@ class Ingestor:
                          Change(target=episode_id, audit="delete_episode",
                                 scope_key=episode.scope_key)])
         return result
+
+
+#: How far ahead of its arrival a message may be dated before the caller is warned: clocks
+#: and time zones disagree by hours, not days.
+AHEAD_WARNING = timedelta(days=1)
+
+
+def _dated_ahead(episode: Episode, now: datetime) -> list[str]:
+    """A warning for each message dated well after it arrived (a client's clock or a typo,
+    "2099"): it is stored as sent, but its facts hold only from then, so no view of today
+    shows them."""
+    return [f"message {m.id or i} is dated {m.timestamp.isoformat()}, after it was received "
+            f"({now.isoformat(timespec='seconds')}): its facts hold only from then"
+            for i, m in enumerate(episode.messages)
+            if m.timestamp is not None and m.timestamp > now + AHEAD_WARNING]
 
 
 @dataclass

@@ -91,7 +91,19 @@ def test_bad_inputs_are_clear_422s(client: TestClient) -> None:
 def test_malformed_json_is_422(client: TestClient) -> None:
     response = client.post("/v1/episodes", content=b'{"scope": ',
                            headers={"content-type": "application/json"})
-    assert_problem(response, 422, "JSON")
+    assert_problem(response, 422, "body: is not valid JSON")
+
+
+def test_a_misspelt_query_parameter_is_a_422_naming_it(client: TestClient) -> None:
+    """Like a misspelt body field: a filter that seems to apply but does not is wrong data."""
+    body = assert_problem(client.get("/v1/memories", params={"user_id": "alice",
+                                                             "as_ofx": "2024-01-01"}),
+                          422, "as_ofx: unknown query parameter")
+    assert "as_of" in body["detail"]
+    assert client.get("/v1/memories", params={"user_id": "alice",
+                                              "as_of": "2024-01-01"}).status_code == 200
+    assert_problem(client.post("/v1/memories/search?limt=3",
+                               json={"scope": ALICE, "query": "x"}), 422, "limt")
 
 
 def test_unknown_route_and_method_are_problems(client: TestClient) -> None:

@@ -4,6 +4,8 @@ Chinese line never costs an episode its English facts. On both stores."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from graphmem.embed.base import Embedder
@@ -219,3 +221,13 @@ def test_a_slip_corrected_in_few_words_later_never_held(
     tell(ingestor, tenant, 3, fix)
     assert slot(store, tenant, "LIVES_IN", as_of=day(2)) == {"Lisbon"}
     assert slot(store, tenant, "LIVES_IN") == {"Lisbon"}
+
+
+def test_a_message_dated_far_ahead_is_stored_with_a_warning(ingestor: Ingestor,
+                                                           tenant: str) -> None:
+    ahead = ingestor.ingest(tenant, EpisodeInput(scope=ALICE, messages=[
+        Message(id="m9", speaker="Alice", content="I live in Oslo.",
+                timestamp=datetime(2099, 1, 1, tzinfo=UTC))]))
+    assert ahead.created and len(ahead.warnings) == 1
+    assert "message m9 is dated 2099-01-01" in ahead.warnings[0]
+    assert not tell(ingestor, tenant, 1, "I live in Bergen.").warnings
