@@ -4,6 +4,14 @@ Built from the current facts per category; where a fact superseded an older
 one the narrative keeps the trace ("Alice used to work at Acme, moved to
 Globex in March 2024"): new information wins, history stays visible.
 
+A user's profile is about the user. Their memory holds what they said of
+other people too ("Sam lives in Rome"), and with many such facts those would
+fill the paragraphs that the user's own home, job and allergy belong in. So
+the user's own facts come first, most important first; other people appear
+only as the user's relations, on one line ("Maya's relations: sister
+Melanie, partner Tom."); facts about things (a lesson about Docker) follow.
+A group's profile keeps its members' facts: they are the group's.
+
 Versions are ``PROFILE`` facts (category ``context``) about the user, in one
 timeline: each version ends where the next one starts, so
 :func:`profile_history` is the timeline and the current version is the one
@@ -17,16 +25,19 @@ demand; a version identical to the current one is never written.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from pydantic import BaseModel
 
 from graphmem.errors import GraphMemError
+from graphmem.extract.rules.clause import KIN
 from graphmem.edit.changes import fact_changes
 from graphmem.lifecycle import records
 from graphmem.lifecycle.policy import ProfilePolicy
 from graphmem.lifecycle.summaries import latest_summaries
-from graphmem.lifecycle.writer import ProfileDigest, ProfileSection, TemplateWriter, Writer
+from graphmem.lifecycle.writer import (SUBJECT_TOPICS, ProfileDigest, ProfileSection,
+                                       TemplateWriter, Writer)
 from graphmem.memory import Memory
 from graphmem.models import Cardinality, Category, Entity, Fact, FactStatus, Scope
 from graphmem.store.base import WriteBatch
@@ -48,6 +59,13 @@ _TRACE = {
     "MARRIED_TO": ("be married to", "married"),
     "RELATIONSHIP_STATUS": ("be", "became"), "FAVORITE": ("favour", "switched to"),
 }
+
+#: Entity types that are people: in a user's profile, only as the user's relations.
+PEOPLE = frozenset({"person"})
+#: Where a fact stands in its paragraph: the user's own first, then their relations, then
+#: facts about things.
+_OWN, _RELATION, _THING = 0, 1, 2
+_WORD = re.compile(r"[\w'’-]+")
 
 
 class Profile(BaseModel):
@@ -109,6 +127,62 @@ def _trace(fact: Fact, old: Fact) -> str:
             f"{fact.object_name} in {when}.")
 
 
+def _kin_word(fact: Fact) -> str | None:
+    """The word a relation's own text calls the other person by ("sister" in "Melanie is
+    Maya's sister."), if it is one of the extractor's kin words for the fact's predicate."""
+    words = (w.lower() for w in _WORD.findall(fact.text))
+    return next((w for w in words if KIN.get(w) == fact.predicate), None)
+
+
+class _Placer:
+    """Where each fact of a user's memory stands in the profile about ``owner``."""
+
+    def __init__(self, memory: Memory, tenant: str, owner: Entity, facts: list[Fact]) -> None:
+        ids = sorted({i for f in facts for i in (f.subject_id, f.object_id) if i})
+        self.owner = owner
+        self.people = {e.id for e in memory.store.get_entities(tenant, ids)
+                       if e.type in PEOPLE and e.id != owner.id}
+        self.personal = owner.type in PEOPLE
+
+    def rank(self, fact: Fact) -> int | None:
+        """The user's own fact, a relation to them, a fact about a thing; None for a
+        fact about someone else, which the profile of a person leaves out."""
+        if not self.personal:
+            return _OWN
+        ends = {fact.subject_id, fact.object_id}
+        if self.owner.id in ends:
+            return _RELATION if ends & self.people else _OWN
+        if fact.predicate in SUBJECT_TOPICS:  # "Lesson for Docker": the user's, about a topic
+            return _THING
+        return None if fact.subject_id in self.people else _THING
+
+    def other(self, fact: Fact) -> str:
+        """The other person's name in a relation to the owner."""
+        return fact.object_name if fact.subject_id == self.owner.id else fact.subject_name
+
+
+def _paragraph(facts: list[Fact], placer: _Placer, olds: dict[str, Fact], limit: int) -> list[str]:
+    """One paragraph's sentences, at most ``limit``: the user's own facts, most important
+    first, then their relations on one line ("Maya's relations: sister Melanie.", at most
+    ``limit`` people, so that a long address book cannot outgrow the paragraph), then facts
+    about things."""
+    placed = [(rank, f) for f in facts if (rank := placer.rank(f)) is not None]
+    placed.sort(key=lambda p: (p[0], -p[1].importance, -p[1].valid_from.timestamp(), p[1].id))
+    lines: list[tuple[int, str]] = []
+    kin: list[str] = []
+    for rank, fact in placed:
+        old = next((olds[i] for i in fact.supersedes if i in olds), None)
+        word = _kin_word(fact) if rank == _RELATION and old is None else None
+        if word is not None:
+            kin.append(f"{word} {placer.other(fact)}")
+        else:
+            lines.append((rank, _trace(fact, old) if old else fact.text))
+    if kin:
+        lines.append((_RELATION, f"{placer.owner.name}'s relations: {', '.join(kin[:limit])}."))
+        lines.sort(key=lambda line: line[0])  # stable: each rank keeps its order
+    return [text for _, text in lines[:limit]]
+
+
 def profile_digest(memory: Memory, tenant: str, scope: Scope, owner: Entity, *,
                    now: datetime, policy: ProfilePolicy = ProfilePolicy(),
                    previous: str | None = None) -> ProfileDigest:
@@ -118,15 +192,10 @@ def profile_digest(memory: Memory, tenant: str, scope: Scope, owner: Entity, *,
              and f.predicate not in records.LIFECYCLE_PREDICATES]
     olds = {f.id: f for f in memory.store.get_facts(
         tenant, sorted({i for f in facts for i in f.supersedes}))}
-    sections: list[ProfileSection] = []
-    for title, categories in SECTIONS:
-        chosen = sorted((f for f in facts if f.category in categories),
-                        key=lambda f: (-f.importance, -f.valid_from.timestamp(), f.id))
-        lines: list[str] = []
-        for fact in chosen[: policy.max_sentences_per_paragraph]:
-            old = next((olds[i] for i in fact.supersedes if i in olds), None)
-            lines.append(_trace(fact, old) if old else fact.text)
-        sections.append(ProfileSection(title=title.format(owner=owner.name), sentences=lines))
+    placer = _Placer(memory, tenant, owner, facts)
+    sections = [ProfileSection(title=title.format(owner=owner.name), sentences=_paragraph(
+        [f for f in facts if f.category in categories], placer, olds,
+        policy.max_sentences_per_paragraph)) for title, categories in SECTIONS]
     return ProfileDigest(owner=owner.name, sections=sections, previous=previous)
 
 

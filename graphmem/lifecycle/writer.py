@@ -49,7 +49,7 @@ _UNRESOLVED = re.compile(r"\b(?:still|not sure|haven't|hasn't|not yet|need to|ha
 #: Predicates whose object is a clause ("send the report"), not a topic.
 _CLAUSE_OBJECTS = frozenset({"TODO", "GOAL", "PLANS", "NOTE"})
 #: Predicates whose subject is the topic ("Lesson for Docker: ...").
-_SUBJECT_TOPICS = frozenset({"LESSON"})
+SUBJECT_TOPICS = frozenset({"LESSON"})
 TONES: dict[str, frozenset[str]] = {
     "frustrated": frozenset({"frustrated", "frustrating", "annoying", "annoyed", "stuck", "broken",
                              "fails", "failing", "failed", "ugh", "argh", "again", "useless"}),
@@ -167,7 +167,7 @@ class TemplateWriter:
         for fact in sorted(digest.facts, key=lambda f: -f.importance):
             if fact.predicate in _CLAUSE_OBJECTS:
                 continue
-            name = (fact.subject if fact.predicate in _SUBJECT_TOPICS else fact.object).strip()
+            name = (fact.subject if fact.predicate in SUBJECT_TOPICS else fact.object).strip()
             if name and name.casefold() != digest.owner.casefold():
                 found.setdefault(name.casefold(), name)
         per_message = [content_words(m.content) for m in user]

@@ -23,11 +23,11 @@ from graphmem.predicates import PredicateRegistry
 from graphmem.search import fuse
 from graphmem.search.evidence import (Source, absorb_turns, contradicted, facts_by_turn, is_stale,
                                       sources_of, turn_source)
-from graphmem.search.focus import (NAME_CANDIDATES, Focus, choose_focus, focus_names, kin_focus,
-                                   owner_focus, stranger_focus)
+from graphmem.search.focus import (NAME_CANDIDATES, Focus, choose_focus, focus_names,
+                                   stranger_focus, user_focus)
 from graphmem.search.models import SearchHit, SearchRequest, SearchResponse
 from graphmem.search.slots import SlotAnswer, SlotMatch, SlotMatcher, read_slot
-from graphmem.search.timeq import overlaps, query_window
+from graphmem.search.timeq import Window, overlaps, query_window
 from graphmem.search.traverse import hop_weights, query_ngrams, rank_by_query
 from graphmem.search.turns import bm25_prior, named_speakers, prefer_speakers, vector_prior
 from graphmem.store.base import ChannelPlan, GraphStore, TurnHit
@@ -117,8 +117,7 @@ class SearchEngine:
         found = self.store.search_channels(tenant, channel_plan(request, text, vector, time,
                                                                 depth))
         focus = (choose_focus(request.query, found.entities, found.named)
-                 or owner_focus(self.store, tenant, request.scope, request.query)
-                 or kin_focus(self.store, tenant, request.scope, request.query)
+                 or user_focus(self.store, tenant, request.scope, request.query)
                  or stranger_focus(request.query, [*found.entities, *found.named]))
         walked = hop_weights(found.walked)
         ranked: dict[str, list[str]] = {
@@ -131,7 +130,8 @@ class SearchEngine:
         turns: dict[str, TurnHit] = {}
         if request.include_turns:
             # Deeper than the other channels: the speaker prior re-ranks within them.
-            by_text, by_vector = found.turns, found.turns_vector
+            by_text, by_vector = (said_by_window_end(found.turns, window, request),
+                                  said_by_window_end(found.turns_vector, window, request))
             named = named_speakers(request.query, by_text + by_vector) | {
                 normalize_name(h.speaker) for h in by_text + by_vector
                 if h.speaker and focus.said_by(h.speaker)}
@@ -278,6 +278,22 @@ class SearchEngine:
             pool = self._access_pool
         if pool is not None:
             pool.submit(lambda: None).result()
+
+
+def said_by_window_end(hits: list[TurnHit], window: Window | None,
+                       request: SearchRequest) -> list[TurnHit]:
+    """The turns said before the end of the window the question names.
+
+    "Where did Maya work in August 2023?" is not answered by what she said in
+    2024, just as a search ``as_of`` August 2023 never sees it; what she said
+    before the window may still hold in it, so the start does not bound turns.
+    The history view, whose facts the window does not bound, keeps every turn too.
+    Undated turns stay.
+    """
+    end = window[1] if window is not None else None
+    if end is None or request.include_history:
+        return hits
+    return [h for h in hits if h.timestamp is None or as_utc(h.timestamp) < end]
 
 
 def channel_plan(request: SearchRequest, text: str, vector: list[float], time: TimeFilter,

@@ -8,10 +8,13 @@ given or family name alone ("Maya"), as people ask.
 
 A question in the first person ("Where do I work?") in a user's scope is about
 that user: the owner entity, the person the user speaks as (the rule extractor
-files "I work at ..." under the speaker's name). "my sister" is someone else,
-so a question that speaks of the user's kin gets no owner focus. A question
-that names a person the scope does not know ("Where does Priya work?") has a
-focus too, with no entity: no one else's value of a slot answers for hers.
+files "I work at ..." under the speaker's name). "my sister" is someone else:
+"Where does my sister work?" is about her alone. A question that speaks of the
+user and their kin ("a dinner recipe for me and my partner") is about both, so
+the user's own facts (an allergy, a diet) answer it beside the partner's. A
+question that names a person the scope does not know ("Where does Priya
+work?") has a focus too, with no entity: no one else's value of a slot answers
+for hers.
 """
 
 from __future__ import annotations
@@ -66,6 +69,13 @@ class Focus:
     def __bool__(self) -> bool:
         return bool(self.entities)
 
+    def __or__(self, other: Focus) -> Focus:
+        """Both foci at once ("me and my partner"): a question about several people is
+        answered by the facts of each."""
+        seen = {e.id for e in self.entities}
+        return Focus((*self.entities, *(e for e in other.entities if e.id not in seen)),
+                     self.names | other.names, self.pronouns or other.pronouns)
+
     @property
     def stranger(self) -> bool:
         """A person the question names whom the scope does not know."""
@@ -111,11 +121,19 @@ def find_focus(store: GraphStore, tenant: str, scope_keys: list[str], question: 
 
 
 def speaks_of_self(question: str) -> bool:
-    """Whether a question asks about the one asking: "Where do I work?", not "my sister"."""
+    """Whether a question asks about the one asking: "Where do I work?", "a recipe for me and
+    my partner", not "Where does my sister work?": the "my" of "my sister" names her."""
     words = [w.lower() for w in _WORD.findall(question)]
-    if any(a in ("my", "our") and b.rstrip("s") in KIN for a, b in zip(words, words[1:])):
-        return False
-    return any(w in FIRST_PERSON for w in words)
+    kin_owners = {i for i, (a, b) in enumerate(zip(words, words[1:]))
+                  if a in ("my", "our") and _kin_word(b) is not None}
+    return any(w in FIRST_PERSON for i, w in enumerate(words) if i not in kin_owners)
+
+
+def user_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Focus:
+    """The scope's user (:func:`owner_focus`) and the kin the question names
+    (:func:`kin_focus`), together when it speaks of both ("me and my partner")."""
+    return (owner_focus(store, tenant, scope, question)
+            | kin_focus(store, tenant, scope, question))
 
 
 def owner_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Focus:
@@ -143,10 +161,10 @@ def kin_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Fo
     user's current facts relate to them that way ("Ana is Noah's sister.")."""
     words = [w.lower() for w in _WORD.findall(question)]
     kin = next((b for a, b in zip(words, words[1:]) if a in ("my", "our")
-                and (b in KIN or b.rstrip("s") in KIN)), None)
-    if kin is None or scope.user_id is None:
+                and _kin_word(b) is not None), None)
+    word = _kin_word(kin) if kin is not None else None
+    if kin is None or word is None or scope.user_id is None:
         return Focus()
-    word = kin if kin in KIN else kin.rstrip("s")
     owners = [e.id for e in _owner(store, tenant, scope)[1]]
     related = {f.object_id for f in store.facts_about(tenant, scope.visible_keys, owners,
                                                       TimeFilter(), KIN_FACTS)
@@ -157,6 +175,13 @@ def kin_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Fo
         return Focus()
     return Focus(tuple(people), frozenset({kin, word, *(w for e in people
                                                         for w in _name_words(e.name))}))
+
+
+def _kin_word(word: str) -> str | None:
+    """The kin word ("sister") a question's word is, plural or not ("sisters")."""
+    if word in KIN:
+        return word
+    return word.rstrip("s") if word.rstrip("s") in KIN else None
 
 
 def _owner(store: GraphStore, tenant: str, scope: Scope) -> tuple[str, list[Entity]]:

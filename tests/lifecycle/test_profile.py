@@ -11,6 +11,7 @@ from graphmem.lifecycle.profile import (
     profile_history,
     refresh_profile,
 )
+from graphmem.lifecycle.policy import ProfilePolicy
 from graphmem.lifecycle.summaries import summarize_session
 from graphmem.memory import Memory
 from graphmem.models import Category, Scope
@@ -94,3 +95,23 @@ def test_layered_context_carries_profile_and_summaries(memory: Memory, tenant: s
     assert "Alice used to work at Acme, moved to Globex in March 2024." in context.prompt
     # the profile is a stored fact too, and recall finds it: it is said once, in its layer
     assert context.prompt.count(context.profile.splitlines()[0]) == 1, context.prompt
+
+
+def test_a_users_profile_is_about_the_user(memory: Memory, tenant: str, clock: Clock) -> None:
+    chat(memory, tenant, "I live in Lisbon.", "Nice.", "I work at Initech as a data scientist.",
+         "Great.", "I'm allergic to peanuts.", "Noted.", session="me")
+    clock.advance(days=30)  # what she says of others later must not crowd her own facts out
+    chat(memory, tenant, "My sister Melanie lives in Paris.", "Lovely.",
+         "Melanie works at Microsoft.", "Cool.", "My friend Sam lives in Rome.", "Nice.",
+         "Sam works at Google.", "Ok.", "Mel moved to Rome.", "Ok.", session="others")
+    clock.advance(hours=1)
+    text = refresh_profile(memory, tenant, ALICE,
+                           policy=ProfilePolicy(max_sentences_per_paragraph=5)).profile.text
+    about = text.split("\n\n")[0]
+    for own in ("Alice lives in Lisbon.", "Alice works at Initech.",
+                "Alice works as a data scientist.", "Alice is allergic to peanuts."):
+        assert own in about, text
+    # other people only as her relations, after her own facts
+    assert about.endswith("Alice's relations: sister Melanie, friend Sam."), text
+    for theirs in ("Paris", "Microsoft", "Rome", "Google"):
+        assert theirs not in text, text

@@ -17,6 +17,7 @@ from graphmem.ingest.inputs import EpisodeInput
 from graphmem.manage.edits import forget_fact
 from graphmem.memory import Memory
 from graphmem.models import Message, Scope
+from graphmem.search.context import ContextRequest
 from graphmem.search.models import SearchHit, SearchRequest
 from graphmem.store.base import GraphStore
 
@@ -142,3 +143,43 @@ def test_turns_overtaken_by_later_facts_leave_the_current_view(memory: Memory,
     assert "I don't have a dog." in then
     history = texts(ask(memory, tenant, "maya", "Does Maya have a dog?", include_history=True))
     assert "I don't have a dog." in history
+
+
+def maya(memory: Memory, tenant: str) -> None:
+    """Maya's own facts, her partner's, and other people's: what a dinner question meets."""
+    for when, text in [("2022-03-10T10:00:00", "I live in Lisbon."),
+                       ("2022-06-02T10:00:00", "I'm allergic to peanuts."),
+                       ("2022-06-02T11:00:00", "My sister Melanie works at Microsoft."),
+                       ("2022-11-15T10:00:00", "My partner Tom is divorced."),
+                       ("2023-01-20T10:00:00", "I'm vegetarian."),
+                       ("2023-05-05T10:00:00", "My friend Sam lives in Rome.")]:
+        say(memory, tenant, "maya", when, text)
+
+
+def test_a_question_about_the_user_and_their_kin_keeps_the_users_own_facts(
+        memory: Memory, tenant: str) -> None:
+    maya(memory, tenant)
+    context = memory.context(tenant, ContextRequest(
+        scope=Scope(user_id="maya"),
+        message="Can you suggest a dinner recipe for me and my partner?"))
+    found = [h.text for h in context.items]
+    # "me and my partner" names both: her allergy and diet stay beside his facts
+    assert {"Maya is allergic to peanuts.", "Maya follows a vegetarian diet.",
+            "Tom is Maya's partner."} <= set(found), found
+    # a question that names only the kin is about the kin: her job comes first
+    assert texts(ask(memory, tenant, "maya", "Where does my sister work?"))[0] == \
+        "Melanie works at Microsoft."
+
+
+def test_a_window_in_the_question_bounds_the_turns_as_as_of_does(memory: Memory,
+                                                                  tenant: str) -> None:
+    say(memory, tenant, "maya", "2023-07-12T10:00:00", "I started working at Microsoft.")
+    say(memory, tenant, "maya", "2024-02-20T10:00:00", "I started working at Amazon.")
+    say(memory, tenant, "maya", "2024-03-01T10:00:00", "I work at Amazon now, it's great.")
+    end = datetime(2023, 9, 1, tzinfo=UTC)
+    response = memory.search(tenant, SearchRequest(
+        scope=Scope(user_id="maya"), query="Where did Maya work in August 2023?", limit=5))
+    assert response.window == (datetime(2023, 8, 1, tzinfo=UTC), end)
+    # what she said in 2024 does not answer for August 2023; what she said before may
+    assert [h for h in response.results if h.valid_from is None or h.valid_from >= end] == []
+    assert "Maya works at Microsoft." in texts(response.results)

@@ -6,7 +6,7 @@ from graphmem.embed.base import Embedder
 from graphmem.ingest.inputs import FactInput
 from graphmem.ingest.pipeline import Ingestor
 from graphmem.models import Scope
-from graphmem.search.focus import find_focus
+from graphmem.search.focus import find_focus, speaks_of_self
 from graphmem.store.base import GraphStore, TurnHit
 from tests.ingest.helpers import ScriptedExtractor, day
 
@@ -41,3 +41,12 @@ def test_things_and_unknown_names_are_no_focus(store: GraphStore, embedder: Embe
     seed(store, embedder, tenant)
     assert not find_focus(store, tenant, TEAM.visible_keys, "what does the project use")
     assert not find_focus(store, tenant, TEAM.visible_keys, "Where does Priya work?")
+
+
+def test_the_user_and_their_kin_are_told_apart() -> None:
+    # "my" before a kin word names the kin; any other first-person word names the user
+    assert not speaks_of_self("Where does my sister work?")
+    assert not speaks_of_self("Where does my boss live?")
+    assert speaks_of_self("Can you suggest a dinner recipe for me and my partner?")
+    assert speaks_of_self("What should I buy my sisters?")
+    assert speaks_of_self("Where do I work?")
