@@ -118,6 +118,12 @@ def current_profile(memory: Memory, tenant: str, scope: Scope, *,
     return Profile(scope_key=scope.key, owner=name or scope.user_id or scope.group_id or "")
 
 
+def _never_held(fact: Fact) -> bool:
+    """A slip corrected in words ends where it began ("Actually it was Lisbon, not Porto"):
+    the user never lived in Porto, so no "used to" names it."""
+    return fact.valid_until is not None and fact.valid_until <= fact.valid_from
+
+
 def _trace(fact: Fact, old: Fact) -> str:
     verb, change = _TRACE.get(fact.predicate, (None, None))
     when = f"{fact.valid_from:%B %Y}"
@@ -171,7 +177,8 @@ def _paragraph(facts: list[Fact], placer: _Placer, olds: dict[str, Fact], limit:
     lines: list[tuple[int, str]] = []
     kin: list[str] = []
     for rank, fact in placed:
-        old = next((olds[i] for i in fact.supersedes if i in olds), None)
+        old = next((o for i in fact.supersedes if (o := olds.get(i)) is not None
+                    and not _never_held(o)), None)
         word = _kin_word(fact) if rank == _RELATION and old is None else None
         if word is not None:
             kin.append(f"{word} {placer.other(fact)}")

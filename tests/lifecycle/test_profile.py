@@ -14,7 +14,8 @@ from graphmem.lifecycle.profile import (
 from graphmem.lifecycle.policy import ProfilePolicy
 from graphmem.lifecycle.summaries import summarize_session
 from graphmem.memory import Memory
-from graphmem.models import Category, Scope
+from graphmem.ingest.inputs import EpisodeInput
+from graphmem.models import Category, Message, Scope
 from graphmem.search.context import ContextRequest
 from tests.lifecycle.conftest import ALICE, Clock
 from tests.lifecycle.helpers import add, chat
@@ -115,3 +116,14 @@ def test_a_users_profile_is_about_the_user(memory: Memory, tenant: str, clock: C
     assert about.endswith("Alice's relations: sister Melanie, friend Sam."), text
     for theirs in ("Paris", "Microsoft", "Rome", "Google"):
         assert theirs not in text, text
+
+
+def test_a_slip_corrected_in_words_leaves_no_trace(memory: Memory, tenant: str) -> None:
+    """"Actually it was Lisbon, not Porto": Alice never lived in Porto, so the profile does
+    not say she used to."""
+    for month, text in ((1, "I moved to Porto."), (2, "Actually it was Lisbon, not Porto.")):
+        memory.add_episode(tenant, EpisodeInput(scope=ALICE, messages=[
+            Message(speaker="Alice", content=text, timestamp=datetime(2024, month, 5, tzinfo=UTC))]))
+    text = refresh_profile(memory, tenant, ALICE).profile.text
+    assert "Alice lives in Lisbon." in text or "Alice moved to Lisbon" in text, text
+    assert "Porto" not in text
