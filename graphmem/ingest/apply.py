@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from graphmem.embed.base import Embedder
 from graphmem.extract.rules.render import ended
@@ -154,8 +154,12 @@ class TimelineEditor:
             self._before[fact.id] = fact
 
     def load(self, statements: list[Statement]) -> None:
-        """Load the timelines of many statements in one store query."""
-        self._load_keys(self.key_of(st) for st in statements)
+        """Load the timelines of many statements in one store query, with the timelines
+        :meth:`_end_held_with` will read beside them (a job's title and manager), so
+        finishing costs no second round trip."""
+        keys = [self.key_of(st) for st in statements]
+        held = self._held_slots(keys)
+        self._load_keys([*keys, *(k for own, inner in held.items() for k in [own, *inner])])
 
     def load_facts(self, facts: list[Fact]) -> None:
         """Load the whole timelines of these facts (used by deletions and edits)."""
@@ -341,9 +345,22 @@ class TimelineEditor:
             object_name=st.object_name, text=st.text, category=st.category,
             importance=st.importance, confidence=st.confidence, cardinality=spec.cardinality,
             timeline_key=key, valid_from=st.valid_from, stated_until=st.stated_until,
-            recorded_at=self.now, status=status,
+            recorded_at=self._recorded_now(key), status=status,
         )
         return with_evidence(fact, [st.evidence])
+
+    def _recorded_now(self, key: str) -> datetime:
+        """When a new record of timeline ``key`` is learnt: now, but always after the
+        timeline's latest record.
+
+        Two values said for the same moment are ordered by when each was learnt, so
+        a correction in the same episode as its slip ("I moved to Porto. Actually it
+        was Lisbon") or under a clock that has not moved must still come second.
+        """
+        latest = max((f.recorded_at for f in self._timelines[key].values()), default=None)
+        if latest is None or latest < self.now:
+            return self.now
+        return latest + timedelta(microseconds=1)
 
     def confirm(self, fact_id: str, episode_id: str, at: datetime) -> None:
         """Record that an episode restated a loaded fact (an LLM's "duplicate" verdict)."""
@@ -381,19 +398,19 @@ class TimelineEditor:
         marker = fact.model_copy(update={
             "text": ended(fact.subject_name, fact.predicate, fact.object_name),
             "id": new_id("fact"), "status": FactStatus.RETRACTION, "valid_from": evidence.at,
-            "recorded_at": self.now, "embedding": None, "valid_until": None,
+            "recorded_at": self._recorded_now(fact.timeline_key), "embedding": None,
+            "valid_until": None,
             "stated_until": None, "superseded_by": None, "supersedes": [], "retraction": None,
             "expired_at": None})
         return with_evidence(marker, [evidence])
 
-    def _end_held_with(self) -> list[str]:
-        """End the facts held within a value that changed (see :mod:`held_with`), in every
-        subject whose holding or held timeline this edit loaded. Returns the timelines
-        that got a marker."""
+    def _held_slots(self, keys: Iterable[str]) -> dict[str, list[str]]:
+        """For each holding value among ``keys`` or held within one (a job; its title):
+        the holding timeline's key and the keys of the timelines held within it."""
         held_by = self.registry.held_families()
         holder_of = {family: holder for holder, fams in held_by.items() for family in fams}
         slots: dict[str, list[str]] = {}
-        for key in list(self._timelines):
+        for key in keys:
             parts = key.rsplit("|", 3)
             scope, subject, family, per_object = parts if len(parts) == 4 else ("", "", "", "")
             holder = family if family in held_by else holder_of.get(family)
@@ -401,6 +418,13 @@ class TimelineEditor:
                 own = timeline_key(scope, subject, holder, Cardinality.ONE, "")
                 slots[own] = [timeline_key(scope, subject, f, Cardinality.ONE, "")
                               for f in held_by[holder]]
+        return slots
+
+    def _end_held_with(self) -> list[str]:
+        """End the facts held within a value that changed (see :mod:`held_with`), in every
+        subject whose holding or held timeline this edit loaded. Returns the timelines
+        that got a marker."""
+        slots = self._held_slots(list(self._timelines))
         self._load_keys([k for own, held in slots.items() for k in [own, *held]])
         touched: list[str] = []
         for own, held in slots.items():

@@ -223,6 +223,24 @@ def test_a_slip_corrected_in_few_words_later_never_held(
     assert slot(store, tenant, "LIVES_IN") == {"Lisbon"}
 
 
+def test_a_correction_learnt_in_the_same_instant_still_comes_second(
+        store: GraphStore, embedder: Embedder, rules: RuleExtractor, tenant: str) -> None:
+    """The slip and its correction share ``valid_from``; what was learnt second wins even
+    when the clock has not moved between them (one episode, or a clock frozen in a test),
+    rather than whichever fact id happens to sort last."""
+    frozen = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
+    ingestor = Ingestor(store, rules, embedder, clock=lambda: frozen)
+    tell(ingestor, tenant, 1, "I moved to Porto.")
+    tell(ingestor, tenant, 3, "Actually it was Lisbon, not Porto.")
+    assert slot(store, tenant, "LIVES_IN", as_of=day(2)) == {"Lisbon"}
+    tell(ingestor, tenant, 5, "I moved to Oslo.", "Sorry, I live in Bergen, not Oslo.")
+    assert slot(store, tenant, "LIVES_IN", as_of=day(6)) == {"Bergen"}
+    history = store.list_facts(tenant, FactQuery(scope_keys=[ALICE.key], predicates=["LIVES_IN"],
+                                                 time=TimeFilter(include_history=True)))
+    stamps = sorted(f.recorded_at for f in history)
+    assert len(set(stamps)) == len(stamps), "each record of one timeline is learnt at its own instant"
+
+
 def test_a_message_dated_far_ahead_is_stored_with_a_warning(ingestor: Ingestor,
                                                            tenant: str) -> None:
     ahead = ingestor.ingest(tenant, EpisodeInput(scope=ALICE, messages=[
