@@ -212,7 +212,8 @@ def test_a_slip_corrected_in_a_later_episode_never_held(
 
 
 @pytest.mark.parametrize("fix", ["Actually it was Lisbon, not Porto.",
-                                 "Sorry, I live in Lisbon, not Porto."])
+                                 "Sorry, I live in Lisbon, not Porto.",
+                                 "Sorry, I meant Lisbon."])
 def test_a_slip_corrected_in_few_words_later_never_held(
         ingestor: Ingestor, store: GraphStore, tenant: str, fix: str) -> None:
     """"Actually it was Lisbon, not Porto" names no slot: ingestion shows the rules the

@@ -13,7 +13,7 @@ phrase into a retraction, so the denied value is closed, never asserted.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -106,36 +106,65 @@ def deny(findings: list[Finding], sent: Span) -> list[Finding]:
     return findings
 
 
-#: What a sentence read by :func:`correction` looks like, for the sentence gate.
-CORRECTION = re.compile(r"\b(?:(?:it|that|this)(?:'s|\s+(?:is|was))|i\s+meant)\s+[^,]+,\s*not\s",
+#: What a sentence read by :func:`correction` looks like, for the sentence gate: "it was
+#: Lisbon, not Porto", "I meant Lisbon, not Porto", "Sorry, I meant Lisbon".
+CORRECTION = re.compile(r"\b(?:(?:it|that|this)(?:'s|\s+(?:is|was))|i\s+meant)\s+[^,]+,\s*not\s"
+                        r"|^\W*(?:(?:actually|sorry|oops|no|wait|correction)\W+)+i\s+mean\s"
+                        r"|^\W*(?:(?:actually|sorry|oops|no|wait|correction)\W+)*i\s+meant\s"
+                        r"|^\W*(?:(?:actually|sorry|oops|no|wait|correction)\W+)+"
+                        r"(?:it|that|this)(?:'s|\s+(?:is|was))\s",
                         re.IGNORECASE)
 #: A contrast said as a correction: "Sorry, I live in Lisbon, not Porto", "Actually, my car
 #: is a Honda, not a Toyota". The denied value was a slip, like one :data:`CORRECTION` reads.
 CORRECTING = re.compile(r"^\W*(?:actually|sorry|correction|oops|(?:no,?\s+)?wait|"
                         r"my\s+(?:bad|mistake))\b[^.!?]*,\s*not\s", re.IGNORECASE)
+#: A sentence that opens as a correction: "Sorry, ...", "Actually, ...", "Oops, ...".
+_CUE = re.compile(r"^\W*(?:actually|sorry|correction|oops|(?:no,?\s+)?wait|my\s+(?:bad|mistake))\b",
+                  re.IGNORECASE)
 #: Subjects of a correction that points back at a value said before: "it was Lisbon".
 _POINTERS = frozenset({"it", "that", "this"})
 _FILLER = frozenset({"a", "an", "the", "in", "at", "to", "for", "with", "from", "on", "my", "our"})
 
 
-def correction(sent: Span) -> tuple[str, str] | None:
-    """``(right, wrong)`` for "Actually it was Lisbon, not Porto" or "I meant Lisbon, not Porto".
+@dataclass(frozen=True)
+class Correction:
+    """What a correction names no slot for: the right value (and its head word, whose kind
+    tells the slot apart when the wrong value goes unsaid) and the wrong value, if said."""
+
+    right: str
+    wrong: str | None
+    head: Token
+
+
+def correction(sent: Span) -> Correction | None:
+    """The correction in "Actually it was Lisbon, not Porto", "I meant Lisbon, not Porto",
+    or, naming no wrong value, "Sorry, I meant Lisbon" and "Actually it was Lisbon".
 
     Such a sentence names no slot: the slot is that of the wrong value, said
-    before, which only the caller can look up.
+    before, which only the caller can look up. Without a wrong value the right
+    one must be a name ("I meant it", "it was great" correct nothing) and the
+    sentence must read as a correction: "I meant X", or a cue before "it was X".
     """
     root = sent.root
     subjects = {c.lower_ for c in root.children if c.dep_ == "nsubj"}
-    if not (root.lemma_ == "be" and subjects & _POINTERS or root.lemma_ == "mean"
-            and subjects & {"i", "we"}):
+    pointing = root.lemma_ == "be" and bool(subjects & _POINTERS)
+    meaning = root.lemma_ == "mean" and bool(subjects & {"i", "we"})
+    if not (pointing or meaning):
         return None
     values = [c for c in root.children if c.dep_ in ("attr", "dobj", "acomp")]
-    wrong = [_value(p) for p in denied(sent)]
-    if len(values) != 1 or len(wrong) != 1 or not wrong[0]:
+    denials = [_value(p) for p in denied(sent)]
+    if len(values) != 1 or len(denials) > 1 or (denials and not denials[0]):
         return None
     value = values[0]
     right = _value([t for t in value.subtree if t.i <= value.i])
-    return (right, wrong[0]) if right and right.lower() != wrong[0].lower() else None
+    if not right:
+        return None
+    if denials:
+        wrong = denials[0]
+        return Correction(right, wrong, value) if right.lower() != wrong.lower() else None
+    named = value.pos_ == "PROPN" or (value.text[:1].isupper() and value.i != sent.start)
+    cued = meaning or _CUE.search(sent.text) is not None
+    return Correction(right, None, value) if named and cued else None
 
 
 def _value(tokens: list[Token]) -> str:

@@ -32,9 +32,11 @@ from graphmem.extract.base import (
     SELF, CandidateFact, ExtractedEntity, ExtractedFact, Extraction)
 from graphmem.extract.rules.dispatch import sentence_findings
 from graphmem.extract.rules.clause import Finding, Party, Speech
-from graphmem.extract.rules.contrast import CORRECTING, CORRECTION, correction
+from graphmem.extract.rules.contrast import CORRECTING, CORRECTION, Correction, correction
 from graphmem.extract.rules.language import guess_language
+from graphmem.extract.rules.lexicon import object_type
 from graphmem.extract.rules.render import cardinality, statement, style
+from graphmem.extract.rules.slots import SLOT_TYPES, value_slot
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
 from graphmem.extract.rules.terms import TermMarker
 from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve
@@ -301,16 +303,20 @@ def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
 
 
 def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
-               fix: tuple[str, str], sent: Span, unit: _Unit,
+               fix: Correction, sent: Span, unit: _Unit,
                ) -> tuple[list[ExtractedFact], bool]:
     """"Actually it was Lisbon, not Porto": the slot Porto was said in, earlier in the
     episode or in a stored fact, gets Lisbon, and Porto is closed. Says whether the
     slot was found.
 
     A value said earlier in the same episode was a slip: it is dropped, and the
-    right value holds from when the wrong one was said.
+    right value holds from when the wrong one was said. "Sorry, I meant Lisbon"
+    names no wrong value: it is the one said last in a slot Lisbon can fill.
     """
-    right, wrong = fix
+    right = fix.right
+    wrong = fix.wrong or _last_said(facts, candidates, fix, unit)
+    if wrong is None or wrong.lower() == right.lower():
+        return facts, False
     earlier = [f for f in facts if f.action == "assert" and f.object.lower() == wrong.lower()]
     if earlier:
         prior = earlier[-1]
@@ -331,6 +337,36 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
     # a slip: the wrong value never held, the right one holds from when it was said
     return [*facts, fixed.model_copy(update={"corrects": True}),
             undone.model_copy(update={"corrects": True})], True
+
+
+def _fillable(fix: Correction) -> set[str]:
+    """The one-valued slots the right value of a correction can fill: by its own words
+    ("a Honda" is a car, "vegan" a diet), else by its kind (a place, a company, a person)."""
+    slot = value_slot(fix.right, fix.head)
+    if slot is not None:
+        return {slot}
+    kind = object_type(fix.head)
+    # a name the tagger has no kind for ("Acme") may be any named thing but a person
+    kinds = _NAMED_KINDS if kind in ("concept", "language") else {kind}
+    return {predicate for predicate, typ in SLOT_TYPES.items() if typ in kinds}
+
+
+#: The kinds of slot value a name of unknown kind may be.
+_NAMED_KINDS = frozenset({"organization", "place", "product"})
+
+
+def _last_said(facts: list[ExtractedFact], candidates: list[CandidateFact], fix: Correction,
+               unit: _Unit) -> str | None:
+    """The value a correction that names none replaces: the speaker's own value said last,
+    earlier in the episode or else stored, in a slot the right value can fill."""
+    slots = _fillable(fix)
+    said = [f for f in facts if f.action == "assert" and f.predicate in slots
+            and f.subject == unit.speaker and f.object]
+    if said:
+        return said[-1].object
+    own = [c for c in candidates if c.predicate in slots and c.object
+           and (unit.speaker == SELF or c.subject.lower() == unit.speaker.lower())]
+    return max(own, key=lambda c: c.valid_from).object if own else None
 
 
 def _fill_retractions(facts: list[ExtractedFact], candidates: list[CandidateFact]

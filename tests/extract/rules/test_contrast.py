@@ -81,6 +81,56 @@ def test_a_correction_of_a_stored_value_uses_its_slot(extractor: RuleExtractor) 
                                    ("Bob", "LIVES_IN", "Porto", "retract")}
 
 
+@pytest.mark.parametrize(("first", "fix", "right", "wrong"), [
+    ("I moved to Porto.", "Sorry, I meant Lisbon.", "Lisbon", "Porto"),
+    ("I work at Initech.", "Oops, I meant Microsoft.", "Microsoft", "Initech"),
+    ("I work at Initech.", "Sorry, I meant Acme.", "Acme", "Initech"),
+    ("I drive a Toyota.", "Sorry, I meant a Honda.", "Honda", "Toyota"),
+    ("I live in Porto.", "Actually it was Lisbon.", "Lisbon", "Porto"),
+])
+def test_a_correction_naming_no_wrong_value_replaces_the_last_one_it_can(
+        extractor: RuleExtractor, first: str, fix: str, right: str, wrong: str) -> None:
+    """"Sorry, I meant Lisbon" after "I moved to Porto": the value said last in a slot
+    the right one can fill (a place for a place, a car for a car) was the slip."""
+    extraction = extractor.extract(episode(
+        Message(id="m1", speaker="Bob", content=first, timestamp=datetime(2024, 1, 5, tzinfo=UTC)),
+        Message(id="m2", speaker="Bob", content=fix, timestamp=datetime(2024, 1, 5, 0, 1, tzinfo=UTC)),
+    ), [])
+    said_first = {(f.object, f.action): f for f in extraction.facts}
+    assert (wrong, "assert") not in said_first
+    kept = said_first[(right, "assert")]
+    assert kept.corrects and kept.message_id == "m1"
+    assert said_first[(wrong, "retract")].predicate == kept.predicate
+
+
+def test_a_correction_naming_no_wrong_value_picks_the_stored_slot_by_kind(
+        extractor: RuleExtractor) -> None:
+    """The employer was said after the home, but Lisbon is a place: it corrects the home."""
+    home = CandidateFact(id="f1", text="Bob moved to Porto.", subject="Bob",
+                         predicate="LIVES_IN", object="Porto", valid_from=REF)
+    job = CandidateFact(id="f2", text="Bob works at Initech.", subject="Bob",
+                        predicate="WORKS_AT", object="Initech",
+                        valid_from=REF.replace(minute=REF.minute + 1))
+    text = "Sorry, I meant Lisbon."
+    assert said(extractor, text).wants_candidates
+    extraction = extractor.extract(episode(Message(id="m", speaker="Bob", content=text)),
+                                   [job, home])
+    assert triples(extraction) == {("Bob", "LIVES_IN", "Lisbon", "assert"),
+                                   ("Bob", "LIVES_IN", "Porto", "retract")}
+
+
+@pytest.mark.parametrize("fix", ["Actually it was great.", "I meant it.",
+                                 "Actually it was Tom."])
+def test_words_of_correction_without_a_fitting_value_correct_nothing(
+        extractor: RuleExtractor, fix: str) -> None:
+    extraction = extractor.extract(episode(
+        Message(id="m1", speaker="Bob", content="I moved to Porto.",
+                timestamp=datetime(2024, 1, 5, tzinfo=UTC)),
+        Message(id="m2", speaker="Bob", content=fix, timestamp=datetime(2024, 1, 6, tzinfo=UTC)),
+    ), [])
+    assert triples(extraction) == {("Bob", "LIVES_IN", "Porto", "assert")}
+
+
 @pytest.mark.parametrize(("text", "slip"), [
     ("Sorry, I live in Lisbon, not Porto.", True),
     ("Actually, my car is a Honda, not a Toyota.", True),
