@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
     KIN, PETS, Clause, Finding, Party, Rule, Speech, appositive_name, conjuncts, each,
-    possessor)
+    has_time, possessor)
 from graphmem.extract.rules.lexicon import (
     dobjs, has_prt, is_named, is_place, object_type, pobjs)
 from graphmem.extract.rules.phrases import phrase
@@ -70,6 +70,8 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
     verb = clause.verb
     if clause.negated or clause.modal in ("would", "could", "should", "might"):
         return []
+    if clause.tense == "future" and not has_time(verb):
+        return []  # "I'm going to switch to a Honda": not yet, and no day says when
     old, new = _old_new(verb, clause.lemma)
     named = next((s for t in dobjs(verb) if (s := slot_noun(t))
                   and possessor(t) in (None, "me")), None)

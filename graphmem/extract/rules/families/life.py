@@ -181,16 +181,19 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def move(clause: Clause, speech: Speech) -> list[Finding]:
-    """"moved to Berlin" -> LIVES_IN; a hedged move is only a plan."""
+    """"moved to Berlin" -> LIVES_IN; a hedged move is only a plan, and so is one still
+    ahead with no date ("I'm going to move to Oslo", "I'm moving to Rome"): it has not
+    happened, and no day says when it will. A dated one holds from its day."""
     verb = clause.verb
     targets = pobjs(verb, ("to", "into", "back"))
     places = [t for t in targets + [x for t in targets for x in pobjs(t, ("in",))]
               if (is_place(t) or is_named(t)) and t.ent_type_ != TECH_LABEL]
     if not places or clause.negated or clause.modal in ("would", "could", "should"):
         return []
-    if any(c.dep_ == "prep" and c.lower_ == "from" for c in verb.children):
+    plan = clause.hedged or (clause.tense == "future" and not has_time(verb))
+    if not plan and any(c.dep_ == "prep" and c.lower_ == "from" for c in verb.children):
         return []  # "moved from X to Y" is a transition (families.change)
-    if clause.hedged:
+    if plan:
         return each(clause, lambda s: [Finding(s, "PLANS", f"move to {n}", "plan", timing="plan")
                                         for t in places if (n := phrase(t))])
     return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place",

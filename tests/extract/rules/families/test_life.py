@@ -35,3 +35,28 @@ def test_a_partner_the_parser_hangs_off_the_verb_is_still_the_partner(
 def test_a_pet_called_by_name_is_the_named_pet(extractor: RuleExtractor, text: str, owner: str,
                                                name: str) -> None:
     assert triples(said(extractor, text)) == {(owner, "HAS_PET", name, "assert")}
+
+
+@pytest.mark.parametrize("text", ["I'm going to move to Oslo.", "I'm moving to Oslo soon.",
+                                  "I will move to Oslo.", "I'm moving from Porto to Oslo."])
+def test_a_move_still_ahead_with_no_date_is_a_plan(extractor: RuleExtractor, text: str) -> None:
+    """It has not happened and no day says when it will: "where does Bob live?" keeps
+    his home, and the plan is remembered as one."""
+    assert triples(said(extractor, text)) == {("Bob", "PLANS", "move to Oslo", "assert")}
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("I'm moving to Oslo next month.", "2024-07-01"),
+    ("I will move to Oslo in August.", "2024-08-01"),
+])
+def test_a_dated_move_ahead_holds_from_its_day(extractor: RuleExtractor, text: str,
+                                               day: str) -> None:
+    facts = said(extractor, text).facts
+    assert [(f.predicate, f.object, f.valid_from.date().isoformat()) for f in facts] == [
+        ("LIVES_IN", "Oslo", day)]
+
+
+def test_a_switch_still_ahead_with_no_date_changes_nothing_yet(
+        extractor: RuleExtractor) -> None:
+    assert not {t for t in triples(said(extractor, "I'm going to switch to a Honda."))
+                if t[1] == "DRIVES"}
