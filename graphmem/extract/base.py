@@ -82,6 +82,9 @@ class CandidateFact(BaseModel):
     predicate: str
     object: str
     valid_from: UtcDateTime
+    #: Said about the person an unnamed "I" in the episode is (the scope's user), whatever
+    #: name they are stored under.
+    own: bool = False
 
 
 class Extractor(Protocol):

@@ -234,7 +234,11 @@ class Ingestor:
                                                         TimeFilter(), MAX_CANDIDATES)]
         speakers = {speaker_of(own_name, m.speaker) for m in episode.messages}
         names = [normalize_name(s) for s in speakers or {own_name}]
-        subjects = {e.id for e in self.store.find_entities(tenant, keys, names)}
+        found = self.store.find_entities(tenant, keys, names)
+        subjects = {e.id for e in found}
+        me = normalize_name(own_name)
+        selves = {e.id for e in found  # whom an unnamed "I" is, whatever they are called now
+                  if me in {normalize_name(n) for n in (e.name, *e.aliases)}}
         own = [f for f in self.store.facts_about(tenant, keys, sorted(subjects), TimeFilter(),
                                                  MAX_CANDIDATES) if f.subject_id in subjects]
         own_ids = {f.id for f in own}
@@ -246,7 +250,8 @@ class Ingestor:
             tenant, [i for i in ids if i not in known], embeddings=False)}
         facts = [f for i in ids if (f := known.get(i) or fetched.get(i)) is not None]
         return [CandidateFact(id=f.id, text=f.text, subject=f.subject_name, predicate=f.predicate,
-                              object=f.object_name, valid_from=f.valid_from) for f in facts]
+                              object=f.object_name, valid_from=f.valid_from,
+                              own=f.subject_id in selves) for f in facts]
 
     def _resolve(self, edit: Edit, scope: Scope, episode: Episode, extraction: Extraction,
                  pending: dict[tuple[str, str], Entity], own: str) -> Resolution:

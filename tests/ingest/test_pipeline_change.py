@@ -224,6 +224,24 @@ def test_a_slip_corrected_in_few_words_later_never_held(
     assert slot(store, tenant, "LIVES_IN") == {"Lisbon"}
 
 
+def test_an_unnamed_user_corrects_a_stored_value_in_their_own_voice(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    """Messages with no speaker, as most clients send them, with the assistant's replies:
+    "Sorry, I meant Globex" corrects the user's own employer, stated of the user."""
+    def chat(month: int, text: str) -> None:
+        ingestor.ingest(tenant, EpisodeInput(scope=ALICE, messages=[
+            Message(id=f"u{month}", role="user", content=text, timestamp=day(month)),
+            Message(id=f"a{month}", role="assistant", content="Got it.", timestamp=day(month))]))
+    chat(1, "I work at Initech and I live in Porto.")
+    chat(3, "Sorry, I meant Globex.")
+    assert slot(store, tenant, "WORKS_AT") == {"Globex"}
+    assert slot(store, tenant, "WORKS_AT", as_of=day(2)) == {"Globex"}  # Initech was a slip
+    assert slot(store, tenant, "LIVES_IN") == {"Porto"}
+    job = store.list_facts(tenant, FactQuery(scope_keys=[ALICE.key], predicates=["WORKS_AT"],
+                                             time=TimeFilter()))
+    assert [f.text for f in job] == ["The user works at Globex."]
+
+
 def test_a_correction_learnt_in_the_same_instant_still_comes_second(
         store: GraphStore, embedder: Embedder, rules: RuleExtractor, tenant: str) -> None:
     """The slip and its correction share ``valid_from``; what was learnt second wins even

@@ -157,8 +157,8 @@ def correction(sent: Span) -> Correction | None:
         return None
     value = values[0]
     right = _value([t for t in value.subtree if t.i <= value.i])
-    if not right:
-        return None
+    if not right or any(c.dep_ in ("relcl", "acl") for c in value.children):
+        return None  # "it was Tom who told me": a cleft, not a correction
     if denials:
         wrong = denials[0]
         return Correction(right, wrong, value) if right.lower() != wrong.lower() else None

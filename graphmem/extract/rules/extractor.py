@@ -328,6 +328,8 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
         if not stored:
             return facts, False
         subject, predicate, kind = stored[-1].subject, stored[-1].predicate, "concept"
+        if stored[-1].own and unit.speaker == SELF:
+            subject = SELF  # "I", whatever name the user is stored under
     party = Party(subject, "person", subject == unit.speaker)
     fixed = _fact(Finding(party, predicate, right, kind, timing="none"), sent, unit)
     if earlier:
@@ -341,18 +343,18 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
 
 def _fillable(fix: Correction) -> set[str]:
     """The one-valued slots the right value of a correction can fill: by its own words
-    ("a Honda" is a car, "vegan" a diet), else by its kind (a place, a company, a person)."""
+    ("a Honda" is a car, "vegan" a diet), else a place's slot for a place. The tagger's
+    other kinds for a name said alone are guesses ("Globex" a product, "Hooli" a person),
+    so any other name may be an employer, a car or a person, but not a home."""
     slot = value_slot(fix.right, fix.head)
     if slot is not None:
         return {slot}
-    kind = object_type(fix.head)
-    # a name the tagger has no kind for ("Acme") may be any named thing but a person
-    kinds = _NAMED_KINDS if kind in ("concept", "language") else {kind}
+    kinds = {"place"} if object_type(fix.head) == "place" else _NAMED_KINDS
     return {predicate for predicate, typ in SLOT_TYPES.items() if typ in kinds}
 
 
-#: The kinds of slot value a name of unknown kind may be.
-_NAMED_KINDS = frozenset({"organization", "place", "product"})
+#: The kinds of slot value a name not tagged as a place may be.
+_NAMED_KINDS = frozenset({"organization", "product", "person"})
 
 
 def _last_said(facts: list[ExtractedFact], candidates: list[CandidateFact], fix: Correction,
@@ -365,7 +367,7 @@ def _last_said(facts: list[ExtractedFact], candidates: list[CandidateFact], fix:
     if said:
         return said[-1].object
     own = [c for c in candidates if c.predicate in slots and c.object
-           and (unit.speaker == SELF or c.subject.lower() == unit.speaker.lower())]
+           and (c.own if unit.speaker == SELF else c.subject.lower() == unit.speaker.lower())]
     return max(own, key=lambda c: c.valid_from).object if own else None
 
 

@@ -85,6 +85,8 @@ def test_a_correction_of_a_stored_value_uses_its_slot(extractor: RuleExtractor) 
     ("I moved to Porto.", "Sorry, I meant Lisbon.", "Lisbon", "Porto"),
     ("I work at Initech.", "Oops, I meant Microsoft.", "Microsoft", "Initech"),
     ("I work at Initech.", "Sorry, I meant Acme.", "Acme", "Initech"),
+    ("I work at Initech.", "Oops, I meant Hooli.", "Hooli", "Initech"),  # tagged a person
+    ("I work at Initech.", "Sorry, I meant Globex.", "Globex", "Initech"),  # tagged a product
     ("I drive a Toyota.", "Sorry, I meant a Honda.", "Honda", "Toyota"),
     ("I live in Porto.", "Actually it was Lisbon.", "Lisbon", "Porto"),
 ])
@@ -120,7 +122,8 @@ def test_a_correction_naming_no_wrong_value_picks_the_stored_slot_by_kind(
 
 
 @pytest.mark.parametrize("fix", ["Actually it was great.", "I meant it.",
-                                 "Actually it was Tom."])
+                                 "Actually it was Tom.", "Sorry, I meant Globex.",
+                                 "Actually it was Tom who told me."])
 def test_words_of_correction_without_a_fitting_value_correct_nothing(
         extractor: RuleExtractor, fix: str) -> None:
     extraction = extractor.extract(episode(
