@@ -242,6 +242,20 @@ def test_an_unnamed_user_corrects_a_stored_value_in_their_own_voice(
     assert [f.text for f in job] == ["The user works at Globex."]
 
 
+def test_a_past_stretch_is_history_beside_the_current_value(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    """"I lived in Paris from 2015 to 2020", said while living in Berlin, answers an
+    as_of in 2017 and leaves Berlin current; "until" ends a current value then."""
+    tell(ingestor, tenant, 1, "I live in Berlin and I work at Initech.")
+    tell(ingestor, tenant, 2, "I lived in Paris from 2015 to 2020.")
+    assert slot(store, tenant, "LIVES_IN") == {"Berlin"}
+    assert slot(store, tenant, "LIVES_IN", as_of=datetime(2017, 6, 1, tzinfo=UTC)) == {"Paris"}
+    assert slot(store, tenant, "LIVES_IN", as_of=datetime(2022, 6, 1, tzinfo=UTC)) == set()
+    tell(ingestor, tenant, 6, "I worked at Initech until last month.")
+    assert slot(store, tenant, "WORKS_AT") == set()
+    assert slot(store, tenant, "WORKS_AT", as_of=day(4)) == {"Initech"}
+
+
 def test_a_correction_learnt_in_the_same_instant_still_comes_second(
         store: GraphStore, embedder: Embedder, rules: RuleExtractor, tenant: str) -> None:
     """The slip and its correction share ``valid_from``; what was learnt second wins even

@@ -13,6 +13,7 @@ findings. Turning subtrees into object phrases is the job of
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -30,7 +31,7 @@ Action = Literal["assert", "retract"]
 #: How a sentence's time expression applies to a fact: when a state began
 #: (``start``), when something happened (``event``), the span of a trip
 #: (``trip``), a deadline (``due``), the date a plan is for (``plan``), or not at all.
-Timing = Literal["start", "event", "trip", "due", "plan", "none"]
+Timing = Literal["start", "event", "trip", "due", "plan", "span", "none"]
 
 FIRST_PERSON = frozenset({"i", "me", "we", "us", "myself", "ourselves"})
 FIRST_POSSESSIVE = frozenset({"my", "our"})
@@ -204,6 +205,30 @@ def tense_of(verb: Token, modal: str | None) -> Tense:
 def has_time(verb: Token) -> bool:
     """Whether the verb's sentence names a time ("on Monday"): an event without one is chat."""
     return any(t.ent_type_ in ("DATE", "TIME") for t in verb.sent)
+
+
+#: "from 2015 to 2020": a stretch of time with both ends named.
+_STRETCH = re.compile(r"\bfrom\b.+?\b(?:to|until|till|through)\b", re.IGNORECASE)
+
+
+def past_stretch(clause: Clause) -> bool:
+    """Whether a past clause says from when to when it held ("I lived in Paris from 2015
+    to 2020"): a closed stretch of history, not a present fact nor a chat about the past."""
+    verb = clause.verb
+    return clause.tense == "past" and not clause.negated and has_time(verb) and \
+        _STRETCH.search(verb.sent.text) is not None
+
+
+#: "until 2020", "till last May": when something stopped.
+_UNTIL = re.compile(r"\b(?:until|till)\b", re.IGNORECASE)
+
+
+def past_until(clause: Clause) -> bool:
+    """Whether a past clause says only when it stopped holding ("I worked at Google until
+    2020"): that ends it then, and says nothing of when it began."""
+    verb = clause.verb
+    return clause.tense == "past" and not clause.negated and not clause.perfect and \
+        has_time(verb) and _UNTIL.search(verb.sent.text) is not None and not past_stretch(clause)
 
 
 def future_time(verb: Token) -> bool:

@@ -39,7 +39,7 @@ from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.slots import SLOT_TYPES, value_slot
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
 from graphmem.extract.rules.terms import TermMarker
-from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve
+from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve, resolve_range
 from graphmem.extract.rules.titles import TitleJoiner
 from graphmem.models import Episode
 
@@ -149,7 +149,8 @@ class RuleExtractor:
                 earlier_tech, previous = [], unit
             speech = Speech(unit.speaker, unit.first_person, people, speakers)
             for sent in doc.sents:
-                found = sentence_findings(sent, speech, earlier_tech)
+                found = [f for f in sentence_findings(sent, speech, earlier_tech)
+                         if f.timing != "span" or _time_of(f, sent, unit.when) is not None]
                 said = [_fact(finding, sent, unit) for finding in found]
                 if CORRECTION.search(sent.text) or CORRECTING.search(sent.text):
                     # "Sorry, I meant I work at Hooli, not Initech", "Actually, I live in Lisbon, not Porto"
@@ -245,6 +246,9 @@ def _time_of(finding: Finding, sent: Span, when: datetime) -> TimeSpan | None:
     """Resolve the time expression of the finding's own clause, not of its neighbours."""
     if finding.timing == "none" or not has_time_cue(sent.text):
         return None
+    if finding.timing == "span":
+        stretch = resolve_range(sent.text, when)
+        return stretch if stretch is not None and stretch.end <= when else None
     text = sent.text
     if finding.anchor is not None:
         verb = sent.doc[finding.anchor]
@@ -276,8 +280,12 @@ def _interval(finding: Finding, span: TimeSpan | None, when: datetime
               ) -> tuple[datetime, datetime | None]:
     if span is None:
         return when, None
-    if finding.action == "retract" and finding.timing == "start" and span.relation == "at":
-        return min(span.end, when), None  # "left last month": still there until it was over
+    if finding.timing == "span":
+        return span.start, span.end
+    if finding.action == "retract" and finding.timing == "start" and span.relation in ("at",
+                                                                                      "until"):
+        # "left last month", "worked there until 2020": still there until it was over
+        return min(span.end, when), None
     if finding.timing == "start":
         if span.relation == "until":
             return when, span.end

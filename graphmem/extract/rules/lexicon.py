@@ -109,12 +109,16 @@ IRREGULAR = MappingProxyType({
 })
 
 
+#: Adverbs a place hangs off rather than off the verb: "moved back to", "moved home to".
+_PARTICLES = frozenset({"back", "over", "away", "out", "down", "up", "home"})
+
+
 def pobjs(token: Token, preps: tuple[str, ...]) -> list[Token]:
     """Objects of ``token``'s prepositions named in ``preps``, with their conjuncts."""
     found: list[Token] = []
     for prep in token.children:
-        if prep.dep_ == "advmod" and prep.lower_ in ("back", "over", "away", "out", "down", "up"):
-            found += pobjs(prep, preps)  # "moved back to Chicago"
+        if prep.dep_ == "advmod" and prep.lower_ in _PARTICLES:
+            found += pobjs(prep, preps)  # "moved back to Chicago", "moved back home to Ohio"
             continue
         if prep.dep_ not in ("prep", "agent", "dative") or prep.lower_ not in preps:
             continue

@@ -181,6 +181,8 @@ def _sentence(text: str) -> str:
 def _time_phrase(finding: Finding, span: TimeSpan | None, when: datetime | None) -> str:
     if span is None or finding.timing == "none":
         return ""
+    if finding.timing == "span":
+        return span.text  # "from 2015 to 2020"
     if finding.timing == "start" and finding.statement is None and span.relation == "at":
         ahead = when is not None and span.start > when
         return ("from " if ahead else "since ") + span.describe().split(" ", 1)[1]

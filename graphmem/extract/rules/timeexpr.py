@@ -146,6 +146,36 @@ class TimeSpan:
         return f"on {body}" if self.granularity in ("hour", "day") else f"in {body}"
 
 
+#: "from 2015 to 2020", "from March 2019 until last May": a stretch with both ends.
+_RANGE = re.compile(r"\bfrom\b(?P<start>.+?)\b(?:to|until|till|through)\b(?P<end>.+)",
+                    re.IGNORECASE)
+
+
+def resolve_range(text: str, reference: datetime) -> TimeSpan | None:
+    """The stretch a past "from X to Y" names, as one span from X's start to Y's end, or
+    None when either end does not resolve or they are out of order.
+
+    >>> ref = datetime(2024, 6, 12, 10, tzinfo=UTC)
+    >>> span = resolve_range("I lived in Paris from 2015 to 2020", ref)
+    >>> (span.start.year, span.end.year, span.text)
+    (2015, 2021, 'from 2015 to 2020')
+    """
+    match = _RANGE.search(text)
+    if match is None:
+        return None
+    first = resolve(f"from{match['start']}", reference, prefer="past")
+    last = resolve(f"until{match['end']}", reference, prefer="past")
+    if first is None or last is None or not first.start < last.end:
+        return None
+    return TimeSpan(first.start, last.end, first.granularity,
+                    text=f"from {_body(first)} to {_body(last)}")
+
+
+def _body(span: TimeSpan) -> str:
+    """The time itself, without its relation word: "2015", "March 2019", "5 May 2024"."""
+    return span.describe().split(" ", 1)[1]
+
+
 def has_time_cue(text: str) -> bool:
     """True when ``text`` might hold a time expression; false means :func:`resolve` is None."""
     return TIME_CUE.search(text) is not None

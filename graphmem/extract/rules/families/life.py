@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
-    KIN, PETS, VAGUE, Action, Clause, Finding, Party, Rule, Speech, action_of, conjuncts, each,
-    has_time, possessor)
+    KIN, PETS, VAGUE, Action, Clause, Finding, Party, Rule, Speech, Timing, action_of, conjuncts,
+    each, has_time, past_stretch, past_until, possessor)
 from graphmem.extract.rules.lexicon import (
     BUSINESSES, EVENT_NOUNS, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, dobjs, has_prt,
     is_named, is_place, object_type, pobjs)
@@ -40,23 +41,37 @@ def work(clause: Clause, speech: Speech) -> list[Finding]:
               and t.lower_ not in VAGUE and t.ent_type_ not in ("DATE", "TIME")]
     titles = [t for t in pobjs(verb, ("as",)) if t.ent_type_ != TECH_LABEL]
     tools = [t for t in pobjs(verb, ("with",)) if t.ent_type_ == TECH_LABEL]
-    if clause.tense == "past" and not clause.perfect and not clause.negated:
+    stretch = past_stretch(clause)  # "I worked at Google from 2015 to 2020"
+    ended = past_until(clause)  # "I worked at Google until 2020": it ended then
+    if clause.tense == "past" and not clause.perfect and not clause.negated and not (
+            stretch or ended):
         return []
-    action = action_of(clause)
+    action: Action = "assert" if stretch else "retract" if ended else action_of(clause)
+    timing: Timing = "span" if stretch else "start"
 
     def make(s: Party) -> list[Finding]:
-        out = [Finding(s, "WORKS_AT", name, object_type(t), action)
+        out = [Finding(s, "WORKS_AT", name, object_type(t), action, timing=timing)
                for t in places if (name := phrase(t))]
         for t in titles:
             for attached in pobjs(t, ("at", "for")):
                 if (org := phrase(attached)) and not places:
-                    out.append(Finding(s, "WORKS_AT", org, object_type(attached), action))
+                    out.append(Finding(s, "WORKS_AT", org, object_type(attached), action,
+                                       timing=timing))
             if title := phrase(t):
-                out.append(Finding(s, "JOB_TITLE", title, "role", action))
-        out += [Finding(s, "USES", name, "technology", action)
+                out.append(Finding(s, "JOB_TITLE", title, "role", action, timing=timing))
+        out += [Finding(s, "USES", name, "technology", action, timing=timing)
                 for t in tools if (name := phrase(t))]
-        return out
+        return [_in_past(f) for f in out] if stretch else out
     return each(clause, make)
+
+
+#: How a stretch of history is worded: "Maya lived in Paris from 2015 to 2020".
+_PAST = MappingProxyType({"WORKS_AT": "{s} worked at {o}", "LIVES_IN": "{s} lived in {o}",
+                          "JOB_TITLE": "{s} worked as {a_o}", "USES": "{s} used {o}"})
+
+
+def _in_past(finding: Finding) -> Finding:
+    return replace(finding, statement=_PAST.get(finding.predicate, finding.statement))
 
 
 def join(clause: Clause, speech: Speech) -> list[Finding]:
@@ -170,14 +185,19 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def live(clause: Clause, speech: Speech) -> list[Finding]:
-    if clause.tense == "past" and not clause.perfect and not clause.ended:
+    stretch = past_stretch(clause)  # "I lived in Paris from 2015 to 2020"
+    ended = past_until(clause)  # "I lived in Paris until 2020": it ended then
+    if clause.tense == "past" and not clause.perfect and not clause.ended and not (
+            stretch or ended):
         return []
     if clause.modal in ("would", "could", "should"):
         return []
     places = [t for t in pobjs(clause.verb, ("in", "at", "near")) if is_place(t)]
-    action = action_of(clause)
-    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action)
-                                    for t in places if (n := phrase(t))])
+    action: Action = "assert" if stretch else "retract" if ended else action_of(clause)
+    timing: Timing = "span" if stretch else "start"
+    found = each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action, timing=timing)
+                                     for t in places if (n := phrase(t))])
+    return [_in_past(f) for f in found] if stretch else found
 
 
 def move(clause: Clause, speech: Speech) -> list[Finding]:

@@ -60,3 +60,27 @@ def test_a_switch_still_ahead_with_no_date_changes_nothing_yet(
         extractor: RuleExtractor) -> None:
     assert not {t for t in triples(said(extractor, "I'm going to switch to a Honda."))
                 if t[1] == "DRIVES"}
+
+
+@pytest.mark.parametrize(("text", "predicate", "obj", "start", "end"), [
+    ("I lived in Paris from 2015 to 2020.", "LIVES_IN", "Paris", "2015-01-01", "2021-01-01"),
+    ("I worked at Google from March 2016 until last year.", "WORKS_AT", "Google",
+     "2016-03-01", "2024-01-01"),
+])
+def test_a_past_stretch_is_history_with_both_ends(
+        extractor: RuleExtractor, text: str, predicate: str, obj: str, start: str,
+        end: str) -> None:
+    """A past "from X to Y" is what held then, not nothing (a bare past "I worked at
+    Google" still says nothing of when) and not a current fact."""
+    facts = said(extractor, text).facts
+    assert [(f.predicate, f.object, f.action, f.valid_from.date().isoformat(),
+             f.valid_until and f.valid_until.date().isoformat()) for f in facts] == [
+        (predicate, obj, "assert", start, end)]
+    assert facts[0].text == text.replace("I ", "Bob ", 1).replace("until last year", "to 2023")
+
+
+def test_a_past_until_ends_the_value_then(extractor: RuleExtractor) -> None:
+    facts = said(extractor, "I worked at Google until 2020.").facts
+    assert [(f.predicate, f.object, f.action, f.valid_from.date().isoformat())
+            for f in facts] == [("WORKS_AT", "Google", "retract", "2021-01-01")]
+    assert said(extractor, "I worked at Google.").facts == []
