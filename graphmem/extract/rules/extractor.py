@@ -258,6 +258,8 @@ def _time_of(finding: Finding, sent: Span, when: datetime) -> TimeSpan | None:
         if not has_time_cue(text):
             return None
     head = sent.doc[finding.anchor] if finding.anchor is not None else None
+    while head is not None and head.dep_ == "xcomp" and head.head is not head:
+        head = head.head  # "started working at Apple in May": the tense is "started"'s
     said_done = head is not None and (head.tag_ == "VBD" or any(
         a.tag_ == "VBD" or a.lower_ in ("have", "'ve", "has", "'s") for a in head.children
         if a.dep_ in ("aux", "auxpass")))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
     KIN, Clause, Finding, Rule, Speech, action_of, appositive_name, conjuncts, copula_subjects,
-    each, possessor)
+    Timing, each, possessor)
 from graphmem.extract.rules.lexicon import dobjs, is_named, is_org, is_place, pobjs
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import (
@@ -189,7 +189,9 @@ def started_at(clause: Clause, speech: Speech) -> list[Finding]:
     orgs = [t for t in pobjs(verb, ("at", "with")) if is_named(t)
             and t.text not in speech.speakers]
     titles = pobjs(verb, ("as",))
-    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", timing="event")
+    # "I start at Etsy on Monday" is ahead: only a past start is an event gone by
+    timing: Timing = "event" if clause.tense == "past" else "start"
+    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", timing=timing)
                                     for t in orgs if (n := phrase(t))]
                  + [Finding(s, "JOB_TITLE", n, "role") for t in titles
                     if orgs and (n := phrase(t))])

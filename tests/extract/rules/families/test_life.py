@@ -84,3 +84,14 @@ def test_a_past_until_ends_the_value_then(extractor: RuleExtractor) -> None:
     assert [(f.predicate, f.object, f.action, f.valid_from.date().isoformat())
             for f in facts] == [("WORKS_AT", "Google", "retract", "2021-01-01")]
     assert said(extractor, "I worked at Google.").facts == []
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("I started working at Apple in May.", "2024-05-01"),  # "started" sets the tense
+    ("I start at Apple on Monday.", "2024-06-17"),  # ahead, said on a Wednesday
+    ("I started at Etsy on Monday.", "2024-06-10"),
+])
+def test_a_job_starts_on_the_day_its_tense_points_to(extractor: RuleExtractor, text: str,
+                                                     day: str) -> None:
+    facts = said(extractor, text).facts
+    assert [(f.predicate, f.valid_from.date().isoformat()) for f in facts] == [("WORKS_AT", day)]
