@@ -100,6 +100,8 @@ def start_job(clause: Clause, speech: Speech) -> list[Finding]:
     for t in list(titles):  # "a job as a barista at Blue Bottle"
         orgs += [o for o in pobjs(t, ("at", "with", "for")) if o not in orgs]
     if verb.lemma_ == "hire":
+        if any(t.lower_ in ("me", "us") for t in dobjs(verb)):
+            return []  # "Apple hired me as a designer": the hirer is the employer (states)
         orgs += pobjs(verb, ("by", "at"))
         titles += pobjs(verb, ("as",))
     if jobs:

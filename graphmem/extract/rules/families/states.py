@@ -135,7 +135,36 @@ def diet(clause: Clause, speech: Speech) -> list[Finding]:
                                              for t in dobjs(verb)) and not clause.negated
     if eats_all:  # "I eat everything again": no diet any more
         return each(clause, lambda s: [Finding(s, "DIET", "", "diet", "retract")])
+    ruled_out = _ruled_out(clause)
+    if ruled_out:  # "I started eating meat again": not vegetarian any more
+        return each(clause, lambda s: [Finding(s, "DIET", n, "diet", "retract")
+                                        for n in ruled_out])
     return each(clause, lambda s: [Finding(s, "DIET", n, "diet", action) for n in names])
+
+
+#: The diets a food rules out: whoever eats meat again is no longer vegetarian.
+_RULES_OUT = MappingProxyType({
+    **dict.fromkeys(("meat", "chicken", "beef", "pork", "steak", "bacon", "burgers", "lamb"),
+                    ("vegetarian", "vegan", "pescatarian")),
+    **dict.fromkeys(("fish", "seafood", "salmon", "tuna", "sushi"), ("vegetarian", "vegan")),
+    **dict.fromkeys(("dairy", "cheese", "eggs", "milk", "butter"), ("vegan",)),
+})
+
+
+def _ruled_out(clause: Clause) -> list[str]:
+    """The diets a clause of eating ends: "I eat meat again", "I've started eating fish"
+    (a change, not a habit: not "I still eat eggs", "I don't eat meat", "I might eat
+    fish", nor a one-off "I ate fish yesterday")."""
+    verb = clause.verb
+    if clause.lemma != "eat" or clause.negated or clause.hedged or clause.modal or \
+            clause.tense == "future":
+        return []
+    again = any(t.lower_ == "again" for t in verb.sent)
+    started = verb.dep_ == "xcomp" and verb.head.lemma_ in ("start", "begin", "resume")
+    if not (again or started):
+        return []
+    foods = [t.lower_ for t in dobjs(verb)] + [t.lemma_.lower() for t in dobjs(verb)]
+    return list(dict.fromkeys(d for food in foods for d in _RULES_OUT.get(food, ())))
 
 
 def diet_word(clause: Clause, speech: Speech) -> list[Finding]:
@@ -170,11 +199,21 @@ def report_to(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def employed(clause: Clause, speech: Speech) -> list[Finding]:
-    """"employed by Globex", "hired by Oscorp": the employer."""
+    """"employed by Globex", "hired by Oscorp", and in the active voice "Apple hired me in
+    May" (when the speaker speaks for themselves): the employer."""
     if clause.negated or clause.modal in NOT_SO:
         return []
-    orgs = [t for t in pobjs(clause.verb, ("by", "at")) if t.text[:1].isupper()]
-    titles = pobjs(clause.verb, ("as",))
+    verb = clause.verb
+    orgs = [t for t in pobjs(verb, ("by", "at")) if t.text[:1].isupper()]
+    titles = pobjs(verb, ("as",))
+    if speech.first_person and any(t.lower_ in ("me", "us") for t in dobjs(verb)):
+        hirers = [t for t in verb.children if t.dep_ == "nsubj" and is_named(t)
+                  and t.text not in speech.speakers]
+        timing: Timing = "event" if clause.tense == "past" else "start"
+        return [Finding(speech.me(), "WORKS_AT", n, "organization", timing=timing)
+                for t in hirers if (n := phrase(t))] + [
+            Finding(speech.me(), "JOB_TITLE", n, "role") for t in titles
+            if hirers and (n := phrase(t))]
     return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization")
                                     for t in orgs if (n := phrase(t))]
                  + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := phrase(t))])

@@ -6,6 +6,8 @@ exactly the facts listed.
 
 from __future__ import annotations
 
+import pytest
+
 from graphmem.extract.rules import RuleExtractor
 from tests.extract.rules.conftest import Triple, exact_cases, said, triples
 
@@ -68,3 +70,27 @@ def test_a_past_state_opens_nothing(extractor: RuleExtractor) -> None:
     assert triples(said(extractor, "My manager was Henrik.")) == set()
     assert triples(said(extractor, "My favourite language is Python.")) == {
         (B, "FAVORITE_LANGUAGE", "Python", "assert")}
+
+
+@pytest.mark.parametrize(("text", "ended"), [
+    ("I started eating meat again.", {"vegetarian", "vegan", "pescatarian"}),
+    ("I eat fish again.", {"vegetarian", "vegan"}),
+    ("I've started eating eggs.", {"vegan"}),
+])
+def test_eating_again_what_a_diet_rules_out_ends_it(extractor: RuleExtractor, text: str,
+                                                    ended: set[str]) -> None:
+    assert triples(said(extractor, text)) == {("Bob", "DIET", d, "retract") for d in ended}
+
+
+@pytest.mark.parametrize("text", ["I'm a vegetarian but I still eat eggs.", "I don't eat meat.",
+                                  "I ate chicken yesterday.", "I might eat fish again."])
+def test_eating_as_a_habit_or_once_ends_no_diet(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[3] == "retract"}
+
+
+def test_a_company_that_hired_me_is_my_employer(extractor: RuleExtractor) -> None:
+    assert triples(said(extractor, "Apple hired me as a designer.")) == {
+        ("Bob", "WORKS_AT", "Apple", "assert"), ("Bob", "JOB_TITLE", "designer", "assert")}
+    assert [f.valid_from.date().isoformat()
+            for f in said(extractor, "Apple hired me in May.").facts] == ["2024-05-01"]
+    assert triples(said(extractor, "Apple hired Tom.")) == set()
