@@ -60,7 +60,7 @@ _PHRASES = re.compile(
     r"|(?:\b(?:i|we|they|you|he|she|who|really|also|not|do|does|did|would|still|actually|"
     r"totally|just|kinda|definitely|genuinely|both|all|absolutely|truly|am|is|are|was|were|been|"
     r"never|always|ever|so|too|sure|\w+ly)|'d|'m|'re|n't)\s+(?:lik|lov)(?:e|es|ed|ing)\b"
-    r"|\bwork(?:s|ed|ing)?\s+(?:\w+\s+)?(?:at|for|as|with)\b"
+    r"|\bwork(?:s|ed|ing)?\s+(?:\w+\s+)?(?:at|for|as|with)\b|(?:\bnot|n't)\s+working\b"
     r"|\b(?:hop(?:e|es|ed|ing)|want(?:s|ed|ing)?|aim(?:s|ed|ing)?|intend(?:s|ed|ing)?|"
     r"wish(?:es|ed|ing)?|striv(?:e|es|ing)|long(?:s|ed|ing)?|sav(?:e|es|ed|ing)\s+up)\s+to\b"
     r"|\bwanna\b|\bdream(?:s|t|ed|ing)?\s+(?:of|about|to)\b|\bback\s+from\b", re.IGNORECASE)

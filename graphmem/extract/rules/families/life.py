@@ -41,6 +41,8 @@ def work(clause: Clause, speech: Speech) -> list[Finding]:
               and t.lower_ not in VAGUE and t.ent_type_ not in ("DATE", "TIME")]
     titles = [t for t in pobjs(verb, ("as",)) if t.ent_type_ != TECH_LABEL]
     tools = [t for t in pobjs(verb, ("with",)) if t.ent_type_ == TECH_LABEL]
+    if _out_of_work(clause, places, titles, tools):
+        return each(clause, lambda s: [Finding(s, "WORKS_AT", "", "organization", "retract")])
     stretch = past_stretch(clause)  # "I worked at Google from 2015 to 2020"
     ended = past_until(clause)  # "I worked at Google until 2020": it ended then
     if clause.tense == "past" and not clause.perfect and not clause.negated and not (
@@ -72,6 +74,17 @@ _PAST = MappingProxyType({"WORKS_AT": "{s} worked at {o}", "LIVES_IN": "{s} live
 
 def _in_past(finding: Finding) -> Finding:
     return replace(finding, statement=_PAST.get(finding.predicate, finding.statement))
+
+
+def _out_of_work(clause: Clause, places: list[Token], titles: list[Token],
+                 tools: list[Token]) -> bool:
+    """"I'm not working at the moment": no job now, whichever it was (not "I'm not working
+    today", a day off, nor "not working on X", a task)."""
+    verb = clause.verb
+    return (clause.negated and clause.tense == "present" and verb.tag_ == "VBG"
+            and not (places or titles or tools) and not dobjs(verb)
+            and not any(c.dep_ == "prep" for c in verb.children if c.lower_ != "at")
+            and not any(t.ent_type_ in ("DATE", "TIME") for t in verb.sent))
 
 
 def join(clause: Clause, speech: Speech) -> list[Finding]:

@@ -95,3 +95,15 @@ def test_a_job_starts_on_the_day_its_tense_points_to(extractor: RuleExtractor, t
                                                      day: str) -> None:
     facts = said(extractor, text).facts
     assert [(f.predicate, f.valid_from.date().isoformat()) for f in facts] == [("WORKS_AT", day)]
+
+
+@pytest.mark.parametrize(("text", "out"), [
+    ("I'm not working at the moment.", True), ("I'm currently not working.", True),
+    ("I'm not working today.", False),  # a day off
+    ("I'm not working on that.", False),  # a task
+    ("It's not working.", False),
+])
+def test_not_working_now_ends_whatever_job_it_was(extractor: RuleExtractor, text: str,
+                                                  out: bool) -> None:
+    ended = ("Bob", "WORKS_AT", "", "retract") in triples(said(extractor, text))
+    assert ended is out
