@@ -152,6 +152,28 @@ def test_a_name_given_in_words_names_the_user(ingestor: Ingestor, store: GraphSt
     assert slot(store, tenant, "WORKS_AT", scope=u9) == {"Globex"}
 
 
+def test_a_name_spelt_like_the_account_id_still_names_the_user(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    """On the account "maya", "Hi, I'm Maya" is a name given all the same: later unnamed
+    messages are Maya's, in words too ("Melanie is Maya's sister", never "the user's")."""
+    maya = Scope(user_id="maya")
+    for month, text in enumerate(["Hi, I'm Maya. I live in Berlin.",
+                                  "My sister Melanie works at Google."], start=1):
+        ingestor.ingest(tenant, EpisodeInput(scope=maya, messages=[
+            Message(role="user", content=text, timestamp=day(month))]))
+    texts = sorted(f.text for f in store.list_facts(tenant, FactQuery(scope_keys=[maya.key])))
+    assert "Melanie is Maya's sister." in texts and "Maya lives in Berlin." in texts, texts
+
+
+def test_an_unnamed_user_is_written_the_user_mid_sentence(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    u3 = Scope(user_id="u3")
+    ingestor.ingest(tenant, EpisodeInput(scope=u3, messages=[
+        Message(role="user", content="My sister Melanie works at Google.", timestamp=day(1))]))
+    texts = {f.text for f in store.list_facts(tenant, FactQuery(scope_keys=[u3.key]))}
+    assert "Melanie is the user's sister." in texts, texts
+
+
 def test_a_batch_names_the_user_as_one_episode_at_a_time_would(
         ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
     """A jsonl import sends many episodes in one batch: an unnamed "I" after a named one

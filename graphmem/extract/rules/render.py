@@ -117,8 +117,10 @@ def style(predicate: str) -> Style:
 
 
 def display(subject: str) -> str:
+    """How a subject is written inside a sentence (:func:`_sentence` capitalises a first
+    word): "Melanie is the user's sister", "The user lives in Berlin"."""
     if subject == SELF:
-        return "The user"
+        return "the user"
     if subject == "project":
         return "The project"
     return subject
@@ -178,12 +180,19 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+#: States whose start, said as an event, reads as "since": "works at Etsy since May 2024".
+_STATES_SINCE = frozenset({"WORKS_AT", "LIVES_IN", "JOB_TITLE"})
+
+
 def _time_phrase(finding: Finding, span: TimeSpan | None, when: datetime | None) -> str:
     if span is None or finding.timing == "none":
         return ""
     if finding.timing == "span":
         return span.text  # "from 2015 to 2020"
-    if finding.timing == "start" and finding.statement is None and span.relation == "at":
+    started = finding.timing == "event" and finding.predicate in _STATES_SINCE and \
+        finding.action == "assert"  # "started at Etsy in February": works there since
+    if (finding.timing == "start" or started) and finding.statement is None and \
+            span.relation == "at":
         ahead = when is not None and span.start > when
         return ("from " if ahead else "since ") + span.describe().split(" ", 1)[1]
     if finding.timing == "due" and span.relation == "at" and span.granularity != "hour":

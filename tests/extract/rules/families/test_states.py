@@ -91,6 +91,7 @@ def test_eating_as_a_habit_or_once_ends_no_diet(extractor: RuleExtractor, text: 
 def test_a_company_that_hired_me_is_my_employer(extractor: RuleExtractor) -> None:
     assert triples(said(extractor, "Apple hired me as a designer.")) == {
         ("Bob", "WORKS_AT", "Apple", "assert"), ("Bob", "JOB_TITLE", "designer", "assert")}
-    assert [f.valid_from.date().isoformat()
-            for f in said(extractor, "Apple hired me in May.").facts] == ["2024-05-01"]
+    assert [(f.valid_from.date().isoformat(), f.text)
+            for f in said(extractor, "Apple hired me in May.").facts] == [
+        ("2024-05-01", "Bob works at Apple since May 2024.")]
     assert triples(said(extractor, "Apple hired Tom.")) == set()
