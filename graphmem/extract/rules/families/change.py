@@ -231,7 +231,8 @@ def together(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
-    """"Our cat Luna passed away", "my dog died": the pet is gone.
+    """"Our cat Luna passed away", "my dog died", "our dog ran away", "our cat went
+    missing": the pet is gone.
 
     A bare name ("Biscuit died last week"), said in the first person by someone
     other than the name, ends the speaker's pet of that name if they have one (a
@@ -239,7 +240,8 @@ def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
     to them ("my grandma Rose died" still names a grandmother)."""
     verb = clause.verb
     if clause.negated or clause.modal or clause.tense == "future" or (
-            clause.lemma == "pass" and not has_prt(verb, "away")):
+            clause.lemma in ("pass", "run") and not has_prt(verb, "away")) or (
+            clause.lemma == "go" and not any(c.lower_ == "missing" for c in verb.children)):
         return []
     out: list[Finding] = []
     for t in (c for c in verb.children if c.dep_ == "nsubj"):
@@ -308,7 +310,8 @@ def move_out(clause: Clause, speech: Speech) -> list[Finding]:
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "be": (together, done_with), "do": (no_slot, done_with), "have": (no_slot,),
     "follow": (no_slot,), "drink": (consume,), "smoke": (consume,), "eat": (consume,),
-    "pass": (pass_away,), "die": (pass_away,), "go": (transition,),
+    "pass": (pass_away,), "die": (pass_away,), "run": (pass_away,),
+    "go": (transition, pass_away),
     "switch": (transition,), "move": (transition, move_out), "change": (transition,),
     "replace": (transition,), "swap": (transition,), "trade": (transition,),
     "exchange": (transition,), "upgrade": (transition,), "relocate": (transition,),
@@ -319,5 +322,5 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
 })
 #: Words the sentence gate must let through for these rules.
 TRIGGERS: frozenset[str] = frozenset({"rehomed", "rehome", "together", "died", "passed", "done",
-                                      "through"})
+                                      "through", "missing"})
 PATTERNS: tuple[re.Pattern[str], ...] = ()

@@ -93,6 +93,11 @@ CASES: list[tuple[str, set[Triple]]] = [
     ("Biscuit died last week.", {(B, "HAS_PET", "Biscuit", "retract")}),
     ("Luna passed away yesterday.", {(B, "HAS_PET", "Luna", "retract")}),
     ("Biscuit didn't die.", set()),
+    # a pet that ran away or went missing is gone too; people who do are not pets
+    ("Our dog Max ran away.", {(B, "HAS_PET", "Max", "retract")}),
+    ("Our cat went missing.", {(B, "HAS_PET", "cat", "retract")}),
+    ("I ran away from home.", set()),
+    ("I went to the gym.", set()),
 ]
 
 
