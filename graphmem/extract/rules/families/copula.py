@@ -155,6 +155,12 @@ def _adjective(comp: Token, clause: Clause, speech: Speech) -> list[Finding]:
         if word == "married":
             return married(clause.subjects, [t.text for t in partners])
         out: list[Finding] = []
+        me = [s for s in clause.subjects if s.is_speaker]
+        others = [s for s in clause.subjects if not s.is_speaker]
+        if word == "engaged" and not partners and me and len(others) == 1:
+            # "Tom and I got engaged": each other's partner, as "Tom and I got married"
+            return [Finding(me[0], "RELATIONSHIP_STATUS", word, "status"),
+                    Finding(me[0], "HAS_PARTNER", others[0].name, "person")]
         for s in clause.subjects:
             out.append(Finding(s, "RELATIONSHIP_STATUS", word, "status"))
             out += [Finding(s, "HAS_PARTNER", t.text, "person") for t in partners]

@@ -97,6 +97,8 @@ CASES: list[tuple[str, set[Triple]]] = [
     ("Our dog Max ran away.", {(B, "HAS_PET", "Max", "retract")}),
     ("Our cat went missing.", {(B, "HAS_PET", "cat", "retract")}),
     ("I ran away from home.", set()),
+    ("Tom and I got engaged.", {(B, "RELATIONSHIP_STATUS", "engaged", "assert"),
+                                (B, "HAS_PARTNER", "Tom", "assert")}),
     ("I went to the gym.", set()),
 ]
 
