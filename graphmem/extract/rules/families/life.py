@@ -361,6 +361,40 @@ def have(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
+#: Words for a newborn: "a baby girl", "a son", "twins".
+_NEWBORNS = frozenset({"baby", "girl", "boy", "son", "daughter", "twins"})
+
+
+def birth(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I had a baby girl named Ava", "We had a baby boy, Leo", "My sister gave birth to a
+    son named Leo": a child, named, from the day it was born."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.hedged or clause.tense != "past":
+        return []
+    if clause.lemma == "give":
+        if not any(t.lemma_.lower() == "birth" for t in dobjs(verb)):
+            return []
+        babies = pobjs(verb, ("to",))
+    else:
+        babies = dobjs(verb)
+    names = [n for t in babies if t.lemma_.lower() in _NEWBORNS and (n := _given_name(t))]
+    return each(clause, lambda s: [Finding(s, "HAS_CHILD", n, "person", timing="event")
+                                    for n in names])
+
+
+def _given_name(token: Token) -> str | None:
+    """The name a newborn is given: "a girl named Ava", "a boy called Leo", "a boy, Leo"."""
+    for c in token.children:
+        if c.dep_ == "acl" and c.lemma_.lower() in ("name", "call"):
+            named = [x for x in c.children if x.dep_ in ("oprd", "dobj", "attr", "xcomp")
+                     and x.text[:1].isupper()]
+            if named:
+                return named[0].text
+        if c.dep_ == "appos" and c.pos_ == "PROPN":
+            return c.text
+    return None
+
+
 def acquire(clause: Clause, speech: Speech) -> list[Finding]:
     """buy / purchase / own / get / adopt / rescue: OWNS or HAS_PET."""
     verb = clause.verb
@@ -441,9 +475,9 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "fire": (leave,), "live": (live,), "reside": (live,), "move": (move,), "relocate": (move,),
     "grow": (grow_up,), "come": (grow_up,), "marry": (marry,), "divorce": (marry,), "separate": (marry,),
     "date": (date_someone,), "break": (break_up,), "split": (break_up,), "know": (know,), "speak": (know,),
-    "meet": (meet,), "have": (have,), "buy": (acquire,), "purchase": (acquire,),
+    "meet": (meet,), "have": (have, birth), "buy": (acquire,), "purchase": (acquire,),
     "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "sell": (dispose,), "rid": (dispose,),
-    "give": (dispose,), "open": (found_business,), "found": (found_business,),
+    "give": (dispose, birth), "open": (found_business,), "found": (found_business,),
     "launch": (found_business,),
 })
 TRIGGERS: frozenset[str] = frozenset()

@@ -107,3 +107,20 @@ def test_not_working_now_ends_whatever_job_it_was(extractor: RuleExtractor, text
                                                   out: bool) -> None:
     ended = ("Bob", "WORKS_AT", "", "retract") in triples(said(extractor, text))
     assert ended is out
+
+
+@pytest.mark.parametrize(("text", "parent", "child"), [
+    ("I had a baby girl named Ava.", "Bob", "Ava"),
+    ("We had a baby boy, Leo.", "Bob", "Leo"),
+    ("I gave birth to a son named Leo.", "Bob", "Leo"),
+    ("My sister had a baby boy called Sam.", "Bob's sister", "Sam"),
+])
+def test_a_named_newborn_is_a_child(extractor: RuleExtractor, text: str, parent: str,
+                                    child: str) -> None:
+    assert triples(said(extractor, text)) >= {(parent, "HAS_CHILD", child, "assert")}
+
+
+@pytest.mark.parametrize("text", ["I had a baby.", "I didn't have a baby.",
+                                  "I had a great time."])
+def test_no_named_newborn_no_child(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] == "HAS_CHILD"}
