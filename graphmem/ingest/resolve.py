@@ -142,7 +142,44 @@ class EntityResolver:
                 result.by_name[norm] = ent
                 result.created.append(ent)
                 result.claims[keys[norm]] = seen[keys[norm]]
+        if create:
+            self._short_forms_in_batch(tenant, scope, wanted, result, keys)
         return result
+
+    def _short_forms_in_batch(self, tenant: str, scope: Scope, wanted: dict[str, NameRequest],
+                              result: Resolution, keys: dict[str, str]) -> None:
+        """"My sister Melanie lives in Paris. Mel just got a job at Microsoft", both new:
+        a short form and the one person of the batch it can stand for are one new person
+        (not when a known person could be meant too, nor when the two were introduced in
+        different relations, "my sister Melanie" and "my friend Mel")."""
+        created = {e.id for e in result.created}
+        for norm in [n for n, e in result.by_name.items() if e.id in created]:
+            req, said = wanted[norm], words(wanted[norm].name)
+            if req.type != "person" or len(said) != 1 or \
+                    said[0] not in self.short_forms.full_names:
+                continue
+            meant = self._people_meant(tenant, scope, said[0],
+                                       _batch_people(wanted, result, norm))
+            if meant is None or len(meant) != 1:
+                continue
+            full = result.by_name.get(next(
+                (n for n, e in result.by_name.items() if e.id == next(iter(meant))), ""))
+            if full is None or full.id not in created or full.id == result.by_name[norm].id or \
+                    not any(self.short_forms.stands_for(said[0], f) for f in first_names(full)):
+                continue
+            contexts = [wanted[n].context for n, e in result.by_name.items()
+                        if e.id in (full.id, result.by_name[norm].id)]
+            relations = {c.relation for c in contexts if c is not None and c.relation}
+            if len(relations) > 1:
+                continue
+            short = result.by_name[norm]
+            merged = full.model_copy(update={"aliases": [*full.aliases, req.name.strip()]})
+            result.created = [merged if e.id == full.id else e for e in result.created
+                              if e.id != short.id]
+            result.by_name.update({n: merged for n, e in result.by_name.items()
+                                   if e.id in (full.id, short.id)})
+            result.claims.pop(keys[norm], None)
+            created.discard(short.id)
 
     def _by_short_form(self, tenant: str, scope: Scope, wanted: dict[str, NameRequest],
                        result: Resolution, names: list[str]) -> None:

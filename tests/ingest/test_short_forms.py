@@ -158,3 +158,27 @@ def test_a_short_form_in_another_relation_is_someone_else(store: GraphStore,
     assert facts["Mel works at Microsoft."] is None
     assert {e.name for e in store.find_entities(tenant, MAYA.visible_keys,
                                                 ["mel", "melanie"])} == {"Mel", "Melanie"}
+
+
+def test_a_short_form_of_a_person_new_in_the_same_episode_is_that_person(
+        store: GraphStore, embedder: Embedder, rules: RuleExtractor, tenant: str) -> None:
+    """Both first heard in one message: "Mel" is the new Melanie, unless another new or
+    known person could be meant or the two come in different relations."""
+    ingestor = Ingestor(store, rules, embedder)
+    _tell(ingestor, tenant, 2, "My sister Melanie lives in Paris. Mel just got a job at Microsoft.")
+    people = store.find_entities(tenant, MAYA.visible_keys, ["mel", "melanie"])
+    assert [(e.name, e.aliases) for e in people] == [("Melanie", ["Mel"])]
+    works = store.list_facts(tenant, FactQuery(scope_keys=MAYA.visible_keys,
+                                               predicates=["WORKS_AT"]))
+    assert [f.subject_id for f in works] == [people[0].id]
+
+
+@pytest.mark.parametrize("text", [
+    "My sister Melanie lives in Paris. My friend Mel works at Microsoft.",
+    "My sister Melanie lives in Paris and my friend Melissa lives in Rome. Mel works at Microsoft.",
+])
+def test_a_short_form_new_beside_others_it_may_not_mean_stays_apart(
+        store: GraphStore, embedder: Embedder, rules: RuleExtractor, tenant: str,
+        text: str) -> None:
+    _tell(Ingestor(store, rules, embedder), tenant, 2, text)
+    assert "Mel" in {e.name for e in store.find_entities(tenant, MAYA.visible_keys, ["mel"])}
