@@ -40,8 +40,8 @@ def _introduced(store: GraphStore, tenant: str, account: str, scope_key: str) ->
     introduced themselves as in words ("Hi, I'm Priya"), or the account's first person,
     renamed when the user first gave a name."""
     norm = normalize_name(account)
-    # the account's own person counts when the user gave it a name, even one the account id
-    # spells alike ("Hi, I'm Maya" on the account "maya"); one still called as the id, not
+    # a name the user gave counts even when it normalises like the account id ("Hi, I'm
+    # Maya" on the account "maya"); a person still called exactly the id was never named
     return next((e.name for e in store.find_entities(tenant, [scope_key], [norm])
                  if e.type == "person" and e.scope_key == scope_key
                  and (normalize_name(e.name) != norm or e.name != account)), None)

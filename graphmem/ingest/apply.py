@@ -11,7 +11,7 @@ the store once. Statements are applied one by one:
   current named things of that kind ("has a dog named Rex"), as they stand
   when it is applied.
 
-Then each touched timeline is normalised (a fact whose evidence straddles a
+Then each touched timeline is normalised (:mod:`graphmem.ingest.normalise`: a fact whose evidence straddles a
 different value is split in two; adjacent runs of one value are merged) and
 rebuilt by :func:`graphmem.temporal.rebuild_timeline`. The result depends on
 the statements only, not on the order they arrived in, and only the touched
@@ -28,6 +28,7 @@ from datetime import datetime, timedelta
 from graphmem.embed.base import Embedder
 from graphmem.extract.rules.render import ended
 from graphmem.ingest import held_with
+from graphmem.ingest.normalise import normalise, value_of, with_evidence
 from graphmem.models import (
     Cardinality,
     Category,
@@ -104,19 +105,6 @@ def _restated_by(fact: Fact, evidence: Evidence) -> bool:
 def merge_confidence(a: float, b: float) -> float:
     """Independent confirmations raise confidence: 1 - (1-a)(1-b), capped below certainty."""
     return round(min(0.99, 1 - (1 - a) * (1 - b)), 4)
-
-
-def with_evidence(fact: Fact, evidence: list[Evidence]) -> Fact:
-    """A copy whose provenance and start follow from ``evidence``."""
-    episode_ids = list(dict.fromkeys(e.episode_id for e in evidence if e.episode_id))
-    message_ids = list(dict.fromkeys(m for e in evidence for m in e.message_ids))
-    start = min((e.at for e in evidence), default=fact.valid_from)
-    return fact.model_copy(update={"evidence": evidence, "episode_ids": episode_ids,
-                                   "message_ids": message_ids, "valid_from": start})
-
-
-def _value(fact: Fact) -> tuple[str, str]:
-    return (fact.predicate, fact.object_id)
 
 
 class TimelineEditor:
@@ -381,7 +369,7 @@ class TimelineEditor:
         fact = self.find(fact_id)
         if fact is None:
             return
-        if any(f.id in self._created and f.valid_from > fact.valid_from and _value(f) != _value(fact)
+        if any(f.id in self._created and f.valid_from > fact.valid_from and value_of(f) != value_of(fact)
                for f in self._timelines[fact.timeline_key].values()):
             return
         self.retract_fact(fact_id, at, episode_id)
@@ -466,71 +454,10 @@ class TimelineEditor:
     def _settle(self, key: str) -> list[str]:
         """Normalise and rebuild one timeline; returns the ids of facts merged away."""
         timeline = self._timelines[key]
-        deleted = _normalise(timeline)
+        deleted = normalise(timeline)
         for fact in rebuild_timeline(timeline.values(), self.now):
             timeline[fact.id] = fact
         return deleted
-
-
-def _live(timeline: dict[str, Fact]) -> list[Fact]:
-    return sorted((f for f in timeline.values()
-                   if f.status in (FactStatus.ACTIVE, FactStatus.FORGOTTEN)),
-                  key=lambda f: (f.valid_from, f.recorded_at, f.id))
-
-
-def _normalise(timeline: dict[str, Fact]) -> list[str]:
-    """Split facts whose evidence straddles another value; merge adjacent equal runs.
-
-    Splitting repeats until nothing changes (each split leaves a fact with
-    fewer evidence items, so it ends). Mutates ``timeline``; returns the ids
-    of facts merged away.
-    """
-    markers = [f for f in timeline.values() if f.status is FactStatus.RETRACTION]
-    while _split_once(timeline, markers):
-        pass
-    return _merge_adjacent(timeline, markers)
-
-
-def _split_once(timeline: dict[str, Fact], markers: list[Fact]) -> bool:
-    facts = _live(timeline)
-    for fact in facts:
-        borders = sorted({o.valid_from for o in facts if _value(o) != _value(fact)}
-                         | {m.valid_from for m in markers
-                            if not m.object_id or m.object_id == fact.object_id})
-        borders = [b for b in borders if b > fact.valid_from]
-        groups: list[list[Evidence]] = [[] for _ in range(len(borders) + 1)]
-        for ev in fact.evidence:
-            groups[sum(1 for b in borders if ev.at >= b)].append(ev)
-        groups = [g for g in groups if g]
-        if len(groups) < 2:
-            continue
-        timeline[fact.id] = with_evidence(fact, groups[0])
-        for group in groups[1:]:
-            part = with_evidence(fact.model_copy(update={"id": new_id("fact"), "embedding": None}),
-                                 group)
-            timeline[part.id] = part
-        return True
-    return False
-
-
-def _merge_adjacent(timeline: dict[str, Fact], markers: list[Fact]) -> list[str]:
-    facts = _live(timeline)
-    merged_away: list[str] = []
-    if not facts:
-        return merged_away
-    keep = facts[0]
-    for fact in facts[1:]:
-        between = any(keep.valid_from < m.valid_from <= fact.valid_from
-                      and (not m.object_id or m.object_id == fact.object_id) for m in markers)
-        if (_value(fact) == _value(keep) and not between and keep.stated_until is None
-                and keep.evidence and fact.evidence):
-            keep = with_evidence(keep, [*keep.evidence, *fact.evidence])
-            timeline[keep.id] = keep
-            del timeline[fact.id]
-            merged_away.append(fact.id)
-        else:
-            keep = fact
-    return merged_away
 
 
 def _cardinality(value: str | None) -> Cardinality | None:
@@ -543,9 +470,9 @@ def _same_value_at(facts: Iterable[Fact], st: Statement) -> Fact | None:
                         key=lambda f: (f.valid_from, f.recorded_at))
     holding = [f for f in candidates if f.valid_from <= st.valid_from
                and (f.valid_until is None or st.valid_from < f.valid_until)]
-    if holding and _value(holding[-1]) == (st.predicate, st.object_id):
+    if holding and value_of(holding[-1]) == (st.predicate, st.object_id):
         return holding[-1]
     later = [f for f in candidates if f.valid_from > st.valid_from]
-    if later and _value(later[0]) == (st.predicate, st.object_id):
+    if later and value_of(later[0]) == (st.predicate, st.object_id):
         return later[0]
     return None

@@ -25,8 +25,10 @@ from graphmem.edit.unit import Edit, WritePath
 from graphmem.embed.base import Embedder
 from graphmem.embed.turns import turn_vectors
 from graphmem.errors import ExtractionError, NotFoundError, ValidationError
-from graphmem.extract.base import SELF, CandidateFact, ExtractedFact, Extraction, Extractor
-from graphmem.ingest.apply import Outcome, Statement, TimelineEditor, with_evidence
+from graphmem.extract.base import CandidateFact, ExtractedFact, Extraction, Extractor
+from graphmem.ingest.apply import Outcome, Statement, TimelineEditor
+from graphmem.ingest.candidates import stored_candidates
+from graphmem.ingest.normalise import with_evidence
 from graphmem.ingest.inputs import EpisodeInput, FactInput
 from graphmem.ingest.people import contexts
 from graphmem.ingest.resolve import NameRequest, Resolution
@@ -51,10 +53,6 @@ from graphmem.models import (
 from graphmem.predicates import PredicateRegistry
 from graphmem.store.base import GraphStore, Mention, Reminder, WriteBatch
 from graphmem.names import normalize_name
-from graphmem.temporal import TimeFilter
-
-#: How many stored facts an extractor that compares (the LLM) is shown per episode.
-MAX_CANDIDATES = 20
 
 class IngestResult(BaseModel):
     """What one ingestion did to memory."""
@@ -210,48 +208,16 @@ class Ingestor:
     def _extract(self, tenant: str, scope: Scope, episode: Episode, own: str) -> Extraction:
         candidates: list[CandidateFact] = []
         if self.extractor.uses_candidates:
-            candidates = self._candidates(tenant, scope, episode, own)
+            candidates = stored_candidates(self.store, tenant, scope, episode, own)
         try:
             extraction = self.extractor.extract(episode, candidates)
             if extraction.wants_candidates and not candidates:
-                candidates = self._candidates(tenant, scope, episode, own)
+                candidates = stored_candidates(self.store, tenant, scope, episode, own)
                 if candidates:
                     extraction = self.extractor.extract(episode, candidates)
             return extraction
         except ExtractionError as err:
             return Extraction(warnings=[f"extraction failed, episode stored without facts: {err}"])
-
-    def _candidates(self, tenant: str, scope: Scope, episode: Episode,
-                    own_name: str) -> list[CandidateFact]:
-        """Stored facts the episode may restate, replace or end, for the extractor to judge.
-
-        The speakers' own current facts come first (what "I" says changes
-        them, whatever words it uses), those the episode's words match best
-        leading; then other facts its words match, up to MAX_CANDIDATES.
-        """
-        keys = scope.visible_keys
-        hits = [h.id for h in self.store.fulltext_facts(tenant, keys, episode.content[:2000],
-                                                        TimeFilter(), MAX_CANDIDATES)]
-        speakers = {speaker_of(own_name, m.speaker) for m in episode.messages}
-        names = [normalize_name(s) for s in speakers or {own_name}]
-        found = self.store.find_entities(tenant, keys, names)
-        subjects = {e.id for e in found}
-        me = normalize_name(own_name)
-        selves = {e.id for e in found  # whom an unnamed "I" is, whatever they are called now
-                  if me in {normalize_name(n) for n in (e.name, *e.aliases)}}
-        own = [f for f in self.store.facts_about(tenant, keys, sorted(subjects), TimeFilter(),
-                                                 MAX_CANDIDATES) if f.subject_id in subjects]
-        own_ids = {f.id for f in own}
-        order = [*(i for i in hits if i in own_ids), *(f.id for f in own),
-                 *(i for i in hits if i not in own_ids)]
-        ids = list(dict.fromkeys(order))[:MAX_CANDIDATES]
-        known = {f.id: f for f in own}
-        fetched = {f.id: f for f in self.store.get_facts(
-            tenant, [i for i in ids if i not in known], embeddings=False)}
-        facts = [f for i in ids if (f := known.get(i) or fetched.get(i)) is not None]
-        return [CandidateFact(id=f.id, text=f.text, subject=f.subject_name, predicate=f.predicate,
-                              object=f.object_name, valid_from=f.valid_from,
-                              own=f.subject_id in selves) for f in facts]
 
     def _resolve(self, edit: Edit, scope: Scope, episode: Episode, extraction: Extraction,
                  pending: dict[tuple[str, str], Entity], own: str) -> Resolution:

@@ -152,34 +152,36 @@ class EntityResolver:
         a short form and the one person of the batch it can stand for are one new person
         (not when a known person could be meant too, nor when the two were introduced in
         different relations, "my sister Melanie" and "my friend Mel")."""
-        created = {e.id for e in result.created}
-        for norm in [n for n, e in result.by_name.items() if e.id in created]:
-            req, said = wanted[norm], words(wanted[norm].name)
-            if req.type != "person" or len(said) != 1 or \
+        for norm in list(result.by_name):
+            req, said, short = wanted[norm], words(wanted[norm].name), result.by_name[norm]
+            if short.id not in {e.id for e in result.created} or req.type != "person" or \
+                    len(said) != 1 or \
                     said[0] not in self.short_forms.full_names:
                 continue
+            full = [e for e in result.created if e.id != short.id and e.type == "person" and any(
+                self.short_forms.stands_for(said[0], f) for f in first_names(e))]
+            if len(full) != 1 or self._mentioned_in_other_relations(wanted, result,
+                                                                     {full[0].id, short.id}):
+                continue
+            # only now the store: a known person it could mean as well leaves it apart
             meant = self._people_meant(tenant, scope, said[0],
                                        _batch_people(wanted, result, norm))
-            if meant is None or len(meant) != 1:
+            if meant is None or set(meant) != {full[0].id}:
                 continue
-            full = result.by_name.get(next(
-                (n for n, e in result.by_name.items() if e.id == next(iter(meant))), ""))
-            if full is None or full.id not in created or full.id == result.by_name[norm].id or \
-                    not any(self.short_forms.stands_for(said[0], f) for f in first_names(full)):
-                continue
-            contexts = [wanted[n].context for n, e in result.by_name.items()
-                        if e.id in (full.id, result.by_name[norm].id)]
-            relations = {c.relation for c in contexts if c is not None and c.relation}
-            if len(relations) > 1:
-                continue
-            short = result.by_name[norm]
-            merged = full.model_copy(update={"aliases": [*full.aliases, req.name.strip()]})
-            result.created = [merged if e.id == full.id else e for e in result.created
+            merged = full[0].model_copy(update={"aliases": [*full[0].aliases, req.name.strip()]})
+            result.created = [merged if e.id == merged.id else e for e in result.created
                               if e.id != short.id]
             result.by_name.update({n: merged for n, e in result.by_name.items()
-                                   if e.id in (full.id, short.id)})
+                                   if e.id in (merged.id, short.id)})
             result.claims.pop(keys[norm], None)
-            created.discard(short.id)
+
+    @staticmethod
+    def _mentioned_in_other_relations(wanted: dict[str, NameRequest], result: Resolution,
+                                      ids: set[str]) -> bool:
+        """Whether the names of these entities came in different relations ("my sister
+        Melanie", "my friend Mel")."""
+        contexts = [wanted[n].context for n, e in result.by_name.items() if e.id in ids]
+        return len({c.relation for c in contexts if c is not None and c.relation}) > 1
 
     def _by_short_form(self, tenant: str, scope: Scope, wanted: dict[str, NameRequest],
                        result: Resolution, names: list[str]) -> None:

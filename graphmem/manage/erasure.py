@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from graphmem import mentions
 from graphmem.edit.changes import Change
 from graphmem.edit.unit import Edit
-from graphmem.ingest.apply import with_evidence
+from graphmem.ingest.normalise import with_evidence
 from graphmem.manage.reads import entity_in_scope, entity_keys
 from graphmem.memory import Memory
 from graphmem.models import Fact, FactStatus, Scope

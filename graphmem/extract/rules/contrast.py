@@ -106,21 +106,21 @@ def deny(findings: list[Finding], sent: Span) -> list[Finding]:
     return findings
 
 
+#: Words a correction opens with: "Sorry, ...", "Actually, ...", "Oops, ...".
+_CUE_WORDS = r"(?:actually|sorry|correction|oops|(?:no,?\s+)?wait|my\s+(?:bad|mistake))"
+_POINTING = r"(?:it|that|this)(?:'s|\s+(?:is|was))"
 #: What a sentence read by :func:`correction` looks like, for the sentence gate: "it was
-#: Lisbon, not Porto", "I meant Lisbon, not Porto", "Sorry, I meant Lisbon".
-CORRECTION = re.compile(r"\b(?:(?:it|that|this)(?:'s|\s+(?:is|was))|i\s+meant)\s+[^,]+,\s*not\s"
-                        r"|^\W*(?:(?:actually|sorry|oops|no|wait|correction)\W+)+i\s+mean\s"
-                        r"|^\W*(?:(?:actually|sorry|oops|no|wait|correction)\W+)*i\s+meant\s"
-                        r"|^\W*(?:(?:actually|sorry|oops|no|wait|correction)\W+)+"
-                        r"(?:it|that|this)(?:'s|\s+(?:is|was))\s",
+#: Lisbon, not Porto", "I meant Lisbon, not Porto", "Sorry, I meant Lisbon", "Sorry, I mean
+#: Lisbon", "Actually it was Lisbon".
+CORRECTION = re.compile(rf"\b(?:{_POINTING}|i\s+meant)\s+[^,]+,\s*not\s"
+                        rf"|^\W*(?:(?:{_CUE_WORDS}|no)\W+)*i\s+meant\s"
+                        rf"|^\W*(?:(?:{_CUE_WORDS}|no)\W+)+(?:i\s+mean|{_POINTING})\s",
                         re.IGNORECASE)
 #: A contrast said as a correction: "Sorry, I live in Lisbon, not Porto", "Actually, my car
 #: is a Honda, not a Toyota". The denied value was a slip, like one :data:`CORRECTION` reads.
-CORRECTING = re.compile(r"^\W*(?:actually|sorry|correction|oops|(?:no,?\s+)?wait|"
-                        r"my\s+(?:bad|mistake))\b[^.!?]*,\s*not\s", re.IGNORECASE)
-#: A sentence that opens as a correction: "Sorry, ...", "Actually, ...", "Oops, ...".
-_CUE = re.compile(r"^\W*(?:actually|sorry|correction|oops|(?:no,?\s+)?wait|my\s+(?:bad|mistake))\b",
-                  re.IGNORECASE)
+CORRECTING = re.compile(rf"^\W*{_CUE_WORDS}\b[^.!?]*,\s*not\s", re.IGNORECASE)
+#: A sentence that opens as a correction.
+_CUE = re.compile(rf"^\W*{_CUE_WORDS}\b", re.IGNORECASE)
 #: Subjects of a correction that points back at a value said before: "it was Lisbon".
 _POINTERS = frozenset({"it", "that", "this"})
 _FILLER = frozenset({"a", "an", "the", "in", "at", "to", "for", "with", "from", "on", "my", "our"})

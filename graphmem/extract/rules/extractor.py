@@ -149,9 +149,10 @@ class RuleExtractor:
                 earlier_tech, previous = [], unit
             speech = Speech(unit.speaker, unit.first_person, people, speakers)
             for sent in doc.sents:
-                found = [f for f in sentence_findings(sent, speech, earlier_tech)
-                         if f.timing != "span" or _time_of(f, sent, unit.when) is not None]
-                said = [_fact(finding, sent, unit) for finding in found]
+                found = sentence_findings(sent, speech, earlier_tech)
+                # a stretch whose ends do not resolve ("from then to now") states nothing
+                said = [fact for finding in found if (fact := _fact(finding, sent, unit))
+                        and (finding.timing != "span" or fact.valid_until is not None)]
                 if CORRECTION.search(sent.text) or CORRECTING.search(sent.text):
                     # "Sorry, I meant I work at Hooli, not Initech", "Actually, I live in Lisbon, not Porto"
                     said = [f.model_copy(update={"corrects": True}) for f in said]
