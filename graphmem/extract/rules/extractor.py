@@ -354,13 +354,15 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
 
 def _fillable(fix: Correction) -> set[str]:
     """The one-valued slots the right value of a correction can fill: by its own words
-    ("a Honda" is a car, "vegan" a diet), else a place's slot for a place. The tagger's
-    other kinds for a name said alone are guesses ("Globex" a product, "Hooli" a person),
-    so any other name may be an employer, a car or a person, but not a home."""
+    ("a Honda" is a car, "vegan" a diet), else a place's slot for a place and a person's
+    for a person ("Actually it was Tom" never makes Tom an employer). The tagger's other
+    kinds for a name said alone are guesses ("Globex" a product, "Acme" nothing), so any
+    other name may be an employer, a car or a person, but not a home."""
     slot = value_slot(fix.right, fix.head)
     if slot is not None:
         return {slot}
-    kinds = {"place"} if object_type(fix.head) == "place" else _NAMED_KINDS
+    kind = object_type(fix.head)
+    kinds = {kind} if kind in ("place", "person") else _NAMED_KINDS
     return {predicate for predicate, typ in SLOT_TYPES.items() if typ in kinds}
 
 

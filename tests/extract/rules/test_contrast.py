@@ -85,7 +85,6 @@ def test_a_correction_of_a_stored_value_uses_its_slot(extractor: RuleExtractor) 
     ("I moved to Porto.", "Sorry, I meant Lisbon.", "Lisbon", "Porto"),
     ("I work at Initech.", "Oops, I meant Microsoft.", "Microsoft", "Initech"),
     ("I work at Initech.", "Sorry, I meant Acme.", "Acme", "Initech"),
-    ("I work at Initech.", "Oops, I meant Hooli.", "Hooli", "Initech"),  # tagged a person
     ("I work at Initech.", "Sorry, I meant Globex.", "Globex", "Initech"),  # tagged a product
     ("I drive a Toyota.", "Sorry, I meant a Honda.", "Honda", "Toyota"),
     ("I live in Porto.", "Actually it was Lisbon.", "Lisbon", "Porto"),
@@ -119,6 +118,19 @@ def test_a_correction_naming_no_wrong_value_picks_the_stored_slot_by_kind(
                                    [job, home])
     assert triples(extraction) == {("Bob", "LIVES_IN", "Lisbon", "assert"),
                                    ("Bob", "LIVES_IN", "Porto", "retract")}
+
+
+@pytest.mark.parametrize(("first", "fix"), [
+    ("I work at Initech.", "Actually it was Tom."),  # a person is no employer
+    ("I work at Initech. Sorry, I meant Globex.", "Actually it was Tom."),
+])
+def test_a_person_named_in_a_correction_never_fills_an_employer(
+        extractor: RuleExtractor, first: str, fix: str) -> None:
+    extraction = extractor.extract(episode(
+        Message(id="m1", speaker="Bob", content=first, timestamp=datetime(2024, 1, 5, tzinfo=UTC)),
+        Message(id="m2", speaker="Bob", content=fix, timestamp=datetime(2024, 1, 6, tzinfo=UTC)),
+    ), [])
+    assert not {t for t in triples(extraction) if t[2] == "Tom"}
 
 
 @pytest.mark.parametrize("fix", ["Actually it was great.", "I meant it.",
