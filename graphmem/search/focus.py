@@ -222,8 +222,9 @@ def choose_focus(question: str, exact: list[Entity], named: list[Entity]) -> Foc
     wanted = set(grams)
     people = [e for e in exact if e.type in PERSON_TYPES
               and any(normalize_name(n) in wanted for n in (e.name, *e.aliases))]
-    if not people:
-        people = [e for e in named if e.type in PERSON_TYPES and _name_words(e.name) & words]
+    if not people:  # "Diego" names Diego Alvarez, not "Diego Alvarez's dad"
+        people = [e for e in named if e.type in PERSON_TYPES and not _DESCRIBED.search(e.name)
+                  and _name_words(e.name) & words]
     chosen = people
     names: set[str] = set()
     for entity in chosen:
@@ -232,6 +233,10 @@ def choose_focus(question: str, exact: list[Entity], named: list[Entity]) -> Foc
             if normalize_name(name) in grams:
                 names.add(normalize_name(name))
     return Focus(tuple(chosen), frozenset(names))
+
+
+#: A person known only by whose relative they are: "Diego Alvarez's dad", "Maya's sister".
+_DESCRIBED = re.compile(r"\w['’]s\s+\w")
 
 
 def _name_words(text: str) -> set[str]:

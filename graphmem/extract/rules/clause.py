@@ -154,6 +154,9 @@ def build_clause(verb: Token, speech: Speech) -> Clause | None:
         modal = "can"
     negated = any(c.dep_ == "neg" and not contrastive(c) or c.lower_ == "never"
                   for c in verb.children)
+    if verb.dep_ == "xcomp" and any(c.dep_ == "neg" and not contrastive(c)
+                                    for c in verb.head.children):
+        negated = True  # "I'm not going to move to Berlin", "I didn't start working there"
     if verb.dep_ == "conj" and not aux and verb.head != verb:
         # "I'll think about it and maybe get pets": the second verb shares the first's modal
         head_aux = [c for c in verb.head.children if c.dep_ in ("aux", "auxpass")]
@@ -289,8 +292,11 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
                         if x.dep_ == "nsubj"]  # "I go swimming": "I" hung on "go"
         subj = subj or [c for c in node.children if c.dep_ == "npadvmod" and c.i < node.i
                         and any(x.lower_ in FIRST_PERSON for x in conjuncts(c))]  # "Chris and I"
+        subj = [t for t in subj if not _opener(t)]
         if subj:
             break
+        if node.dep_ in ("advcl", "ccomp") and _diary(node, speech):
+            return [speech.me()]  # "took up bouldering - my mate built a wall": not the mate
         if node.dep_ in ("conj", "xcomp", "advcl") and node.head != node:
             node = node.head
         else:
@@ -310,6 +316,20 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
         parties += [Party(c.text, "person") for c in verb.children
                     if c.text not in named and _joined_name(c, speech)]
     return parties
+
+
+#: Openers the parser takes for a subject: "big news, just started at X", "update: ...".
+_OPENERS = frozenset({"news", "update", "ok", "okay", "lol", "btw", "fyi", "anyway", "so",
+                      "wow", "yay", "omg"})
+
+
+def _opener(token: Token) -> bool:
+    """"Big news, just started at Blue Harbor": a chat opener, set off by a comma."""
+    doc = token.doc
+    after = token.i + 1
+    words = token.lemma_.lower().split()  # "big news" may be one merged token
+    return bool(words) and words[-1] in _OPENERS and after < len(doc) and doc[after].text in (
+        ",", ":")
 
 
 _INTERJECTIONS = frozenset({"wow", "oh", "ok", "okay", "yes", "yeah", "well", "so", "hey",
@@ -348,6 +368,10 @@ def copula_subjects(verb: Token) -> list[Token]:
     return []
 
 
+#: Verbs whose past is their base form: "quit rowing" opens a diary line, not an order.
+_SAME_PAST = frozenset({"quit", "split", "cut", "shut"})
+
+
 def _diary(verb: Token, speech: Speech) -> bool:
     """"Replaced my phone", "Got a new job", "Just moved to Oslo": the speaker, unsaid.
 
@@ -355,10 +379,25 @@ def _diary(verb: Token, speech: Speech) -> bool:
     no subject is the diary style of a first-person message; a base form at the
     start is an imperative and says nothing about the speaker.
     """
-    if not speech.first_person or verb.dep_ != "ROOT" or verb.tag_ not in ("VBD", "VBN"):
+    if not speech.first_person:
         return False
-    before = [t for t in verb.sent if t.i < verb.i]
-    return all(t.pos_ in ("ADV", "INTJ", "PUNCT") for t in before)
+    if verb.tag_ not in ("VBD", "VBN") and not (verb.tag_ == "VB" and verb.lower_ in _SAME_PAST) \
+            and not (verb.tag_ == "VBG" and verb.dep_ == "ROOT" and not any(
+                c.dep_ == "aux" for c in verb.children)) \
+            and not (verb.tag_ == "VBG" and [c.lower_ for c in verb.children
+                                             if c.dep_ == "aux"] == ["been"]):
+        return False  # "quit rowing" is past; "doing judo" is "I'm doing", "been driving" "I've"
+    if verb.dep_ in ("advcl", "ccomp"):
+        # "got a Pixel 7 on sale, folding phones are fun": the parser hangs the opening
+        # clause on the next one; an opening clause with a conjunction ("when ...") is not one
+        if verb.head.i < verb.i or any(c.dep_ == "mark" for c in verb.children):
+            return False
+    elif verb.dep_ != "ROOT":
+        return False
+    opened = {x.i for t in verb.children if _opener(t) for x in t.subtree}
+    before = [t for t in verb.sent if t.i < verb.i and t.i not in opened]
+    return all(t.pos_ in ("ADV", "INTJ", "PUNCT") or t.dep_ in ("aux", "auxpass")
+               and t.head.i == verb.i for t in before)  # "got promoted", "been driving"
 
 
 def party_of(token: Token, speech: Speech) -> Party | None:

@@ -27,6 +27,7 @@ from graphmem.extract.rules.families import FAMILIES
 from graphmem.extract.rules.families.copula import copula, linking, noun_facts, passive_state
 from graphmem.extract.rules.families.lesson import lesson_facts
 from graphmem.extract.rules.families.lexical import lexical_facts
+from graphmem.extract.rules.families.mentions import mention_facts
 from graphmem.extract.rules.families.prefs import clause_tech
 from graphmem.extract.rules.families.states import progressive_slot
 from graphmem.extract.rules.phrases import phrase
@@ -55,6 +56,7 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
         return []
     found = lexical_facts(sent, speech)
     found += noun_facts(sent, speech)
+    found += mention_facts(sent, speech)
     found += progressive_slot(sent, speech)
     for token in sent:
         if token.pos_ not in ("VERB", "AUX") or token.dep_ not in _VERB_DEPS:

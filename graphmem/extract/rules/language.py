@@ -42,6 +42,12 @@ _STOPWORDS: tuple[tuple[str, frozenset[str]], ...] = (
 )
 
 _ENGLISH = _STOPWORDS[0][1]
+#: Other languages' stopwords that are English words too ("as", "a", "in", "is"): they are
+#: no evidence against English ("starting there as a test engineer" is not Portuguese).
+_ALSO_ENGLISH = frozenset("a an as in is it no on or for do me he was be are die con per "
+                          "son fue de la le".split())
+_FOREIGN: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    (code, words - _ALSO_ENGLISH) for code, words in _STOPWORDS[1:])
 
 
 def guess_language(text: str) -> str:
@@ -59,7 +65,8 @@ def guess_language(text: str) -> str:
                 return code
     if len(words) < 4:
         return "en"
-    scores = {code: sum(w in stops for w in words) for code, stops in _STOPWORDS}
+    scores = {"en": sum(w in _ENGLISH for w in words)}
+    scores |= {code: sum(w in stops for w in words) for code, stops in _FOREIGN}
     best = max(scores, key=lambda code: scores[code])
     if scores["en"] >= scores[best] or scores[best] < 2:
         non_ascii = sum(not c.isascii() for c in letters) / len(letters)

@@ -193,8 +193,15 @@ def is_named(token: Token) -> bool:
     """
     return (token.tag_ in ("NNP", "NNPS") or token.ent_type_ in ("ORG", "GPE", "LOC", "FAC",
                                                                  "PERSON", "PRODUCT")) \
-        and token.text[:1].isupper() and token.ent_type_ not in ("DATE", "TIME", "CARDINAL",
+        and capitalised(token) and token.ent_type_ not in ("DATE", "TIME", "CARDINAL",
                                                                  "ORDINAL", "TECH")
+
+
+def capitalised(token: Token) -> bool:
+    """Whether a name is written with a capital, also when the NER merged its article into
+    it ("the University of Porto")."""
+    text = token.text
+    return text[4:5].isupper() if text.startswith("the ") else text[:1].isupper()
 
 
 def is_occupation(token: Token) -> bool:
@@ -231,3 +238,35 @@ def inflections(lemma: str) -> set[str]:
         forms |= {lemma + lemma[-1] + "ed", lemma + lemma[-1] + "ing"}
     forms |= set(IRREGULAR.get(lemma, "").split())
     return forms
+
+
+#: Words that make a name a school's: "Leeds University", "the University of Porto".
+_SCHOOL_WORDS = frozenset({"university", "college", "school", "academy", "institute",
+                           "polytechnic", "uni", "conservatory", "conservatoire", "seminary"})
+#: Schools known by their letters, which no word of the name gives away.
+_SCHOOL_ACRONYMS = frozenset({"mit", "ucla", "nyu", "ucl", "lse", "eth", "epfl", "kth", "usc",
+                              "cmu", "caltech", "ut austin", "uc berkeley", "tu delft"})
+
+
+def is_school(token: Token) -> bool:
+    """Whether a name names a school or university (the token's whole phrase is read)."""
+    words = [w for t in token.subtree if not t.is_punct for w in t.lower_.split()]
+    return " ".join(words).removeprefix("the ") in _SCHOOL_ACRONYMS or any(
+        w in _SCHOOL_WORDS for w in words)
+
+
+#: Last words that make a name a company's: "Brightline Health", "Redwing Aerospace".
+_COMPANY_WORDS = frozenset({
+    "inc", "inc.", "ltd", "llc", "gmbh", "corp", "corporation", "co", "company", "labs", "lab",
+    "health", "analytics", "systems", "capital", "consulting", "technologies", "technology",
+    "tech", "games", "media", "studios", "studio", "bank", "group", "partners", "software",
+    "solutions", "aerospace", "robotics", "energy", "bio", "biotech", "payments", "cloud",
+    "cloudworks", "logistics", "dynamics", "industries", "holdings", "ventures", "digital",
+    "networks", "pharma", "pharmaceuticals", "insurance", "financial", "motors", "airlines",
+    "foods", "entertainment", "interactive", "security", "data", "ai", "works"})
+
+
+def is_company(token: Token) -> bool:
+    """Whether a capitalised name is a company's by its last word ("Blue Harbor Analytics")."""
+    words = token.text.split()
+    return len(words) > 1 and token.text[:1].isupper() and words[-1].lower() in _COMPANY_WORDS

@@ -91,11 +91,29 @@ def phrase(token: Token, *, keep_articles: bool = False) -> str | None:
         right += [p for p in token.rights if p.dep_ == "prep" and p.lower_ == "of" and any(
             c.dep_ == "pobj" and c.text[:1].isupper() for c in p.children)]
     tokens += [t for c in right for t in c.subtree]
+    tokens += _model_code(token, tokens)
     words = [t.text_with_ws for t in tokens if t.ent_type_ not in _TIME_ENTS]
     text = "".join(words).strip(" ,.;:!?'\"")
     if not text or text.lower() in VAGUE:
         return None
     return text
+
+
+#: A model's code after its name: "Pixel 7a", "Mazda MX-5", "BMW i3", "Nokia X30".
+_MODEL_CODE = re.compile(r"^(?=[^\d]*\d)[A-Za-z]{0,3}\d{1,4}[A-Za-z]{0,2}(?:-\d{1,3})?$|"
+                         r"^[A-Z]{1,3}-\d{1,3}$")
+
+
+def _model_code(token: Token, tokens: list[Token]) -> list[Token]:
+    """The code the parser left off a capitalised name ("a Pixel 7a" with "7a" read as an
+    apposition, "Mazda MX-5" with "MX-5" as punctuation of the verb)."""
+    following = token.doc[tokens[-1].i + 1] if tokens and tokens[-1].i + 1 < len(token.doc) \
+        else None
+    if following is None or not token.text[:1].isupper() or following.ent_type_ in _TIME_ENTS \
+            or not _MODEL_CODE.match(following.text) or following.whitespace_ == "" and \
+            following.i + 1 < len(token.doc) and token.doc[following.i + 1].is_alpha:
+        return []
+    return [following] if following.head in (token, token.head) else []
 
 
 def clause_tokens(verb: Token) -> list[Token]:

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 DIETS = frozenset({
     "vegan", "vegetarian", "veggie", "pescatarian", "pescetarian", "keto", "ketogenic", "paleo",
     "carnivore", "omnivore", "flexitarian", "gluten-free", "halal", "kosher", "low-carb",
-    "plant-based", "dairy-free", "whole30", "fruitarian", "lacto-vegetarian", "raw"})
+    "plant-based", "dairy-free", "whole30", "fruitarian", "lacto-vegetarian", "raw",
+    "mediterranean", "low-fat", "intermittent fasting", "atkins", "dash"})
 #: Sports, and the verbs that name them ("I swim" is swimming).
 SPORTS = frozenset({
     "yoga", "pilates", "crossfit", "karate", "judo", "taekwondo", "kickboxing", "boxing", "mma",
@@ -45,7 +46,10 @@ SPORTS = frozenset({
     "gymnastics", "diving", "sailing", "kayaking", "canoeing", "spinning", "athletics",
     "polo", "curling", "table tennis", "ping pong", "water polo", "martial arts", "trail running",
     "marathon running", "sprinting", "triathlons", "marathons", "calisthenics", "parkour",
-    "rock climbing", "mountain biking", "biking"})
+    "rock climbing", "mountain biking", "biking", "paddleboarding", "orienteering", "kitesurfing",
+    "windsurfing", "wakeboarding", "jiu-jitsu", "muay thai", "capoeira", "aikido", "kendo",
+    "korfball", "floorball", "futsal", "cheerleading", "horse riding", "dressage", "duathlon",
+    "biathlon"})
 SPORT_VERBS = MappingProxyType({
     "swim": "swimming", "run": "running", "jog": "jogging", "cycle": "cycling", "bike": "biking",
     "climb": "climbing", "boulder": "bouldering", "row": "rowing", "box": "boxing",
@@ -53,7 +57,8 @@ SPORT_VERBS = MappingProxyType({
     "sail": "sailing", "kayak": "kayaking", "dive": "diving", "snowboard": "snowboarding"})
 PHONE_WORDS = frozenset({
     "iphone", "pixel", "galaxy", "fairphone", "oneplus", "xiaomi", "huawei", "nokia", "motorola",
-    "moto", "xperia", "blackberry", "redmi", "oppo", "vivo", "realme", "android", "samsung"})
+    "moto", "xperia", "blackberry", "redmi", "oppo", "vivo", "realme", "android", "samsung",
+    "sony", "asus", "zenfone", "htc", "lg", "poco"})
 CAR_WORDS = frozenset({
     "toyota", "honda", "ford", "tesla", "volkswagen", "vw", "bmw", "audi", "mercedes",
     "mercedes-benz", "subaru", "mazda", "kia", "hyundai", "nissan", "volvo", "jeep", "chevrolet",
@@ -72,7 +77,8 @@ SLOT_THINGS = MappingProxyType({
 #: Nouns that name a slot when possessed: "my manager is X", "X is my go-to language".
 SLOT_NOUNS = MappingProxyType({
     **SLOT_THINGS, "ride": "DRIVES", "manager": "REPORTS_TO", "boss": "REPORTS_TO",
-    "supervisor": "REPORTS_TO", "line manager": "REPORTS_TO", "title": "JOB_TITLE",
+    "supervisor": "REPORTS_TO", "line manager": "REPORTS_TO", "lead": "REPORTS_TO",
+    "team lead": "REPORTS_TO", "title": "JOB_TITLE",
     "job title": "JOB_TITLE", "role": "JOB_TITLE", "position": "JOB_TITLE",
     "employer": "WORKS_AT", "company": "WORKS_AT", "job": "WORKS_AT", "workplace": "WORKS_AT",
     "home": "LIVES_IN", "city": "LIVES_IN", "base": "LIVES_IN", "home base": "LIVES_IN",
@@ -103,10 +109,15 @@ def value_slot(name: str, token: Token | None = None) -> str | None:
         return None
     if low in DIETS or (len(words) == 2 and words[1] == "diet" and words[0] in DIETS):
         return "DIET"
-    if low in SPORTS:
-        return "PLAYS_SPORT"
-    if words[0] in PHONE_WORDS or (token is not None and token.lemma_.lower() in PHONE_WORDS):
-        return "HAS_PHONE"
+    if low in SPORTS or (len(words) > 1 and words[-1] in SPORTS and words[-1] != "polo"
+                         and not words[0].endswith(("ing", "ed")) and words[0] not in (
+                             "play", "plays", "do", "does", "did", "go", "went")):
+        return "PLAYS_SPORT"  # "cross-country skiing", "beach volleyball", "trail running"
+    if words[0] in PHONE_WORDS or (token is not None and token.lemma_.lower() in PHONE_WORDS) \
+            or (len(words) > 1 and words[1] in PHONE_WORDS and name[:1].isupper()) \
+            or (len(words) > 1 and words[1] == "phone" and name[:1].isupper()
+                and words[0] not in ("my", "the", "a", "an", "your", "new", "old", "work")):
+        return "HAS_PHONE"  # "Google Pixel 8", "Nothing Phone 2"
     if words[0] in CAR_WORDS and (words[0] != "model" or len(words) > 1) and \
             (words[0] not in ("land", "range", "alfa", "smart", "genesis", "lincoln", "mini",
                               "leaf", "beetle", "ram") or name[:1].isupper()):
@@ -117,8 +128,15 @@ def value_slot(name: str, token: Token | None = None) -> str | None:
     return None
 
 
-def is_language(name: str) -> bool:
-    return kind_of(name) == LANGUAGE
+#: Languages whose names are more often people's ("Ruby", "Julia") or words ("Swift"):
+#: the term marker leaves them alone, so they count only where a language is asked for
+#: ("my main language is Ruby", "I write everything in Julia").
+_NAME_LIKE_LANGUAGES = frozenset({"Ruby", "Julia", "Swift", "F#", "Crystal", "Nim", "R"})
+
+
+def is_language(name: str, *, said: bool = False) -> bool:
+    """Whether a name is a programming language; ``said`` when the sentence asks for one."""
+    return kind_of(name) == LANGUAGE or said and name in _NAME_LIKE_LANGUAGES
 
 
 def _retyped(f: Finding, predicate: str, obj: str | None = None) -> Finding:
@@ -206,7 +224,7 @@ def fits(slot: str, token: Token) -> str | None:
         return None
     if slot == "WORKS_AT" and not token.text[:1].isupper():
         return None
-    if slot == "MAIN_LANGUAGE" and not is_language(name):
+    if slot == "MAIN_LANGUAGE" and not is_language(name, said=True):
         return None
     if slot == "PLAYS_SPORT" and value_slot(name) != "PLAYS_SPORT" and token.tag_ != "VBG":
         return None

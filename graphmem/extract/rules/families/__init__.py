@@ -22,7 +22,7 @@ from typing import Protocol
 
 from graphmem.extract.rules.clause import Rule
 from graphmem.extract.rules.families import (
-    change, copula, events, intent, lesson, lexical, life, prefs, states)
+    change, copula, events, intent, lesson, lexical, life, mentions, prefs, school, states)
 
 
 class Family(Protocol):
@@ -34,5 +34,5 @@ class Family(Protocol):
 
 
 #: Every family, in the order its verb rules run for a lemma several families read.
-FAMILIES: tuple[Family, ...] = (life, events, prefs, intent, states, change, copula, lesson,
-                                lexical)
+FAMILIES: tuple[Family, ...] = (life, school, events, prefs, intent, states, change, copula,
+                                lesson, lexical, mentions)

@@ -23,7 +23,7 @@ from graphmem.extract.rules.clause import (
     KIN, PETS, Clause, Finding, Party, Rule, Speech, appositive_name, conjuncts, each,
     has_time, possessor)
 from graphmem.extract.rules.lexicon import (
-    dobjs, has_prt, is_named, is_place, object_type, pobjs)
+    dobjs, has_prt, is_company, is_named, is_place, object_type, pobjs)
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import (
     DIETS, SLOT_THINGS, SLOT_TYPES, SPORT_VERBS, SPORTS, fits, is_language,
@@ -59,7 +59,7 @@ def _old_new(verb: Token, lemma: str) -> tuple[list[Token], list[Token]]:
     old = pobjs(verb, ("from",)) + [x for o in dobjs(verb) for x in pobjs(o, ("from",))]
     inner = [x for p in verb.children if p.dep_ == "prep" and p.lower_ == "from"
              for x in pobjs(p, ("to",))] + [x for o in old for x in pobjs(o, ("to",))]
-    misread = [c for c in verb.children if c.dep_ == "xcomp" and value_slot(c.lower_)
+    misread = [c for c in verb.children if c.dep_ in ("xcomp", "advcl") and value_slot(c.lower_)
                and any(a.lower_ == "to" for a in c.children)]  # "to keto" read as a verb
     new = pobjs(verb, ("to",)) + inner + misread
     return [t for t in old if t not in new], new
@@ -106,7 +106,8 @@ def _slot_of(token: Token, lemma: str) -> str | None:
         return slot
     if SLOT_THINGS.get(token.lemma_.lower()):
         return SLOT_THINGS[token.lemma_.lower()]
-    if lemma in ("move", "relocate") and (is_place(token) or is_named(token)):
+    if lemma in ("move", "relocate") and (is_place(token) or is_named(token)) \
+            and not is_company(token):
         return "LIVES_IN"
     return None
 
@@ -131,7 +132,8 @@ def cease(clause: Clause, speech: Speech) -> list[Finding]:
     """stop / quit / give up / drop / ditch / sell / rehome / leave: the value they name ends."""
     verb = clause.verb
     lemma = clause.lemma
-    if clause.negated or clause.modal in ("would", "could", "should", "might"):
+    if clause.negated or clause.modal in ("would", "could", "should", "might") or \
+            clause.tense == "future":  # "I'm going to quit my job", "I'll give up meat": not yet
         return []
     if lemma == "give" and not has_prt(verb, "up"):
         return []
@@ -285,6 +287,41 @@ def done_with(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
+#: How a habit is said to be over: "kickboxing is out", "keto is over", "padel's on hold".
+_OVER_WORDS = frozenset({"out", "over", "done", "finished", "history"})
+_PAUSES = frozenset({"hold", "ice", "pause", "break"})
+#: The speaker's own slots whose value can be the subject of such a sentence.
+_HABIT_SLOTS = frozenset({"PLAYS_SPORT", "DIET", "MAIN_LANGUAGE"})
+
+
+def habit_over(clause: Clause, speech: Speech) -> list[Finding]:
+    """"kickboxing is out", "keto is over", "badminton is done for me", "padel's on hold",
+    "low-carb didn't last": the speaker's sport, diet or language has ended; and
+    "cross-country skiing is my thing": it holds. Only a value with no one else's
+    name on it ("my brother's football is over" is his)."""
+    verb = clause.verb
+    if not speech.first_person or clause.modal or clause.hedged:
+        return []
+    values = [(t, slot) for t in verb.children if t.dep_ in ("nsubj", "csubj", "nsubjpass")
+              and possessor(t) in (None, "me")
+              and (name := value_name(t) or phrase(t)) and (slot := value_slot(name, t))
+              in _HABIT_SLOTS]
+    if not values:
+        return []
+    ended = clause.lemma == "last" and clause.negated or verb.lower_ in ("done", "finished") \
+        or clause.lemma == "be" and any(
+        c.lower_ in _OVER_WORDS and c.dep_ in ("acomp", "advmod", "attr", "prt", "prep")
+        for c in verb.children) or any(t.lemma_.lower() in _PAUSES for t in pobjs(verb, ("on",)))
+    mine = clause.lemma == "be" and not clause.negated and any(
+        c.dep_ == "attr" and c.lemma_.lower() == "thing" and possessor(c) == "me"
+        for c in verb.children)
+    if not (ended or mine):
+        return []
+    me = speech.me()
+    return [slot_finding(me, slot, n, "retract" if ended else "assert")
+            for t, slot in values if (n := value_name(t) or phrase(t))]
+
+
 def step_down(clause: Clause, speech: Speech) -> list[Finding]:
     """"I stepped down as CTO", "I resigned as treasurer": the title ends."""
     verb = clause.verb
@@ -308,7 +345,8 @@ def move_out(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
-    "be": (together, done_with), "do": (no_slot, done_with), "have": (no_slot,),
+    "be": (together, done_with, habit_over), "last": (habit_over,),
+    "do": (no_slot, done_with, habit_over), "finish": (habit_over,), "have": (no_slot,),
     "follow": (no_slot,), "drink": (consume,), "smoke": (consume,), "eat": (consume,),
     "pass": (pass_away,), "die": (pass_away,), "run": (pass_away,),
     "go": (transition, pass_away),

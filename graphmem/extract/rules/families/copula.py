@@ -18,9 +18,10 @@ from graphmem.extract.rules.clause import (
     KIN, PETS, Clause, Finding, Party, Rule, Speech, appositive_name, conjuncts, copula_subjects,
     has_det, is_person_name, noun_owner, possessor)
 from graphmem.extract.rules.lexicon import (
-    LANGUAGE_LABELS, inflections, is_occupation, is_org, is_place, object_type, pobjs)
+    LANGUAGE_LABELS, inflections, is_company, is_occupation, is_org, is_place, object_type,
+    pobjs)
 from graphmem.extract.rules.phrases import activity, phrase, verb_phrase
-from graphmem.extract.rules.slots import married
+from graphmem.extract.rules.slots import married, value_slot
 from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
@@ -78,8 +79,9 @@ def linking(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     verb = clause.verb
     out: list[Finding] = []
-    if verb.tag_ == "VBG" and clause.tense != "past":
-        return out  # "is getting married in October" has not happened yet
+    if verb.tag_ == "VBG" and clause.tense != "past" and not any(
+            c.dep_ == "acomp" and c.lower_ in ("divorced", "separated") for c in verb.children):
+        return out  # "is getting married in October" has not happened; "getting divorced" is
     for comp in [c for c in verb.children if c.dep_ == "acomp"]:
         out += _adjective(comp, clause, speech)
     if clause.lemma == "become":
@@ -127,14 +129,24 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
     if is_occupation(attr) and (clause.tense != "past" or clause.perfect
                                 or clause.lemma == "become"):
         title = phrase(attr)
+        employers = [t for t in _workplaces(attr, clause.verb) if (n := phrase(t))]
         for s in clause.subjects:
             if title:
                 out.append(Finding(s, "JOB_TITLE", title, "role"))
             out += [Finding(s, "WORKS_AT", n, object_type(t))
-                    for t in pobjs(attr, ("at", "for", "with")) if t.dep_ == "pobj"
-                    and (is_org(t) or t.lower_ in _WORKPLACES) and (n := phrase(t))
-                    and t.ent_type_ not in ("GPE", "LOC")]
+                    for t in employers if (n := phrase(t))]
     return out
+
+
+def _workplaces(title: Token, verb: Token) -> list[Token]:
+    """Where a title is held: "a nurse at St Mary's", and "the head of design at Globex",
+    where the parser hangs "at" on the verb. A company named like a tool ("a designer at
+    Figma") is an employer here; a city is not ("a nurse at Boston" is a place)."""
+    found = pobjs(title, ("at", "for", "with")) + pobjs(verb, ("at", "for"))
+    return [t for t in found if t.dep_ == "pobj" and t.ent_type_ not in ("GPE", "LOC")
+            and (is_org(t) or is_company(t) or t.lower_ in _WORKPLACES
+                 or (t.ent_type_ == TECH_LABEL and t.text[:1].isupper()
+                     and t.head.lower_ in ("at", "for")))]
 
 
 def _adjective(comp: Token, clause: Clause, speech: Speech) -> list[Finding]:
@@ -218,13 +230,30 @@ def _where(prep: Token, clause: Clause) -> list[Finding]:
         return [Finding(s, "IS_FROM", n, "place", timing="none")
                 for s in clause.subjects for t in targets if is_place(t) and (n := phrase(t))]
     if word == "into" and clause.tense != "past":
-        return [Finding(s, "LIKES", n, "activity", timing="none")
+        # "I'm into squash now": a sport taken up now is the sport; otherwise a liking
+        now = any(c.lower_ in ("now", "lately", "nowadays") for c in prep.head.children)
+        return [Finding(s, "PLAYS_SPORT", n, "activity") if now and
+                value_slot(n) == "PLAYS_SPORT" else Finding(s, "LIKES", n, "activity",
+                                                               timing="none")
                 for s in clause.subjects for t in targets if (n := phrase(t))]
+    if word == "in" and clause.tense == "present" and _settled(prep):
+        # "we're in Copenhagen now", "I'm in Adelaide, moved here for uni": home
+        return [Finding(s, "LIVES_IN", n, "place") for s in clause.subjects
+                for t in targets if is_place(t) and not is_company(t) and (n := phrase(t))]
     if word == "in" and clause.tense == "past" and not clause.perfect:
         return [Finding(s, "HAS_VISITED", n, "place", timing="event")
                 for s in clause.subjects if s.is_speaker
                 for t in targets if t.ent_type_ in ("GPE", "LOC") and (n := phrase(t))]
     return []
+
+
+def _settled(prep: Token) -> bool:
+    """Whether "in <place>" is where one lives now, not a visit: said with "now" or "these
+    days", or beside "moved here"."""
+    verb = prep.head
+    text = verb.sent.text.lower()
+    return any(c.lower_ in ("now", "nowadays") for c in verb.children) or \
+        "these days" in text or bool(re.search(r"\bmoved\s+(?:here|there)\b", text))
 
 
 def _favourite(verb: Token, subjects: list[Token], speech: Speech, clause: Clause

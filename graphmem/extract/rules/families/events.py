@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule, Speech, each, future_time
 from graphmem.extract.rules.lexicon import (
-    EVENT_NOUNS, TRIP_NOUNS, dobjs, has_prt, is_place, object_type, pobjs)
+    EVENT_NOUNS, TRIP_NOUNS, dobjs, has_prt, is_place, is_school, object_type, pobjs)
 from graphmem.extract.rules.phrases import clause_tokens, phrase
 
 
@@ -78,6 +78,8 @@ def attend(clause: Clause, speech: Speech) -> list[Finding]:
             for t in pobjs(verb, ("from", "at")) + pobjs(d, ("from", "at")) if (n := phrase(t))])
     objects = dobjs(verb) if clause.lemma == "attend" else pobjs(verb, ("from",))
     past = clause.tense == "past"
+    if not past and clause.lemma == "attend":  # "I attend Leeds University": studies (school)
+        objects = [t for t in objects if not is_school(t)]
     return each(clause, lambda s: [
         Finding(s, "ATTENDED" if past or clause.lemma == "graduate" else "PLANS", n,
                 object_type(t) if t.ent_type_ else "event",

@@ -19,6 +19,7 @@ from graphmem.extract.rules.clause import VAGUE, Clause, Finding, Rule, Speech, 
 from graphmem.extract.rules.lexicon import (
     ACTIVITY_NOUNS, ACTIVITY_VERBS, TRIP_NOUNS, dobjs, has_prt, imperative, pobjs)
 from graphmem.extract.rules.phrases import gerund, phrase, trips, verb_phrase
+from graphmem.extract.rules.slots import value_slot
 from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ def _present_form(verb: Token) -> bool:
     if verb.tag_ == "VBG" and any(a.lower_ in ("go", "goes") or a.lemma_ == "do" and
                                   a.tag_ != "VBD" for a in aux):
         return True  # "I go swimming", "I do climbing" (the parser makes "do" an auxiliary)
+    if verb.tag_ == "VBG" and verb.dep_ == "ROOT" and not aux and verb.i == verb.sent.start:
+        return True  # "doing judo twice a week now": a diary line for "I'm doing"
     return verb.tag_ == "VB" and verb.dep_ == "conj" and not aux and \
         verb.head.tag_ in ("VBP", "VBZ")
 
@@ -75,7 +78,8 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
     elif lemma == "go":
         for c in verb.children:
             if c.dep_ == "xcomp" and c.tag_ == "VB" and verb.tag_ == "VBG" and any(
-                    a.lower_ == "to" for a in c.children) and clause.tense != "past":
+                    a.lower_ == "to" for a in c.children) and clause.tense != "past" \
+                    and not clause.negated:  # "I'm not going to quit": no plan
                 out += _going_to(c, clause, speech)
             if c.dep_ == "xcomp" and c.tag_ == "VBG" and c.lemma_ in ACTIVITY_VERBS:
                 doing = gerund(c)
@@ -89,11 +93,17 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
         names = [n for t in done if t.lemma_.lower() in ACTIVITY_NOUNS or lemma != "do"
                  or t.lower_ in ACTIVITY_NOUNS if (n := phrase(t) if t.tag_ != "VBG" else t.lower_)]
         out += each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in names])
-    elif (lemma == "take" and has_prt(verb, "up")) or lemma in ("start", "begin"):
-        names = [n for t in dobjs(verb) if lemma == "take" or t.lemma_.lower() in ACTIVITY_NOUNS
-                 if (n := phrase(t))]
-        names += [gerund(c) for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"
-                  and c.lemma_ in ACTIVITY_VERBS]
+    elif (lemma in ("take", "pick") and has_prt(verb, "up")) or lemma in ("start", "begin"):
+        # "took up X" is always an activity; "picked up padel", not "picked up my sister"
+        names = [n for t in dobjs(verb) if (n := phrase(t)) and (
+            lemma == "take" or t.lemma_.lower() in ACTIVITY_NOUNS or
+            lemma == "pick" and value_slot(n) == "PLAYS_SPORT")]
+        gerunds = [c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"]
+        names += [gerund(c) if c.lemma_ in ACTIVITY_VERBS else c.lower_ for c in gerunds
+                  if c.lemma_ not in ("play", "do") and (
+                      c.lemma_ in ACTIVITY_VERBS or value_slot(c.lower_) == "PLAYS_SPORT")]
+        names += [n for c in gerunds if c.lemma_ in ("play", "do") for t in dobjs(c)
+                  if (n := phrase(t)) and value_slot(n) == "PLAYS_SPORT"]  # "started playing padel"
         out += each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in names])
     elif lemma == "get" and clause.tense == "past":
         names = [n for t in pobjs(verb, ("into",)) if (t.lemma_.lower() in ACTIVITY_NOUNS
@@ -259,7 +269,8 @@ def remind(clause: Clause, speech: Speech) -> list[Finding]:
 
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "write": (hobby,), "run": (hobby,), "play": (hobby,), "go": (hobby,), "do": (hobby,),
-    "practice": (hobby,), "practise": (hobby,), "take": (hobby,), "start": (hobby,),
+    "practice": (hobby,), "practise": (hobby,), "take": (hobby,), "pick": (hobby,),
+    "start": (hobby,),
     "begin": (hobby,), "get": (hobby,),
     **{lemma: (hobby,) for lemma in ACTIVITY_VERBS if lemma not in ("write", "run", "play")},
     "learn": (learn,), "study": (learn, purpose), "quit": (purpose,), "leave": (purpose,),

@@ -19,9 +19,9 @@ from graphmem.extract.rules.clause import (
     each, has_time, past_stretch, past_until, possessor)
 from graphmem.extract.rules.lexicon import (
     BUSINESSES, EVENT_NOUNS, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, dobjs, has_prt,
-    is_named, is_place, object_type, pobjs)
+    capitalised, is_company, is_named, is_place, object_type, pobjs)
 from graphmem.extract.rules.phrases import phrase, trips
-from graphmem.extract.rules.slots import married
+from graphmem.extract.rules.slots import married, value_slot
 from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
@@ -87,12 +87,42 @@ def _out_of_work(clause: Clause, places: list[Token], titles: list[Token],
             and not any(t.ent_type_ in ("DATE", "TIME") for t in verb.sent))
 
 
+#: What one joins to take up a sport: "the rowing club", "a handball team".
+_SPORTS_GROUPS = frozenset({"club", "team", "league", "squad", "crew", "class", "group"})
+
+
+#: What people say they do at work: "I build logistics software at Tidewater Logistics".
+_WORK_VERBS = frozenset({"build", "develop", "design", "code", "program", "engineer", "manage",
+                         "lead", "research", "sell", "market", "analyze", "analyse", "write",
+                         "run", "teach", "advise", "consult"})
+
+
+def work_at(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I build logistics software at Tidewater Logistics", "I design games at Fernhill
+    Games": a present habit done at a company is a job there (a company by its name's last
+    word or the tagger's ORG, never a place: "I write at the Berlin library" is not)."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.hedged or clause.tense != "present" or \
+            verb.tag_ not in ("VBP", "VBZ") or not any(s.is_speaker for s in clause.subjects):
+        return []
+    orgs = [t for t in pobjs(verb, ("at", "for")) + [x for o in dobjs(verb)
+                                                     for x in pobjs(o, ("at", "for"))]
+            if is_company(t) or t.ent_type_ == "ORG" and capitalised(t)]
+    return [Finding(s, "WORKS_AT", n, "organization") for s in clause.subjects if s.is_speaker
+            for t in orgs if (n := phrase(t))]
+
+
 def join(clause: Clause, speech: Speech) -> list[Finding]:
     """"joined Datadog as a staff engineer": an employer, and a title when one is given."""
     orgs = [t for t in dobjs(clause.verb) if (is_named(t) or t.ent_type_ == TECH_LABEL)
             and t.text not in speech.speakers]
     if clause.negated or clause.modal:
         return []
+    sports = [n for t in dobjs(clause.verb) if t.lemma_.lower() in _SPORTS_GROUPS
+              for c in t.children if c.dep_ in ("compound", "amod")
+              and value_slot(n := c.lower_) == "PLAYS_SPORT"]
+    if sports:  # "joined the rowing club", "joined a handball team": the sport
+        return each(clause, lambda s: [Finding(s, "PLAYS_SPORT", n, "activity") for n in sports])
     titles = pobjs(clause.verb, ("as",)) if orgs else []
     return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", timing="start")
                                     for t in orgs if (n := phrase(t))]
@@ -135,17 +165,26 @@ def _title(token: Token) -> str | None:
 
 
 def promote(clause: Clause, speech: Speech) -> list[Finding]:
-    """"promoted to staff engineer"; the parser often reads "to staff" as an infinitive."""
-    titles = [n for t in pobjs(clause.verb, ("to",)) if (n := phrase(t))]
+    """"promoted to staff engineer", and "they promoted me to team lead": the speaker holds
+    the title. The parser often reads "to staff" or "me to team lead" as an infinitive."""
     verb = clause.verb
     doc = verb.doc
-    if not titles and verb.i + 1 < len(doc) and doc[verb.i + 1].lower_ == "to":
+    if clause.negated or clause.modal or clause.hedged:
+        return []
+    at = verb.i + 1
+    me = at < len(doc) and doc[at].lower_ in ("me", "us") and speech.first_person
+    titles = [n for t in pobjs(verb, ("to",)) if (n := phrase(t))]
+    if not titles and at + me < len(doc) and doc[at + me].lower_ == "to":
         words = []
-        for t in doc[verb.i + 2: verb.sent.end]:
+        for t in doc[at + me + 1: verb.sent.end]:
             if t.pos_ not in ("NOUN", "PROPN", "ADJ", "VERB") or t.ent_type_ in ("DATE", "TIME"):
                 break
             words.append(t.text)
         titles = [" ".join(words)] if words else []
+    if me:
+        return [Finding(speech.me(), "JOB_TITLE", n, "role") for n in titles]
+    if any(t.pos_ in ("PROPN", "PRON") for t in dobjs(verb)):
+        return []  # "they promoted Tom to director": Tom's title, and Tom is not the subject
     return each(clause, lambda s: [Finding(s, "JOB_TITLE", n, "role") for n in titles])
 
 
@@ -166,6 +205,8 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
     lemma = clause.lemma
     if clause.negated or clause.modal in ("would", "might", "could", "should"):
         return []
+    if clause.tense == "future":
+        return []  # "I'm going to quit my job", "I'll leave Google next month": not yet
     if lemma == "lay" and not has_prt(verb, "off"):
         return []
     if lemma in ("quit", "leave") and any(c.dep_ == "xcomp" and c.tag_ == "VBG"
@@ -223,17 +264,24 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
     targets = pobjs(verb, ("to", "into", "back"))
     places = [t for t in targets + [x for t in targets for x in pobjs(t, ("in",))]
               if (is_place(t) or is_named(t)) and t.ent_type_ != TECH_LABEL]
-    if not places or clause.negated or clause.modal in ("would", "could", "should"):
+    if not places or clause.modal in ("would", "could", "should"):
         return []
+    if clause.negated:  # "I'm not moving to Berlin after all": that plan is off
+        return each(clause, lambda s: [
+            Finding(s, "PLANS", f"move to {n}", "plan", "retract", timing="none",
+                    statement=f"{{s}} is not moving to {n}")
+            for t in places if (n := phrase(t))]) if clause.tense == "future" else []
     plan = clause.hedged or (clause.tense == "future" and not has_time(verb))
     if not plan and any(c.dep_ == "prep" and c.lower_ == "from" for c in verb.children):
         return []  # "moved from X to Y" is a transition (families.change)
     if plan:
         return each(clause, lambda s: [Finding(s, "PLANS", f"move to {n}", "plan", timing="plan")
                                         for t in places if (n := phrase(t))])
-    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place",
-                                            statement=f"{{s}} moved to {n}")
-                                    for t in places if (n := phrase(t))])
+    # "moved over to Brightline Health": a company moved to is a new job, not a home
+    return each(clause, lambda s: [
+        Finding(s, "WORKS_AT", n, "organization") if is_company(t) else
+        Finding(s, "LIVES_IN", n, "place", statement=f"{{s}} moved to {n}")
+        for t in places if (n := phrase(t))])
 
 
 def grow_up(clause: Clause, speech: Speech) -> list[Finding]:
@@ -249,8 +297,9 @@ def marry(clause: Clause, speech: Speech) -> list[Finding]:
     verb = clause.verb
     if clause.negated or clause.modal:
         return []
-    if any(a.tag_ == "VBG" for a in verb.children if a.dep_ in ("aux", "auxpass")):
-        return []  # "is getting married in October": not yet
+    if any(a.tag_ == "VBG" for a in verb.children if a.dep_ in ("aux", "auxpass")) and \
+            clause.lemma != "divorce":
+        return []  # "is getting married in October": not yet; "getting divorced" is under way
     partners = [t for t in dobjs(verb) + pobjs(verb, ("to",)) if t.ent_type_ == "PERSON"
                 or t.tag_ == "NNP"]
     if clause.lemma in ("divorce", "separate"):  # "we divorced", "my wife and I separated"
@@ -354,7 +403,8 @@ def have(clause: Clause, speech: Speech) -> list[Finding]:
                 name = phrase(obj)
                 if name and verb.sent.text and has_time(verb):
                     out.append(Finding(s, "PLANS", name, "event", timing="plan"))
-            elif (lemma in POSSESSIONS or obj.ent_type_ == "PRODUCT") and \
+            elif (lemma in POSSESSIONS or obj.ent_type_ == "PRODUCT"
+                  or value_slot(phrase(obj) or "", obj) in ("DRIVES", "HAS_PHONE")) and \
                     not (clause.negated and not clause.ended):
                 if name := phrase(obj):
                     out.append(Finding(s, "OWNS", name, object_type(obj), action))
@@ -401,9 +451,10 @@ def acquire(clause: Clause, speech: Speech) -> list[Finding]:
     lemma = clause.lemma
     if clause.negated or clause.modal in ("would", "could", "should", "might", "will"):
         return []
-    if lemma == "get" and (has_prt(verb, "rid") or any(c.dep_ in ("acomp", "xcomp", "prep")
-                                                      for c in verb.children)):
-        return []
+    if lemma == "get" and (has_prt(verb, "rid") or any(
+            c.dep_ in ("acomp", "xcomp") or c.dep_ == "prep" and not dobjs(verb)
+            for c in verb.children)):
+        return []  # "got rid of", "got sick", "got into yoga"; "got a bike for my birthday" is
     out: list[Finding] = []
     for s in clause.subjects:
         for obj in dobjs(verb):
@@ -413,10 +464,15 @@ def acquire(clause: Clause, speech: Speech) -> list[Finding]:
                 out += pets_and_kin(kind, s, "assert", named=[obj.text])
             elif olemma in PETS:
                 out += pets_and_kin(obj, s, "assert")
+            elif lemma in ("adopt", "rescue") and olemma not in KIN and \
+                    (named := _given_name(obj)) is not None:  # "adopted a shiba named Mochi"
+                out.append(Finding(s, "HAS_PET", named, "animal", timing="none",
+                                   statement=f"{{s}} has a {olemma} named {named}"))
             elif lemma in ("adopt", "rescue") or olemma in NOT_POSSESSIONS or olemma in KIN:
                 continue
-            elif lemma == "get" and olemma not in POSSESSIONS and obj.ent_type_ != "PRODUCT":
-                continue
+            elif lemma == "get" and olemma not in POSSESSIONS and obj.ent_type_ != "PRODUCT" \
+                    and value_slot(phrase(obj) or "", obj) not in ("DRIVES", "HAS_PHONE"):
+                continue  # "got a OnePlus 9", "got a Kia Niro": a phone or car by its name
             elif name := phrase(obj):
                 out.append(Finding(s, "OWNS", name, object_type(obj), confidence=0.8))
     return out
@@ -467,10 +523,10 @@ def break_up(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
-RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
+_VERB_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "work": (work,), "join": (join,), "start": (start_job, found_business),
     "get": (start_job, acquire, dispose), "land": (start_job,), "accept": (start_job,),
-    "hire": (start_job,), "promote": (promote,), "teach": (teach,), "quit": (leave,),
+    "hire": (start_job,), "promote": (promote,), "quit": (leave,),
     "leave": (leave,), "resign": (leave,), "retire": (leave,), "lose": (leave,), "lay": (leave,),
     "fire": (leave,), "live": (live,), "reside": (live,), "move": (move,), "relocate": (move,),
     "grow": (grow_up,), "come": (grow_up,), "marry": (marry,), "divorce": (marry,), "separate": (marry,),
@@ -478,7 +534,10 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "meet": (meet,), "have": (have, birth), "buy": (acquire,), "purchase": (acquire,),
     "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "sell": (dispose,), "rid": (dispose,),
     "give": (dispose, birth), "open": (found_business,), "found": (found_business,),
-    "launch": (found_business,),
+    "launch": (found_business,), "teach": (teach,),
 })
+#: A work verb also reads "at <company>" (:func:`work_at`) beside its own rules.
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType(
+    {**_VERB_RULES, **{verb: (*_VERB_RULES.get(verb, ()), work_at) for verb in _WORK_VERBS}})
 TRIGGERS: frozenset[str] = frozenset()
 PATTERNS: tuple[re.Pattern[str], ...] = ()

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import (
     KIN, Clause, Finding, Rule, Speech, action_of, appositive_name, conjuncts, copula_subjects,
     Timing, each, possessor)
-from graphmem.extract.rules.lexicon import dobjs, is_named, is_org, is_place, pobjs
+from graphmem.extract.rules.lexicon import dobjs, is_named, is_org, is_place, is_school, pobjs
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import (
-    DIETS, NOT_SO, SLOT_THINGS, SLOT_TYPES, fits, is_language, owner_of,
+    DIETS, NOT_SO, SLOT_THINGS, SPORTS, SLOT_TYPES, fits, is_language, owner_of,
     slot_finding, slot_noun, value_name, value_slot)
 from graphmem.extract.rules.terms import TECH_LABEL
 
@@ -42,7 +42,7 @@ _ALL_OF_IT = frozenset({"everything", "all", "most", "mostly", "mainly", "primar
 
 
 _DIET_VERBS = frozenset({"be", "eat", "go", "become", "turn", "try", "follow", "stay", "start",
-                         "keep", "live", "do", "switch", "get"})
+                         "keep", "live", "do", "switch", "get", "return"})
 
 
 def slot_copula(clause: Clause, speech: Speech) -> list[Finding]:
@@ -93,10 +93,16 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
     orgs = list(dict.fromkeys(orgs))
     titles = [t for t in pobjs(clause.verb, ("as",))]
     action = action_of(clause)
-    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", action)
-                                    for t in orgs if (n := phrase(t))]
+    return each(clause, lambda s: [Finding(s, _studies_or_works(t, titles), n, "organization",
+                                           action) for t in orgs if (n := phrase(t))]
                  + [Finding(s, "JOB_TITLE", n, "role", action) for t in titles
                     if orgs and (n := phrase(t))])
+
+
+def _studies_or_works(place: Token, titles: list[Token]) -> str:
+    """"I'm at Leeds University now", "started at the University of Porto": a student's
+    school, unless a title says it is a job there ("at Leeds University as a lecturer")."""
+    return "STUDIES_AT" if is_school(place) and not titles else "WORKS_AT"
 
 
 def out_of_work(clause: Clause, speech: Speech) -> list[Finding]:
@@ -118,6 +124,15 @@ def diet(clause: Clause, speech: Speech) -> list[Finding]:
     verb = clause.verb
     if clause.modal in NOT_SO or clause.lemma not in _DIET_VERBS:
         return []
+    ruled_out = _ruled_out(clause)
+    if ruled_out:  # "I started eating meat again", "went back to eating meat": not vegetarian
+        return each(clause, lambda s: [Finding(s, "DIET", n, "diet", "retract")
+                                        for n in ruled_out])
+    back = [b for a in verb.children if a.dep_ == "advmod" and a.lower_ == "back"
+            for b in pobjs(a, ("to",)) if b.lemma_ == "be"]
+    if back and not clause.negated:  # "I'm back to being pescatarian": that diet again
+        named = [w.lower_ for b in back for w in b.children if w.lower_ in DIETS]
+        return each(clause, lambda s: [Finding(s, "DIET", n, "diet") for n in named])
     if any(c.dep_ == "prep" and c.lower_ in ("from", "to") for c in verb.children):
         return []  # "went from vegetarian to vegan" is a transition
     if clause.lemma == "be" and clause.tense == "past" and not clause.perfect:
@@ -130,16 +145,21 @@ def diet(clause: Clause, speech: Speech) -> list[Finding]:
             words += [x for x in c.children if x.dep_ in ("amod", "compound", "acomp")]
     names = list(dict.fromkeys(w.lower_ for w in words if w.lower_ in DIETS
                                or w.lemma_.lower() in DIETS))
+    names += [n for w in words if (n := _hyphenated(w)) in DIETS and n not in names]
     action = action_of(clause)
     eats_all = clause.lemma == "eat" and any(t.lower_ in ("everything", "anything")
                                              for t in dobjs(verb)) and not clause.negated
     if eats_all:  # "I eat everything again": no diet any more
         return each(clause, lambda s: [Finding(s, "DIET", "", "diet", "retract")])
-    ruled_out = _ruled_out(clause)
-    if ruled_out:  # "I started eating meat again": not vegetarian any more
-        return each(clause, lambda s: [Finding(s, "DIET", n, "diet", "retract")
-                                        for n in ruled_out])
     return each(clause, lambda s: [Finding(s, "DIET", n, "diet", action) for n in names])
+
+
+def _hyphenated(word: Token) -> str:
+    """"gluten-free" split by the tokenizer into "gluten", "-", "free"."""
+    doc = word.doc
+    if word.i >= 2 and doc[word.i - 1].text == "-" and not doc[word.i - 2].whitespace_:
+        return f"{doc[word.i - 2].lower_}-{word.lower_}"
+    return word.lower_
 
 
 #: The diets a food rules out: whoever eats meat again is no longer vegetarian.
@@ -155,16 +175,29 @@ def _ruled_out(clause: Clause) -> list[str]:
     """The diets a clause of eating ends: "I eat meat again", "I've started eating fish"
     (a change, not a habit: not "I still eat eggs", "I don't eat meat", "I might eat
     fish", nor a one-off "I ate fish yesterday")."""
-    verb = clause.verb
-    if clause.lemma != "eat" or clause.negated or clause.hedged or clause.modal or \
-            clause.tense == "future":
+    verb: Token | None = clause.verb
+    if clause.negated or clause.hedged or clause.modal or clause.tense == "future":
         return []
-    again = any(t.lower_ == "again" for t in verb.sent)
-    started = verb.dep_ == "xcomp" and verb.head.lemma_ in ("start", "begin", "resume")
-    if not (again or started):
-        return []
+    if clause.lemma != "eat":
+        verb = _back_to_eating(clause.verb)  # "I went back to eating meat", "back to eating fish"
+        if verb is None:
+            return []
+    else:
+        verb = clause.verb
+        again = any(t.lower_ == "again" for t in verb.sent)
+        started = verb.dep_ == "xcomp" and verb.head.lemma_ in ("start", "begin", "resume")
+        if not (again or started):
+            return []
     foods = [t.lower_ for t in dobjs(verb)] + [t.lemma_.lower() for t in dobjs(verb)]
     return list(dict.fromkeys(d for food in foods for d in _RULES_OUT.get(food, ())))
+
+
+def _back_to_eating(verb: Token) -> Token | None:
+    """The "eating" of "went back to eating", "returned to eating", "am back to eating"."""
+    if verb.lemma_ != "return" and not any(c.dep_ == "advmod" and c.lower_ == "back"
+                                           for c in verb.children):
+        return None
+    return next((t for t in pobjs(verb, ("to",)) if t.lemma_ == "eat"), None)
 
 
 def diet_word(clause: Clause, speech: Speech) -> list[Finding]:
@@ -173,6 +206,48 @@ def diet_word(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     word = clause.verb.lower_
     return each(clause, lambda s: [Finding(s, "DIET", word, "diet", action_of(clause))])
+
+
+#: What a working day is made of: "most of my day is C#", "my research code is all Julia".
+_WORK_NOUNS = frozenset({"day", "work", "code", "time", "job", "codebase", "week", "stack"})
+
+
+def language_at_work(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Most of my day is C#", "most of my work is Dart now", "most of what I write is Go",
+    "my research code is all Julia now", "it's Swift all day now": the main language."""
+    verb = clause.verb
+    if not speech.first_person or clause.negated or clause.modal or clause.tense != "present":
+        return []
+    langs = [n for c in verb.children if c.dep_ == "attr"
+             and (n := value_name(c)) and is_language(n, said=True)]
+    if not langs:
+        return []
+    sent = verb.sent
+    said = False
+    for subject in (c for c in verb.children if c.dep_ == "nsubj"):
+        parts = pobjs(subject, ("of",))
+        if subject.lower_ == "most":  # "most of my day", "most of what I write"
+            said = any(p.lemma_.lower() in _WORK_NOUNS and possessor(p) == "me"
+                       or p.lemma_ in ("write", "code") for p in parts)
+        elif subject.lemma_.lower() in _WORK_NOUNS and possessor(subject) == "me":
+            said = any(t.lower_ == "all" for c in verb.children for t in c.subtree)
+        elif subject.lower_ == "it":  # "it's Swift all day now"
+            said = any(t.lower_ in ("all day", "day") for t in sent if t.ent_type_ == "DATE")
+    if not said:
+        return []
+    me = speech.me()
+    return [Finding(me, "MAIN_LANGUAGE", n, "technology") for n in langs]
+
+
+def sport_word(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I do judo twice a week" when the parser reads the sport as the verb ("do" its
+    auxiliary): the sport, habitually."""
+    verb = clause.verb
+    if clause.modal in NOT_SO or verb.lower_ not in SPORTS or clause.tense == "past" or not any(
+            c.dep_ == "aux" and c.lemma_ == "do" for c in verb.children):
+        return []
+    return each(clause, lambda s: [Finding(s, "PLAYS_SPORT", verb.lower_, "activity",
+                                            action_of(clause))])
 
 
 def drive(clause: Clause, speech: Speech) -> list[Finding]:
@@ -213,7 +288,7 @@ def employed(clause: Clause, speech: Speech) -> list[Finding]:
         return [Finding(speech.me(), "WORKS_AT", n, "organization", timing=timing)
                 for t in hirers if (n := phrase(t))] + [
             Finding(speech.me(), "JOB_TITLE", n, "role") for t in titles
-            if hirers and (n := phrase(t))]
+            if (n := phrase(t))]  # "the startup hired me as an ML engineer": the title
     return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization")
                                     for t in orgs if (n := phrase(t))]
                  + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := phrase(t))])
@@ -230,15 +305,16 @@ def started_at(clause: Clause, speech: Speech) -> list[Finding]:
     titles = pobjs(verb, ("as",))
     # "I start at Etsy on Monday" is ahead: only a past start is an event gone by
     timing: Timing = "event" if clause.tense == "past" else "start"
-    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", timing=timing)
-                                    for t in orgs if (n := phrase(t))]
+    return each(clause, lambda s: [Finding(s, _studies_or_works(t, titles), n, "organization",
+                                           timing=timing) for t in orgs if (n := phrase(t))]
                  + [Finding(s, "JOB_TITLE", n, "role") for t in titles
                     if orgs and (n := phrase(t))])
 
 
 def settle_in(clause: Clause, speech: Speech) -> list[Finding]:
-    """"Finally settled in Prague": a new home."""
-    if clause.negated or clause.modal:
+    """"Finally settled in Prague", "we ended up in Wellington instead": a new home."""
+    if clause.negated or clause.modal or clause.lemma == "end" and not any(
+            c.lower_ == "up" for c in clause.verb.children):
         return []
     places = [t for t in pobjs(clause.verb, ("in", "into")) if is_place(t)]
     return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place")
@@ -252,11 +328,12 @@ def main_language(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     tokens = [*dobjs(verb), *[c for c in verb.children if c.dep_ == "advmod"]]
     tokens += [x for t in tokens for x in t.children if x.dep_ == "advmod"]
-    if not any(t.lower_ in _ALL_OF_IT for t in tokens):
-        return []
+    if not any(t.lower_ in _ALL_OF_IT or t.lower_ == "now" for t in tokens):
+        return []  # "I write almost everything in Go", "now I'm writing Zig"
     langs = list(dict.fromkeys(
         n for t in pobjs(verb, ("in", "with")) + [x for o in dobjs(verb) for x in pobjs(o, ("in",))]
-        if (n := phrase(t)) and is_language(n)))
+        + dobjs(verb)  # "now I'm writing Zig"
+        if (n := phrase(t)) and is_language(n, said=True)))
     if len(langs) != 1:
         return []  # "mostly in Python and TypeScript" names no single main language
     return each(clause, lambda s: [Finding(s, "MAIN_LANGUAGE", langs[0], "technology")])
@@ -372,11 +449,16 @@ def progressive_slot(sent: Span, speech: Speech) -> list[Finding]:
 
 
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
-    **{word: (diet_word,) for word in DIETS}, "bear": (born,), "support": (support,),
-    "be": (slot_copula, with_org, out_of_work, diet, on_thing), "become": (slot_copula, diet),
+    **{word: (diet_word,) for word in DIETS},
+    **{word: (sport_word,) for word in SPORTS if " " not in word},
+    "bear": (born,), "support": (support,),
+    "be": (slot_copula, with_org, out_of_work, diet, on_thing, language_at_work),
+    "become": (slot_copula, diet),
     "eat": (diet,), "go": (diet,), "turn": (diet,), "try": (diet,), "follow": (diet,),
-    "stay": (diet,), "keep": (diet,), "drive": (drive,), "lease": (drive,), "report": (report_to,),
-    "employ": (employed,), "hire": (employed,), "start": (started_at,), "settle": (settle_in,),
+    "stay": (diet,), "keep": (diet,), "return": (diet,), "drive": (drive,), "lease": (drive,),
+    "report": (report_to,),
+    "employ": (employed,), "hire": (employed,), "poach": (employed,), "recruit": (employed,),
+    "start": (started_at,), "settle": (settle_in,), "end": (settle_in,),
     "write": (main_language,), "code": (main_language,), "program": (main_language,),
     "develop": (main_language,), "use": (as_my, use_thing), "have": (as_my,),
     "get": (got_new,), "buy": (got_new,), "call": (call_home,),

@@ -142,3 +142,30 @@ def test_quitting_a_job_without_naming_it_closes_the_employer(extractor: RuleExt
 def test_leaving_a_job_for_a_purpose_still_ends_it(extractor: RuleExtractor, sentence: str,
                                                   org: str) -> None:
     assert (B, "WORKS_AT", org, "retract") in triples(said(extractor, sentence))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("kickboxing is out, I've taken up paddleboarding",
+     {("Bob", "PLAYS_SPORT", "kickboxing", "retract"),
+      ("Bob", "PLAYS_SPORT", "paddleboarding", "assert")}),
+    ("ok keto is over, I'm back to being pescatarian", {("Bob", "DIET", "keto", "retract")}),
+    ("badminton is done for me, knee surgery.", {("Bob", "PLAYS_SPORT", "badminton", "retract")}),
+    ("low-carb didn't last. I'm a vegetarian these days",
+     {("Bob", "DIET", "low-carb", "retract"), ("Bob", "DIET", "vegetarian", "assert")}),
+    ("cross-country skiing is my thing", {("Bob", "PLAYS_SPORT", "cross-country skiing", "assert")}),
+    ("I went from vegetarian to vegan.",
+     {("Bob", "DIET", "vegetarian", "retract"), ("Bob", "DIET", "vegan", "assert")}),
+    ("swapped the Outback for a BMW i3, she was right",
+     {("Bob", "DRIVES", "Outback", "retract"), ("Bob", "DRIVES", "BMW i3", "assert")}),
+])
+def test_a_habit_said_to_be_over_or_swapped(extractor: RuleExtractor, text: str,
+                                            expected: set[tuple[str, str, str, str]]) -> None:
+    assert expected <= triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", ["my brother's football is over", "the party is over",
+                                  "I'll give up coffee.", "I'm going to quit my job at Google."])
+def test_nothing_of_the_speakers_ends_by_someone_elses_or_a_future_ending(
+        extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[0] == "Bob" and t[3] == "retract" and t[1] != "PLANS"}

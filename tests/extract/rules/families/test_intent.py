@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from graphmem.extract.rules import RuleExtractor
 from tests.extract.rules.cases import ONE_PER_RULE
 from tests.extract.rules.conftest import Triple, family_cases, said, triples
@@ -10,3 +12,22 @@ from tests.extract.rules.conftest import Triple, family_cases, said, triples
 @family_cases(ONE_PER_RULE["intent"])
 def test_intent_rules(extractor: RuleExtractor, text: str, expected: Triple) -> None:
     assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "sport"), [
+    ("I picked up padel this spring.", "padel"),
+    ("took up bouldering - my mate built a little wall in his garage", "bouldering"),
+    ("started kickboxing to blow off steam after shifts", "kickboxing"),
+    ("started playing padel with some coworkers, totally hooked", "padel"),
+    ("quit rowing, the mornings were killing me. doing judo twice a week instead", "judo"),
+])
+def test_a_sport_taken_up_in_a_diary_line(extractor: RuleExtractor, text: str,
+                                          sport: str) -> None:
+    found = triples(said(extractor, text))
+    assert ("Bob", "PLAYS_SPORT", sport, "assert") in found
+    assert not {t for t in found if t[1] == "PLAYS_SPORT" and t[2] != sport and t[3] == "assert"}
+
+
+def test_picking_someone_up_is_no_hobby(extractor: RuleExtractor) -> None:
+    assert not {t for t in triples(said(extractor, "I picked up my sister."))
+                if t[1] in ("HOBBY", "PLAYS_SPORT")}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from graphmem.extract.rules import RuleExtractor
 from tests.extract.rules.cases import ONE_PER_RULE
 from tests.extract.rules.conftest import Triple, family_cases, said, triples
@@ -10,3 +12,33 @@ from tests.extract.rules.conftest import Triple, family_cases, said, triples
 @family_cases(ONE_PER_RULE["lexical"])
 def test_lexical_rules(extractor: RuleExtractor, text: str, expected: Triple) -> None:
     assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("switched phones: Nothing Phone 2. the glyph lights are silly",
+     ("Bob", "HAS_PHONE", "Nothing Phone 2", "assert")),
+    ("new phone: an Asus Zenfone 8, I really like small phones",
+     ("Bob", "HAS_PHONE", "Asus Zenfone 8", "assert")),
+    ("new phone, a Nokia X30. I wanted something repairable",
+     ("Bob", "HAS_PHONE", "Nokia X30", "assert")),
+    ("new title as of this week: engineering manager.",
+     ("Bob", "JOB_TITLE", "engineering manager", "assert")),
+    ("I changed my name to Maya Lopez.", ("Bob", "IS_NAMED", "Maya Lopez", "assert")),
+    ("seeing someone new, his name is Karim. early days!",
+     ("Bob", "HAS_PARTNER", "Karim", "assert")),
+    ("I've been seeing a guy named Jonas for a couple of months",
+     ("Bob", "HAS_PARTNER", "Jonas", "assert")),
+])
+def test_chat_labels_and_names(extractor: RuleExtractor, text: str,
+                               expected: tuple[str, str, str, str]) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "predicate"), [
+    ("my sister is dating a guy called Niall", "HAS_PARTNER"),  # the sister's
+    ("I'm thinking of changing my name to Lopez.", "IS_NAMED"),
+    ("new phone, honestly a pain to set up", "HAS_PHONE"),
+])
+def test_no_label_or_name_where_it_is_not_the_speakers_now(extractor: RuleExtractor, text: str,
+                                                           predicate: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[0] == "Bob" and t[1] == predicate}

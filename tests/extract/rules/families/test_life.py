@@ -124,3 +124,34 @@ def test_a_named_newborn_is_a_child(extractor: RuleExtractor, text: str, parent:
                                   "I had a great time."])
 def test_no_named_newborn_no_child(extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == "HAS_CHILD"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("They promoted me to senior engineer.", ("Bob", "JOB_TITLE", "senior engineer", "assert")),
+    ("My boss promoted me to team lead last week.", ("Bob", "JOB_TITLE", "team lead", "assert")),
+    ("joined the rowing club. 6am sessions are brutal", ("Bob", "PLAYS_SPORT", "rowing", "assert")),
+    ("joined a handball team, very Danish of me", ("Bob", "PLAYS_SPORT", "handball", "assert")),
+    ("got a OnePlus 9 for my birthday, the battery lasts all day",
+     ("Bob", "HAS_PHONE", "OnePlus 9", "assert")),
+    ("I have a Nokia X30.", ("Bob", "HAS_PHONE", "Nokia X30", "assert")),
+    ("bought a used Mazda MX-5 because life is short", ("Bob", "DRIVES", "Mazda MX-5", "assert")),
+    ("we adopted a shiba named Mochi!!", ("Bob", "HAS_PET", "Mochi", "assert")),
+    ("I'm not moving to Berlin after all.", ("Bob", "PLANS", "move to Berlin", "retract")),
+])
+def test_chat_phrasings_of_a_life_change(extractor: RuleExtractor, text: str,
+                                         expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "predicate"), [
+    ("They promoted Tom to director.", "JOB_TITLE"),  # Tom's title, not the speaker's
+    ("They might promote me to manager.", "JOB_TITLE"),
+    ("I'm going to quit my job at Google.", "WORKS_AT"),  # not yet
+    ("I will leave Google next month.", "WORKS_AT"),
+    ("I'm not going to move to Berlin.", "LIVES_IN"),
+    ("I got a call from my mom.", "OWNS"),
+])
+def test_what_has_not_happened_to_the_speaker_changes_nothing(
+        extractor: RuleExtractor, text: str, predicate: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[0] == "Bob" and t[1] == predicate}

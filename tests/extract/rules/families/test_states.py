@@ -95,3 +95,29 @@ def test_a_company_that_hired_me_is_my_employer(extractor: RuleExtractor) -> Non
             for f in said(extractor, "Apple hired me in May.").facts] == [
         ("2024-05-01", "Bob works at Apple since May 2024.")]
     assert triples(said(extractor, "Apple hired Tom.")) == set()
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I went back to eating meat.", ("Bob", "DIET", "vegetarian", "retract")),
+    ("I returned to eating meat.", ("Bob", "DIET", "vegan", "retract")),
+    ("I do judo twice a week.", ("Bob", "PLAYS_SPORT", "judo", "assert")),
+    ("most of my day is C#, we're a .NET shop", ("Bob", "MAIN_LANGUAGE", "C#", "assert")),
+    ("my research code is all Julia now", ("Bob", "MAIN_LANGUAGE", "Julia", "assert")),
+    ("I've switched over to iOS work, it's Swift all day now",
+     ("Bob", "MAIN_LANGUAGE", "Swift", "assert")),
+    ("my main language is Ruby, been a Rails dev for years",
+     ("Bob", "MAIN_LANGUAGE", "Ruby", "assert")),
+    ("I started at the University of Porto in September.",
+     ("Bob", "STUDIES_AT", "the University of Porto", "assert")),
+])
+def test_chat_phrasings_of_a_current_state(extractor: RuleExtractor, text: str,
+                                           expected: tuple[str, str, str, str]) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", [
+    "I might go back to eating meat.", "I didn't go back to eating meat.",
+    "I went back to the office.", "most of my friends are Julia fans", "I met Julia."])
+def test_no_diet_or_language_change_where_none_is_said(extractor: RuleExtractor,
+                                                       text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] in ("DIET", "MAIN_LANGUAGE")}

@@ -1,0 +1,113 @@
+"""Facts said in passing by a noun phrase, whatever the verb around it.
+
+Chat states much of a life without a verb for it: "my manager Marcus keeps
+scheduling 8am standups" says who the manager is, "new job at Greyfield
+Capital, first week done!" where the speaker works, "first week of my CS
+degree at the University of Leeds" where they study. The verb rules never see
+these, because the verb is about something else or there is none.
+
+Each reader here takes the speaker's own noun only (my manager, my degree, a
+new job of the speaker's message), never someone else's ("my wife's manager
+Bruno", "his PhD at Imperial"), and nothing hedged, negated or finished.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from graphmem.extract.rules.clause import (
+    FIRST_PERSON, KIN, Finding, Rule, Speech, appositive_name, possessor)
+from graphmem.extract.rules.lexicon import is_named, is_school, pobjs
+from graphmem.extract.rules.phrases import phrase
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
+
+#: "my manager Marcus", "my boss Svetlana": who the speaker reports to.
+_BOSSES = frozenset({"manager", "boss", "supervisor", "lead"})
+#: Words of a course of study: "my CS degree at", "a master's at", "first MBA class at".
+_STUDIES = frozenset({"degree", "master", "masters", "bachelor", "bachelors", "phd",
+                      "doctorate", "mba", "freshman", "sophomore", "semester", "orientation",
+                      "undergrad", "postgrad", "msc", "bsc"})
+#: What a course of study is made of: "first MBA class at", "orientation week at".
+_COURSE_PARTS = frozenset({"class", "course", "program", "programme", "lecture", "week"})
+#: A job said to be new: "new job at Greyfield Capital".
+_NEW_JOB = frozenset({"job", "position", "role", "gig"})
+#: Verbs that keep a mention from being a fact: a wish, a doubt, an ending.
+_NOT_HELD = frozenset({"think", "consider", "want", "wish", "hope", "plan", "apply", "dream",
+                       "finish", "complete", "quit", "drop", "leave", "abandon", "hate",
+                       "miss", "imagine", "reapply"})
+#: Modifiers that make a mention someone's past or future, not their present.
+_NOT_NOW = frozenset({"old", "previous", "former", "last", "ex", "next", "future", "dream"})
+
+
+def mention_facts(sent: Span, speech: Speech) -> list[Finding]:
+    """The speaker's manager, new job and studies, mentioned by a noun phrase."""
+    if not speech.first_person:
+        return []
+    out: list[Finding] = []
+    me = speech.me()
+    for token in sent:
+        lemma = token.lemma_.lower().replace("'s", "").rstrip("'")
+        if not _speakers(token) or not _held(token):
+            continue
+        if lemma in _BOSSES and possessor(token) == "me":
+            name = appositive_name(token) or next(
+                (c.text for c in token.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
+            if name is not None:
+                out.append(Finding(me, "REPORTS_TO", name, "person"))
+        elif lemma in _STUDIES or lemma in _COURSE_PARTS and any(
+                c.dep_ == "compound" and c.lower_ in _STUDIES for c in token.children):
+            places = pobjs(token, ("at", "in")) or [t for t in pobjs(token.head, ("at",))
+                                                    if token.dep_ in ("dobj", "nsubj")]
+            out += [Finding(me, "STUDIES_AT", n, "organization") for t in places
+                    if (is_school(t) or is_named(t) and t.ent_type_ in ("ORG", "FAC", ""))
+                    and t.ent_type_ not in ("GPE", "LOC") and (n := phrase(t))]
+        elif lemma in _NEW_JOB and any(c.lower_ == "new" for c in token.children) \
+                and token.dep_ in ("ROOT", "dobj", "nsubj"):
+            out += [Finding(me, "WORKS_AT", n, "organization") for t in pobjs(token, ("at", "with"))
+                    if is_named(t) and t.ent_type_ not in ("GPE", "LOC") and (n := phrase(t))]
+    return out
+
+
+def _speakers(token: Token) -> bool:
+    """Whether the noun is the speaker's: theirs by "my", or no one else's in a clause
+    with no other person as its subject ("started my master's", "first week of my degree
+    done"; not "my flatmate is doing his PhD")."""
+    if possessor(token) in ("other", "name", "you"):
+        return False
+    node = token
+    while node.pos_ not in ("VERB", "AUX") and node.head.i != node.i:
+        node = node.head
+    return not any(_someone_else(s) for s in node.children
+                   if s.dep_ in ("nsubj", "nsubjpass") and s.i != token.i)
+
+
+def _someone_else(subject: Token) -> bool:
+    if subject.pos_ == "PRON":
+        return subject.lower_ not in FIRST_PERSON and subject.lower_ not in ("it", "this", "that")
+    return subject.ent_type_ == "PERSON" or subject.lemma_.lower() in KIN or possessor(
+        subject) in ("other", "name")
+
+
+def _held(token: Token) -> bool:
+    """Not wished for, doubted, finished or past: no such verb above, no "old" before it."""
+    if any(c.lower_ in _NOT_NOW for c in token.children):
+        return False
+    node = token
+    while node.head.i != node.i and node.dep_ != "conj":  # "finished X, and now starting Y"
+        node = node.head
+        if node.lemma_.lower() in _NOT_HELD or any(
+                c.dep_ == "neg" or c.lower_ in ("might", "may", "could", "would")
+                for c in node.children if c.dep_ in ("neg", "aux")):
+            return False
+    return True
+
+
+#: No verb rules: :func:`mention_facts` is called by the dispatcher for every sentence.
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({})
+TRIGGERS: frozenset[str] = _BOSSES | _STUDIES | {"master's", "bachelor's", "class", "course"}
+PATTERNS: tuple[re.Pattern[str], ...] = ()

@@ -1,0 +1,40 @@
+"""Facts said in passing by a noun phrase (families.mentions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.extract.rules import RuleExtractor
+from tests.extract.rules.conftest import said, triples
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("my manager Marcus keeps scheduling 8am standups, send help",
+     ("Bob", "REPORTS_TO", "Marcus", "assert")),
+    ("first week of my CS degree at the University of Leeds done, the campus is huge",
+     ("Bob", "STUDIES_AT", "the University of Leeds", "assert")),
+    ("I'm doing my bachelor's in chemistry at Masaryk University in Brno",
+     ("Bob", "STUDIES_AT", "Masaryk University", "assert")),
+    ("started my master's at Charles University in Prague",
+     ("Bob", "STUDIES_AT", "Charles University", "assert")),
+    ("first MBA class at Insper tonight, feeling old among all these kids",
+     ("Bob", "STUDIES_AT", "Insper", "assert")),
+    ("new job at Greyfield Capital, first week done!",
+     ("Bob", "WORKS_AT", "Greyfield Capital", "assert")),
+])
+def test_the_speakers_own_mention_is_a_fact(extractor: RuleExtractor, text: str,
+                                            expected: tuple[str, str, str, str]) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "predicate"), [
+    ("my wife's manager Bruno is lovely", "REPORTS_TO"),  # the wife's manager
+    ("my old manager Tom was great", "REPORTS_TO"),  # a former one
+    ("my flatmate is doing his PhD at Imperial and works way more than me", "STUDIES_AT"),
+    ("thought about doing a PhD at UCL afterwards but probably not", "STUDIES_AT"),
+    ("finished my bachelor's at Leeds University last year", "STUDIES_AT"),
+])
+def test_someone_elses_or_a_wished_for_mention_is_not_the_speakers(
+        extractor: RuleExtractor, text: str, predicate: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[0] == "Bob" and t[1] == predicate and t[3] == "assert"}
