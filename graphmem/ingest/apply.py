@@ -178,6 +178,7 @@ class TimelineEditor:
         elif st.retract and (placed := self._left_where_held(key, st)) is not st:
             self.apply(placed)
         elif st.retract:
+            st = self._by_short_name(key, st)
             also = self._also_ended(key, st)
             self._retract(key, st)
             for other in also:
@@ -238,6 +239,18 @@ class TimelineEditor:
         if len({f.predicate for f in held}) != 1:
             return st
         return self._ending(st, held[0])
+
+    def _by_short_name(self, key: str, st: Statement) -> Statement:
+        """"I left Nimbus" ends "works at Nimbus Cloudworks": a retraction naming no current
+        value of its timeline moves to the one current value whose name begins with its
+        words (people shorten names when they end them). Otherwise it stays as it is."""
+        current = [f for f in self._timelines[key].values()
+                   if f.status is FactStatus.ACTIVE and f.valid_at(st.valid_from)]
+        short = st.object_name.casefold().strip()
+        if not short or any(f.object_id == st.object_id for f in current):
+            return st
+        named = [f for f in current if f.object_name.casefold().startswith(short + " ")]
+        return self._ending(st, named[0]) if len(named) == 1 else st
 
     def _also_ended(self, key: str, st: Statement) -> list[Statement]:
         """The retractions a retraction brings with it (``PredicateSpec.also_ends``): of the

@@ -79,3 +79,20 @@ def test_left_names_the_job_when_the_words_read_a_town(ingestor: Ingestor, store
 
     tell(ingestor, tenant, 7, "I left Lisbon.")
     assert slot(store, tenant, "LIVES_IN") == set()
+
+
+def test_leaving_a_job_named_short_ends_the_job_of_the_full_name(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    # people shorten names when they end them: "left Nimbus" after "Nimbus Cloudworks"
+    tell(ingestor, tenant, 1, "I joined Nimbus Cloudworks as a solutions architect.")
+    tell(ingestor, tenant, 6, "I left Nimbus, I'm freelancing for now.")
+    assert slot(store, tenant, "WORKS_AT") == set()
+    assert slot(store, tenant, "JOB_TITLE") == set()
+    assert slot(store, tenant, "WORKS_AT", as_of=day(5)) == {"Nimbus Cloudworks"}
+
+
+def test_a_name_that_only_shares_a_word_with_the_job_ends_nothing(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    tell(ingestor, tenant, 2, "I work at Acme Labs.")
+    tell(ingestor, tenant, 6, "I left Acme Corp.")  # not a shortening of Acme Labs
+    assert slot(store, tenant, "WORKS_AT") == {"Acme Labs"}

@@ -288,8 +288,8 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
     node = verb
     for _ in range(4):
         subj = [c for c in node.children if c.dep_ in ("nsubj", "nsubjpass")]
-        subj = subj or [x for a in node.children if a.dep_ == "aux" for x in a.children
-                        if x.dep_ == "nsubj"]  # "I go swimming": "I" hung on "go"
+        subj = subj or [x for a in node.children if a.dep_ in ("aux", "auxpass")
+                        for x in a.children if x.dep_ == "nsubj"]  # "I go swimming": on "go"
         subj = subj or [c for c in node.children if c.dep_ == "npadvmod" and c.i < node.i
                         and any(x.lower_ in FIRST_PERSON for x in conjuncts(c))]  # "Chris and I"
         subj = [t for t in subj if not _opener(t)]

@@ -31,7 +31,7 @@ from graphmem.extract.rules.families.mentions import mention_facts
 from graphmem.extract.rules.families.prefs import clause_tech
 from graphmem.extract.rules.families.states import progressive_slot
 from graphmem.extract.rules.phrases import phrase
-from graphmem.extract.rules.slots import settle
+from graphmem.extract.rules.slots import DIETS, settle
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -59,7 +59,8 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
     found += mention_facts(sent, speech)
     found += progressive_slot(sent, speech)
     for token in sent:
-        if token.pos_ not in ("VERB", "AUX") or token.dep_ not in _VERB_DEPS:
+        if token.pos_ not in ("VERB", "AUX") and not _diet_as_verb(token) \
+                or token.dep_ not in _VERB_DEPS:
             continue
         used_to = _used_to(token)
         if token.dep_ in ("xcomp", "pcomp") and token.head.lemma_ not in _PASS_THROUGH \
@@ -87,6 +88,12 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
     found += lesson_facts(sent, speech, earlier_tech)
     earlier_tech.extend(tech_in(sent))
     return settle(_dedupe(deny([f for f in found if not _own_name(f)], sent)))
+
+
+def _diet_as_verb(token: Token) -> bool:
+    """"I've been vegetarian my whole life" parsed with the diet as the sentence's head and
+    "been" its auxiliary: read like a verb (families.states.diet_word)."""
+    return token.lower_ in DIETS and any(c.dep_ in ("aux", "auxpass") for c in token.children)
 
 
 def _own_name(finding: Finding) -> bool:

@@ -40,6 +40,7 @@ def test_an_all_chinese_episode_reports_its_language(extractor: RuleExtractor) -
     ("今日はとても楽しかったです、ありがとう", "ja"),
     ("Ich habe heute keine Zeit, weil ich arbeiten muss.", "de"),
     ("Hola, me llamo Juan y vivo en Madrid con mi familia.", "es"),
+    ("Eu estou muito feliz com você e com a minha família.", "pt"),
     ("Привет, как дела? Я живу в Москве.", "ru"),
 ])
 def test_non_english_episode_has_no_facts(extractor: RuleExtractor, text: str,
@@ -52,7 +53,10 @@ def test_non_english_episode_has_no_facts(extractor: RuleExtractor, text: str,
 
 
 @pytest.mark.parametrize("text", ["I love hiking!", "ok", "Café au lait is my favourite drink.",
-                                  "We moved to São Paulo last year."])
+                                  "We moved to São Paulo last year.",
+                                  # "as" and "a" are Portuguese stopwords too
+                                  "starting there as a test automation engineer",
+                                  "as a matter of fact, a role as a tester"])
 def test_english_is_english(text: str) -> None:
     assert guess_language(text) == "en"
 

@@ -130,12 +130,22 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
                                 or clause.lemma == "become"):
         title = phrase(attr)
         employers = [t for t in _workplaces(attr, clause.verb) if (n := phrase(t))]
+        towns = _town_of_work(attr) if clause.tense == "present" and not employers else []
         for s in clause.subjects:
             if title:
                 out.append(Finding(s, "JOB_TITLE", title, "role"))
             out += [Finding(s, "WORKS_AT", n, object_type(t))
                     for t in employers if (n := phrase(t))]
+            out += [Finding(s, "LIVES_IN", n, "place", confidence=0.7)
+                    for t in towns if (n := phrase(t))]
     return out
+
+
+def _town_of_work(title: Token) -> list[Token]:
+    """"I'm a sous chef in Bilbao": the city one works in, said of oneself with no
+    employer between, is where one lives. Not "a nurse at Children's Hospital in Boston":
+    a workplace's town may be a commute away, and a wrong home would end the right one."""
+    return [t for t in pobjs(title, ("in",)) if t.ent_type_ == "GPE"]
 
 
 def _workplaces(title: Token, verb: Token) -> list[Token]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import PETS, Finding, Party, Rule, Speech
 from graphmem.extract.rules.lexicon import OCCUPATIONS
-from graphmem.extract.rules.slots import SLOT_NOUNS, SLOT_TYPES, value_slot
+from graphmem.extract.rules.slots import SLOT_NOUNS, SLOT_TYPES, is_language, value_slot
 
 if TYPE_CHECKING:
     from spacy.tokens import Span
@@ -38,6 +38,10 @@ AGE = re.compile(r"\b(?i:i'm|i\s+am|i\s+just\s+turned|i\s+turned)\s+(\d{1,3})"
 _MADE_ME = re.compile(r"\b(?i:made|named|appointed|make)\s+(?i:me)\s+(?:(?i:the|a|an)\s+)?"
                       r"([a-z][a-z-]*(?:\s+(?:of\s+)?[a-z][a-z-]*){0,3}?)(?=\s*(?:[!.,;]|$|\s+at\b|"
                       r"\s+(?:now|today|last|this)\b))")
+#: "a junior developer at an agency, mostly PHP and WordPress": the language worked in.
+_MOSTLY = re.compile(r"(?:,|^)\s*(?i:mostly|mainly|primarily)\s+(?i:writing\s+|coding\s+in\s+|"
+                     r"in\s+)?([A-Z][\w#+]*)(?=\s*(?:$|[,.;!]|and\b|all\s+day|now\b|these\s+days"
+                     r"|at\s+work))")
 #: "so no boss at all", "no sports for a while", "no car anymore": a slot left empty.
 _NO_SLOT = re.compile(r"\b(?i:no)\s+(?i:(" + "|".join(sorted(SLOT_NOUNS, key=len, reverse=True))
                       + r"))(?i:e?s)?\s+(?i:at\s+all|anymore|any\s+more|for\s+now|for\s+a\s+while"
@@ -101,6 +105,8 @@ def lexical_facts(sent: Span, speech: Speech) -> list[Finding]:
         out.append(Finding(me, "IS_NAMED", name, "name", confidence=0.9,
                            statement="{s's} name is now " + name))
     out += _dating(sent, me) + _new_pet(sent, me) + _made_me(text, me)
+    out += [Finding(me, "MAIN_LANGUAGE", m.group(1), "technology", confidence=0.75)
+            for m in _MOSTLY.finditer(text) if is_language(m.group(1), said=True)]
     out += [Finding(me, slot, "", SLOT_TYPES.get(slot, "concept"), "retract")
             for m in _NO_SLOT.finditer(text) if (slot := SLOT_NOUNS[m.group(1).lower()])
             not in ("LIVES_IN",)]

@@ -451,6 +451,9 @@ def acquire(clause: Clause, speech: Speech) -> list[Finding]:
     lemma = clause.lemma
     if clause.negated or clause.modal in ("would", "could", "should", "might", "will"):
         return []
+    if lemma == "pick" and not (has_prt(verb, "up") and any(
+            value_slot(phrase(t) or "", t) in ("DRIVES", "HAS_PHONE") for t in dobjs(verb))):
+        return []  # "picked up my Renault Zoe", not "picked up my sister"
     if lemma == "get" and (has_prt(verb, "rid") or any(
             c.dep_ in ("acomp", "xcomp") or c.dep_ == "prep" and not dobjs(verb)
             for c in verb.children)):
@@ -532,7 +535,8 @@ _VERB_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "grow": (grow_up,), "come": (grow_up,), "marry": (marry,), "divorce": (marry,), "separate": (marry,),
     "date": (date_someone,), "break": (break_up,), "split": (break_up,), "know": (know,), "speak": (know,),
     "meet": (meet,), "have": (have, birth), "buy": (acquire,), "purchase": (acquire,),
-    "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "sell": (dispose,), "rid": (dispose,),
+    "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "pick": (acquire,),
+    "sell": (dispose,), "rid": (dispose,),
     "give": (dispose, birth), "open": (found_business,), "found": (found_business,),
     "launch": (found_business,), "teach": (teach,),
 })

@@ -31,3 +31,14 @@ def test_a_job_spoken_of_as_held_names_the_employer(extractor: RuleExtractor, te
 def test_a_job_not_held_now_names_no_employer(extractor: RuleExtractor, text: str) -> None:
     assert not [t for t in triples(said(extractor, text))
                 if t[1] == "WORKS_AT" and t[3] == "assert"]
+
+
+def test_the_city_one_works_in_is_home_only_without_a_workplace_between(
+        extractor: RuleExtractor) -> None:
+    assert ("Bob", "LIVES_IN", "Bilbao", "assert") in triples(
+        said(extractor, "I'm a sous chef in Bilbao, the pintxos here ruin you"))
+    found = triples(said(extractor, "I'm a nurse at Children's Hospital in Boston."))
+    assert ("Bob", "WORKS_AT", "Children's Hospital", "assert") in found
+    assert not {t for t in found if t[1] == "LIVES_IN"}  # a workplace's town may be a commute
+    assert ("Bob", "WORKS_AT", "Globex", "assert") in triples(
+        said(extractor, "I'm now the head of design at Globex."))

@@ -42,3 +42,10 @@ def test_chat_labels_and_names(extractor: RuleExtractor, text: str,
 def test_no_label_or_name_where_it_is_not_the_speakers_now(extractor: RuleExtractor, text: str,
                                                            predicate: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[0] == "Bob" and t[1] == predicate}
+
+
+def test_a_language_said_in_passing_is_the_main_one(extractor: RuleExtractor) -> None:
+    assert ("Bob", "MAIN_LANGUAGE", "PHP", "assert") in triples(
+        said(extractor, "I'm a junior developer at an agency, mostly PHP and WordPress"))
+    assert not {t for t in triples(said(extractor, "Mostly Julia fans here."))
+                if t[1] == "MAIN_LANGUAGE"}

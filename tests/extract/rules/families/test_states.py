@@ -121,3 +121,26 @@ def test_chat_phrasings_of_a_current_state(extractor: RuleExtractor, text: str,
 def test_no_diet_or_language_change_where_none_is_said(extractor: RuleExtractor,
                                                        text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] in ("DIET", "MAIN_LANGUAGE")}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I've been vegetarian my whole life, never eaten meat", ("Bob", "DIET", "vegetarian", "assert")),
+    ("gave up paleo, I'm gluten-free now", ("Bob", "DIET", "gluten-free", "assert")),
+    ("big news, just started at Blue Harbor Analytics this week!",
+     ("Bob", "WORKS_AT", "Blue Harbor Analytics", "assert")),
+    ("got poached by Redwing Aerospace! starting there as a test automation engineer",
+     ("Bob", "WORKS_AT", "Redwing Aerospace", "assert")),
+    ("we're in Copenhagen now, the bike lanes are amazing", ("Bob", "LIVES_IN", "Copenhagen", "assert")),
+    ("Melbourne didn't happen, we ended up in Wellington instead!",
+     ("Bob", "LIVES_IN", "Wellington", "assert")),
+])
+def test_chat_openers_and_fragments_still_state_the_fact(extractor: RuleExtractor, text: str,
+                                                         expected: tuple[str, str, str, str]) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", ["I'm in Paris.", "I'm in Paris for the weekend.",
+                                  "I'm in a meeting now.", "The news said it rained."])
+def test_being_somewhere_is_no_home_unless_said_to_be_now(extractor: RuleExtractor,
+                                                          text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] == "LIVES_IN"}
