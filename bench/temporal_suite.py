@@ -11,9 +11,17 @@ by the suite's own fresh scope.
     python bench/temporal_suite.py                      # both stores, both suites
     python bench/temporal_suite.py --stores embedded --data PATH/temporal-dev.json
 
-Two suites: the shared dev suite, and ``bench/data/temporal-extra.json``, which we wrote
-after tuning on dev with slots (car, job title, likes) and phrasings dev does not have,
-and never tuned on: a rough out-of-sample check.
+Suites, all in the shared format:
+
+- ``dev``: the shared dev suite (tuned on).
+- ``extra``: ``bench/data/temporal-extra.json``, which we wrote after tuning on dev with
+  slots (car, job title, likes) and phrasings dev does not have; never tuned on.
+- ``blind``: ``bench/data/temporal-blind.json``, 30 cases of chat-style messages over 12
+  slots, written by a helper that never read the code. It scored 70.2% (embedded) when
+  first run; the rules were then tuned on its failures, so it is no longer out of sample.
+- ``blind2``: ``bench/data/temporal-blind2.json``, written the same way afterwards by
+  another helper that saw neither the code nor ``blind``, and never tuned on: the
+  out-of-sample figure.
 """
 
 from __future__ import annotations
@@ -63,7 +71,10 @@ def serve(store: str, tmp: Path) -> Iterator[str]:
     with contextlib.ExitStack() as stack:
         env = {**os.environ, "GRAPHMEM_STORE": store, "GRAPHMEM_DB_PATH": str(tmp / "suite.db"),
                # a shared 2-core machine can stall a write past the 10 s default
-               "GRAPHMEM_STORE_TIMEOUT_SECONDS": str(STORE_TIMEOUT_SECONDS)}
+               "GRAPHMEM_STORE_TIMEOUT_SECONDS": str(STORE_TIMEOUT_SECONDS),
+               # one client replays whole suites back to back: the per-client limit (600 a
+               # minute by default) is for production, not for this replay
+               "GRAPHMEM_RATE_LIMIT_PER_MINUTE": "100000"}
         if store == "neo4j":
             env["GRAPHMEM_NEO4J_URI"] = stack.enter_context(neo4j_uri(tmp))
         port = free_ports(1)[0]
@@ -162,8 +173,13 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=SHARED / "data" / "temporal-dev.json")
     parser.add_argument("--extra", type=Path, default=ROOT / "bench" / "data" / "temporal-extra.json")
     parser.add_argument("--scorer", type=Path, default=SHARED / "eval" / "temporal_suite.py")
+    parser.add_argument("--suites", nargs="+", choices=["dev", "extra", "blind", "blind2"],
+                        default=["dev", "extra", "blind", "blind2"])
     args = parser.parse_args()
-    suites = {"dev": args.data, "extra": args.extra}
+    known = {"dev": args.data, "extra": args.extra,
+             "blind": ROOT / "bench" / "data" / "temporal-blind.json",
+             "blind2": ROOT / "bench" / "data" / "temporal-blind2.json"}
+    suites = {name: known[name] for name in args.suites if known[name].exists()}
     results = {store: run_store(store, suites, args.scorer) for store in args.stores}
     baseline = {name: bm25_baseline(path, args.scorer) for name, path in suites.items()}
     payload = {"suites": {name: str(path.name) for name, path in suites.items()},

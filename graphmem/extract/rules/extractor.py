@@ -31,7 +31,7 @@ from graphmem.errors import ExtractionError
 from graphmem.extract.base import (
     SELF, CandidateFact, ExtractedEntity, ExtractedFact, Extraction)
 from graphmem.extract.rules.dispatch import sentence_findings
-from graphmem.extract.rules.clause import Finding, Party, Speech
+from graphmem.extract.rules.clause import Finding, Party, Speech, told_part
 from graphmem.extract.rules.contrast import CORRECTING, CORRECTION, Correction, correction
 from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.lexicon import object_type
@@ -196,7 +196,7 @@ def _english_sentences(text: str) -> tuple[list[str], str]:
     English ones beside it their facts; the message counts as English when
     any of its sentences is.
     """
-    sentences = split_sentences(text)
+    sentences = [told_part(s) for s in split_sentences(text)]
     english = [s for s in sentences if guess_language(s) == "en"]
     if english or not sentences:
         return english, "en"

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import KIN, PETS, PROJECT_NOUNS
+from graphmem.extract.rules.clause import KIN, PETS, PROJECT_NOUNS, asks
 from graphmem.extract.rules.contrast import CORRECTION
 from graphmem.extract.rules.families import FAMILIES
 from graphmem.extract.rules.lexicon import (
@@ -118,7 +118,7 @@ class Gate:
 
     def worth_parsing(self, sentence: str) -> bool:
         sentence = sentence.replace("\u2019", "'")
-        if sentence.rstrip().endswith("?") and not _REMIND.search(sentence):
+        if asks(sentence) and not _REMIND.search(sentence):
             return False  # questions state nothing (see dispatch.sentence_findings)
         if any(p.search(sentence) for p in self._patterns):
             return True

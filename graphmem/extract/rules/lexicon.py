@@ -35,6 +35,7 @@ OCCUPATIONS = frozenset({
     "soldier", "guard", "receptionist", "hairdresser", "stylist", "translator", "tester",
     "devops", "sre", "owner", "janitor", "professional", "pastor", "priest", "rabbi",
     "counselor", "planner", "strategist", "illustrator", "animator", "composer", "player",
+    "dev", "executive", "practitioner", "paralegal", "educator", "associate", "apprentice",
 })
 EVENT_NOUNS = frozenset({
     "class", "concert", "conference", "meeting", "festival", "party", "wedding", "show", "game",
@@ -263,7 +264,8 @@ _COMPANY_WORDS = frozenset({
     "solutions", "aerospace", "robotics", "energy", "bio", "biotech", "payments", "cloud",
     "cloudworks", "logistics", "dynamics", "industries", "holdings", "ventures", "digital",
     "networks", "pharma", "pharmaceuticals", "insurance", "financial", "motors", "airlines",
-    "foods", "entertainment", "interactive", "security", "data", "ai", "works"})
+    "foods", "entertainment", "interactive", "security", "data", "ai", "works", "clinic",
+    "hospital", "bakery", "agency", "forge"})
 
 
 def is_company(token: Token) -> bool:

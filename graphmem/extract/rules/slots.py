@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
     Action, Finding, Party, Speech, is_person_name, noun_owner)
-from graphmem.extract.rules.lexicon import is_place, pobjs
+from graphmem.extract.rules.lexicon import capitalised, is_place, pobjs
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.terms import LANGUAGE, TECH_LABEL, kind_of
 
@@ -230,6 +230,8 @@ def fits(slot: str, token: Token) -> str | None:
         return None
     if slot == "DIET" and value_slot(name) != "DIET":
         return None
+    if slot in ("DRIVES", "HAS_PHONE") and not (capitalised(token) or value_slot(name) == slot):
+        return None  # "my car is a mess", "my phone is a brick": no model named
     return name.lower() if slot in ("PLAYS_SPORT", "DIET") else name  # "Tennis is my sport"
 
 

@@ -33,7 +33,7 @@ _TERMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # languages
     ("Python", LANGUAGE, ()), ("TypeScript", LANGUAGE, ()), ("JavaScript", LANGUAGE, ("=JS",)),
     ("=Java", LANGUAGE, ()), ("=Go", LANGUAGE, ("Golang",)), ("=Rust", LANGUAGE, ()),
-    ("C++", LANGUAGE, ()), ("C#", LANGUAGE, ()), ("Kotlin", LANGUAGE, ()), ("PHP", LANGUAGE, ()),
+    ("C++", LANGUAGE, ()), ("C#", LANGUAGE, ()), ("F#", LANGUAGE, ()), ("Kotlin", LANGUAGE, ()), ("PHP", LANGUAGE, ()),
     ("Scala", LANGUAGE, ()), ("Haskell", LANGUAGE, ()), ("Elixir", LANGUAGE, ()),
     ("Erlang", LANGUAGE, ()), ("Clojure", LANGUAGE, ()), ("Perl", LANGUAGE, ()),
     ("=Lua", LANGUAGE, ()), ("=Dart", LANGUAGE, ()), ("SQL", LANGUAGE, ()), ("Bash", LANGUAGE, ()),

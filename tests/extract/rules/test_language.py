@@ -69,3 +69,13 @@ def test_a_foreign_message_in_an_english_episode_is_skipped(extractor: RuleExtra
     ), [])
     assert {f.message_id for f in extraction.facts} == {"1", "3"}
     assert extraction.warnings == ["1 non-English message(s) (de) stored without rule extraction"]
+
+
+def test_a_telling_sentence_that_ends_in_a_question_is_read_without_it(
+        extractor: RuleExtractor) -> None:
+    found = {(f.subject, f.predicate, f.object) for f in said(
+        extractor, "my girlfriend Siobhan and I are planning a weekend in the Lakes, "
+        "any walking routes you'd recommend?", speaker="Alice").facts}
+    assert ("Alice", "HAS_PARTNER", "Siobhan") in found
+    assert not {f for f in found if f[1] == "PLANS" and "routes" in f[2]}
+    assert said(extractor, "Do you live in Paris?", speaker="Alice").facts == []

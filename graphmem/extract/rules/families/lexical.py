@@ -41,7 +41,13 @@ _MADE_ME = re.compile(r"\b(?i:made|named|appointed|make)\s+(?i:me)\s+(?:(?i:the|
 #: "a junior developer at an agency, mostly PHP and WordPress": the language worked in.
 _MOSTLY = re.compile(r"(?:,|^)\s*(?i:mostly|mainly|primarily)\s+(?i:writing\s+|coding\s+in\s+|"
                      r"in\s+)?([A-Z][\w#+]*)(?=\s*(?:$|[,.;!]|and\b|all\s+day|now\b|these\s+days"
-                     r"|at\s+work))")
+                     r"|at\s+work|on\s+the\b))")
+#: "officially a data scientist now": a title said without a verb.
+_TITLE_NOW = re.compile(r"^\s*(?i:officially|finally|now)\s+(?i:an?|the)\s+([a-z][a-z -]{2,40}?)"
+                        r"\s+(?i:now|as\s+of\s+today)\b")
+#: "no more rowing for me", "not plant-based anymore": a sport or diet said to be over.
+_NO_MORE = re.compile(r"(?:\b(?i:no\s+more)|(?:^|[,.;!]\s*|\bso\s+)(?i:not))\s+([a-z][a-z-]*(?:\s[a-z-]+)?)"
+                      r"\s+(?i:for\s+me|anymore|any\s+more)\b")
 #: "so no boss at all", "no sports for a while", "no car anymore": a slot left empty.
 _NO_SLOT = re.compile(r"\b(?i:no)\s+(?i:(" + "|".join(sorted(SLOT_NOUNS, key=len, reverse=True))
                       + r"))(?i:e?s)?\s+(?i:at\s+all|anymore|any\s+more|for\s+now|for\s+a\s+while"
@@ -105,6 +111,9 @@ def lexical_facts(sent: Span, speech: Speech) -> list[Finding]:
         out.append(Finding(me, "IS_NAMED", name, "name", confidence=0.9,
                            statement="{s's} name is now " + name))
     out += _dating(sent, me) + _new_pet(sent, me) + _made_me(text, me)
+    out += [Finding(me, slot, m.group(1).lower(), SLOT_TYPES[slot], "retract")
+            for m in _NO_MORE.finditer(text)
+            if (slot := value_slot(m.group(1)) or "") in ("PLAYS_SPORT", "DIET")]
     out += [Finding(me, "MAIN_LANGUAGE", m.group(1), "technology", confidence=0.75)
             for m in _MOSTLY.finditer(text) if is_language(m.group(1), said=True)]
     out += [Finding(me, slot, "", SLOT_TYPES.get(slot, "concept"), "retract")
@@ -131,10 +140,10 @@ def lexical_facts(sent: Span, speech: Speech) -> list[Finding]:
 
 
 def _made_me(text: str, me: Party) -> list[Finding]:
-    """"They made me head of data!": the title, when it reads as one (an occupation last,
-    or a head, director or lead of something)."""
+    """"They made me head of data!", "officially a data scientist now": the title, when it
+    reads as one (an occupation last, or a head, director or lead of something)."""
     out = []
-    for m in _MADE_ME.finditer(text):
+    for m in [*_MADE_ME.finditer(text), *_TITLE_NOW.finditer(text)]:
         title = m.group(1).strip()
         words = title.split()
         if words[-1] in OCCUPATIONS or words[0] in ("head", "director", "vp", "chief") \
@@ -188,4 +197,5 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({})
 TRIGGERS: frozenset[str] = frozenset()
 #: A sentence these match is worth parsing whatever its words.
 PATTERNS: tuple[re.Pattern[str], ...] = (I_AM, TODO, AGE, _DATING, _NEW_NAME, _PET_NAME,
-                                               _NO_SLOT, _MADE_ME)
+                                               _NO_SLOT, _MADE_ME, _TITLE_NOW,
+                                               _NO_MORE)

@@ -19,7 +19,7 @@ from graphmem.extract.rules.clause import (
     each, has_time, past_stretch, past_until, possessor)
 from graphmem.extract.rules.lexicon import (
     BUSINESSES, EVENT_NOUNS, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, dobjs, has_prt,
-    capitalised, is_company, is_named, is_place, object_type, pobjs)
+    capitalised, is_company, is_named, is_occupation, is_place, object_type, pobjs)
 from graphmem.extract.rules.phrases import phrase, trips
 from graphmem.extract.rules.slots import married, value_slot
 from graphmem.extract.rules.terms import TECH_LABEL
@@ -185,6 +185,17 @@ def promote(clause: Clause, speech: Speech) -> list[Finding]:
         return [Finding(speech.me(), "JOB_TITLE", n, "role") for n in titles]
     if any(t.pos_ in ("PROPN", "PRON") for t in dobjs(verb)):
         return []  # "they promoted Tom to director": Tom's title, and Tom is not the subject
+    return each(clause, lambda s: [Finding(s, "JOB_TITLE", n, "role") for n in titles])
+
+
+def train_as(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Left nursing, I'm training as a paramedic now": the title one works towards is the
+    job now (a trainee paramedic); not "I trained as a chef" years ago, nor a wish."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.hedged or clause.tense != "present" or \
+            verb.tag_ != "VBG":
+        return []
+    titles = [n for t in pobjs(verb, ("as",)) if is_occupation(t) and (n := _title(t))]
     return each(clause, lambda s: [Finding(s, "JOB_TITLE", n, "role") for n in titles])
 
 
@@ -538,7 +549,8 @@ _VERB_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "pick": (acquire,),
     "sell": (dispose,), "rid": (dispose,),
     "give": (dispose, birth), "open": (found_business,), "found": (found_business,),
-    "launch": (found_business,), "teach": (teach,),
+    "launch": (found_business,), "teach": (teach,), "train": (train_as,),
+    "retrain": (train_as,),
 })
 #: A work verb also reads "at <company>" (:func:`work_at`) beside its own rules.
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType(

@@ -19,9 +19,11 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
-    FIRST_PERSON, KIN, Finding, Rule, Speech, appositive_name, possessor)
-from graphmem.extract.rules.lexicon import is_named, is_school, pobjs
+    FIRST_PERSON, KIN, Finding, Party, Rule, Speech, appositive_name, possessor)
+from graphmem.extract.rules.lexicon import (
+    capitalised, is_company, is_named, is_place, is_school, pobjs)
 from graphmem.extract.rules.phrases import phrase
+from graphmem.extract.rules.slots import value_slot
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -66,11 +68,57 @@ def mention_facts(sent: Span, speech: Speech) -> list[Finding]:
             out += [Finding(me, "STUDIES_AT", n, "organization") for t in places
                     if (is_school(t) or is_named(t) and t.ent_type_ in ("ORG", "FAC", ""))
                     and t.ent_type_ not in ("GPE", "LOC") and (n := phrase(t))]
+        elif lemma in _FIRST_DAYS and any(c.lower_ in ("first", "one", "1") for c in
+                                          [*token.children, *token.rights]):
+            out += _first_days(token, me)
+        elif token.lemma_ == "live" and token.dep_ == "csubj" and token.tag_ == "VBG":
+            # "Living in Cardiff has its perks": the speaker's home
+            out += [Finding(me, "LIVES_IN", n, "place") for t in pobjs(token, ("in",))
+                    if is_place(t) and not is_company(t) and (n := phrase(t))]
+        elif (owned := _owned_thing(token)) is not None:
+            out.append(Finding(me, owned[0], owned[1], "product"))
         elif lemma in _NEW_JOB and any(c.lower_ == "new" for c in token.children) \
                 and token.dep_ in ("ROOT", "dobj", "nsubj"):
             out += [Finding(me, "WORKS_AT", n, "organization") for t in pobjs(token, ("at", "with"))
                     if is_named(t) and t.ent_type_ not in ("GPE", "LOC") and (n := phrase(t))]
     return out
+
+
+#: "First week at KTH done!", "Day one at Tidewater Labs": a start somewhere.
+_FIRST_DAYS = frozenset({"day", "week", "shift"})
+
+
+def _first_days(token: Token, me: Party) -> list[Finding]:
+    """The first day or week at a school (studies) or a company (a job, with its title
+    when one is given: "Day one at Tidewater Labs as a junior researcher")."""
+    out: list[Finding] = []
+    heads = [token, *(c for c in token.children if c.dep_ == "nummod")]  # "Day one at X"
+    for place in [t for h in heads for t in pobjs(h, ("at",))]:
+        name = phrase(place)
+        if name is None or not capitalised(place) or place.ent_type_ in ("GPE", "LOC", "PERSON"):
+            continue
+        if is_school(place):
+            out.append(Finding(me, "STUDIES_AT", name, "organization"))
+        else:
+            out.append(Finding(me, "WORKS_AT", name, "organization"))
+            out += [Finding(me, "JOB_TITLE", n, "role") for t in pobjs(place, ("as",))
+                    + pobjs(token, ("as",)) if (n := phrase(t))]
+    return out
+
+
+def _owned_thing(token: Token) -> tuple[str, str] | None:
+    """"my pixel 3a keeps freezing", "My VW Vento needs new tires": the speaker's phone or
+    car, named by its model (:func:`value_slot`), as slot and name."""
+    if possessor(token) != "me" or token.pos_ not in ("PROPN", "NOUN") or any(
+            c.lower_ in _NOT_NOW for c in token.children):
+        return None
+    name = phrase(token) or token.text
+    code = [c for c in token.children if c.dep_ in ("appos", "nummod") and c.i == token.i + 1
+            and any(ch.isdigit() for ch in c.text)]
+    if code and code[0].text not in name:
+        name = f"{name} {code[0].text}"  # "pixel 3a", the code read as an apposition
+    slot = value_slot(name, token)
+    return (slot, name) if slot in ("HAS_PHONE", "DRIVES") else None
 
 
 def _speakers(token: Token) -> bool:
@@ -99,6 +147,8 @@ def _held(token: Token) -> bool:
         return False
     node = token
     while node.head.i != node.i and node.dep_ != "conj":  # "finished X, and now starting Y"
+        if node.dep_ in ("nsubj", "nsubjpass"):
+            return True  # "my manager Oksana wants the deck": her wish, not a doubt of her
         node = node.head
         if node.lemma_.lower() in _NOT_HELD or any(
                 c.dep_ == "neg" or c.lower_ in ("might", "may", "could", "would")
@@ -109,5 +159,6 @@ def _held(token: Token) -> bool:
 
 #: No verb rules: :func:`mention_facts` is called by the dispatcher for every sentence.
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({})
-TRIGGERS: frozenset[str] = _BOSSES | _STUDIES | {"master's", "bachelor's", "class", "course"}
+TRIGGERS: frozenset[str] = _BOSSES | _STUDIES | _FIRST_DAYS | {
+    "master's", "bachelor's", "class", "course", "living"}
 PATTERNS: tuple[re.Pattern[str], ...] = ()

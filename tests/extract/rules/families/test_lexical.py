@@ -49,3 +49,22 @@ def test_a_language_said_in_passing_is_the_main_one(extractor: RuleExtractor) ->
         said(extractor, "I'm a junior developer at an agency, mostly PHP and WordPress"))
     assert not {t for t in triples(said(extractor, "Mostly Julia fans here."))
                 if t[1] == "MAIN_LANGUAGE"}
+
+
+def test_a_title_said_without_a_verb(extractor: RuleExtractor) -> None:
+    assert ("Bob", "JOB_TITLE", "data scientist", "assert") in triples(
+        said(extractor, "officially a data scientist now, the new title kicked in on Monday"))
+    assert ("Bob", "JOB_TITLE", "head of data", "assert") in triples(
+        said(extractor, "they made me head of data! team of six"))
+    for text in ("finally a homeowner now", "that made me happy", "they made me an offer"):
+        assert not {t for t in triples(said(extractor, text)) if t[1] == "JOB_TITLE"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Shoulder injury means no more rowing for me", ("Bob", "PLAYS_SPORT", "rowing", "retract")),
+    ("Not plant-based anymore. I tried, I really did.", ("Bob", "DIET", "plant-based", "retract")),
+])
+def test_a_sport_or_diet_said_to_be_over_without_a_verb(extractor: RuleExtractor, text: str,
+                                                        expected: tuple[str, str, str, str]) -> None:
+    assert expected in triples(said(extractor, text))
+    assert not triples(said(extractor, "no more coffee for me"))

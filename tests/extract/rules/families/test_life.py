@@ -155,3 +155,15 @@ def test_what_has_not_happened_to_the_speaker_changes_nothing(
         extractor: RuleExtractor, text: str, predicate: str) -> None:
     assert not {t for t in triples(said(extractor, text))
                 if t[0] == "Bob" and t[1] == predicate}
+
+
+def test_training_for_a_job_now_is_the_title(extractor: RuleExtractor) -> None:
+    assert ("Bob", "JOB_TITLE", "paramedic", "assert") in triples(
+        said(extractor, "left nursing, I'm training as a paramedic now"))
+    for text in ("I trained as a chef.", "I'm training for a marathon."):
+        assert not {t for t in triples(said(extractor, text)) if t[1] == "JOB_TITLE"}
+
+
+def test_a_relatives_relative_is_their_own_person(extractor: RuleExtractor) -> None:
+    assert triples(said(extractor, "my best friend's husband drives a Tesla")) == {
+        ("Bob's friend's husband", "DRIVES", "Tesla", "assert")}

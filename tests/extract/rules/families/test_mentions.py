@@ -38,3 +38,29 @@ def test_someone_elses_or_a_wished_for_mention_is_not_the_speakers(
         extractor: RuleExtractor, text: str, predicate: str) -> None:
     assert not {t for t in triples(said(extractor, text))
                 if t[0] == "Bob" and t[1] == predicate and t[3] == "assert"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Day one at Tidewater Labs as a junior researcher. Nervous but excited.",
+     {("Bob", "WORKS_AT", "Tidewater Labs", "assert"),
+      ("Bob", "JOB_TITLE", "junior researcher", "assert")}),
+    ("Living in Cardiff has its perks but the rain is relentless lol.",
+     {("Bob", "LIVES_IN", "Cardiff", "assert")}),
+    ("my pixel 3a keeps freezing whenever i open the camera, any fixes??",
+     {("Bob", "HAS_PHONE", "pixel 3a", "assert")}),
+    ("My VW Vento needs new tires before the rains.", {("Bob", "DRIVES", "VW Vento", "assert")}),
+    ("My manager Oksana wants the quarterly deck by Friday.",
+     {("Bob", "REPORTS_TO", "Oksana", "assert")}),
+])
+def test_a_passing_mention_in_a_chat_message(extractor: RuleExtractor, text: str,
+                                             expected: set[tuple[str, str, str, str]]) -> None:
+    assert expected <= triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", ["Living in Paris would be a dream.",
+                                  "my old iPhone 6 is in a drawer", "I miss my old Honda Civic.",
+                                  "my car is a mess", "First day at the beach was fun."])
+def test_a_mention_that_is_a_wish_or_the_past_is_not_a_fact(extractor: RuleExtractor,
+                                                            text: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[1] in ("LIVES_IN", "HAS_PHONE", "DRIVES", "WORKS_AT")}
