@@ -62,7 +62,11 @@ PETS = frozenset({"dog", "puppy", "pup", "cat", "kitten", "kitty", "hamster", "p
                   "guinea", "snake", "lizard", "gecko", "ferret", "chinchilla", "cockatiel",
                   "budgie", "pig", "goat", "chicken", "pet", "retriever", "labrador", "lab",
                   "poodle", "beagle", "terrier", "husky", "shepherd", "bulldog", "corgi",
-                  "dachshund", "chihuahua", "spaniel", "pug", "collie", "tabby", "doggo"})
+                  "dachshund", "chihuahua", "spaniel", "pug", "collie", "tabby", "doggo",
+                  "greyhound", "whippet", "shiba", "schnauzer", "rottweiler", "boxer", "dalmatian",
+                  "doodle", "labradoodle", "cockapoo", "maltese", "pomeranian", "sheepdog",
+                  "mutt", "moggy", "siamese", "persian", "parakeet", "canary", "iguana",
+                  "axolotl", "hedgehog", "rat", "mouse", "gerbil"})
 #: Words that make an object a pointer rather than a thing worth remembering.
 VAGUE = frozenset({"it", "that", "this", "them", "these", "those", "one", "ones", "thing",
                    "things", "stuff", "everything", "something", "anything", "nothing", "lot",
@@ -369,7 +373,7 @@ def copula_subjects(verb: Token) -> list[Token]:
 
 
 #: Verbs whose past is their base form: "quit rowing" opens a diary line, not an order.
-_SAME_PAST = frozenset({"quit", "split", "cut", "shut"})
+_SAME_PAST = frozenset({"quit", "split", "cut", "shut", "got"})
 
 
 def _diary(verb: Token, speech: Speech) -> bool:
@@ -381,7 +385,8 @@ def _diary(verb: Token, speech: Speech) -> bool:
     """
     if not speech.first_person:
         return False
-    if verb.tag_ not in ("VBD", "VBN") and not (verb.tag_ == "VB" and verb.lower_ in _SAME_PAST) \
+    if verb.tag_ not in ("VBD", "VBN") and not (verb.tag_ in ("VB", "VBP")
+                                                and verb.lower_ in _SAME_PAST) \
             and not (verb.tag_ == "VBG" and verb.dep_ == "ROOT" and not any(
                 c.dep_ == "aux" for c in verb.children)) \
             and not (verb.tag_ == "VBG" and [c.lower_ for c in verb.children

@@ -60,7 +60,7 @@ _PHRASES = re.compile(
     r"|(?:\b(?:i|we|they|you|he|she|who|really|also|not|do|does|did|would|still|actually|"
     r"totally|just|kinda|definitely|genuinely|both|all|absolutely|truly|am|is|are|was|were|been|"
     r"never|always|ever|so|too|sure|\w+ly)|'d|'m|'re|n't)\s+(?:lik|lov)(?:e|es|ed|ing)\b"
-    r"|\bwork(?:s|ed|ing)?\s+(?:\w+\s+)?(?:at|for|as|with)\b|(?:\bnot|n't)\s+working\b"
+    r"|\bwork(?:s|ed|ing)?\s+(?:\w+\s+)?(?:at|for|as|with|under)\b|(?:\bnot|n't)\s+working\b"
     r"|\b(?:hop(?:e|es|ed|ing)|want(?:s|ed|ing)?|aim(?:s|ed|ing)?|intend(?:s|ed|ing)?|"
     r"wish(?:es|ed|ing)?|striv(?:e|es|ing)|long(?:s|ed|ing)?|sav(?:e|es|ed|ing)\s+up)\s+to\b"
     r"|\bwanna\b|\bdream(?:s|t|ed|ing)?\s+(?:of|about|to)\b|\bback\s+from\b", re.IGNORECASE)
@@ -93,6 +93,10 @@ def _nouns(words: frozenset[str] | set[str]) -> set[str]:
     return out | {"children", "kids", "wives"}
 
 
+#: Parts of hyphenated diets too common to make a sentence worth parsing on their own.
+_COMMON_PARTS = frozenset({"low", "free", "based", "raw", "fat", "intermittent"})
+
+
 def _triggers() -> frozenset[str]:
     lemmas = {lemma for family in FAMILIES for lemma in family.RULES}
     words: set[str] = set()
@@ -102,6 +106,8 @@ def _triggers() -> frozenset[str]:
                     | OCCUPATIONS | PROJECT_NOUNS)
     words |= ACTIVITY_NOUNS | _COMPLEMENTS
     words |= DIETS | PHONE_WORDS | CAR_WORDS | set(SPORT_VERBS.values())
+    # "low-carb" reaches the gate as "low" and "carb": its telling part is enough
+    words |= {part for diet in DIETS for part in re.split(r"[\s-]", diet)} - _COMMON_PARTS
     words |= {w for family in FAMILIES for w in family.TRIGGERS}
     words |= {w for phrase in (*SPORTS, *SLOT_NOUNS) for w in phrase.split()}
     words |= {w for s in spellings() for w in _WORD.findall(s.lower())} - _COMMON_TERM_WORDS

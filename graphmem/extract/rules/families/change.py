@@ -241,6 +241,8 @@ def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
     retraction of a value not held ends nothing); a person's death ends no relation
     to them ("my grandma Rose died" still names a grandmother)."""
     verb = clause.verb
+    if clause.lemma == "lose":  # "We lost our greyhound Pepper last night"
+        return _lost_pet(clause, speech)
     if clause.negated or clause.modal or clause.tense == "future" or (
             clause.lemma in ("pass", "run") and not has_prt(verb, "away")) or (
             clause.lemma == "go" and not any(c.lower_ == "missing" for c in verb.children)):
@@ -257,6 +259,23 @@ def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
         if kind is None or not speech.first_person or "me" not in (possessor(t), possessor(kind)):
             continue
         name = t.text if kind is not t and is_named(t) else appositive_name(t) or phrase(t)
+        if name:
+            out.append(Finding(speech.me(), "HAS_PET", name, "animal", "retract"))
+    return out
+
+
+def _lost_pet(clause: Clause, speech: Speech) -> list[Finding]:
+    """"We lost our greyhound Pepper", "I lost my cat": the speaker's pet has died (not "lost
+    my keys", nor "lost our dog in the park for an hour", said with a time span)."""
+    if clause.negated or clause.modal or clause.tense != "past" or not speech.first_person:
+        return []
+    out: list[Finding] = []
+    for t in dobjs(clause.verb):
+        kind = t if t.lemma_.lower() in PETS else next(
+            (c for c in t.children if c.dep_ == "compound" and c.lemma_.lower() in PETS), None)
+        if kind is None or "me" not in (possessor(t), possessor(kind)):
+            continue
+        name = appositive_name(kind) or (t.text if kind is not t and is_named(t) else phrase(t))
         if name:
             out.append(Finding(speech.me(), "HAS_PET", name, "animal", "retract"))
     return out
@@ -348,7 +367,7 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "be": (together, done_with, habit_over), "last": (habit_over,),
     "do": (no_slot, done_with, habit_over), "finish": (habit_over,), "have": (no_slot,),
     "follow": (no_slot,), "drink": (consume,), "smoke": (consume,), "eat": (consume,),
-    "pass": (pass_away,), "die": (pass_away,), "run": (pass_away,),
+    "pass": (pass_away,), "die": (pass_away,), "run": (pass_away,), "lose": (pass_away,),
     "go": (transition, pass_away),
     "switch": (transition,), "move": (transition, move_out), "change": (transition,),
     "replace": (transition,), "swap": (transition,), "trade": (transition,),

@@ -23,6 +23,7 @@ from graphmem.extract.rules.lexicon import (
 from graphmem.extract.rules.phrases import activity, phrase, verb_phrase
 from graphmem.extract.rules.slots import married, value_slot
 from graphmem.extract.rules.terms import TECH_LABEL
+from graphmem.extract.rules.titles import is_joined_title
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -51,7 +52,9 @@ def copula(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.modal in ("would", "could", "should", "might") or \
             clause.tense == "future" and clause.modal:
         return out
-    for attr in [c for c in verb.children if c.dep_ == "attr"]:
+    # "I'm platform lead now": a joined title the parser reads as an adjective
+    for attr in [c for c in verb.children if c.dep_ == "attr"
+                 or c.dep_ == "acomp" and is_joined_title(c)]:
         out += _attribute(attr, subject_tokens, clause, speech)
     for comp in [c for c in verb.children if c.dep_ == "acomp"]:
         out += _adjective(comp, clause, speech)

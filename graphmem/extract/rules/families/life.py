@@ -466,7 +466,7 @@ def acquire(clause: Clause, speech: Speech) -> list[Finding]:
             value_slot(phrase(t) or "", t) in ("DRIVES", "HAS_PHONE") for t in dobjs(verb))):
         return []  # "picked up my Renault Zoe", not "picked up my sister"
     if lemma == "get" and (has_prt(verb, "rid") or any(
-            c.dep_ in ("acomp", "xcomp") or c.dep_ == "prep" and not dobjs(verb)
+            c.dep_ == "acomp" or c.dep_ in ("xcomp", "prep") and not dobjs(verb)
             for c in verb.children)):
         return []  # "got rid of", "got sick", "got into yoga"; "got a bike for my birthday" is
     out: list[Finding] = []

@@ -231,12 +231,38 @@ def language_at_work(clause: Clause, speech: Speech) -> list[Finding]:
                        or p.lemma_ in ("write", "code") for p in parts)
         elif subject.lemma_.lower() in _WORK_NOUNS and possessor(subject) == "me":
             said = any(t.lower_ == "all" for c in verb.children for t in c.subtree)
-        elif subject.lower_ == "it":  # "it's Swift all day now"
-            said = any(t.lower_ in ("all day", "day") for t in sent if t.ent_type_ == "DATE")
+        elif subject.lower_ == "it":  # "it's Swift all day now", "it's all C# here"
+            said = any(t.lower_ in ("all day", "day") for t in sent if t.ent_type_ == "DATE") \
+                or any(t.lower_ == "all" for t in sent) and any(
+                    c.lower_ in ("here", "now") for c in verb.subtree)
     if not said:
         return []
     me = speech.me()
     return [Finding(me, "MAIN_LANGUAGE", n, "technology") for n in langs]
+
+
+def stands_in(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Hamid is covering as my manager", "Rosa is acting as my boss": the subject holds
+    the speaker's slot from now, until someone else does."""
+    verb = clause.verb
+    if not speech.first_person or clause.negated or clause.modal or clause.tense == "past":
+        return []
+    who = [t for t in verb.children if t.dep_ == "nsubj" and t.text[:1].isupper()
+           and t.pos_ == "PROPN"]
+    return [slot_finding(speech.me(), slot, t.text, "assert", timing="none")
+            for noun in pobjs(verb, ("as",))
+            if possessor(noun) == "me" and (slot := slot_noun(noun)) == "REPORTS_TO"
+            for t in who]
+
+
+def under(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I sit under Leticia now", "I work under Hamid": the speaker's manager."""
+    if clause.negated or clause.modal or clause.tense == "past":
+        return []
+    bosses = [t for t in pobjs(clause.verb, ("under",)) if t.pos_ == "PROPN"
+              and t.ent_type_ not in ("ORG", "GPE", "LOC", "FAC")]
+    return [Finding(s, "REPORTS_TO", t.text, "person") for s in clause.subjects
+            if s.is_speaker for t in bosses]
 
 
 def sport_word(clause: Clause, speech: Speech) -> list[Finding]:
@@ -455,8 +481,10 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "be": (slot_copula, with_org, out_of_work, diet, on_thing, language_at_work),
     "become": (slot_copula, diet),
     "eat": (diet,), "go": (diet,), "turn": (diet,), "try": (diet,), "follow": (diet,),
-    "stay": (diet,), "keep": (diet,), "return": (diet,), "drive": (drive,), "lease": (drive,),
-    "report": (report_to,),
+    "stay": (diet,), "keep": (diet,), "return": (diet,), "do": (diet,), "drive": (drive,),
+    "lease": (drive,),
+    "report": (report_to,), "cover": (stands_in,), "act": (stands_in,), "fill": (stands_in,),
+    "sit": (under,), "work": (under,),
     "employ": (employed,), "hire": (employed,), "poach": (employed,), "recruit": (employed,),
     "start": (started_at,), "settle": (settle_in,), "end": (settle_in,),
     "write": (main_language,), "code": (main_language,), "program": (main_language,),

@@ -169,3 +169,9 @@ def test_nothing_of_the_speakers_ends_by_someone_elses_or_a_future_ending(
         extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text))
                 if t[0] == "Bob" and t[3] == "retract" and t[1] != "PLANS"}
+
+
+def test_a_pet_lost_is_gone_but_lost_keys_are_no_fact(extractor: RuleExtractor) -> None:
+    assert ("Bob", "HAS_PET", "Pepper", "retract") in triples(
+        said(extractor, "We lost our greyhound Pepper last night, she was 12."))
+    assert not triples(said(extractor, "I lost my keys."))

@@ -42,3 +42,8 @@ def test_the_city_one_works_in_is_home_only_without_a_workplace_between(
     assert not {t for t in found if t[1] == "LIVES_IN"}  # a workplace's town may be a commute
     assert ("Bob", "WORKS_AT", "Globex", "assert") in triples(
         said(extractor, "I'm now the head of design at Globex."))
+
+
+def test_a_joined_title_read_as_an_adjective_is_still_the_title(extractor: RuleExtractor) -> None:
+    assert ("Bob", "JOB_TITLE", "platform lead", "assert") in triples(
+        said(extractor, "Got promoted — I'm platform lead now."))

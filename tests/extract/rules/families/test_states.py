@@ -144,3 +144,25 @@ def test_chat_openers_and_fragments_still_state_the_fact(extractor: RuleExtracto
 def test_being_somewhere_is_no_home_unless_said_to_be_now(extractor: RuleExtractor,
                                                           text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == "LIVES_IN"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("been doing low-carb for about a month now", ("Bob", "DIET", "low-carb", "assert")),
+    ("I'm not doing low-carb anymore so bring on the pasta", ("Bob", "DIET", "low-carb", "retract")),
+    ("New job, new language: it's all C# here.", ("Bob", "MAIN_LANGUAGE", "C#", "assert")),
+    ("Nkechi's on leave, so Hamid is covering as my manager until early next year.",
+     ("Bob", "REPORTS_TO", "Hamid", "assert")),
+    ("Reorg again... I sit under Leticia now.", ("Bob", "REPORTS_TO", "Leticia", "assert")),
+    ("Got a Pixel 8a to replace the A54, the camera is great",
+     ("Bob", "HAS_PHONE", "Pixel 8a", "assert")),
+])
+def test_more_chat_phrasings_of_a_slot(extractor: RuleExtractor, text: str,
+                                       expected: tuple[str, str, str, str]) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", ["I work under pressure.", "it's all good here",
+                                  "Hamid is covering for Tom."])
+def test_no_manager_or_language_where_none_is_named(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[1] in ("REPORTS_TO", "MAIN_LANGUAGE")}
