@@ -96,3 +96,12 @@ def test_a_name_that_only_shares_a_word_with_the_job_ends_nothing(
     tell(ingestor, tenant, 2, "I work at Acme Labs.")
     tell(ingestor, tenant, 6, "I left Acme Corp.")  # not a shortening of Acme Labs
     assert slot(store, tenant, "WORKS_AT") == {"Acme Labs"}
+
+
+def test_a_dated_leaving_ahead_keeps_the_job_until_its_day(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I work at Acme as a team lead.")
+    tell(ingestor, tenant, 3, "I will leave Acme next month.")  # said 1 March: ends 1 April
+    assert slot(store, tenant, "WORKS_AT", as_of=day(3, 20)) == {"Acme"}
+    assert slot(store, tenant, "WORKS_AT", as_of=day(4, 2)) == set()
+    assert slot(store, tenant, "JOB_TITLE", as_of=day(4, 2)) == set()

@@ -439,6 +439,18 @@ def is_person_name(token: Token, speech: Speech) -> bool:
             and token.lower_ not in VAGUE)
 
 
+def antecedent(token: Token) -> Token | None:
+    """Who "he" or "she" is, when the sentence named one person just before: "Mirela has
+    taken over the team, so she's my boss now" -> Mirela. None for any other word, or
+    when no name precedes it."""
+    if token.lower_ not in ("he", "she", "him", "her"):
+        return None
+    names = [t for t in token.sent if t.i < token.i and t.pos_ == "PROPN"
+             and t.text[:1].isupper() and (t.ent_type_ in ("", "PERSON", "NORP") or (
+                 t.ent_type_ == "GPE" and t.dep_ == "nsubj"))]  # a "place" that acts is a name
+    return names[-1] if names else None
+
+
 def appositive_name(token: Token) -> str | None:
     """"my sister Anna" -> "Anna"; "my dog, Max" -> "Max"."""
     if token.lemma_.lower() not in KIN and token.lemma_.lower() not in PETS:

@@ -287,8 +287,9 @@ def _interval(finding: Finding, span: TimeSpan | None, when: datetime
         return span.start, span.end
     if finding.action == "retract" and finding.timing == "start" and span.relation in ("at",
                                                                                       "until"):
-        # "left last month", "worked there until 2020": still there until it was over
-        return min(span.end, when), None
+        # "left last month", "worked there until 2020": still there until it was over;
+        # "leaving Acme on Friday": still there until Friday, which is ahead
+        return (span.start if span.start > when else min(span.end, when)), None
     if finding.timing == "start":
         if span.relation == "until":
             return when, span.end

@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
-    Action, Finding, Party, Speech, is_person_name, noun_owner)
+    Action, Finding, Party, Speech, antecedent, is_person_name, noun_owner)
 from graphmem.extract.rules.lexicon import capitalised, is_place, pobjs
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.terms import LANGUAGE, TECH_LABEL, kind_of
@@ -214,7 +214,10 @@ def value_name(token: Token) -> str | None:
 
 
 def fits(slot: str, token: Token) -> str | None:
-    """Check a value fits the slot its noun names; None when it does not."""
+    """Check a value fits the slot its noun names; None when it does not. "she" in "so
+    she's my boss now" is the person the sentence named just before (:func:`antecedent`)."""
+    if slot in ("REPORTS_TO", "HAS_PARTNER") and (named := antecedent(token)) is not None:
+        token = named
     name = value_name(token)
     if not name or name.lower() in ("it", "this", "that", "what", "who", "one"):
         return None

@@ -72,6 +72,8 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     if clause.tense == "future" and not has_time(verb):
         return []  # "I'm going to switch to a Honda": not yet, and no day says when
+    if clause.lemma == "drop" and _fell(verb):
+        return []
     old, new = _old_new(verb, clause.lemma)
     named = next((s for t in dobjs(verb) if (s := slot_noun(t))
                   and possessor(t) in (None, "me")), None)
@@ -128,6 +130,15 @@ def _slot_value(token: Token, slot: str) -> str | None:
 _JOB_WORDS = frozenset({"job", "work", "position", "role"})
 
 
+def _fell(verb: Token) -> bool:
+    """"Dropped my phone (in the sea)": a phone or car dropped fell; nothing was given up,
+    and neither is anything dropped somewhere ("dropped the keys on the floor")."""
+    return any(c.dep_ == "prep" and c.lower_ in ("in", "into", "on", "down")
+               or c.dep_ == "prt" and c.lower_ == "down" for c in verb.children) or any(
+        SLOT_THINGS.get(t.lemma_.lower()) in ("HAS_PHONE", "DRIVES")
+        or value_slot(t.text, t) in ("HAS_PHONE", "DRIVES") for t in dobjs(verb))
+
+
 def cease(clause: Clause, speech: Speech) -> list[Finding]:
     """stop / quit / give up / drop / ditch / sell / rehome / leave: the value they name ends."""
     verb = clause.verb
@@ -137,7 +148,12 @@ def cease(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     if lemma == "give" and not has_prt(verb, "up"):
         return []
-    objects = dobjs(verb) + pobjs(verb, ("on",) if lemma == "give" else ())
+    if lemma == "drop" and _fell(verb):
+        return []
+    taken_up = {t.i for t in pobjs(verb, ("for", "with"))} | {
+        x.i for o in dobjs(verb) for x in pobjs(o, ("for",))}  # "dropped Java for Go": Go is new
+    objects = [t for t in dobjs(verb) + pobjs(verb, ("on",) if lemma == "give" else ())
+               if t.i not in taken_up]
     objects += [c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"]
     owners = clause.subjects
     passive = [c for c in verb.children if c.dep_ == "nsubjpass"]
@@ -254,6 +270,11 @@ def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
             (c for c in t.children if c.dep_ in ("compound", "appos")
              and c.lemma_.lower() in PETS), None)
         if kind is None and _bare_name(t, speech):
+            out.append(Finding(speech.me(), "HAS_PET", t.text, "animal", "retract"))
+            continue
+        if kind is not None and kind is not t and is_named(t) and speech.first_person and \
+                possessor(t) is None and possessor(kind) is None:
+            # "Mochi the guinea pig died": the speaker's pet of that name, if they have one
             out.append(Finding(speech.me(), "HAS_PET", t.text, "animal", "retract"))
             continue
         if kind is None or not speech.first_person or "me" not in (possessor(t), possessor(kind)):

@@ -216,8 +216,8 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
     lemma = clause.lemma
     if clause.negated or clause.modal in ("would", "might", "could", "should"):
         return []
-    if clause.tense == "future":
-        return []  # "I'm going to quit my job", "I'll leave Google next month": not yet
+    if clause.tense == "future" and not has_time(verb):
+        return []  # "I'm going to quit my job": not yet ("leaving Acme on Friday" is dated)
     if lemma == "lay" and not has_prt(verb, "off"):
         return []
     if lemma in ("quit", "leave") and any(c.dep_ == "xcomp" and c.tag_ == "VBG"

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import (
     FIRST_PERSON, KIN, Finding, Party, Rule, Speech, appositive_name, possessor)
 from graphmem.extract.rules.lexicon import (
-    capitalised, is_company, is_named, is_place, is_school, pobjs)
+    OCCUPATIONS, capitalised, is_company, is_named, is_place, is_school, pobjs)
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
 
@@ -75,6 +75,8 @@ def mention_facts(sent: Span, speech: Speech) -> list[Finding]:
             # "Living in Cardiff has its perks": the speaker's home
             out += [Finding(me, "LIVES_IN", n, "place") for t in pobjs(token, ("in",))
                     if is_place(t) and not is_company(t) and (n := phrase(t))]
+        elif lemma in _ROLES and _taken_on(token):
+            out += _role(token, me)
         elif (owned := _owned_thing(token)) is not None:
             out.append(Finding(me, owned[0], owned[1], "product"))
         elif lemma in _NEW_JOB and any(c.lower_ == "new" for c in token.children) \
@@ -104,6 +106,30 @@ def _first_days(token: Token, me: Party) -> list[Finding]:
             out += [Finding(me, "JOB_TITLE", n, "role") for t in pobjs(place, ("as",))
                     + pobjs(token, ("as",)) if (n := phrase(t))]
     return out
+
+
+#: A job named by its kind: "a clinical educator role at Wrenfield".
+_ROLES = frozenset({"role", "position", "post"})
+#: Verbs by which one takes a role on.
+_TAKING_ON = frozenset({"step", "take", "start", "accept", "land", "begin", "move", "get",
+                        "switch"})
+
+
+def _taken_on(token: Token) -> bool:
+    """"stepped into a ... role", "took on a ... position": the speaker's new role."""
+    head = token.head.head if token.dep_ == "pobj" else token.head
+    return head.lemma_.lower() in _TAKING_ON and token.dep_ in ("dobj", "pobj")
+
+
+def _role(token: Token, me: Party) -> list[Finding]:
+    """The title a role is named by (its modifiers, ending in an occupation) and where."""
+    words = [t for t in token.subtree if t.i < token.i and t.dep_ in ("compound", "amod")]
+    if not words or words[-1].lemma_.lower() not in OCCUPATIONS:
+        return []
+    title = " ".join(t.lower_ for t in words)
+    return [Finding(me, "JOB_TITLE", title, "role")] + [
+        Finding(me, "WORKS_AT", n, "organization") for t in pobjs(token, ("at", "with"))
+        if capitalised(t) and t.ent_type_ not in ("GPE", "LOC", "PERSON") and (n := phrase(t))]
 
 
 def _owned_thing(token: Token) -> tuple[str, str] | None:

@@ -261,8 +261,9 @@ def stop(clause: Clause, speech: Speech) -> list[Finding]:
                 out += [Finding(s, "HOBBY", n, "activity", "retract")
                         for s in clause.subjects for n in names]
     if clause.lemma in ("drop", "ditch", "abandon", "quit", "stop"):
+        taken_up = {t.i for t in pobjs(verb, ("for", "with"))}  # "dropped Java for Go": Go is new
         for t in clause_tech(verb):
-            if (n := phrase(t)) and not any(f.obj == n for f in out):
+            if t.i not in taken_up and (n := phrase(t)) and not any(f.obj == n for f in out):
                 out += [_uses(s, n, "retract", alone=True) for s in _tech_subjects(clause, speech)]
     return out
 

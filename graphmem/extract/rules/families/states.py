@@ -18,8 +18,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
-    KIN, Clause, Finding, Rule, Speech, action_of, appositive_name, conjuncts, copula_subjects,
-    Timing, each, possessor)
+    KIN, Clause, Finding, Rule, Speech, Timing, action_of, antecedent, appositive_name,
+    conjuncts, copula_subjects, each, possessor)
 from graphmem.extract.rules.lexicon import dobjs, is_named, is_org, is_place, is_school, pobjs
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import (
@@ -45,6 +45,10 @@ _DIET_VERBS = frozenset({"be", "eat", "go", "become", "turn", "try", "follow", "
                          "keep", "live", "do", "switch", "get", "return"})
 
 
+#: Words for a new one of something: "the replacement is a OnePlus 9".
+_STAND_INS = frozenset({"replacement", "upgrade"})
+
+
 def slot_copula(clause: Clause, speech: Speech) -> list[Finding]:
     """"my phone is X", "X is my only sport now", "home for me is X", "X became my boss"."""
     verb = clause.verb
@@ -57,6 +61,12 @@ def slot_copula(clause: Clause, speech: Speech) -> list[Finding]:
     for noun in sides:
         slot = slot_noun(noun)
         owner = owner_of(noun, speech)
+        if noun.lemma_.lower() in _STAND_INS and noun.dep_ == "nsubj" and speech.first_person \
+                and possessor(noun) in (None, "me"):
+            # "The replacement is a OnePlus 9": whichever slot the value names
+            out += [slot_finding(speech.me(), s, n, action) for v in sides if v is not noun
+                    and (n := value_name(v)) and (s := value_slot(n, v)) in ("HAS_PHONE", "DRIVES")]
+            continue
         if slot is None or owner is None or any(
                 c.lower_ in ("favorite", "favourite", "fave", "dream", "ideal", "first", "old",
                              "previous", "former", "last", "ex") for c in noun.children):
@@ -259,8 +269,8 @@ def under(clause: Clause, speech: Speech) -> list[Finding]:
     """"I sit under Leticia now", "I work under Hamid": the speaker's manager."""
     if clause.negated or clause.modal or clause.tense == "past":
         return []
-    bosses = [t for t in pobjs(clause.verb, ("under",)) if t.pos_ == "PROPN"
-              and t.ent_type_ not in ("ORG", "GPE", "LOC", "FAC")]
+    bosses = [t for p in pobjs(clause.verb, ("under",)) if (t := antecedent(p) or p).pos_ ==
+              "PROPN" and t.ent_type_ not in ("ORG", "GPE", "LOC", "FAC")]
     return [Finding(s, "REPORTS_TO", t.text, "person") for s in clause.subjects
             if s.is_speaker for t in bosses]
 
@@ -478,7 +488,7 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     **{word: (diet_word,) for word in DIETS},
     **{word: (sport_word,) for word in SPORTS if " " not in word},
     "bear": (born,), "support": (support,),
-    "be": (slot_copula, with_org, out_of_work, diet, on_thing, language_at_work),
+    "be": (slot_copula, with_org, out_of_work, diet, on_thing, language_at_work, under),
     "become": (slot_copula, diet),
     "eat": (diet,), "go": (diet,), "turn": (diet,), "try": (diet,), "follow": (diet,),
     "stay": (diet,), "keep": (diet,), "return": (diet,), "do": (diet,), "drive": (drive,),

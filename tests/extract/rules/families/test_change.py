@@ -175,3 +175,20 @@ def test_a_pet_lost_is_gone_but_lost_keys_are_no_fact(extractor: RuleExtractor) 
     assert ("Bob", "HAS_PET", "Pepper", "retract") in triples(
         said(extractor, "We lost our greyhound Pepper last night, she was 12."))
     assert not triples(said(extractor, "I lost my keys."))
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    ("Dropped my phone in the sea. The replacement is a OnePlus 9 and so far so good.",
+     {("Bob", "HAS_PHONE", "OnePlus 9", "assert")}, "retract"),  # it fell; nothing given up
+    ("I dropped Java for Go.", {("Bob", "MAIN_LANGUAGE", "Java", "retract"),
+                                ("Bob", "MAIN_LANGUAGE", "Go", "assert")}, None),
+    ("Mochi the guinea pig died this morning", {("Bob", "HAS_PET", "Mochi", "retract")}, None),
+    ("Leaving Wrenfield Clinic on Friday, so no more educator life for a while.",
+     {("Bob", "WORKS_AT", "Wrenfield Clinic", "retract")}, None),
+])
+def test_what_ends_and_what_only_fell(extractor: RuleExtractor, text: str,
+                                      expected: set[tuple[str, str, str, str]],
+                                      absent: str | None) -> None:
+    found = triples(said(extractor, text))
+    assert expected <= found
+    assert not {t for t in found if t[3] == absent}

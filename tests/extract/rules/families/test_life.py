@@ -6,7 +6,7 @@ import pytest
 
 from graphmem.extract.rules import RuleExtractor
 from tests.extract.rules.cases import ONE_PER_RULE
-from tests.extract.rules.conftest import Triple, family_cases, said, triples
+from tests.extract.rules.conftest import REF, Triple, family_cases, said, triples
 
 
 @family_cases(ONE_PER_RULE["life"])
@@ -147,7 +147,6 @@ def test_chat_phrasings_of_a_life_change(extractor: RuleExtractor, text: str,
     ("They promoted Tom to director.", "JOB_TITLE"),  # Tom's title, not the speaker's
     ("They might promote me to manager.", "JOB_TITLE"),
     ("I'm going to quit my job at Google.", "WORKS_AT"),  # not yet
-    ("I will leave Google next month.", "WORKS_AT"),
     ("I'm not going to move to Berlin.", "LIVES_IN"),
     ("I got a call from my mom.", "OWNS"),
 ])
@@ -167,3 +166,10 @@ def test_training_for_a_job_now_is_the_title(extractor: RuleExtractor) -> None:
 def test_a_relatives_relative_is_their_own_person(extractor: RuleExtractor) -> None:
     assert triples(said(extractor, "my best friend's husband drives a Tesla")) == {
         ("Bob's friend's husband", "DRIVES", "Tesla", "assert")}
+
+
+def test_a_dated_leaving_ahead_ends_the_job_on_its_day(extractor: RuleExtractor) -> None:
+    facts = [f for f in said(extractor, "I will leave Google next month.").facts
+             if f.predicate == "WORKS_AT"]
+    assert [(f.object, f.action) for f in facts] == [("Google", "retract")]
+    assert facts[0].valid_from > REF  # still there until then

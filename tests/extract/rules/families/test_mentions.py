@@ -64,3 +64,15 @@ def test_a_mention_that_is_a_wish_or_the_past_is_not_a_fact(extractor: RuleExtra
                                                             text: str) -> None:
     assert not {t for t in triples(said(extractor, text))
                 if t[1] in ("LIVES_IN", "HAS_PHONE", "DRIVES", "WORKS_AT")}
+
+
+def test_a_role_taken_on_is_a_title_and_a_pronoun_is_the_name_before_it(
+        extractor: RuleExtractor) -> None:
+    assert {("Bob", "JOB_TITLE", "senior analyst", "assert"),
+            ("Bob", "WORKS_AT", "Globex", "assert")} <= triples(
+        said(extractor, "I took on a senior analyst position at Globex."))
+    assert ("Bob", "REPORTS_TO", "Mirela", "assert") in triples(said(
+        extractor, "Aurelio left the company and Mirela has taken over the team, so she's my "
+        "boss now"))
+    assert ("Bob", "REPORTS_TO", "Nkechi", "assert") in triples(
+        said(extractor, "Nkechi is back from leave and I'm under her again"))
