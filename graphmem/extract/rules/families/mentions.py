@@ -3,12 +3,16 @@
 Chat states much of a life without a verb for it: "my manager Marcus keeps
 scheduling 8am standups" says who the manager is, "new job at Greyfield
 Capital, first week done!" where the speaker works, "first week of my CS
-degree at the University of Leeds" where they study. The verb rules never see
-these, because the verb is about something else or there is none.
+degree at the University of Leeds" where they study, "Day one at Tidewater Labs
+as a junior researcher" a job and its title, "stepped into a clinical educator
+role at X" a title, "Living in Cardiff has its perks" a home, "my pixel 3a keeps
+freezing" a phone. The verb rules never see these, because the verb is about
+something else or there is none.
 
 Each reader here takes the speaker's own noun only (my manager, my degree, a
 new job of the speaker's message), never someone else's ("my wife's manager
-Bruno", "his PhD at Imperial"), and nothing hedged, negated or finished.
+Bruno", "his PhD at Imperial"), and nothing hedged, negated, finished or former
+("my old iPhone 6").
 """
 
 from __future__ import annotations
