@@ -66,8 +66,8 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
         clause.negated and clause.ended)
     out: list[Finding] = []
     if lemma == "play" and habitual:
-        if any(c.dep_ == "prep" and c.lower_ == "with" for c in verb.children):
-            return []
+        if any(c.dep_ == "prep" and c.lower_ == "with" for c in verb.children) and not dobjs(verb):
+            return []  # "play with the kids"; "playing tennis with my sister" is tennis
         leagues = [t for t in pobjs(verb, ("in", "for", "on")) if t.lemma_.lower() in _LEAGUES]
         sports = [c.lower_ for t in leagues for c in t.children if c.dep_ == "compound"
                   and c.pos_ == "NOUN"][-1:]  # "a Sunday football league" -> football

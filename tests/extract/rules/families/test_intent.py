@@ -31,3 +31,9 @@ def test_a_sport_taken_up_in_a_diary_line(extractor: RuleExtractor, text: str,
 def test_picking_someone_up_is_no_hobby(extractor: RuleExtractor) -> None:
     assert not {t for t in triples(said(extractor, "I picked up my sister."))
                 if t[1] in ("HOBBY", "PLAYS_SPORT")}
+
+
+def test_a_sport_played_with_someone_is_still_the_sport(extractor: RuleExtractor) -> None:
+    assert ("Bob", "PLAYS_SPORT", "tennis", "assert") in triples(
+        said(extractor, "been playing tennis every sunday with my sister"))
+    assert not triples(said(extractor, "I play with my kids."))
