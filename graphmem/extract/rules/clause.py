@@ -513,43 +513,6 @@ def _possessed_by_me(token: Token) -> bool:
     return any(c.dep_ == "poss" and c.lower_ in FIRST_POSSESSIVE for c in token.children)
 
 
-#: How a question opens: "What ...?", "Is it ...?", "Can you ...?", "Any tips ...?".
-_ASKING = re.compile(
-    r"^\W*(?:(?:hi|hey|hello|ok|okay|so|um|hmm|also|and|but|quick\s+q(?:uestion)?)\W+)*"
-    r"(?:what|what's|whats|who|who's|whom|whose|which|when|where|where's|why|how|how's|"
-    r"is|isn't|are|aren't|am|was|wasn't|were|do|does|doesn't|did|didn't|don't|can|can't|"
-    r"could|would|should|will|won't|shall|may|might|have|has|had|any|anyone|anybody|"
-    r"should've|isnt|arent|dont|cant|wouldnt|shouldnt|ur|u|you|your|tips|ideas)\b",
-    re.IGNORECASE)
-
-
-def asks(text: str) -> bool:
-    """Whether a sentence asks rather than tells: it ends with a question mark and opens
-    like a question. "My pixel 3a keeps freezing, any fixes??" and "I live in
-    Guadalajara, what's a good day trip?" tell something first, so they are read."""
-    text = text.strip()
-    return text.endswith("?") and _ASKING.match(text) is not None
-
-
-#: The question a telling sentence ends with: "..., any walking routes you'd recommend?".
-_TRAILING_QUESTION = re.compile(
-    r"\s*[,;\u2014\u2013-]+\s*(?=(?i:what|what's|any|anyone|how|which|where|who|why|is|are|"
-    r"can|could|should|would|do|does|did|thoughts|ideas|tips|advice)\b)[^,;]*\?+\s*$")
-
-
-def told_part(sentence: str) -> str:
-    """A sentence without the question it ends with, so the question's words state nothing
-    ("my girlfriend Siobhan and I are planning a weekend, any routes you'd recommend?")."""
-    if asks(sentence):
-        return sentence
-    cut = _TRAILING_QUESTION.search(sentence)
-    return sentence[:cut.start()] + "." if cut else sentence
-
-
-def is_question(sent: Span) -> bool:
-    return asks(sent.text)
-
-
 def tech_in(tokens: list[Token] | Span) -> list[str]:
     """Canonical names of the technical terms among ``tokens``, in order, without repeats."""
     seen: list[str] = []

@@ -31,11 +31,12 @@ from graphmem.errors import ExtractionError
 from graphmem.extract.base import (
     SELF, CandidateFact, ExtractedEntity, ExtractedFact, Extraction)
 from graphmem.extract.rules.dispatch import sentence_findings
-from graphmem.extract.rules.clause import Finding, Party, Speech, told_part
+from graphmem.extract.rules.clause import Finding, Party, Speech
 from graphmem.extract.rules.contrast import CORRECTING, CORRECTION, Correction, correction
 from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.lexicon import object_type
 from graphmem.extract.rules.render import cardinality, statement, style
+from graphmem.extract.rules.questions import told_part
 from graphmem.extract.rules.slots import SLOT_TYPES, value_slot
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
 from graphmem.extract.rules.terms import TermMarker

@@ -272,3 +272,10 @@ def is_company(token: Token) -> bool:
     """Whether a capitalised name is a company's by its last word ("Blue Harbor Analytics")."""
     words = token.text.split()
     return len(words) > 1 and token.text[:1].isupper() and words[-1].lower() in _COMPANY_WORDS
+
+
+def taken_up(verb: Token) -> set[int]:
+    """Where the objects of an exchange are: "dropped Java for Go", "ditched my iPhone for a
+    Pixel": what comes after "for"/"with" is taken up, not given up (token indices)."""
+    return {t.i for t in pobjs(verb, ("for", "with"))} | {
+        x.i for o in dobjs(verb) for x in pobjs(o, ("for",))}

@@ -23,7 +23,7 @@ from graphmem.extract.rules.clause import (
     KIN, PETS, Clause, Finding, Party, Rule, Speech, appositive_name, conjuncts, each,
     has_time, possessor)
 from graphmem.extract.rules.lexicon import (
-    dobjs, has_prt, is_company, is_named, is_place, object_type, pobjs)
+    dobjs, has_prt, is_company, is_named, is_place, object_type, pobjs, taken_up)
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import (
     DIETS, SLOT_THINGS, SLOT_TYPES, SPORT_VERBS, SPORTS, fits, is_language,
@@ -150,10 +150,9 @@ def cease(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     if lemma == "drop" and _fell(verb):
         return []
-    taken_up = {t.i for t in pobjs(verb, ("for", "with"))} | {
-        x.i for o in dobjs(verb) for x in pobjs(o, ("for",))}  # "dropped Java for Go": Go is new
+    new = taken_up(verb)  # "dropped Java for Go": Go is new
     objects = [t for t in dobjs(verb) + pobjs(verb, ("on",) if lemma == "give" else ())
-               if t.i not in taken_up]
+               if t.i not in new]
     objects += [c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"]
     owners = clause.subjects
     passive = [c for c in verb.children if c.dep_ == "nsubjpass"]

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
     PROJECT_NOUNS, Action, Clause, Finding, Party, Rule, Speech, each, possessor)
-from graphmem.extract.rules.lexicon import ACTIVITY_VERBS, dobjs, has_prt, object_type, pobjs
+from graphmem.extract.rules.lexicon import (
+    ACTIVITY_VERBS, dobjs, has_prt, object_type, pobjs, taken_up)
 from graphmem.extract.rules.phrases import activity, clause_tokens, gerund, phrase
 from graphmem.extract.rules.slots import is_language
 from graphmem.extract.rules.terms import FRAMEWORK, TECH_LABEL, kind_of
@@ -261,9 +262,9 @@ def stop(clause: Clause, speech: Speech) -> list[Finding]:
                 out += [Finding(s, "HOBBY", n, "activity", "retract")
                         for s in clause.subjects for n in names]
     if clause.lemma in ("drop", "ditch", "abandon", "quit", "stop"):
-        taken_up = {t.i for t in pobjs(verb, ("for", "with"))}  # "dropped Java for Go": Go is new
+        new = taken_up(verb)  # "dropped Java for Go": Go is new
         for t in clause_tech(verb):
-            if t.i not in taken_up and (n := phrase(t)) and not any(f.obj == n for f in out):
+            if t.i not in new and (n := phrase(t)) and not any(f.obj == n for f in out):
                 out += [_uses(s, n, "retract", alone=True) for s in _tech_subjects(clause, speech)]
     return out
 
