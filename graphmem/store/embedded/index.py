@@ -10,6 +10,7 @@ attaches one when a caller asks for whole facts.
 
 from __future__ import annotations
 
+import copy
 import sqlite3
 import sys
 from collections.abc import Iterable
@@ -46,13 +47,20 @@ _FACT_SHARED = ("tenant", "scope_key", "subject_id", "subject_name", "predicate"
 _ENTITY_SHARED = ("tenant", "scope_key", "type")
 
 
-def _compact(model: type[M], record: M, fields: set[str], shared: tuple[str, ...]) -> M:
-    """The record as the mirror keeps it: without its vector, sharing what repeats."""
-    values = {**record.__dict__, "embedding": None}
+def _compact(record: M, fields: set[str], shared: tuple[str, ...]) -> M:
+    """The record as the mirror keeps it: without its vector, sharing what repeats.
+
+    A shallow copy (pydantic's ``__copy__``: no validation, no walk over the fields'
+    defaults), where ``model_construct`` cost about 16 us a record, a third of a batch's
+    mirror time."""
+    compact = copy.copy(record)
+    values = compact.__dict__
+    values["embedding"] = None
     for name in shared:
         if type(values[name]) is str:
             values[name] = sys.intern(values[name])
-    return model.model_construct(fields, **values)
+    object.__setattr__(compact, "__pydantic_fields_set__", fields)
+    return compact
 
 
 class _Blocks:
@@ -144,7 +152,7 @@ class EmbeddedIndex:
 
     def replace_fact(self, fact: Fact) -> None:
         """Put a changed record of a fact whose vector is unchanged (access statistics)."""
-        self.facts[fact.id] = _compact(Fact, fact, _FACT_FIELDS, _FACT_SHARED)
+        self.facts[fact.id] = _compact(fact, _FACT_FIELDS, _FACT_SHARED)
 
     def with_embedding(self, fact: Fact) -> Fact:
         index = self._fact_vectors.get((fact.tenant, fact.scope_key))
@@ -204,7 +212,7 @@ class EmbeddedIndex:
             self.graph.remove_edge(old.subject_id, old.object_id, key=fact.id)
         if fact.embedding is not None:
             vectors.add(self._index(self._fact_vectors, fact), fact.id, fact.embedding)
-        self.facts[fact.id] = _compact(Fact, fact, _FACT_FIELDS, _FACT_SHARED)
+        self.facts[fact.id] = _compact(fact, _FACT_FIELDS, _FACT_SHARED)
         self.graph.add_edge(fact.subject_id, fact.object_id, key=fact.id)
 
     def _drop_fact(self, fact_id: str) -> None:
@@ -218,7 +226,7 @@ class EmbeddedIndex:
     def _put_entity(self, entity: Entity, vectors: _Blocks) -> None:
         if entity.embedding is not None:
             vectors.add(self._index(self._entity_vectors, entity), entity.id, entity.embedding)
-        self.entities[entity.id] = _compact(Entity, entity, _ENTITY_FIELDS, _ENTITY_SHARED)
+        self.entities[entity.id] = _compact(entity, _ENTITY_FIELDS, _ENTITY_SHARED)
         self.graph.add_node(entity.id)
 
 
