@@ -14,8 +14,8 @@ findings. Turning subtrees into object phrases is the job of
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
@@ -536,3 +536,9 @@ def action_of(clause: Clause) -> Action:
 
 #: A rule reads one clause and returns what it found; rule modules map verb lemmas to rules.
 Rule = Callable[[Clause, Speech], list[Finding]]
+
+
+def reworded(finding: Finding, templates: Mapping[str, str]) -> Finding:
+    """The finding with its statement worded by ``templates`` when its predicate has one
+    ("{s} lived in {o}" for a stretch of history), else as it was."""
+    return replace(finding, statement=templates.get(finding.predicate, finding.statement))

@@ -77,8 +77,7 @@ ONE_PER_RULE: dict[str, list[tuple[str, str, Triple]]] = {
         ("someone's kin", "Emma's brother Jack lives in Glasgow.",
          ("Emma", "HAS_BROTHER", "Jack", "assert")),
     ],
-    "life": [
-        # work
+    "work": [
         ("works at", "I work at Acme as a data engineer.", ("Bob", "WORKS_AT", "Acme", "assert")),
         ("job title", "I work at Acme as a data engineer.",
          ("Bob", "JOB_TITLE", "data engineer", "assert")),
@@ -86,6 +85,8 @@ ONE_PER_RULE: dict[str, list[tuple[str, str, Triple]]] = {
         ("quit", "I quit Acme.", ("Bob", "WORKS_AT", "Acme", "retract")),
         ("third person work", "Alice works at Acme.", ("Alice", "WORKS_AT", "Acme", "assert")),
         ("named thing", "I work for a startup called Ramp.", ("Bob", "WORKS_AT", "Ramp", "assert")),
+    ],
+    "life": [
         # home
         ("moved", "I moved to Berlin two years ago.", ("Bob", "LIVES_IN", "Berlin", "assert")),
         ("third person move", "Caroline moved to Boston last summer.",

@@ -1,0 +1,75 @@
+"""Jobs, employers, titles, joining, promotion and leaving (families.work)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.extract.rules import RuleExtractor
+from tests.extract.rules.cases import ONE_PER_RULE
+from tests.extract.rules.conftest import REF, Triple, family_cases, said, triples
+
+
+@family_cases(ONE_PER_RULE["work"])
+def test_work_rules(extractor: RuleExtractor, text: str, expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("They promoted me to senior engineer.", ("Bob", "JOB_TITLE", "senior engineer", "assert")),
+    ("My boss promoted me to team lead last week.", ("Bob", "JOB_TITLE", "team lead", "assert")),
+])
+def test_a_promotion_is_the_speakers_title(extractor: RuleExtractor, text: str,
+                                           expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "predicate"), [
+    ("They promoted Tom to director.", "JOB_TITLE"),  # Tom's title, not the speaker's
+    ("They might promote me to manager.", "JOB_TITLE"),
+    ("I'm going to quit my job at Google.", "WORKS_AT"),  # not yet
+])
+def test_what_has_not_happened_to_the_speaker_changes_nothing(
+        extractor: RuleExtractor, text: str, predicate: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[0] == "Bob" and t[1] == predicate}
+
+
+def test_a_past_until_ends_the_value_then(extractor: RuleExtractor) -> None:
+    facts = said(extractor, "I worked at Google until 2020.").facts
+    assert [(f.predicate, f.object, f.action, f.valid_from.date().isoformat())
+            for f in facts] == [("WORKS_AT", "Google", "retract", "2021-01-01")]
+    assert said(extractor, "I worked at Google.").facts == []
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("I started working at Apple in May.", "2024-05-01"),  # "started" sets the tense
+    ("I start at Apple on Monday.", "2024-06-17"),  # ahead, said on a Wednesday
+    ("I started at Etsy on Monday.", "2024-06-10"),
+])
+def test_a_job_starts_on_the_day_its_tense_points_to(extractor: RuleExtractor, text: str,
+                                                     day: str) -> None:
+    facts = said(extractor, text).facts
+    assert [(f.predicate, f.valid_from.date().isoformat()) for f in facts] == [("WORKS_AT", day)]
+
+
+@pytest.mark.parametrize(("text", "out"), [
+    ("I'm not working at the moment.", True), ("I'm currently not working.", True),
+    ("I'm not working today.", False),  # a day off
+    ("I'm not working on that.", False),  # a task
+    ("It's not working.", False),
+])
+def test_not_working_now_ends_whatever_job_it_was(extractor: RuleExtractor, text: str,
+                                                  out: bool) -> None:
+    ended = ("Bob", "WORKS_AT", "", "retract") in triples(said(extractor, text))
+    assert ended is out
+
+def test_training_for_a_job_now_is_the_title(extractor: RuleExtractor) -> None:
+    assert ("Bob", "JOB_TITLE", "paramedic", "assert") in triples(
+        said(extractor, "left nursing, I'm training as a paramedic now"))
+    for text in ("I trained as a chef.", "I'm training for a marathon."):
+        assert not {t for t in triples(said(extractor, text)) if t[1] == "JOB_TITLE"}
+
+def test_a_dated_leaving_ahead_ends_the_job_on_its_day(extractor: RuleExtractor) -> None:
+    facts = [f for f in said(extractor, "I will leave Google next month.").facts
+             if f.predicate == "WORKS_AT"]
+    assert [(f.object, f.action) for f in facts] == [("Google", "retract")]
+    assert facts[0].valid_from > REF  # still there until then
