@@ -189,6 +189,7 @@ def import_markdown(memory: Memory, tenant: str, scope: Scope, text: str, *,
     report = ImportReport(dry_run=dry_run)
     with memory.edit(tenant, now=now):
         current = {f.id: f for f in _exported(memory, tenant, scope, categories, now)}
+        lines = _as_current(lines, current)
         listed = {line.id for line in lines if line.id}
         doomed = [f for fid, f in current.items() if fid not in listed]
         report.current = len(current)
@@ -214,6 +215,18 @@ def import_markdown(memory: Memory, tenant: str, scope: Scope, text: str, *,
         _retract(memory, tenant, doomed, now, report, dry_run)
         _add(memory, tenant, scope, [line for line in lines if not line.id], now, report, dry_run)
     return report
+
+
+def _as_current(lines: list[MarkdownLine], current: dict[str, Fact]) -> list[MarkdownLine]:
+    """Each line as the memory it stands for. A line that says word for word what a current
+    memory of its section says is that memory, whatever id it carries: the same file
+    imported twice keeps the first import's edits (the edited line still carries the id
+    the edit superseded, and an added line none), instead of retracting them as lines
+    gone from the file and adding them again."""
+    said = {(_clean(f.text), f.category): f.id for f in current.values()}
+    return [line.model_copy(update={"id": said[(line.text, line.category)]})
+            if line.id not in current and (line.text, line.category) in said else line
+            for line in lines]
 
 
 def _new_object(memory: Memory, fact: Fact, text: str) -> str | None:

@@ -82,6 +82,28 @@ def test_edit_delete_add_and_move(memory: Memory, tenant: str, clock: Clock) -> 
     assert import_markdown(memory, tenant, ALICE, after).changed == 0  # round trip again
 
 
+def test_the_same_edited_file_imported_twice_keeps_its_edits(memory: Memory, tenant: str,
+                                                             clock: Clock) -> None:
+    """A retry, a save applied twice, a sync tool: the second import of an edited file
+    must not retract what the first one set (its edited line still carries the old id, its
+    added line none) nor add the new line again."""
+    seed(memory, tenant)
+    edited = (export_markdown(memory, tenant, ALICE)
+              .replace("Alice works at Globex.", "Alice works at Initech.")
+              .replace("## Facts\n", "## Facts\n\n- Alice plays the violin.\n"))
+    clock.advance(days=1)
+    first = import_markdown(memory, tenant, ALICE, edited)
+    assert len(first.edited) == 1 and len(first.added) == 1
+    after_first = current_texts(memory, tenant)
+    clock.advance(days=1)
+
+    second = import_markdown(memory, tenant, ALICE, edited)
+    assert (second.changed, second.retracted, second.added, second.skipped) == (0, [], [], [])
+    assert second.unchanged == 5
+    assert current_texts(memory, tenant) == after_first
+    assert "Alice works at Initech." in after_first and "Alice plays the violin." in after_first
+
+
 def test_learnings_hold_lessons_and_skills_only(memory: Memory, tenant: str) -> None:
     ids = seed(memory, tenant)
     add(memory, tenant, "SKILLED_IN", "Rust", text="Alice is skilled in Rust.",

@@ -37,12 +37,16 @@ def contrastive(token: Token) -> bool:
     if token.lower_ != "not" or token.i == token.sent.start:
         return False
     before = token.doc[token.i - 1]
-    if before.lower_ not in _BEFORE or before.i == token.sent.start:
+    if before.pos_ in ("PROPN", "NOUN", "ADJ") and _CUE.search(token.sent.text):
+        before = token  # "oops, it's Turin not Helsinki": a correction needs no comma
+    elif before.lower_ not in _BEFORE or before.i == token.sent.start:
         return False
     if before.lower_ in ("but", "and") and (before.i - 1 < token.sent.start or not any(
             t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM") for t in token.doc[token.sent.start:before.i])):
         return False
     phrase = _phrase_after(token)
+    if len(phrase) == 1 and phrase[0].tag_ == "VBG" and phrase[0].lower_ not in _NOT_A_VALUE:
+        return True  # "I meant squash, not cycling": an activity named by its gerund
     return bool(phrase) and phrase[0].lower_ not in _NOT_A_VALUE and not any(
         t.pos_ in ("VERB", "AUX") for t in phrase) and any(
         t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM") for t in phrase)
@@ -107,15 +111,24 @@ def deny(findings: list[Finding], sent: Span) -> list[Finding]:
 
 
 #: Words a correction opens with: "Sorry, ...", "Actually, ...", "Oops, ...".
-_CUE_WORDS = r"(?:actually|sorry|correction|oops|(?:no,?\s+)?wait|my\s+(?:bad|mistake))"
+_CUE_WORDS = (r"(?:actually|sorry|correction|oops|(?:no,?\s+)?wait|my\s+(?:bad|mistake)"
+              r"|let\s+me\s+correct\s+(?:that|myself))")
 _POINTING = r"(?:it|that|this)(?:'s|\s+(?:is|was))"
 #: What a sentence read by :func:`correction` looks like, for the sentence gate: "it was
 #: Lisbon, not Porto", "I meant Lisbon, not Porto", "Sorry, I meant Lisbon", "Sorry, I mean
 #: Lisbon", "Actually it was Lisbon".
 CORRECTION = re.compile(rf"\b(?:{_POINTING}|i\s+meant)\s+[^,]+,\s*not\s"
                         rf"|^\W*(?:(?:{_CUE_WORDS}|no)\W+)*i\s+meant\s"
-                        rf"|^\W*(?:(?:{_CUE_WORDS}|no)\W+)+(?:i\s+mean|{_POINTING})\s",
+                        rf"|^\W*(?:(?:{_CUE_WORDS}|no)\W+)+(?:i\s+mean|{_POINTING})\s"
+                        rf"|^\W*(?:{_CUE_WORDS}\W+)+[^.!?]*\bnot\s"
+                        r"|\bi\s+said\s+[^.!?]+?(?:,|\bbut\b)\s*(?:it's|it\s+is|it\s+was|i\s+meant)\s",
                         re.IGNORECASE)
+#: "I said vegan but it's vegetarian", "oops, I said golf, it's kickboxing": the wrong value
+#: said again, then the right one.
+_SAID_WRONG = re.compile(
+    r"\bi\s+said\s+(?:an?\s+|the\s+)?(?P<wrong>[^,.!?]+?)\s*(?:,\s*|\s+but\s+)(?:and\s+)?"
+    r"(?:it's|it\s+is|it\s+was|i\s+meant)\s+(?:actually\s+|really\s+)?(?:an?\s+|the\s+)?"
+    r"(?P<right>[^,.!?]+?)\s*(?:[,.!?]|$)", re.IGNORECASE)
 #: A contrast said as a correction: "Sorry, I live in Lisbon, not Porto", "Actually, my car
 #: is a Honda, not a Toyota". The denied value was a slip, like one :data:`CORRECTION` reads.
 CORRECTING = re.compile(rf"^\W*{_CUE_WORDS}\b[^.!?]*,\s*not\s", re.IGNORECASE)
@@ -145,14 +158,26 @@ def correction(sent: Span) -> Correction | None:
     one must be a name ("I meant it", "it was great" correct nothing) and the
     sentence must read as a correction: "I meant X", or a cue before "it was X".
     """
+    said = _said_wrong(sent)
+    if said is not None:
+        return said
     root = sent.root
+    if root.lemma_ not in ("be", "mean"):  # "oops, it's Turin not Helsinki, I was thinking..."
+        root = next((c for c in root.children if c.dep_ in ("ccomp", "parataxis")
+                     and c.i < root.i and c.lemma_ in ("be", "mean")), root)
     subjects = {c.lower_ for c in root.children if c.dep_ == "nsubj"}
-    pointing = root.lemma_ == "be" and bool(subjects & _POINTERS)
+    cued = _CUE.search(sent.text) is not None
+    # "Let me correct that - the city is Dubai, not Valencia": cued, and naming the wrong value
+    pointing = root.lemma_ == "be" and (bool(subjects & _POINTERS) or cued and bool(subjects)
+                                        and bool(denied(sent)))
     meaning = root.lemma_ == "mean" and bool(subjects & {"i", "we"})
     if not (pointing or meaning):
         return None
-    values = [c for c in root.children if c.dep_ in ("attr", "dobj", "acomp")]
-    denials = [_value(p) for p in denied(sent)]
+    denying = denied(sent)
+    in_denial = {t.i for p in denying for t in p}
+    values = [c for c in root.children if c.dep_ in ("attr", "dobj", "acomp")
+              and c.i not in in_denial]
+    denials = [_value(p) for p in denying]
     if len(values) != 1 or len(denials) > 1 or (denials and not denials[0]):
         return None
     value = values[0]
@@ -163,8 +188,21 @@ def correction(sent: Span) -> Correction | None:
         wrong = denials[0]
         return Correction(right, wrong, value) if right.lower() != wrong.lower() else None
     named = value.pos_ == "PROPN" or (value.text[:1].isupper() and value.i != sent.start)
-    cued = meaning or _CUE.search(sent.text) is not None
-    return Correction(right, None, value) if named and cued else None
+    return Correction(right, None, value) if named and (meaning or cued) else None
+
+
+def _said_wrong(sent: Span) -> Correction | None:
+    """"oops, I said vegan but it's vegetarian", "I said golf, it's kickboxing"."""
+    match = _SAID_WRONG.search(sent.text)
+    if match is None:
+        return None
+    start = sent.start_char
+    right = sent.doc.char_span(start + match.start("right"), start + match.end("right"),
+                               alignment_mode="expand")
+    wrong, value = match["wrong"].strip(), match["right"].strip()
+    if right is None or not wrong or wrong.lower() == value.lower():
+        return None
+    return Correction(value, wrong, right.root)
 
 
 def _value(tokens: list[Token]) -> str:

@@ -187,7 +187,19 @@ class RuleExtractor:
                 for _ in ner.pipe(named, batch_size=self.batch_size):
                     pass  # the NER annotates the docs in place
             merge = nlp.get_pipe("merge_entities")
-            return [merge(d) for d in docs]
+            return [merge(_without_article(d)) for d in docs]
+
+
+def _without_article(doc: Doc) -> Doc:
+    """The tagger's names without an indefinite article it took in ("a Galaxy S23" tagged
+    as one WORK_OF_ART): merged with it, the name would read "a Galaxy S23" and match no
+    phone. "The" stays ("The Hague")."""
+    if any(e[0].lower_ in ("a", "an") and len(e) > 1 for e in doc.ents):
+        from spacy.tokens import Span  # spaCy loads with the model, not at import
+
+        doc.ents = [Span(doc, e.start + 1, e.end, label=e.label)
+                    if e[0].lower_ in ("a", "an") and len(e) > 1 else e for e in doc.ents]
+    return doc
 
 
 def _english_sentences(text: str) -> tuple[list[str], str]:

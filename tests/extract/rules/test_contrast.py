@@ -44,6 +44,8 @@ def test_the_denied_value_is_retracted_never_asserted(
     "I love not only Python but also Go.",
     "I work at Globex, not that it matters.",
     "I moved to Berlin instead of staying in Paris.",
+    "I said it was fine, but it's not.",
+    "I'm at home, not working.",
 ])
 def test_a_not_that_denies_no_value_changes_nothing(extractor: RuleExtractor, text: str) -> None:
     found = triples(said(extractor, text))
@@ -54,6 +56,14 @@ def test_a_not_that_denies_no_value_changes_nothing(extractor: RuleExtractor, te
     ("I live in Porto.", "Actually it was Lisbon, not Porto.", "Lisbon", "Porto"),
     ("I work at Initech.", "Sorry, I meant Hooli, not Initech.", "Hooli", "Initech"),
     ("We adopted a dog called Rex.", "No, it's Max, not Rex.", "Max", "Rex"),
+    ("I go cycling twice a week.", "Sorry, I meant squash, not cycling.", "squash", "cycling"),
+    ("I follow a vegan diet.", "oops, I said vegan but it's vegetarian", "vegetarian", "vegan"),
+    ("I play golf on weekends.", "oops, I said golf, it's kickboxing", "kickboxing", "golf"),
+    ("My manager is Farid.", "I said Farid, it's Marcus", "Marcus", "Farid"),
+    ("I live in Helsinki.", "oops, it's Turin not Helsinki, I was thinking of my trip", "Turin",
+     "Helsinki"),
+    ("I live in Valencia.", "Let me correct that - the city is Dubai, not Valencia.", "Dubai",
+     "Valencia"),
 ])
 def test_a_correction_takes_the_slot_of_the_value_said_before(
         extractor: RuleExtractor, first: str, fix: str, right: str, wrong: str) -> None:

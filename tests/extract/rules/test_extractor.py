@@ -120,3 +120,14 @@ def test_gold_set_quality_floor(extractor: RuleExtractor) -> None:
         fp += len(got - want)
         fn += len(want - got)
     assert tp / (tp + fp) >= 0.85 and tp / (tp + fn) >= 0.8
+
+
+@pytest.mark.parametrize("text", [
+    "I'm on a Galaxy S23.",
+    "I have a Galaxy S23, if that helps.",
+    "got a Galaxy S23 as a birthday present, so that's my phone now",
+])
+def test_a_name_the_tagger_took_with_its_article_is_the_name(extractor: RuleExtractor,
+                                                              text: str) -> None:
+    # the small model tags "a Galaxy S23" as one WORK_OF_ART: "a Galaxy S23" is no phone
+    assert ("Bob", "HAS_PHONE", "Galaxy S23", "assert") in triples(said(extractor, text))
