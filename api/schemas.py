@@ -379,11 +379,21 @@ class ForgetBody(BaseModel):
     delete_sources: bool = Field(
         True, description="also delete the conversations the facts came from")
     dry_run: bool = Field(False, description="say what would be deleted, delete nothing")
+    whole_scope: bool = Field(
+        False, description="erase everything stored under the scope; required when neither "
+        "entity_id nor topic is sent, so that a selector a client dropped or sent as null "
+        "never erases a whole scope")
 
     @model_validator(mode="after")
     def _one_target(self) -> ForgetBody:
-        if self.entity_id is not None and self.topic is not None:
-            raise ValueError("send entity_id or topic, not both")
+        targets = [name for name, given in (("entity_id", self.entity_id is not None),
+                                            ("topic", self.topic is not None),
+                                            ("whole_scope", self.whole_scope)) if given]
+        if not targets:
+            raise ValueError("send entity_id or topic, or whole_scope: true to erase everything "
+                             "in the scope")
+        if len(targets) > 1:
+            raise ValueError(f"send one of entity_id, topic and whole_scope, not {' and '.join(targets)}")
         if self.topic is not None and not self.topic.strip():
             raise ValueError("topic is empty")
         return self

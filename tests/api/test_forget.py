@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from graphmem.edit.audit import AuditLog
@@ -92,7 +93,7 @@ def test_forget_a_topic(client: TestClient) -> None:
 def test_forget_a_whole_scope(client: TestClient) -> None:
     client.post("/v1/episodes", json=episode("I work at Acme."))
     client.post("/v1/memories", json=fact("Bob", "LIKES", "tea", scope={"user_id": "bob"}))
-    body = client.post("/v1/forget", json={"scope": ALICE}).json()
+    body = client.post("/v1/forget", json={"scope": ALICE, "whole_scope": True}).json()
     assert (body["facts"], body["episodes"]) == (1, 1) and body["entities"] >= 2
     stats = client.get("/v1/memories/stats", params=ALICE).json()["stats"]
     assert (stats["episodes"], stats["entities"], stats["current_facts"]) == (0, 0, 0)
@@ -101,9 +102,21 @@ def test_forget_a_whole_scope(client: TestClient) -> None:
     assert [m["object"] for m in bob] == ["tea"]
 
 
+@pytest.mark.parametrize("body", [{}, {"entity_id": None}, {"topic": None},
+                                  {"whole_scope": False, "dry_run": False}])
+def test_a_forget_naming_nothing_erases_nothing(client: TestClient, body: dict[str, Any]) -> None:
+    """A selector a client dropped or sent as null must not read as "erase everything"."""
+    client.post("/v1/episodes", json=episode("I work at Acme."))
+    assert_problem(client.post("/v1/forget", json={"scope": ALICE, **body}), 422, "whole_scope")
+    stats = client.get("/v1/memories/stats", params=ALICE).json()["stats"]
+    assert (stats["episodes"], stats["current_facts"]) == (1, 1)
+
+
 def test_forget_validation(client: TestClient) -> None:
     assert_problem(client.post("/v1/forget", json={"scope": ALICE, "entity_id": "e",
-                                                   "topic": "t"}), 422, "not both")
+                                                   "topic": "t"}), 422, "not entity_id and topic")
+    assert_problem(client.post("/v1/forget", json={"scope": ALICE, "entity_id": "e",
+                                                   "whole_scope": True}), 422, "whole_scope")
     assert_problem(client.post("/v1/forget", json={"entity_id": "e"}), 422, "scope")
     assert_problem(client.post("/v1/forget", json={"scope": ALICE, "entity_id": "ent_x"}), 404)
 

@@ -48,7 +48,7 @@ def test_tenant_b_cannot_change_or_delete_anything_of_tenant_a(client: TestClien
     assert_problem(client_b.delete(f"/v1/episodes/{ids['episode']}"), 404)
     assert_problem(client_b.post("/v1/forget", json={"scope": ALICE, "entity_id": ids["entity"]}),
                    404)
-    erased = client_b.post("/v1/forget", json={"scope": ALICE}).json()
+    erased = client_b.post("/v1/forget", json={"scope": ALICE, "whole_scope": True}).json()
     assert (erased["facts"], erased["entities"], erased["episodes"]) == (0, 0, 0)
     topic = client_b.post("/v1/forget", json={"scope": ALICE, "topic": "Maria pizza"}).json()
     assert topic["facts"] == 0

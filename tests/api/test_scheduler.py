@@ -113,7 +113,7 @@ def test_a_reminder_fires_once_across_two_processes_on_one_neo4j(
         servers = [stack.enter_context(serving(tmp_path, env, ["--store", "neo4j"]))
                    for _ in range(2)]
         with servers[0].client(KEY_A) as client:  # a clean slate for this tenant's scope
-            client.post("/v1/forget", json={"scope": SCOPE})
+            client.post("/v1/forget", json={"scope": SCOPE, "whole_scope": True})
         _fires_once(servers, "renew the passport")
     with serving(tmp_path, env, ["--store", "neo4j"]) as restarted:
         _silent_after_restart(restarted)

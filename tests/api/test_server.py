@@ -99,7 +99,7 @@ def test_events_are_streamed_to_their_tenant_only(server: Server) -> None:
             assert reader_a.next()["event"] == "memory.forgotten"
             assert a.post(f"/v1/memories/{fact_id}/restore").status_code == 200
             assert reader_a.next()["event"] == "memory.restored"
-            erased = a.post("/v1/forget", json={"scope": scope}).json()
+            erased = a.post("/v1/forget", json={"scope": scope, "whole_scope": True}).json()
             assert erased["fact_ids"] == [fact_id]
             deleted = reader_a.next()
             assert (deleted["event"], deleted["data"]["memory_id"]) == ("memory.deleted", fact_id)

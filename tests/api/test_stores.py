@@ -41,7 +41,7 @@ def test_main_flows(clients: tuple[TestClient, TestClient]) -> None:
     assert_problem(b.get(f"/v1/entities/{alice_id}"), 404)
     assert b.post("/v1/memories/search", json={"scope": ALICE, "query": "Globex"}).json()[
         "results"] == []
-    assert b.post("/v1/forget", json={"scope": ALICE}).json()["facts"] == 0
+    assert b.post("/v1/forget", json={"scope": ALICE, "whole_scope": True}).json()["facts"] == 0
 
     maria = next(m for m in timeline if m["object"] == "Maria")["object_id"]
     erased = a.post("/v1/forget", json={"scope": ALICE, "entity_id": maria}).json()
