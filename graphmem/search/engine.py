@@ -22,7 +22,7 @@ from graphmem.models import Fact, FactStatus, Scope, as_utc, utcnow
 from graphmem.predicates import PredicateRegistry
 from graphmem.search import fuse
 from graphmem.search.evidence import (Source, absorb_turns, contradicted, facts_by_turn, is_stale,
-                                      sources_of, turn_source)
+                                      said_later, sources_of, turn_source)
 from graphmem.search.focus import (NAME_CANDIDATES, Focus, choose_focus, focus_names,
                                    stranger_focus, user_focus)
 from graphmem.search.models import SearchHit, SearchRequest, SearchResponse
@@ -179,7 +179,8 @@ class SearchEngine:
                 hits[item] = _fact_hit(fact, score, ranks[item], now, time)
             elif item in turns and not request.categories:
                 turn = turns[item]
-                if is_stale(turn, said, time, now) or turn_source(turn) in hidden.turns:
+                if is_stale(turn, said, time, now) or said_later(turn, time, now) \
+                        or turn_source(turn) in hidden.turns:
                     continue
                 hits[item] = _turn_hit(turn, score, ranks[item])
         _drop_contradicted(hits, turns, facts, slot, time, now)

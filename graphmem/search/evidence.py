@@ -101,6 +101,12 @@ def is_stale(turn: TurnHit, by_turn: dict[Source, list[Fact]], time: TimeFilter,
     return bool(facts) and all(overtaken(f, time, now) for f in facts)
 
 
+def said_later(turn: TurnHit, time: TimeFilter, now: datetime) -> bool:
+    """A turn dated after the moment the view looks at: a message dated ahead of when it
+    arrived (a client's clock, a typo such as 2099) is, like its facts, not yet said today."""
+    return turn.timestamp is not None and turn.timestamp > time.at(now)
+
+
 def contradicted(turn: TurnHit, facts: Iterable[Fact], time: TimeFilter, now: datetime) -> bool:
     """A turn whose speaker denied something ("I don't have a dog.") that a later fact about
     them, valid in the view, states ("Maya has a dog named Rex."). Only a turn from which

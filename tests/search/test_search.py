@@ -114,6 +114,26 @@ def test_raw_turns_are_searchable_with_their_message_ids(
     assert hit.kind == "turn" and hit.sources == ["D1:1"] and hit.speaker == "Alice"
 
 
+def test_a_turn_dated_ahead_is_not_said_yet(store: GraphStore, embedder: Embedder,
+                                            engine: SearchEngine, tenant: str) -> None:
+    """A message dated after it arrived (a typo such as 2099): no view of today shows it,
+    as none shows its facts; a view of a moment after its date does."""
+    ingestor = Ingestor(store, ScriptedExtractor({}), embedder, clock=lambda: NOW)
+    ingestor.ingest(tenant, EpisodeInput(scope=ALICE, messages=[
+        Message(id="a1", speaker="Alice", content="The sourdough starter is named Bubbles.",
+                timestamp=day(2)),
+        Message(id="f1", speaker="Alice", content="The sourdough starter is named Crumbs.",
+                timestamp=datetime(2099, 1, 1, tzinfo=UTC))]))
+
+    def said(**view: object) -> list[str]:
+        return [h.sources[0] for h in engine.search(tenant, SearchRequest(
+            scope=ALICE, query="sourdough starter named", **view)).results if h.kind == "turn"]
+
+    assert said() == ["a1"]
+    assert said(include_history=True) == ["a1"]
+    assert sorted(said(as_of=datetime(2099, 6, 1, tzinfo=UTC))) == ["a1", "f1"]
+
+
 def test_scopes_and_tenants_do_not_leak(store: GraphStore, embedder: Embedder,
                                         engine: SearchEngine, tenant: str) -> None:
     ingestor = Ingestor(store, ScriptedExtractor({}), embedder, clock=lambda: NOW)
