@@ -480,14 +480,26 @@ def possessor(token: Token) -> str | None:
     return None
 
 
+#: Verbs of a relative clause that name what one does not (yet) have: "the phone I want".
+_WANTING = frozenset({"want", "wish", "need", "like", "love", "prefer", "hope", "plan", "dream",
+                      "miss", "consider", "recommend", "choose", "pick", "covet", "eye"})
+
+
 def noun_owner(noun: Token, speech: Speech) -> Party | None:
-    """Whose noun: "my" is the speaker, "Ana's" is Ana; None for anyone else."""
+    """Whose noun: "my" is the speaker, "Ana's" is Ana, and "the phone I carry around" or
+    "the company I joined" (the noun of a relative clause the speaker is the subject of) is
+    the speaker's; None for anyone else."""
     for c in noun.children:
         if c.dep_ == "poss":
             if c.lower_ in ("my", "our"):
                 return speech.me() if speech.first_person else None
             if is_person_name(c, speech):
                 return Party(c.text, "person")
+        if c.dep_ == "relcl" and has_det(noun, ("the",)) and speech.first_person and any(
+                s.dep_ == "nsubj" and s.lower_ in ("i", "we") for s in c.children) \
+                and c.lemma_ not in _WANTING and not any(
+                    a.dep_ == "aux" and a.tag_ == "MD" for a in c.children):
+            return speech.me()  # not "the phone I want", "the car I'd buy"
     return None
 
 

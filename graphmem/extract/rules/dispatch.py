@@ -2,7 +2,7 @@
 
 :func:`sentence_findings` is the single entry point. It runs the facts best
 caught by surface patterns (:mod:`.families.lexical`: names, "call me X", age,
-"Todo:"), the noun-phrase facts (:func:`.families.copula.noun_facts`: "my sister
+"Todo:"; :mod:`.families.chat`: slots said in shorthand), the noun-phrase facts (:func:`.families.copula.noun_facts`: "my sister
 Anna"), every verb rule the families register for each clause's lemma (see
 :mod:`graphmem.extract.rules.families`), and finally the lesson detector; then
 :func:`.slots.settle` puts values into their slots. Questions state nothing and
@@ -26,6 +26,7 @@ from graphmem.extract.rules.contrast import deny
 from graphmem.extract.rules.families import FAMILIES
 from graphmem.extract.rules.families.copula import copula, linking, noun_facts, passive_state
 from graphmem.extract.rules.families.lesson import lesson_facts
+from graphmem.extract.rules.families.chat import chat_facts
 from graphmem.extract.rules.families.lexical import lexical_facts
 from graphmem.extract.rules.families.mentions import mention_facts
 from graphmem.extract.rules.families.prefs import clause_tech
@@ -55,7 +56,7 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
     """Every finding in one sentence, each anchored to the verb it came from."""
     if is_question(sent) and not _REMIND_ME.search(sent.text):
         return []
-    found = lexical_facts(sent, speech)
+    found = lexical_facts(sent, speech) + chat_facts(sent, speech)
     found += noun_facts(sent, speech)
     found += mention_facts(sent, speech)
     found += progressive_slot(sent, speech)

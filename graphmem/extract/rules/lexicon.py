@@ -279,3 +279,22 @@ def taken_up(verb: Token) -> set[int]:
     Pixel": what comes after "for"/"with" is taken up, not given up (token indices)."""
     return {t.i for t in pobjs(verb, ("for", "with"))} | {
         x.i for o in dobjs(verb) for x in pobjs(o, ("for",))}
+
+
+#: Capitalised words a name pattern may run into that are no part of a name.
+NOT_NAMES = frozenset({"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
+                       "Sunday", "Maybe", "Later", "Back", "Tomorrow", "Tonight", "Today", "I",
+                       "Sorry", "So", "Just", "Not", "Here", "Sure", "Glad", "Happy", "Excited",
+                       "Ok", "Okay", "The", "A", "An", "Really"})
+
+
+def clean_name(raw: str) -> str | None:
+    """A name matched by a pattern, without the words after it that are no name
+    ("Maya Tomorrow" -> "Maya")."""
+    words = []
+    for w in raw.split():
+        if w in NOT_NAMES:
+            break
+        words.append(w.strip("'\u2019"))
+    name = " ".join(words)
+    return name or None

@@ -242,15 +242,16 @@ _NOBODY = Speech("", False, frozenset())
 
 
 def owner_of(noun: Token, speech: Speech) -> Party | None:
-    """"my manager" -> the speaker; "Ana's car" -> Ana; "home for me" -> the speaker."""
-    if any(c.dep_ == "poss" for c in noun.children):
+    """"my manager" -> the speaker; "Ana's car" -> Ana; "home for me" -> the speaker;
+    "the phone I carry around" -> the speaker."""
+    if any(c.dep_ in ("poss", "relcl") for c in noun.children):
         return noun_owner(noun, speech)
     for t in pobjs(noun, ("for",)):
         if t.lower_ in ("me", "us") and speech.first_person:
             return speech.me()
-    if noun.lower_ == "home" and noun.dep_ == "attr" and speech.first_person and not any(
-            c.dep_ in ("det", "poss", "prep") for c in noun.children):
-        return speech.me()  # "Lisbon is home now"
+    if noun.lower_ == "home" and noun.dep_ in ("attr", "nsubj", "advmod") and speech.first_person \
+            and not any(c.dep_ in ("det", "poss", "prep") for c in noun.children):
+        return speech.me()  # "Lisbon is home now", "Home is Tel Aviv now"
     return None
 
 

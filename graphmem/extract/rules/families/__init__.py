@@ -22,8 +22,8 @@ from typing import Protocol
 
 from graphmem.extract.rules.clause import Rule
 from graphmem.extract.rules.families import (
-    change, copula, events, intent, lesson, lexical, life, mentions, prefs, school, states,
-    work)
+    change, chat, copula, events, intent, lesson, lexical, life, mentions, prefs, school,
+    states, work)
 
 
 class Family(Protocol):
@@ -36,4 +36,4 @@ class Family(Protocol):
 
 #: Every family, in the order its verb rules run for a lemma several families read.
 FAMILIES: tuple[Family, ...] = (work, life, school, events, prefs, intent, states, change, copula,
-                                lesson, lexical, mentions)
+                                lesson, lexical, chat, mentions)

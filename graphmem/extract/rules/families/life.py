@@ -38,7 +38,9 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     if clause.modal in ("would", "could", "should"):
         return []
-    places = [t for t in pobjs(clause.verb, ("in", "at", "near")) if is_place(t)]
+    # one lives in a place, whatever the tagger says ("Valencia" read as a person)
+    places = [t for t in pobjs(clause.verb, ("in", "at", "near")) if is_place(t)
+              or t.head.lower_ == "in" and is_named(t) and t.ent_type_ != TECH_LABEL]
     action: Action = "assert" if stretch else "retract" if ended else action_of(clause)
     timing: Timing = "span" if stretch else "start"
     found = each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action, timing=timing)

@@ -39,6 +39,9 @@ _UNEMPLOYED = frozenset({"unemployed", "jobless", "retired"})
 
 _ALL_OF_IT = frozenset({"everything", "all", "most", "mostly", "mainly", "primarily",
                         "exclusively", "only", "nothing"})
+#: What one does every working day is the main thing: "Day to day I program in Java".
+_EVERY_DAY = re.compile(r"\b(?:day[- ]to[- ]day|every\s*day|daily|at\s+work|full[- ]time"
+                        r"|these\s+days|nowadays)\b", re.IGNORECASE)
 
 
 _DIET_VERBS = frozenset({"be", "eat", "go", "become", "turn", "try", "follow", "stay", "start",
@@ -55,7 +58,9 @@ def slot_copula(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.modal in NOT_SO or (clause.tense == "past" and clause.lemma == "be"):
         return []
     sides = copula_subjects(verb) + [c for c in verb.children if c.dep_ in ("attr", "acomp",
-                                                                            "oprd")]
+                                                                            "oprd")
+                                     or c.dep_ == "advmod" and c.lower_ == "home"]
+    # ("Toronto is home these days": the parser reads "home" as an adverb there)
     action = action_of(clause)
     out: list[Finding] = []
     for noun in sides:
@@ -364,7 +369,8 @@ def main_language(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     tokens = [*dobjs(verb), *[c for c in verb.children if c.dep_ == "advmod"]]
     tokens += [x for t in tokens for x in t.children if x.dep_ == "advmod"]
-    if not any(t.lower_ in _ALL_OF_IT or t.lower_ == "now" for t in tokens):
+    if not any(t.lower_ in _ALL_OF_IT or t.lower_ == "now" for t in tokens) \
+            and not _EVERY_DAY.search(verb.sent.text):
         return []  # "I write almost everything in Go", "now I'm writing Zig"
     langs = list(dict.fromkeys(
         n for t in pobjs(verb, ("in", "with")) + [x for o in dobjs(verb) for x in pobjs(o, ("in",))]

@@ -14,57 +14,10 @@ def test_lexical_rules(extractor: RuleExtractor, text: str, expected: Triple) ->
     assert expected in triples(said(extractor, text))
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("switched phones: Nothing Phone 2. the glyph lights are silly",
-     ("Bob", "HAS_PHONE", "Nothing Phone 2", "assert")),
-    ("new phone: an Asus Zenfone 8, I really like small phones",
-     ("Bob", "HAS_PHONE", "Asus Zenfone 8", "assert")),
-    ("new phone, a Nokia X30. I wanted something repairable",
-     ("Bob", "HAS_PHONE", "Nokia X30", "assert")),
-    ("new title as of this week: engineering manager.",
-     ("Bob", "JOB_TITLE", "engineering manager", "assert")),
-    ("I changed my name to Maya Lopez.", ("Bob", "IS_NAMED", "Maya Lopez", "assert")),
-    ("seeing someone new, his name is Karim. early days!",
-     ("Bob", "HAS_PARTNER", "Karim", "assert")),
-    ("I've been seeing a guy named Jonas for a couple of months",
-     ("Bob", "HAS_PARTNER", "Jonas", "assert")),
+@pytest.mark.parametrize(("text", "expected", "held"), [
+    ("I changed my name to Maya Lopez.", ("Bob", "IS_NAMED", "Maya Lopez", "assert"), True),
+    ("I'm thinking of changing my name to Lopez.", ("Bob", "IS_NAMED", "Lopez", "assert"), False),
 ])
-def test_chat_labels_and_names(extractor: RuleExtractor, text: str,
-                               expected: tuple[str, str, str, str]) -> None:
-    assert expected in triples(said(extractor, text))
-
-
-@pytest.mark.parametrize(("text", "predicate"), [
-    ("my sister is dating a guy called Niall", "HAS_PARTNER"),  # the sister's
-    ("I'm thinking of changing my name to Lopez.", "IS_NAMED"),
-    ("new phone, honestly a pain to set up", "HAS_PHONE"),
-])
-def test_no_label_or_name_where_it_is_not_the_speakers_now(extractor: RuleExtractor, text: str,
-                                                           predicate: str) -> None:
-    assert not {t for t in triples(said(extractor, text)) if t[0] == "Bob" and t[1] == predicate}
-
-
-def test_a_language_said_in_passing_is_the_main_one(extractor: RuleExtractor) -> None:
-    assert ("Bob", "MAIN_LANGUAGE", "PHP", "assert") in triples(
-        said(extractor, "I'm a junior developer at an agency, mostly PHP and WordPress"))
-    assert not {t for t in triples(said(extractor, "Mostly Julia fans here."))
-                if t[1] == "MAIN_LANGUAGE"}
-
-
-def test_a_title_said_without_a_verb(extractor: RuleExtractor) -> None:
-    assert ("Bob", "JOB_TITLE", "data scientist", "assert") in triples(
-        said(extractor, "officially a data scientist now, the new title kicked in on Monday"))
-    assert ("Bob", "JOB_TITLE", "head of data", "assert") in triples(
-        said(extractor, "they made me head of data! team of six"))
-    for text in ("finally a homeowner now", "that made me happy", "they made me an offer"):
-        assert not {t for t in triples(said(extractor, text)) if t[1] == "JOB_TITLE"}
-
-
-@pytest.mark.parametrize(("text", "expected"), [
-    ("Shoulder injury means no more rowing for me", ("Bob", "PLAYS_SPORT", "rowing", "retract")),
-    ("Not plant-based anymore. I tried, I really did.", ("Bob", "DIET", "plant-based", "retract")),
-])
-def test_a_sport_or_diet_said_to_be_over_without_a_verb(extractor: RuleExtractor, text: str,
-                                                        expected: tuple[str, str, str, str]) -> None:
-    assert expected in triples(said(extractor, text))
-    assert not triples(said(extractor, "no more coffee for me"))
+def test_a_new_name_is_the_speakers_only_once_taken(extractor: RuleExtractor, text: str,
+                                                    expected: Triple, held: bool) -> None:
+    assert (expected in triples(said(extractor, text))) is held

@@ -124,3 +124,10 @@ def test_what_has_not_happened_to_the_speaker_changes_nothing(
 def test_a_relatives_relative_is_their_own_person(extractor: RuleExtractor) -> None:
     assert triples(said(extractor, "my best friend's husband drives a Tesla")) == {
         ("Bob's friend's husband", "DRIVES", "Tesla", "assert")}
+
+
+def test_one_lives_in_a_place_whatever_the_tagger_says(extractor: RuleExtractor) -> None:
+    # the small model tags "Valencia" as a person here
+    assert ("Bob", "LIVES_IN", "Valencia", "assert") in triples(
+        said(extractor, "i live in Valencia with my partner and our cat. lol"))
+    assert not {t for t in triples(said(extractor, "I live with Anna.")) if t[1] == "LIVES_IN"}

@@ -166,3 +166,28 @@ def test_more_chat_phrasings_of_a_slot(extractor: RuleExtractor, text: str,
 def test_no_manager_or_language_where_none_is_named(extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text))
                 if t[1] in ("REPORTS_TO", "MAIN_LANGUAGE")}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The phone I carry around is a Pixel 9.", ("Bob", "HAS_PHONE", "Pixel 9", "assert")),
+    ("The car I drive is a Golf.", ("Bob", "DRIVES", "Golf", "assert")),
+    ("Toronto is home these days.", ("Bob", "LIVES_IN", "Toronto", "assert")),
+    ("Home is Tel Aviv now - Toronto feels like ages ago.",
+     ("Bob", "LIVES_IN", "Tel Aviv", "assert")),
+    ("Day to day I program in Java.", ("Bob", "MAIN_LANGUAGE", "Java", "assert")),
+])
+def test_a_slot_said_of_the_speakers_own(extractor: RuleExtractor, text: str,
+                                          expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "predicate"), [
+    ("The phone I want is a Pixel 9.", "HAS_PHONE"),
+    ("The car I'd buy is a Golf.", "DRIVES"),
+    ("The phone I had in college was a Nokia.", "HAS_PHONE"),
+    ("Home is where the heart is.", "LIVES_IN"),
+    ("I use Python at work.", "MAIN_LANGUAGE"),
+])
+def test_no_slot_for_what_the_speaker_has_not(extractor: RuleExtractor, text: str,
+                                              predicate: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[0] == "Bob" and t[1] == predicate}

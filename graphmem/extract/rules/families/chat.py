@@ -1,0 +1,153 @@
+"""Slots said in chat shorthand, read off the text before any parse.
+
+"New phone: a Pixel 8", "Got a new manager this month: Yuki Tanaka", "My manager's name is
+Teodora", "no more rowing for me", "no sport for me these days", "Most of my code is in C#",
+"they made me head of data", "seeing someone new, his name is Karim", "got a hamster! his
+name is Churro": people write these without the verb or in a shape the small parser splits
+badly, so regular expressions read them. Only first-person messages are read: the speaker
+is the one they are about.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from graphmem.extract.rules.clause import PETS, Finding, Party, Rule, Speech
+from graphmem.extract.rules.lexicon import OCCUPATIONS, clean_name
+from graphmem.extract.rules.slots import SLOT_NOUNS, SLOT_TYPES, is_language, value_slot
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span
+
+_NAME = r"([A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3})"
+#: "they made me head of data", "they appointed me team lead": a title given.
+_MADE_ME = re.compile(r"\b(?i:made|named|appointed|make)\s+(?i:me)\s+(?:(?i:the|a|an)\s+)?"
+                      r"([a-z][a-z-]*(?:\s+(?:of\s+)?[a-z][a-z-]*){0,3}?)(?=\s*(?:[!.,;]|$|\s+at\b|"
+                      r"\s+(?:now|today|last|this)\b))")
+#: "a junior developer at an agency, mostly PHP and WordPress": the language worked in.
+_MOSTLY = re.compile(r"(?:,|^)\s*(?i:mostly|mainly|primarily)\s+(?i:writing\s+|coding\s+in\s+|"
+                     r"in\s+)?([A-Z][\w#+]*)(?=\s*(?:$|[,.;!]|and\b|all\s+day|now\b|these\s+days"
+                     r"|at\s+work|on\s+the\b))")
+#: "officially a data scientist now": a title said without a verb.
+_TITLE_NOW = re.compile(r"^\s*(?i:officially|finally|now)\s+(?i:an?|the)\s+([a-z][a-z -]{2,40}?)"
+                        r"\s+(?i:now|as\s+of\s+today)\b")
+#: "no more rowing for me", "not plant-based anymore": a sport or diet said to be over.
+_NO_MORE = re.compile(r"(?:\b(?i:no\s+more)|(?:^|[,.;!]\s*|\bso\s+)(?i:not))\s+([a-z][a-z-]*(?:\s[a-z-]+)?)"
+                      r"\s+(?i:for\s+me|anymore|any\s+more)\b")
+#: "so no boss at all", "no sports for a while", "no car anymore": a slot left empty.
+_NO_SLOT = re.compile(r"\b(?i:no)\s+(?i:(" + "|".join(sorted(SLOT_NOUNS, key=len, reverse=True))
+                      + r"))(?i:e?s)?(?:\s+(?i:for\s+(?:me|us)))?\s+(?i:at\s+all|anymore|any\s+more"
+                      r"|for\s+now|for\s+a\s+while|right\s+now|these\s+days|at\s+the\s+moment"
+                      r"|now)\b")
+#: "My manager's name is Teodora", "my new boss is called Sam": a person's slot, named.
+_SLOT_NAMED = re.compile(r"\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:(line\s+manager|manager|"
+                         r"boss|supervisor|team\s+lead|partner|girlfriend|boyfriend|wife|"
+                         r"husband))(?:'s\s+(?i:name)(?:\s+is|'s)|\s+(?i:is\s+called|is\s+named|"
+                         r"goes\s+by))\s+" + _NAME)
+#: The partner a word names (a partner's slot is one, whatever they are called).
+_PARTNERS = frozenset({"partner", "girlfriend", "boyfriend", "wife", "husband"})
+#: "Most of my code is in C#", "nearly all the code I write is Dart": the main language.
+_MOST_CODE = re.compile(r"\b(?i:most|all|nearly\s+all|almost\s+all|the\s+bulk|the\s+majority"
+                        r"|everything)\s+(?i:of\s+)?(?i:my|the|our)\s+(?i:code|coding|programming"
+                        r"|work)(?:\s+(?i:i|we)\s+(?i:write|do|ship))?(?:\s+(?i:these\s+days|now"
+                        r"|nowadays))?\s+(?i:is|'s)\s+(?:(?i:in|written\s+in|done\s+in)\s+)?"
+                        r"([A-Z][\w#+]*)")
+#: A pet just got, named in the same message: "got a hamster! his name is Churro",
+#: "adopted a rescue cat yesterday, we named her Miso".
+_NEW_PET = re.compile(r"(?:^|[.!?]\s+|\b(?i:i|we|i've|we've)\s+)(?i:just\s+)?"
+                      r"(?i:got|adopted|rescued|brought\s+home|bought)\s+(?i:a|an|our|my)\s+"
+                      r"(?:[\w-]+\s+){0,2}?(?i:(" + "|".join(sorted(PETS)) + r"))\b")
+_PET_NAME = re.compile(r"\b(?i:(?:his|her|its)\s+name(?:'s|\s+is)|(?:we|i)\s+(?:named|called)"
+                       r"\s+(?:him|her|it))\s+([A-Z][\w'-]+)")
+#: The speaker dating someone: "I've been seeing ...", "dating again!", "seeing someone new".
+_DATING = re.compile(r"(?:^|[.!?]\s+|\b(?i:i'm|i\s+am|i've\s+been|i\s+have\s+been|we're)\s+)"
+                     r"(?i:(?:been\s+)?(?:seeing|dating)\b|met\s+someone\b(?=.*\b(?i:together|dating)\b))")
+#: Who that is: "his name is Karim", "a guy named Jonas".
+_DATE_NAME = re.compile(r"\b(?i:(?:his|her|their)\s+name(?:'s|\s+is)|(?:a\s+(?:guy|girl|man|woman|"
+                        r"boy|lady)|someone)\s+(?:named|called))\s+([A-Z][\w'-]+)")
+_SLOT_WORDS = "|".join(sorted(SLOT_NOUNS, key=len, reverse=True))
+#: "New phone: a Pixel 8", "new title as of this week: engineering manager", "switched
+#: phones: Nothing Phone 2", "new phone, a Nokia X30": a slot named, then its value.
+_SLOT_LABEL = re.compile(
+    r"^\s*(?i:(?:(?:my|our)\s+)?(?:(?:new|current)\s+)?|(?:switched|changed)\s+"
+    r"|(?:i\s+|we\s+)?(?:just\s+)?(?:got|have|there's)\s+a\s+new\s+)"
+    r"(?i:(" + _SLOT_WORDS + r"))(?i:s)?(?i:\s+(?:as\s+of\s+)?(?:this|last|today|yesterday)"
+    r"[\w ]*?)?"
+    r"\s*([:\u2013\u2014,-])\s+(?i:(?:an?|the|my)\s+)?([^,.;!?()]+?)\s*(?:[,.;!?(]|$)")
+
+
+def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
+    """The speaker's slots said in shorthand (see the module docstring)."""
+    if not speech.first_person:
+        return []
+    text = sent.text
+    me = speech.me()
+    out = _dating(sent, me) + _new_pet(sent, me) + _made_me(text, me)
+    out += [Finding(me, slot, m.group(1).lower(), SLOT_TYPES[slot], "retract")
+            for m in _NO_MORE.finditer(text)
+            if (slot := value_slot(m.group(1)) or "") in ("PLAYS_SPORT", "DIET")]
+    out += [Finding(me, "MAIN_LANGUAGE", m.group(1), "technology", confidence=0.75)
+            for m in [*_MOSTLY.finditer(text), *_MOST_CODE.finditer(text)]
+            if is_language(m.group(1), said=True)]
+    for m in _SLOT_NAMED.finditer(text):
+        if (name := clean_name(m.group(2))) is not None:
+            noun = " ".join(m.group(1).lower().split())
+            slot = "HAS_PARTNER" if noun in _PARTNERS else SLOT_NOUNS[noun]
+            out.append(Finding(me, slot, name, "person", confidence=0.85))
+    out += [Finding(me, slot, "", SLOT_TYPES.get(slot, "concept"), "retract")
+            for m in _NO_SLOT.finditer(text) if (slot := SLOT_NOUNS[m.group(1).lower()])
+            not in ("LIVES_IN",)]
+    label = _SLOT_LABEL.match(text)
+    if label and (value := label.group(3).strip()) and len(value.split()) <= 5:
+        slot = SLOT_NOUNS[label.group(1).lower()]
+        # after a comma only a value that names its own slot: "new phone, a Nokia X30"
+        if label.group(2) != "," or value_slot(value) == slot:
+            out.append(Finding(me, slot, value, SLOT_TYPES.get(slot, "concept"),
+                               confidence=0.85))
+    return out
+
+
+def _made_me(text: str, me: Party) -> list[Finding]:
+    """"They made me head of data!", "officially a data scientist now": the title, when it
+    reads as one (an occupation last, or a head, director or lead of something)."""
+    out = []
+    for m in [*_MADE_ME.finditer(text), *_TITLE_NOW.finditer(text)]:
+        title = m.group(1).strip()
+        words = title.split()
+        if words[-1] in OCCUPATIONS or words[0] in ("head", "director", "vp", "chief") \
+                or words[-1] == "lead":
+            out.append(Finding(me, "JOB_TITLE", title, "role", confidence=0.8))
+    return out
+
+
+def _new_pet(sent: Span, me: Party) -> list[Finding]:
+    """The name a pet the speaker just got is given later in the message."""
+    message = sent.doc.text
+    kind = _NEW_PET.search(message)
+    if kind is None or kind.start() > sent.end_char:
+        return []
+    return [Finding(me, "HAS_PET", name, "animal", timing="none",
+                    statement=f"{{s}} has a {kind.group(1).lower()} named {name}")
+            for m in _PET_NAME.finditer(sent.text) if (name := clean_name(m.group(1)))]
+
+
+def _dating(sent: Span, me: Party) -> list[Finding]:
+    """"Seeing someone new, his name is Karim", "dating again! his name is Andre": the name
+    given in the message the speaker says they are dating in (not "my sister is dating a
+    guy called Niall", which is the sister's)."""
+    message = sent.doc.text
+    if not _DATING.search(message):
+        return []
+    return [Finding(me, "HAS_PARTNER", name, "person", confidence=0.8)
+            for m in _DATE_NAME.finditer(sent.text) if (name := clean_name(m.group(1)))]
+
+
+#: No verb rules: these facts are read by :func:`chat_facts` from the text.
+RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({})
+TRIGGERS: frozenset[str] = frozenset()
+#: A sentence these match is worth parsing whatever its words.
+PATTERNS: tuple[re.Pattern[str], ...] = (_DATING, _PET_NAME, _NO_SLOT, _MADE_ME, _TITLE_NOW,
+                                         _NO_MORE, _SLOT_NAMED, _MOST_CODE)
