@@ -37,10 +37,14 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc
 
 #: Verbs too common to be worth a parse on their own: their rules need a complement word.
-_NEEDS_COMPLEMENT = frozenset({"be", "have", "do", "get", "take", "come", "give", "call"})
+_NEEDS_COMPLEMENT = frozenset({"be", "have", "do", "get", "take", "come", "give", "call",
+                               "make", "find", "share", "put", "hand", "submit", "place",
+                               "shift"})
 _COMPLEMENTS = frozenset({"favorite", "favourite", "fave", "name", "student", "rid", "hired",
                           "fan", "fans",
-                          "job", "position", "role", "internship", "gig", "career", "nickname"})
+                          "job", "position", "role", "internship", "gig", "career", "nickname",
+                          "notice", "resignation", "flat", "apartment", "lease", "studio",
+                          "condo", "under"})
 #: Words of multi-word term names that are ordinary English on their own ("Ruby on Rails").
 _COMMON_TERM_WORDS = frozenset({"on", "of", "the", "and", "to", "code", "actions", "studio",
                                 "visual", "power", "compose", "native", "boot", "cloud", "face",
@@ -184,7 +188,10 @@ def with_subject(sentence: str) -> str:
 def split_sentences(text: str) -> list[str]:
     """A fast sentence split for gating; the parser may split a piece further.
 
-    Abbreviations ("St. Mary's", "Dr. Lee") do not end a sentence.
+    Abbreviations ("St. Mary's", "Dr. Lee") do not end a sentence. A heading before a
+    colon ("Big life update: I'm living in São Paulo now") is a sentence of its own when a
+    first-person clause follows it: the parser would hang that clause on the heading's noun
+    and no rule would read it. ("Todo: I need to ..." keeps its label.)
     """
     pieces: list[str] = []
     for piece in _SENTENCE_END.split(text):
@@ -192,6 +199,15 @@ def split_sentences(text: str) -> list[str]:
             continue
         if pieces and _ABBREVIATION.search(pieces[-1]):
             pieces[-1] = f"{pieces[-1]} {piece.strip()}"
+        elif (headed := _HEADING.match(piece.strip())) and \
+                headed.group(1).strip().lower() not in _LABELS:
+            pieces += [f"{headed.group(1).strip()}:", headed.group(2)]
         else:
             pieces.append(piece.strip())
     return pieces
+
+
+#: "Big life update: I'm ...", "Quick update: we ...": a heading, then a first-person clause.
+_HEADING = re.compile(r"^([^:]{1,40}):\s+((?:I|i|We|we)(?:'m|'ve|'ll|'d|'re|\s).*)$", re.DOTALL)
+#: Headings that belong to what follows them.
+_LABELS = frozenset({"todo", "to-do", "to do", "note", "reminder", "remind me", "fyi"})

@@ -376,9 +376,10 @@ def move_out(clause: Clause, speech: Speech) -> list[Finding]:
     verb = clause.verb
     if clause.negated or clause.modal:
         return []
+    # one moves out of a place, whatever the tagger says ("Glasgow" read as a person)
     places = [t for p in verb.children if p.lower_ == "out" for t in pobjs(p, ("of",))
-              if is_place(t)]
-    places += [t for t in pobjs(verb, ("out",)) if is_place(t)]
+              if is_place(t) or is_named(t)]
+    places += [t for t in pobjs(verb, ("out",)) if is_place(t) or is_named(t)]
     return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", "retract")
                                     for t in places if (n := phrase(t))])
 

@@ -63,7 +63,7 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
             clause.negated and clause.ended):  # "I'll never do CrossFit again" still ends it
         return []  # a negated activity is read as it is and closed by dispatch._never_asserted
     habitual = clause.tense == "present" and _present_form(verb) or clause.perfect or (
-        clause.negated and clause.ended)
+        clause.ended and (clause.negated or clause.tense == "present"))  # "I no longer play"
     out: list[Finding] = []
     if lemma == "play" and habitual:
         if any(c.dep_ == "prep" and c.lower_ == "with" for c in verb.children) and not dobjs(verb):

@@ -48,6 +48,48 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
     return [reworded(f, _PAST) for f in found] if stretch else found
 
 
+#: What one rents, leases or signs for to live in: "a small flat", "a lease".
+_HOMES = frozenset({"flat", "apartment", "house", "place", "room", "studio", "condo", "lease",
+                    "loft", "cottage", "townhouse", "bungalow"})
+#: Verbs that start living somewhere when their object is a home.
+_HOME_STARTS = frozenset({"rent", "lease", "sign", "share", "find"})
+
+
+def rent(clause: Clause, speech: Speech) -> list[Finding]:
+    """"We rent a small flat in Wellington", "just signed a lease in Johannesburg": a home
+    there; "gave up my lease in Osaka": no home there any more. Not "we rented a flat in Rome
+    that summer" (a past stay), a flat one would like, nor a house bought (maybe to let)."""
+    verb = clause.verb
+    if clause.modal or clause.hedged:
+        return []
+    homes = [t for t in dobjs(verb) if t.lemma_.lower() in _HOMES]
+    places = [p for t in homes for p in pobjs(t, ("in", "on"))] + pobjs(verb, ("in",))
+    places = [t for t in places if is_place(t) or is_named(t) and t.ent_type_ != TECH_LABEL]
+    if not homes or not places:
+        return []
+    if clause.lemma == "give" and has_prt(verb, "up") and not clause.negated:
+        return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", "retract")
+                                        for t in places if (n := phrase(t))])
+    starts = clause.lemma in _HOME_STARTS and (
+        clause.tense != "past" or clause.lemma in ("sign", "find") and not has_time(verb))
+    if not starts:
+        return []
+    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action_of(clause))
+                                    for t in places if (n := phrase(t))])
+
+
+def make_move(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Finally made the move to Helsinki": moved there."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.hedged or clause.tense == "future":
+        return []
+    places = [t for m in dobjs(verb) if m.lemma_.lower() == "move" for t in pobjs(m, ("to",))
+              if is_place(t) or is_named(t) and t.ent_type_ != TECH_LABEL]
+    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place",
+                                            statement=f"{{s}} moved to {n}")
+                                    for t in places if (n := phrase(t))])
+
+
 def move(clause: Clause, speech: Speech) -> list[Finding]:
     """"moved to Berlin" -> LIVES_IN; a hedged move is only a plan, and so is one still
     ahead with no date ("I'm going to move to Oslo", "I'm moving to Rome"): it has not
@@ -325,7 +367,8 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "break": (break_up,), "split": (break_up,), "know": (know,), "speak": (know,),
     "meet": (meet,), "have": (have, birth), "buy": (acquire,), "purchase": (acquire,),
     "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "pick": (acquire,),
-    "sell": (dispose,), "rid": (dispose,), "give": (dispose, birth),
+    "sell": (dispose,), "rid": (dispose,), "give": (dispose, birth, rent), "rent": (rent,),
+    "lease": (rent,), "sign": (rent,), "share": (rent,), "find": (rent,), "make": (make_move,),
     "open": (found_business,), "found": (found_business,), "launch": (found_business,),
 })
 TRIGGERS: frozenset[str] = frozenset()

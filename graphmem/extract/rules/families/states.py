@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import (
     KIN, Clause, Finding, Rule, Speech, Timing, action_of, antecedent, appositive_name,
     conjuncts, copula_subjects, each, possessor)
-from graphmem.extract.rules.lexicon import dobjs, is_named, is_org, is_place, is_school, pobjs
+from graphmem.extract.rules.lexicon import (
+    capitalised, dobjs, is_named, is_org, is_place, is_school, pobjs)
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import (
     DIETS, NOT_SO, SLOT_THINGS, SPORTS, SLOT_TYPES, fits, is_language, owner_of,
@@ -271,13 +272,24 @@ def stands_in(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def under(clause: Clause, speech: Speech) -> list[Finding]:
-    """"I sit under Leticia now", "I work under Hamid": the speaker's manager."""
-    if clause.negated or clause.modal or clause.tense == "past":
+    """"I sit under Leticia now", "I work under Hamid", "the reorg put me under Sunita": the
+    speaker's manager (a name, whatever the tagger makes of it: "Tomasz" read as a noun)."""
+    verb = clause.verb
+    placed = clause.lemma in _PLACING and any(t.lower_ == "me" for t in dobjs(verb)) \
+        and speech.first_person
+    if clause.negated or clause.modal or clause.tense == "past" and not placed:
         return []
-    bosses = [t for p in pobjs(clause.verb, ("under",)) if (t := antecedent(p) or p).pos_ ==
-              "PROPN" and t.ent_type_ not in ("ORG", "GPE", "LOC", "FAC")]
+    bosses = [t for p in pobjs(verb, ("under",)) if ((t := antecedent(p) or p).pos_ == "PROPN"
+                                                     or t.pos_ == "NOUN" and capitalised(t))
+              and t.ent_type_ not in ("ORG", "GPE", "LOC", "FAC")]
+    if placed:
+        return [Finding(speech.me(), "REPORTS_TO", t.text, "person") for t in bosses]
     return [Finding(s, "REPORTS_TO", t.text, "person") for s in clause.subjects
             if s.is_speaker for t in bosses]
+
+
+#: What a reorganisation does to someone: "put me under Sunita", "moved me under Ola".
+_PLACING = frozenset({"put", "move", "place", "transfer", "shift"})
 
 
 def sport_word(clause: Clause, speech: Speech) -> list[Finding]:
@@ -314,6 +326,10 @@ def report_to(clause: Clause, speech: Speech) -> list[Finding]:
                                     for t in bosses])
 
 
+#: Hiring someone away from another employer.
+_LURING = frozenset({"poach", "recruit", "headhunt", "lure", "steal"})
+
+
 def employed(clause: Clause, speech: Speech) -> list[Finding]:
     """"employed by Globex", "hired by Oscorp", and in the active voice "Apple hired me in
     May" (when the speaker speaks for themselves): the employer."""
@@ -323,11 +339,15 @@ def employed(clause: Clause, speech: Speech) -> list[Finding]:
     orgs = [t for t in pobjs(verb, ("by", "at")) if t.text[:1].isupper()]
     titles = pobjs(verb, ("as",))
     if speech.first_person and any(t.lower_ in ("me", "us") for t in dobjs(verb)):
-        hirers = [t for t in verb.children if t.dep_ == "nsubj" and is_named(t)
-                  and t.text not in speech.speakers]
+        luring = clause.lemma in _LURING  # "Salesforce poached me from Bosch": a company
+        hirers = [t for t in verb.children if t.dep_ == "nsubj" and (
+            is_named(t) or luring and capitalised(t)) and t.text not in speech.speakers]
         timing: Timing = "event" if clause.tense == "past" else "start"
+        left = [t for t in pobjs(verb, ("from",)) if is_named(t)] if hirers and luring else []
         return [Finding(speech.me(), "WORKS_AT", n, "organization", timing=timing)
                 for t in hirers if (n := phrase(t))] + [
+            Finding(speech.me(), "WORKS_AT", n, "organization", "retract")
+            for t in left if (n := phrase(t))] + [
             Finding(speech.me(), "JOB_TITLE", n, "role") for t in titles
             if (n := phrase(t))]  # "the startup hired me as an ML engineer": the title
     return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization")
@@ -500,8 +520,10 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "stay": (diet,), "keep": (diet,), "return": (diet,), "do": (diet,), "drive": (drive,),
     "lease": (drive,),
     "report": (report_to,), "cover": (stands_in,), "act": (stands_in,), "fill": (stands_in,),
-    "sit": (under,), "work": (under,),
-    "employ": (employed,), "hire": (employed,), "poach": (employed,), "recruit": (employed,),
+    "sit": (under,), "work": (under,), "put": (under,), "place": (under,),
+    "transfer": (under,), "shift": (under,), "move": (under,),
+    "employ": (employed,), "hire": (employed,), "poach": (employed,), "recruit": (employed,), "headhunt": (employed,),
+    "lure": (employed,),
     "start": (started_at,), "settle": (settle_in,), "end": (settle_in,),
     "write": (main_language,), "code": (main_language,), "program": (main_language,),
     "develop": (main_language,), "use": (as_my, use_thing), "have": (as_my,),

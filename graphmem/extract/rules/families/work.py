@@ -245,12 +245,41 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
     return each(clause, make)
 
 
+#: What one hands in to leave a job.
+_NOTICES = frozenset({"resignation", "notice", "two-weeks", "letter"})
+
+
+def hand_in_notice(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I handed in my resignation at Booking.com", "gave my notice": the job ends."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.hedged or \
+            clause.tense == "future" and not has_time(verb):
+        return []
+    # one's own notice ("my notice", not "gave him a notice about the rent"), a resignation
+    notices = [t for t in dobjs(verb) if t.lemma_.lower() == "resignation" or (
+        t.lemma_.lower() in _NOTICES and any(c.dep_ == "poss" for c in t.children)
+        and (t.lemma_.lower() != "letter" or any(c.lower_ == "resignation" for c in t.subtree)))]
+    if not notices:
+        return []
+    orgs = pobjs(verb, ("at", "to")) + [o for t in notices for o in pobjs(t, ("at", "to"))]
+    orgs = [t for t in orgs if is_named(t) and t.text not in speech.speakers]
+
+    def make(s: Party) -> list[Finding]:
+        if not orgs:
+            return [Finding(s, "WORKS_AT", "", "organization", "retract")]
+        return [Finding(s, "WORKS_AT", n, "organization", "retract")
+                for t in orgs if (n := phrase(t))]
+    return each(clause, make)
+
+
 _VERB_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "work": (work,), "join": (join,), "start": (start_job,), "get": (start_job,),
     "land": (start_job,), "accept": (start_job,), "hire": (start_job,), "promote": (promote,),
     "quit": (leave,), "leave": (leave,), "resign": (leave,), "retire": (leave,),
     "lose": (leave,), "lay": (leave,), "fire": (leave,), "teach": (teach,),
-    "train": (train_as,), "retrain": (train_as,),
+    "train": (train_as,), "retrain": (train_as,), "hand": (hand_in_notice,),
+    "give": (hand_in_notice,), "submit": (hand_in_notice,), "put": (hand_in_notice,),
+    "turn": (hand_in_notice,),
 })
 #: A work verb also reads "at <company>" (:func:`work_at`) beside its own rules.
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType(

@@ -37,3 +37,8 @@ def test_a_sport_played_with_someone_is_still_the_sport(extractor: RuleExtractor
     assert ("Bob", "PLAYS_SPORT", "tennis", "assert") in triples(
         said(extractor, "been playing tennis every sunday with my sister"))
     assert not triples(said(extractor, "I play with my kids."))
+
+
+@pytest.mark.parametrize("text", ["I'm no longer playing volleyball.", "I no longer play volleyball."])
+def test_a_sport_no_longer_played_ends(extractor: RuleExtractor, text: str) -> None:
+    assert ("Bob", "PLAYS_SPORT", "volleyball", "retract") in triples(said(extractor, text))

@@ -131,3 +131,27 @@ def test_one_lives_in_a_place_whatever_the_tagger_says(extractor: RuleExtractor)
     assert ("Bob", "LIVES_IN", "Valencia", "assert") in triples(
         said(extractor, "i live in Valencia with my partner and our cat. lol"))
     assert not {t for t in triples(said(extractor, "I live with Anna.")) if t[1] == "LIVES_IN"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("We rent a small flat in Wellington.", ("Bob", "LIVES_IN", "Wellington", "assert")),
+    ("New city! Just signed a lease in Johannesburg.",
+     ("Bob", "LIVES_IN", "Johannesburg", "assert")),
+    ("Finally made the move to Helsinki, boxes everywhere lol.",
+     ("Bob", "LIVES_IN", "Helsinki", "assert")),
+    ("I gave up my lease in Osaka; I'm between homes right now.",
+     ("Bob", "LIVES_IN", "Osaka", "retract")),
+    ("Big life update: I'm living in São Paulo now.", ("Bob", "LIVES_IN", "São Paulo", "assert")),
+])
+def test_a_home_said_without_living_or_moving(extractor: RuleExtractor, text: str,
+                                              expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", [
+    "We rented a flat in Rome in 2010.", "I'd love to rent a flat in Paris.",
+    "We might make the move to Berlin.", "We bought a house in Leeds.",
+])
+def test_no_home_where_none_is_taken(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[1] == "LIVES_IN" and t[3] == "assert"}

@@ -73,3 +73,25 @@ def test_a_dated_leaving_ahead_ends_the_job_on_its_day(extractor: RuleExtractor)
              if f.predicate == "WORKS_AT"]
     assert [(f.object, f.action) for f in facts] == [("Google", "retract")]
     assert facts[0].valid_from > REF  # still there until then
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Salesforce poached me from Bosch, lol", {("Bob", "WORKS_AT", "Salesforce", "assert"),
+                                               ("Bob", "WORKS_AT", "Bosch", "retract")}),
+    ("I handed in my resignation at Booking.com.", {("Bob", "WORKS_AT", "Booking.com",
+                                                     "retract")}),
+    ("I gave my notice today.", {("Bob", "WORKS_AT", "", "retract")}),
+    ("i work under Tomasz", {("Bob", "REPORTS_TO", "Tomasz", "assert")}),
+    ("The reorg put me under Sunita.", {("Bob", "REPORTS_TO", "Sunita", "assert")}),
+])
+def test_a_job_or_manager_changed_in_other_words(extractor: RuleExtractor, text: str,
+                                                 expected: set[Triple]) -> None:
+    assert expected <= triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", [
+    "I gave him a notice about the rent.", "Management hired me last year.",
+    "I put my keys under Sunita's desk.",
+])
+def test_no_job_change_where_none_is_said(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] in ("WORKS_AT", "REPORTS_TO")}
