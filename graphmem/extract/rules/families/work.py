@@ -236,13 +236,15 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
     places = [t for t in dobjs(verb) if lemma == "leave" and t.ent_type_ in ("GPE", "LOC")]
     if places:
         return []
+    return each(clause, lambda s: _jobs_ended(s, orgs))
 
-    def make(s: Party) -> list[Finding]:
-        if not orgs:
-            return [Finding(s, "WORKS_AT", "", "organization", "retract")]
-        return [Finding(s, "WORKS_AT", n, "organization", "retract")
-                for t in orgs if (n := phrase(t))]
-    return each(clause, make)
+
+def _jobs_ended(s: Party, orgs: list[Token]) -> list[Finding]:
+    """The jobs at ``orgs`` end; with none named, whichever job it was."""
+    if not orgs:
+        return [Finding(s, "WORKS_AT", "", "organization", "retract")]
+    return [Finding(s, "WORKS_AT", n, "organization", "retract")
+            for t in orgs if (n := phrase(t))]
 
 
 #: What one hands in to leave a job.
@@ -263,13 +265,7 @@ def hand_in_notice(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     orgs = pobjs(verb, ("at", "to")) + [o for t in notices for o in pobjs(t, ("at", "to"))]
     orgs = [t for t in orgs if is_named(t) and t.text not in speech.speakers]
-
-    def make(s: Party) -> list[Finding]:
-        if not orgs:
-            return [Finding(s, "WORKS_AT", "", "organization", "retract")]
-        return [Finding(s, "WORKS_AT", n, "organization", "retract")
-                for t in orgs if (n := phrase(t))]
-    return each(clause, make)
+    return each(clause, lambda s: _jobs_ended(s, orgs))
 
 
 _VERB_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
