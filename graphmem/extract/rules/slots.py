@@ -101,18 +101,27 @@ def slot_noun(token: Token) -> str | None:
     return SLOT_NOUNS.get(lemma)
 
 
+#: Words after a value that only say "that": "the low-carb thing", "the CrossFit stuff".
+_VAGUE_TAILS = frozenset({"thing", "things", "stuff", "phase", "lifestyle", "kick", "craze",
+                          "routine", "habit"})
+
+
 def value_slot(name: str, token: Token | None = None) -> str | None:
     """The slot a value belongs to by its own words: a diet, a sport, a phone, a car, a language."""
     low = name.lower().strip()
     words = low.split()
     if not words:
         return None
+    if len(words) > 1 and words[-1] in _VAGUE_TAILS:  # "the low-carb thing", "my keto phase"
+        return value_slot(" ".join(name.split()[:-1]), None)
     if low in DIETS or (len(words) == 2 and words[1] == "diet" and words[0] in DIETS):
         return "DIET"
     if low in SPORTS or (len(words) > 1 and words[-1] in SPORTS and words[-1] != "polo"
                          and not words[0].endswith(("ing", "ed")) and words[0] not in (
                              "play", "plays", "do", "does", "did", "go", "went")):
         return "PLAYS_SPORT"  # "cross-country skiing", "beach volleyball", "trail running"
+    if words[0] == "android" and len(words) > 1 and words[1] not in ("phone", "smartphone"):
+        return None  # "Android Studio", "Android Auto": software
     if words[0] in PHONE_WORDS or (token is not None and token.lemma_.lower() in PHONE_WORDS) \
             or (len(words) > 1 and words[1] in PHONE_WORDS and name[:1].isupper()) \
             or (len(words) > 1 and words[1] == "phone" and name[:1].isupper()
@@ -198,6 +207,11 @@ def value_name(token: Token) -> str | None:
         words = [c.lower_ for c in token.children if c.dep_ in ("amod", "compound")
                  and c.lower_ in DIETS]
         return words[0] if words else None
+    if token.lemma_.lower() in _VAGUE_TAILS:  # "the low-carb thing", "the CrossFit stuff"
+        words = [c.text for c in token.children if c.dep_ in ("amod", "compound")
+                 and value_slot(c.text) in ("DIET", "PLAYS_SPORT")]
+        if words:
+            return words[0].lower()
     if token.lower_ in DIETS:
         return token.lower_
     if token.pos_ in ("VERB", "AUX") and token.text[:1].isupper():

@@ -78,6 +78,11 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
     named = next((s for t in dobjs(verb) if (s := slot_noun(t))
                   and possessor(t) in (None, "me")), None)
     subjects = clause.subjects
+    taking = [t for t in verb.children if t.dep_ == "nsubj" and clause.lemma == "replace"
+              and _slot_of(t, clause.lemma) in _OWN_VALUES]
+    if taking and speech.first_person:  # "Cricket has replaced everything else for me"
+        new, subjects = new + taking, [speech.me()]
+        old = [t for t in old if t.lower_ not in ("everything", "all", "anything", "it")]
     if named is None:  # "My manager changed from Henrik to Rosa"
         owned = [t for t in verb.children if t.dep_ == "nsubj" and possessor(t) == "me"
                  and slot_noun(t) and speech.first_person]
@@ -99,6 +104,10 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
         out += [slot_finding(who, slot, o, "retract") for o in olds]
         out += [slot_finding(who, slot, n, "assert") for n in news]
     return out
+
+
+#: Slots whose value can itself be said to replace another: a sport, a diet, a phone...
+_OWN_VALUES = frozenset({"PLAYS_SPORT", "DIET", "HAS_PHONE", "DRIVES", "MAIN_LANGUAGE"})
 
 
 def _slot_of(token: Token, lemma: str) -> str | None:

@@ -38,7 +38,10 @@ _TITLE_NOW = re.compile(r"^\s*(?i:officially|finally|now)\s+(?i:an?|the)\s+([a-z
 _NO_MORE = re.compile(r"(?:\b(?i:no\s+more)|(?:^|[,.;!]\s*|\bso\s+)(?i:not))\s+([a-z][a-z-]*(?:\s[a-z-]+)?)"
                       r"\s+(?i:for\s+me|anymore|any\s+more)\b")
 #: "so no boss at all", "no sports for a while", "no car anymore": a slot left empty.
-_NO_SLOT = re.compile(r"\b(?i:no)\s+(?i:(" + "|".join(sorted(SLOT_NOUNS, key=len, reverse=True))
+#: What "no ..." can leave empty: a slot's noun, or the doing it names ("no coding for me").
+_EMPTIED = MappingProxyType({**SLOT_NOUNS, "coding": "MAIN_LANGUAGE",
+                             "programming": "MAIN_LANGUAGE"})
+_NO_SLOT = re.compile(r"\b(?i:no)\s+(?i:(" + "|".join(sorted(_EMPTIED, key=len, reverse=True))
                       + r"))(?i:e?s)?(?:\s+(?i:for\s+(?:me|us)))?\s+(?i:at\s+all|anymore|any\s+more"
                       r"|for\s+now|for\s+a\s+while|right\s+now|these\s+days|at\s+the\s+moment"
                       r"|now)\b")
@@ -47,6 +50,8 @@ _SLOT_NAMED = re.compile(r"\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:(line\s+m
                          r"boss|supervisor|team\s+lead|partner|girlfriend|boyfriend|wife|"
                          r"husband))(?:'s\s+(?i:name)(?:\s+is|'s)|\s+(?i:is\s+called|is\s+named|"
                          r"goes\s+by))\s+" + _NAME)
+#: Slots one value can be said to take the place of another in.
+_EXCHANGED = frozenset({"PLAYS_SPORT", "DIET", "HAS_PHONE", "DRIVES", "MAIN_LANGUAGE"})
 #: The partner a word names (a partner's slot is one, whatever they are called).
 _PARTNERS = frozenset({"partner", "girlfriend", "boyfriend", "wife", "husband"})
 #: "Most of my code is in C#", "nearly all the code I write is Dart": the main language.
@@ -55,6 +60,11 @@ _MOST_CODE = re.compile(r"\b(?i:most|all|nearly\s+all|almost\s+all|the\s+bulk|th
                         r"|work)(?:\s+(?i:i|we)\s+(?i:write|do|ship))?(?:\s+(?i:these\s+days|now"
                         r"|nowadays))?\s+(?i:is|'s)\s+(?:(?i:in|written\s+in|done\s+in)\s+)?"
                         r"([A-Z][\w#+]*)")
+#: "Switched it up: Brazilian jiu-jitsu instead of handball these days": a value in place of
+#: another, said without a verb (at the start, or after a heading).
+_INSTEAD_OF = re.compile(r"(?:^|:\s+)((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?i:instead\s+of|rather\s+than|"
+                         r"in\s+place\s+of)\s+((?:[\w-]+\s+){0,2}?[\w-]+)(?=\s+(?i:these\s+days|"
+                         r"now|nowadays)\b|\s*[.,!;]|\s*$)")
 #: A pet just got, named in the same message: "got a hamster! his name is Churro",
 #: "adopted a rescue cat yesterday, we named her Miso".
 _NEW_PET = re.compile(r"(?:^|[.!?]\s+|\b(?i:i|we|i've|we've)\s+)(?i:just\s+)?"
@@ -92,13 +102,19 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
     out += [Finding(me, "MAIN_LANGUAGE", m.group(1), "technology", confidence=0.75)
             for m in [*_MOSTLY.finditer(text), *_MOST_CODE.finditer(text)]
             if is_language(m.group(1), said=True)]
+    for m in _INSTEAD_OF.finditer(text):
+        taken, left = m.group(1), m.group(2)
+        slot = value_slot(taken) or ""
+        if slot in _EXCHANGED and value_slot(left) == slot:
+            out += [Finding(me, slot, taken, SLOT_TYPES[slot], confidence=0.8),
+                    Finding(me, slot, left, SLOT_TYPES[slot], "retract", confidence=0.8)]
     for m in _SLOT_NAMED.finditer(text):
         if (name := clean_name(m.group(2))) is not None:
             noun = " ".join(m.group(1).lower().split())
             slot = "HAS_PARTNER" if noun in _PARTNERS else SLOT_NOUNS[noun]
             out.append(Finding(me, slot, name, "person", confidence=0.85))
     out += [Finding(me, slot, "", SLOT_TYPES.get(slot, "concept"), "retract")
-            for m in _NO_SLOT.finditer(text) if (slot := SLOT_NOUNS[m.group(1).lower()])
+            for m in _NO_SLOT.finditer(text) if (slot := _EMPTIED[m.group(1).lower()])
             not in ("LIVES_IN",)]
     label = _SLOT_LABEL.match(text)
     if label and (value := label.group(3).strip()) and len(value.split()) <= 5:
@@ -150,4 +166,4 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({})
 TRIGGERS: frozenset[str] = frozenset()
 #: A sentence these match is worth parsing whatever its words.
 PATTERNS: tuple[re.Pattern[str], ...] = (_DATING, _PET_NAME, _NO_SLOT, _MADE_ME, _TITLE_NOW,
-                                         _NO_MORE, _SLOT_NAMED, _MOST_CODE)
+                                         _NO_MORE, _SLOT_NAMED, _MOST_CODE, _INSTEAD_OF)

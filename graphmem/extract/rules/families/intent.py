@@ -91,7 +91,8 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
     elif lemma in ("do", "practice", "practise") and habitual:
         done = dobjs(verb) + [c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"]
         names = [n for t in done if t.lemma_.lower() in ACTIVITY_NOUNS or lemma != "do"
-                 or t.lower_ in ACTIVITY_NOUNS if (n := phrase(t) if t.tag_ != "VBG" else t.lower_)]
+                 or t.lower_ in ACTIVITY_NOUNS or value_slot(t.lower_) == "PLAYS_SPORT"
+                 if (n := phrase(t) if t.tag_ != "VBG" else t.lower_)]
         out += each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in names])
     elif (lemma in ("take", "pick") and has_prt(verb, "up")) or lemma in ("start", "begin"):
         # "took up X" is always an activity; "picked up padel", not "picked up my sister"

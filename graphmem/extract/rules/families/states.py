@@ -163,9 +163,10 @@ def diet(clause: Clause, speech: Speech) -> list[Finding]:
                                or w.lemma_.lower() in DIETS))
     names += [n for w in words if (n := _hyphenated(w)) in DIETS and n not in names]
     action = action_of(clause)
-    eats_all = clause.lemma == "eat" and any(t.lower_ in ("everything", "anything")
-                                             for t in dobjs(verb)) and not clause.negated
-    if eats_all:  # "I eat everything again": no diet any more
+    eats_all = clause.lemma == "eat" and not clause.negated and (
+        any(t.lower_ in ("everything", "anything", "whatever") for t in dobjs(verb))
+        or any(c.lower_ in ("normally", "normal") for c in verb.children))
+    if eats_all:  # "I eat everything again", "I just eat normally": no diet any more
         return each(clause, lambda s: [Finding(s, "DIET", "", "diet", "retract")])
     return each(clause, lambda s: [Finding(s, "DIET", n, "diet", action) for n in names])
 
@@ -383,8 +384,12 @@ def settle_in(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def main_language(clause: Clause, speech: Speech) -> list[Finding]:
-    """"I write almost everything in Go", "I code mostly in Rust": the main language."""
+    """"I write almost everything in Go", "I code mostly in Rust": the main language; "I
+    don't really program anymore": none."""
     verb = clause.verb
+    if clause.lemma in ("code", "program") and clause.ended and clause.modal not in NOT_SO \
+            and not dobjs(verb) and not pobjs(verb, ("in", "with")):
+        return each(clause, lambda s: [Finding(s, "MAIN_LANGUAGE", "", "technology", "retract")])
     if clause.negated or clause.modal in NOT_SO or clause.tense == "past":
         return []
     tokens = [*dobjs(verb), *[c for c in verb.children if c.dep_ == "advmod"]]
@@ -418,6 +423,12 @@ def as_my(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
+#: Names that are phones by themselves; a brand alone ("Android Studio", "Samsung Pay") may
+#: be software or a service, a model has a number ("Xperia 5 V").
+_PHONE_LINES = frozenset({"iphone", "pixel", "galaxy", "xperia", "redmi", "fairphone", "oneplus",
+                          "zenfone"})
+
+
 def use_thing(clause: Clause, speech: Speech) -> list[Finding]:
     """"I use an Android phone", "I don't use my Pixel anymore": the slot the thing fills."""
     if clause.modal in NOT_SO or clause.tense == "past" and not clause.perfect:
@@ -427,6 +438,12 @@ def use_thing(clause: Clause, speech: Speech) -> list[Finding]:
         slot = SLOT_THINGS.get(t.lemma_.lower())
         if slot and any(c.dep_ == "compound" for c in t.children) and (n := phrase(t)):
             out += each(clause, lambda s: [Finding(s, slot, n, "product", action_of(clause))])
+        elif (model := value_name(t)) and value_slot(model, t) == "HAS_PHONE" \
+                and model[:1].isupper() and (any(ch.isdigit() for ch in model)
+                                             or model.split()[0].lower() in _PHONE_LINES):
+            # "I use an Xperia 5 V for everything": a phone by its model's name
+            out += each(clause, lambda s: [Finding(s, "HAS_PHONE", model, "product",
+                                                    action_of(clause))])
     return out
 
 
@@ -438,6 +455,30 @@ def on_thing(clause: Clause, speech: Speech) -> list[Finding]:
               and value_slot(n, t) == "HAS_PHONE"]
     return each(clause, lambda s: [Finding(s, "HAS_PHONE", n, "product", action_of(clause))
                                    for _, n in things])
+
+
+#: Plural nouns that name a whole slot: "off all diets", "off phones for a month".
+_WHOLE_SLOTS = MappingProxyType({"diets": "DIET", "phones": "HAS_PHONE", "sports": "PLAYS_SPORT",
+                                 "cars": "DRIVES", "smartphones": "HAS_PHONE"})
+
+
+def off_thing(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'm off keto now", "I'm off all diets", "off phones for a month": that value, or any
+    value of the slot, no longer holds."""
+    if clause.modal in NOT_SO or clause.tense == "past" or clause.negated:
+        return []
+    verb = clause.verb
+    off = pobjs(verb, ("off",))
+    if any(c.lower_ == "off" for c in verb.children):  # parsed "off" + an attribute
+        off += [c for c in verb.children if c.dep_ == "attr"]
+    found: list[tuple[str, str]] = []
+    for t in off:
+        if t.lower_ in _WHOLE_SLOTS:
+            found.append((_WHOLE_SLOTS[t.lower_], ""))
+        elif (n := value_name(t)) and (slot := value_slot(n, t)) in (
+                "DIET", "PLAYS_SPORT", "HAS_PHONE", "DRIVES", "MAIN_LANGUAGE"):
+            found.append((slot, n))
+    return each(clause, lambda s: [slot_finding(s, slot, n, "retract") for slot, n in found])
 
 
 def call_home(clause: Clause, speech: Speech) -> list[Finding]:
@@ -514,7 +555,8 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     **{word: (diet_word,) for word in DIETS},
     **{word: (sport_word,) for word in SPORTS if " " not in word},
     "bear": (born,), "support": (support,),
-    "be": (slot_copula, with_org, out_of_work, diet, on_thing, language_at_work, under),
+    "be": (slot_copula, with_org, out_of_work, diet, on_thing, off_thing, language_at_work,
+           under),
     "become": (slot_copula, diet),
     "eat": (diet,), "go": (diet,), "turn": (diet,), "try": (diet,), "follow": (diet,),
     "stay": (diet,), "keep": (diet,), "return": (diet,), "do": (diet,), "drive": (drive,),

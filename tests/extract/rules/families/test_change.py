@@ -192,3 +192,18 @@ def test_what_ends_and_what_only_fell(extractor: RuleExtractor, text: str,
     found = triples(said(extractor, text))
     assert expected <= found
     assert not {t for t in found if t[3] == absent}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("quit the low-carb thing, eating whatever now", {("Bob", "DIET", "low-carb", "retract")}),
+    ("I gave up the keto thing.", {("Bob", "DIET", "keto", "retract")}),
+    ("Moved from dairy-free to gluten-free.", {("Bob", "DIET", "dairy-free", "retract"),
+                                               ("Bob", "DIET", "gluten-free", "assert")}),
+    ("Cricket has replaced everything else for me, sport-wise.",
+     {("Bob", "PLAYS_SPORT", "Cricket", "assert")}),
+    ("Cricket has replaced tennis for me.", {("Bob", "PLAYS_SPORT", "Cricket", "assert"),
+                                             ("Bob", "PLAYS_SPORT", "tennis", "retract")}),
+])
+def test_a_value_given_up_or_replaced_in_chat_words(extractor: RuleExtractor, text: str,
+                                                    expected: set[Triple]) -> None:
+    assert expected <= triples(said(extractor, text))

@@ -85,3 +85,13 @@ def test_a_slot_named_in_shorthand(extractor: RuleExtractor, text: str, expected
 def test_no_shorthand_slot_where_none_is_said(extractor: RuleExtractor, text: str,
                                               predicate: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[0] == "Bob" and t[1] == predicate}
+
+
+def test_a_value_in_place_of_another_said_without_a_verb(extractor: RuleExtractor) -> None:
+    assert triples(said(extractor, "Switched it up: Brazilian jiu-jitsu instead of handball "
+                                   "these days.")) >= {
+        ("Bob", "PLAYS_SPORT", "Brazilian jiu-jitsu", "assert"),
+        ("Bob", "PLAYS_SPORT", "handball", "retract")}
+    assert triples(said(extractor, "Tea instead of coffee now.")) == set()  # no slot
+    assert ("Bob", "MAIN_LANGUAGE", "", "retract") in triples(
+        said(extractor, "I went into product; no coding for me now."))

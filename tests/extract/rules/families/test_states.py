@@ -191,3 +191,28 @@ def test_a_slot_said_of_the_speakers_own(extractor: RuleExtractor, text: str,
 def test_no_slot_for_what_the_speaker_has_not(extractor: RuleExtractor, text: str,
                                               predicate: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[0] == "Bob" and t[1] == predicate}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I'm off keto now.", ("Bob", "DIET", "keto", "retract")),
+    ("I'm off all diets now, I just eat normally", ("Bob", "DIET", "", "retract")),
+    ("I'm off phones for a month.", ("Bob", "HAS_PHONE", "", "retract")),
+    ("I just eat normally", ("Bob", "DIET", "", "retract")),
+    ("I don't really program anymore.", ("Bob", "MAIN_LANGUAGE", "", "retract")),
+    ("I use an Xperia 5 V for everything.", ("Bob", "HAS_PHONE", "Xperia 5 V", "assert")),
+    ("I'm gluten-free.", ("Bob", "DIET", "gluten-free", "assert")),
+    ("I do jiu-jitsu twice a week.", ("Bob", "PLAYS_SPORT", "jiu-jitsu", "assert")),
+])
+def test_a_slot_ended_or_held_in_chat_words(extractor: RuleExtractor, text: str,
+                                             expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "predicate"), [
+    ("I'm off work today.", "DIET"), ("I'm off to Paris.", "LIVES_IN"),
+    ("I don't program in Lua.", "MAIN_LANGUAGE"), ("I use Android Studio.", "HAS_PHONE"),
+    ("I eat normally sized portions.", "DIET"),
+])
+def test_nothing_ends_where_nothing_is_said_to(extractor: RuleExtractor, text: str,
+                                              predicate: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] == predicate}
