@@ -256,12 +256,15 @@ class EntityResolver:
 
     def _introduced_otherwise(self, tenant: str, scope: Scope, req: NameRequest,
                               match: Entity) -> bool:
-        """Whether ``match`` was introduced, but never in the mention's relation."""
-        relation = req.context.relation if req.context else None
-        if relation is None:
-            return False
-        return other_relation(relation, introductions(self.store, tenant, scope,
-                                                      [match])[match.id])
+        """Whether ``match`` was introduced, but never in the mention's relation; or, for a
+        mention in no relation, only by other speakers: Tadeo's "I work under Tomasz" is
+        not Bianca's brother Tom."""
+        context = req.context or NameContext()
+        introduced = introductions(self.store, tenant, scope, [match])[match.id]
+        if context.relation is None:
+            speaker = normalize_name(context.speaker) if context.speaker else None
+            return bool(speaker and introduced and all(who != speaker for who, _ in introduced))
+        return other_relation(context.relation, introduced)
 
     def _candidates(self, tenant: str, scope: Scope, requests: list[NameRequest],
                     vectors: list[list[float]] | None,

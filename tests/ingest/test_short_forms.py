@@ -160,6 +160,21 @@ def test_a_short_form_in_another_relation_is_someone_else(store: GraphStore,
                                                 ["mel", "melanie"])} == {"Mel", "Melanie"}
 
 
+def test_a_full_name_said_by_another_speaker_is_not_someone_elses_relative(
+        store: GraphStore, embedder: Embedder, rules: RuleExtractor, tenant: str) -> None:
+    """In a group, Bianca's brother Tom is not the Tomasz Tadeo reports to: a full name
+    said in no relation joins a short form only if its speaker spoke of that person."""
+    ingestor = Ingestor(store, rules, embedder)
+    group = Scope(group_id="club")
+    for month, (speaker, text) in enumerate([("Bianca", "Tom is my brother."),
+                                             ("Tadeo", "I work under Tomasz.")], start=2):
+        ingestor.ingest(tenant, EpisodeInput(scope=group, messages=[Message(
+            id=f"m{month}", speaker=speaker, content=text,
+            timestamp=datetime(2024, month, 1, tzinfo=UTC))]))
+    people = store.find_entities(tenant, group.visible_keys, ["tom", "tomasz"])
+    assert sorted((e.name, e.aliases) for e in people) == [("Tom", []), ("Tomasz", [])]
+
+
 def test_a_short_form_of_a_person_new_in_the_same_episode_is_that_person(
         store: GraphStore, embedder: Embedder, rules: RuleExtractor, tenant: str) -> None:
     """Both first heard in one message: "Mel" is the new Melanie, unless another new or

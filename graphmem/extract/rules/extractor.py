@@ -360,6 +360,8 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
                                           and f.object.lower() == wrong.lower())]
     else:
         stored = [c for c in candidates if c.object.lower() == wrong.lower()]
+        # the speaker's own value first: another person may have said the same one
+        stored = [c for c in stored if _said_by(c, unit)] or stored
         if not stored:
             return facts, False
         subject, predicate, kind = stored[-1].subject, stored[-1].predicate, "concept"
@@ -374,6 +376,12 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
     # a slip: the wrong value never held, the right one holds from when it was said
     return [*facts, fixed.model_copy(update={"corrects": True}),
             undone.model_copy(update={"corrects": True})], True
+
+
+def _said_by(candidate: CandidateFact, unit: _Unit) -> bool:
+    """Whether a stored fact is the speaker's own."""
+    return candidate.own if unit.speaker == SELF else \
+        candidate.subject.lower() == unit.speaker.lower()
 
 
 def _fillable(fix: Correction) -> set[str]:
@@ -403,8 +411,7 @@ def _last_said(facts: list[ExtractedFact], candidates: list[CandidateFact], fix:
             and f.subject == unit.speaker and f.object]
     if said:
         return said[-1].object
-    own = [c for c in candidates if c.predicate in slots and c.object
-           and (c.own if unit.speaker == SELF else c.subject.lower() == unit.speaker.lower())]
+    own = [c for c in candidates if c.predicate in slots and c.object and _said_by(c, unit)]
     return max(own, key=lambda c: c.valid_from).object if own else None
 
 

@@ -167,3 +167,16 @@ def test_a_contrast_said_as_a_correction_marks_a_slip(extractor: RuleExtractor, 
                                                       slip: bool) -> None:
     facts = said(extractor, text).facts
     assert facts and all(f.corrects is slip for f in facts)
+
+
+def test_a_correction_takes_the_speakers_own_value_before_anothers(
+        extractor: RuleExtractor) -> None:
+    """In a group, another person may have said the same value: the speaker corrects theirs."""
+    mine = CandidateFact(id="f1", text="Bob mainly programs in Scala.", subject="Bob",
+                         predicate="MAIN_LANGUAGE", object="Scala", valid_from=REF, own=True)
+    hers = CandidateFact(id="f2", text="Ana mainly programs in Scala.", subject="Ana",
+                         predicate="MAIN_LANGUAGE", object="Scala", valid_from=REF)
+    extraction = extractor.extract(episode(Message(
+        id="m", speaker="Bob", content="Sorry, I meant Rust, not Scala.")), [mine, hers])
+    assert triples(extraction) == {("Bob", "MAIN_LANGUAGE", "Rust", "assert"),
+                                   ("Bob", "MAIN_LANGUAGE", "Scala", "retract")}

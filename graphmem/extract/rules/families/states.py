@@ -282,7 +282,7 @@ def under(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     bosses = [t for p in pobjs(verb, ("under",)) if ((t := antecedent(p) or p).pos_ == "PROPN"
                                                      or t.pos_ == "NOUN" and capitalised(t))
-              and t.ent_type_ not in ("ORG", "GPE", "LOC", "FAC")]
+              and t.ent_type_ not in ("ORG", "GPE", "LOC")]  # "Tomasz" may read as a FAC
     if placed:
         return [Finding(speech.me(), "REPORTS_TO", t.text, "person") for t in bosses]
     return [Finding(s, "REPORTS_TO", t.text, "person") for s in clause.subjects
