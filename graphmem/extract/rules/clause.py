@@ -184,7 +184,10 @@ def _ended(verb: Token) -> bool:
     """"no longer", "not ... anymore", "any more", "never again", "not ... after all" in the
     verb's own clause."""
     inner = {t.i for c in verb.children if c.dep_ in _INNER_CLAUSES for t in c.subtree}
-    words = [t.lower_ for t in verb.subtree if t.i not in inner]
+    # "I'm vegan these days, not keto anymore": the "anymore" of a denied value is its own
+    denied = {t.i for n in verb.sent if contrastive(n) for t in verb.doc[n.i: verb.sent.end]
+              if t.lower_ in ("anymore", "longer", "more")}
+    words = [t.lower_ for t in verb.subtree if t.i not in inner and t.i not in denied]
     pairs = set(zip(words, words[1:], strict=False))
     return ("anymore" in words or ("no", "longer") in pairs or ("any", "longer") in pairs
             or ("any", "more") in pairs

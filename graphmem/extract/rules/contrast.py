@@ -29,7 +29,7 @@ _NOT_A_VALUE = frozenset({"only", "just", "even", "that", "because", "since", "s
                           "much", "many", "all", "everything", "to"})
 #: Where a denied phrase ends.
 _STOP = frozenset({",", ";", ".", "!", "?", "but", "and", "or", "because", "since", "so", "as",
-                   "though", "although", "--", "-", "—"})
+                   "though", "although", "--", "-", "—", "anymore"})
 
 
 def contrastive(token: Token) -> bool:
@@ -45,8 +45,11 @@ def contrastive(token: Token) -> bool:
             t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM") for t in token.doc[token.sent.start:before.i])):
         return False
     phrase = _phrase_after(token)
-    if len(phrase) == 1 and phrase[0].tag_ == "VBG" and phrase[0].lower_ not in _NOT_A_VALUE:
-        return True  # "I meant squash, not cycling": an activity named by its gerund
+    if len(phrase) == 1 and phrase[0].lower_ not in _NOT_A_VALUE and phrase[0].pos_ != "AUX" \
+            and (phrase[0].tag_ == "VBG" or phrase[0].lemma_.lower() == phrase[0].lower_):
+        # "I meant squash, not cycling": an activity named by its gerund; "vegan these days,
+        # not keto anymore": a value the tagger took for a verb
+        return True
     return bool(phrase) and phrase[0].lower_ not in _NOT_A_VALUE and not any(
         t.pos_ in ("VERB", "AUX") for t in phrase) and any(
         t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM") for t in phrase)

@@ -191,7 +191,8 @@ def split_sentences(text: str) -> list[str]:
     Abbreviations ("St. Mary's", "Dr. Lee") do not end a sentence. A heading before a
     colon ("Big life update: I'm living in São Paulo now") is a sentence of its own when a
     first-person clause follows it: the parser would hang that clause on the heading's noun
-    and no rule would read it. ("Todo: I need to ..." keeps its label.)
+    and no rule would read it. ("Todo: I need to ..." keeps its label.) So is what follows
+    "Ignore what I said about X,".
     """
     pieces: list[str] = []
     for piece in _SENTENCE_END.split(text):
@@ -202,6 +203,8 @@ def split_sentences(text: str) -> list[str]:
         elif (headed := _HEADING.match(piece.strip())) and \
                 headed.group(1).strip().lower() not in _LABELS:
             pieces += [f"{headed.group(1).strip()}:", headed.group(2)]
+        elif disregard := _DISREGARD.match(piece.strip()):
+            pieces += [f"{disregard.group(1)}.", disregard.group(2)]
         else:
             pieces.append(piece.strip())
     return pieces
@@ -209,5 +212,10 @@ def split_sentences(text: str) -> list[str]:
 
 #: "Big life update: I'm ...", "Quick update: we ...": a heading, then a first-person clause.
 _HEADING = re.compile(r"^([^:]{1,40}):\s+((?:I|i|We|we)(?:'m|'ve|'ll|'d|'re|\s).*)$", re.DOTALL)
+#: "Ignore what I said about Philips, the company I joined is Mercado Libre": what follows
+#: the disclaimer is a statement of its own (the parser would make it the disclaimer's).
+_DISREGARD = re.compile(r"^((?:please\s+)?(?:ignore|forget|scratch|disregard)\s+what\s+i\s+"
+                        r"(?:said|wrote|told\s+you)\s+about\s+[^,;:]+)[,;:]\s+(.+)$",
+                        re.IGNORECASE | re.DOTALL)
 #: Headings that belong to what follows them.
 _LABELS = frozenset({"todo", "to-do", "to do", "note", "reminder", "remind me", "fyi"})

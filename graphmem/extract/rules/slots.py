@@ -18,6 +18,7 @@ retraction (a negated statement is never asserted).
 
 from __future__ import annotations
 
+import re
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -153,18 +154,24 @@ def _retyped(f: Finding, predicate: str, obj: str | None = None) -> Finding:
         predicate, f.object_type), f.action, None, f.confidence, f.timing, None, f.anchor)
 
 
+_THE = re.compile(r"^(?:the|my|our)\s+(?=[A-Z0-9])")
+
+
 def settle(findings: list[Finding]) -> list[Finding]:
     """Put slot values into their slots, and let a retraction beat its own assertion."""
     out: list[Finding] = []
     for f in findings:
         slot = value_slot(f.obj) if f.obj else None
         thing = SLOT_THINGS.get(f.obj.lower()) if f.obj else None
+        model = _THE.sub("", f.obj)  # "the Galaxy S23" merged with its article by the tagger
+        if slot is None and model != f.obj:
+            slot = value_slot(model)
         if f.predicate == "HOBBY" and slot == "PLAYS_SPORT":
             out.append(_retyped(f, "PLAYS_SPORT"))
         elif f.predicate in ("OWNS", "USES", "HAS") and slot in ("DRIVES", "HAS_PHONE"):
             if f.action == "retract" and f.predicate == "OWNS":
                 out.append(f)
-            out.append(_retyped(f, slot))
+            out.append(_retyped(f, slot, model))
         elif f.predicate == "OWNS" and thing is not None and f.action == "retract":
             out += [f, _retyped(f, thing, "")]  # "I sold my car": whichever car it was
         elif f.predicate == "USES" and f.action == "retract" and is_language(f.obj):

@@ -180,3 +180,10 @@ def test_a_correction_takes_the_speakers_own_value_before_anothers(
         id="m", speaker="Bob", content="Sorry, I meant Rust, not Scala.")), [mine, hers])
     assert triples(extraction) == {("Bob", "MAIN_LANGUAGE", "Rust", "assert"),
                                    ("Bob", "MAIN_LANGUAGE", "Scala", "retract")}
+
+
+def test_the_anymore_of_a_denied_value_is_its_own(extractor: RuleExtractor) -> None:
+    assert triples(said(extractor, "I'm vegan these days, not keto anymore.")) == {
+        ("Bob", "DIET", "vegan", "assert"), ("Bob", "DIET", "keto", "retract")}
+    assert triples(said(extractor, "I live in Lisbon, not Porto anymore.")) == {
+        ("Bob", "LIVES_IN", "Lisbon", "assert"), ("Bob", "LIVES_IN", "Porto", "retract")}

@@ -131,3 +131,15 @@ def test_a_name_the_tagger_took_with_its_article_is_the_name(extractor: RuleExtr
                                                               text: str) -> None:
     # the small model tags "a Galaxy S23" as one WORK_OF_ART: "a Galaxy S23" is no phone
     assert ("Bob", "HAS_PHONE", "Galaxy S23", "assert") in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Ignore what I said about Philips, the company I joined is Mercado Libre.",
+     ("Bob", "WORKS_AT", "Mercado Libre", "assert")),
+    ("I'm not using the Galaxy S23 anymore; doing a no-smartphone experiment.",
+     ("Bob", "HAS_PHONE", "Galaxy S23", "retract")),
+    ("I gave up coding, so no main language now", ("Bob", "MAIN_LANGUAGE", "", "retract")),
+])
+def test_a_statement_after_a_disclaimer_or_in_passing(extractor: RuleExtractor, text: str,
+                                                      expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))

@@ -192,6 +192,8 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
         if t.lemma_ in _CONSUMING:  # "stopped drinking coffee"
             return [Finding(s, "LIKES", n, object_type(o), "retract") for s in owners
                     for o in dobjs(t) if (n := phrase(o))]
+        if t.lemma_ in ("code", "program") and not dobjs(t):  # "gave up coding"
+            return [Finding(s, "MAIN_LANGUAGE", "", "technology", "retract") for s in owners]
         if t.lemma_ in ("play", "do"):
             return [Finding(s, "PLAYS_SPORT", n, "activity", "retract") for s in owners
                     for o in dobjs(t) if (n := phrase(o)) and value_slot(n) == "PLAYS_SPORT"]

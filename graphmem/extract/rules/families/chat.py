@@ -41,7 +41,8 @@ _NO_MORE = re.compile(r"(?:\b(?i:no\s+more)|(?:^|[,.;!]\s*|\bso\s+)(?i:not))\s+(
 #: What "no ..." can leave empty: a slot's noun, or the doing it names ("no coding for me").
 _EMPTIED = MappingProxyType({**SLOT_NOUNS, "coding": "MAIN_LANGUAGE",
                              "programming": "MAIN_LANGUAGE"})
-_NO_SLOT = re.compile(r"\b(?i:no)\s+(?i:(" + "|".join(sorted(_EMPTIED, key=len, reverse=True))
+_NO_SLOT = re.compile(r"\b(?i:no)\s+(?:(?i:main|primary|current|fixed|regular)\s+)?(?i:("
+                      + "|".join(sorted(_EMPTIED, key=len, reverse=True))
                       + r"))(?i:e?s)?(?:\s+(?i:for\s+(?:me|us)))?\s+(?i:at\s+all|anymore|any\s+more"
                       r"|for\s+now|for\s+a\s+while|right\s+now|these\s+days|at\s+the\s+moment"
                       r"|now)\b")

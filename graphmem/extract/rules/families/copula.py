@@ -21,7 +21,8 @@ from graphmem.extract.rules.lexicon import (
     LANGUAGE_LABELS, inflections, is_company, is_occupation, is_org, is_place, object_type,
     pobjs)
 from graphmem.extract.rules.phrases import activity, phrase, verb_phrase
-from graphmem.extract.rules.slots import married, value_slot
+from graphmem.extract.rules.slots import (
+    is_language, married, slot_finding, value_name, value_slot)
 from graphmem.extract.rules.terms import TECH_LABEL
 from graphmem.extract.rules.titles import is_joined_title
 
@@ -227,6 +228,10 @@ def _after(comp: Token, preps: tuple[str, ...]) -> list[Token]:
     return [word] if word.pos_ in ("NOUN", "PROPN", "VERB", "ADJ") and not word.is_stop else []
 
 
+#: Slots one can be "all about" or "all in on".
+_ALL_IN_SLOTS = frozenset({"PLAYS_SPORT", "DIET", "MAIN_LANGUAGE", "HAS_PHONE"})
+
+
 def _where(prep: Token, clause: Clause) -> list[Finding]:
     word = prep.lower_
     targets = [c for c in prep.children if c.dep_ in ("pobj", "pcomp")]
@@ -239,12 +244,20 @@ def _where(prep: Token, clause: Clause) -> list[Finding]:
                     for s in clause.subjects for t in targets if (n := phrase(t))]
         return [Finding(s, "DISLIKES", n, "activity", timing="none", confidence=0.75)
                 for s in clause.subjects for t in targets if (n := phrase(t))]
+    if word in ("about", "on") and clause.tense == "present" and any(
+            c.lower_ == "all" for c in prep.head.children if c.i < prep.i):
+        # "I'm all about water polo now", "I'm all in on Erlang now": the value one is on
+        values = [(slot, n) for t in targets if (n := value_name(t))
+                  and (slot := value_slot(n, t) or ("MAIN_LANGUAGE" if is_language(n, said=True)
+                                                     else None)) in _ALL_IN_SLOTS]
+        return [slot_finding(s, slot, n, "assert") for s in clause.subjects for slot, n in values]
     if word == "from":
         return [Finding(s, "IS_FROM", n, "place", timing="none")
                 for s in clause.subjects for t in targets if is_place(t) and (n := phrase(t))]
     if word == "into" and clause.tense != "past":
         # "I'm into squash now": a sport taken up now is the sport; otherwise a liking
-        now = any(c.lower_ in ("now", "lately", "nowadays") for c in prep.head.children)
+        now = any(c.lower_ in ("now", "lately", "nowadays", "really", "seriously", "totally")
+                  for c in prep.head.children)  # "I'm really into yoga": doing it
         return [Finding(s, "PLAYS_SPORT", n, "activity") if now and
                 value_slot(n) == "PLAYS_SPORT" else Finding(s, "LIKES", n, "activity",
                                                                timing="none")
@@ -262,11 +275,13 @@ def _where(prep: Token, clause: Clause) -> list[Finding]:
 
 def _settled(prep: Token) -> bool:
     """Whether "in <place>" is where one lives now, not a visit: said with "now" or "these
-    days", or beside "moved here"."""
+    days", beside "moved here", or to set one's time zone ("For context, I'm in Porto, so
+    keep the timezone in mind")."""
     verb = prep.head
     text = verb.sent.text.lower()
     return any(c.lower_ in ("now", "nowadays") for c in verb.children) or \
-        "these days" in text or bool(re.search(r"\bmoved\s+(?:here|there)\b", text))
+        "these days" in text or bool(re.search(r"\bmoved\s+(?:here|there)\b|\btime\s?zone\b"
+                                               r"|\blocal\s+time\b", text))
 
 
 def _favourite(verb: Token, subjects: list[Token], speech: Speech, clause: Clause

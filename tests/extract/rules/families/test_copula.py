@@ -47,3 +47,26 @@ def test_the_city_one_works_in_is_home_only_without_a_workplace_between(
 def test_a_joined_title_read_as_an_adjective_is_still_the_title(extractor: RuleExtractor) -> None:
     assert ("Bob", "JOB_TITLE", "platform lead", "assert") in triples(
         said(extractor, "Got promoted — I'm platform lead now."))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("i'm all about water polo now, basketball is done",
+     {("Bob", "PLAYS_SPORT", "water polo", "assert"), ("Bob", "PLAYS_SPORT", "basketball",
+                                                       "retract")}),
+    ("dropped Clojure; I'm all in on Erlang now.", {("Bob", "MAIN_LANGUAGE", "Erlang", "assert")}),
+    ("I'm really into yoga.", {("Bob", "PLAYS_SPORT", "yoga", "assert")}),
+    ("For context, I'm in São Paulo, so keep the timezone in mind.",
+     {("Bob", "LIVES_IN", "São Paulo", "assert")}),
+])
+def test_what_one_is_all_about_into_or_in(extractor: RuleExtractor, text: str,
+                                          expected: set[Triple]) -> None:
+    assert expected <= triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "predicate"), [
+    ("I'm all about the kids these days.", "PLAYS_SPORT"), ("I'm into jazz.", "PLAYS_SPORT"),
+    ("I'm in Paris this week.", "LIVES_IN"),
+])
+def test_no_slot_in_a_liking_or_a_visit(extractor: RuleExtractor, text: str,
+                                        predicate: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] == predicate}
