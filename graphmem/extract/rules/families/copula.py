@@ -256,12 +256,14 @@ def _where(prep: Token, clause: Clause) -> list[Finding]:
                 for s in clause.subjects for t in targets if is_place(t) and (n := phrase(t))]
     if word == "into" and clause.tense != "past":
         # "I'm into squash now": a sport taken up now is the sport; otherwise a liking
-        now = any(c.lower_ in ("now", "lately", "nowadays", "really", "seriously", "totally")
-                  for c in prep.head.children)  # "I'm really into yoga": doing it
-        return [Finding(s, "PLAYS_SPORT", n, "activity") if now and
+        keen = any(c.lower_ in ("really", "seriously", "totally") for c in prep.head.children)
+        now = any(c.lower_ in ("now", "lately", "nowadays") for c in prep.head.children)
+        found = [(s, n) for s in clause.subjects for t in targets if (n := phrase(t))]
+        # "I'm really into yoga": doing it (the sport, which a later "no sport for me" ends)
+        return [Finding(s, "PLAYS_SPORT", n, "activity") if (now or keen) and
                 value_slot(n) == "PLAYS_SPORT" else Finding(s, "LIKES", n, "activity",
                                                                timing="none")
-                for s in clause.subjects for t in targets if (n := phrase(t))]
+                for s, n in found]
     if word == "in" and clause.tense == "present" and _settled(prep):
         # "we're in Copenhagen now", "I'm in Adelaide, moved here for uni": home
         return [Finding(s, "LIVES_IN", n, "place") for s in clause.subjects
