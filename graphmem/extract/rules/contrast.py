@@ -115,7 +115,8 @@ def deny(findings: list[Finding], sent: Span) -> list[Finding]:
 
 #: Words a correction opens with: "Sorry, ...", "Actually, ...", "Oops, ...".
 _CUE_WORDS = (r"(?:actually|sorry|correction|oops|(?:no,?\s+)?wait|my\s+(?:bad|mistake)"
-              r"|let\s+me\s+correct\s+(?:that|myself))")
+              r"|let\s+me\s+(?:correct|fix)\s+(?:that|myself)|i\s+got\s+that\s+wrong"
+              r"|i\s+confused\s+(?:the\s+terms|them|the\s+two)|to\s+be\s+clear)")
 _POINTING = r"(?:it|that|this)(?:'s|\s+(?:is|was))"
 #: What a sentence read by :func:`correction` looks like, for the sentence gate: "it was
 #: Lisbon, not Porto", "I meant Lisbon, not Porto", "Sorry, I meant Lisbon", "Sorry, I mean

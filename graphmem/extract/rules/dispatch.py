@@ -130,6 +130,8 @@ def _stack(clause: Clause, findings: list[Finding]) -> list[Finding]:
 
 def _rules(lemma: str, word: str) -> list[Rule]:
     rules = [rule for table in _TABLES for rule in table.get(lemma, ())]
+    if word != lemma:  # "fencing" read as the verb "fence": the sport's own rules
+        rules += [rule for table in _TABLES for rule in table.get(word, ()) if rule not in rules]
     if lemma == "be":
         rules.insert(0, copula)
     if lemma in ("get", "become"):

@@ -50,7 +50,7 @@ SPORTS = frozenset({
     "rock climbing", "mountain biking", "biking", "paddleboarding", "orienteering", "kitesurfing",
     "windsurfing", "wakeboarding", "jiu-jitsu", "muay thai", "capoeira", "aikido", "kendo",
     "korfball", "floorball", "futsal", "cheerleading", "horse riding", "dressage", "duathlon",
-    "biathlon"})
+    "biathlon", "ultimate frisbee", "ultimate", "frisbee", "disc golf", "bjj"})
 SPORT_VERBS = MappingProxyType({
     "swim": "swimming", "run": "running", "jog": "jogging", "cycle": "cycling", "bike": "biking",
     "climb": "climbing", "boulder": "bouldering", "row": "rowing", "box": "boxing",

@@ -118,9 +118,17 @@ def _slot_of(token: Token, lemma: str) -> str | None:
     if SLOT_THINGS.get(token.lemma_.lower()):
         return SLOT_THINGS[token.lemma_.lower()]
     if lemma in ("move", "relocate") and (is_place(token) or is_named(token)) \
-            and not is_company(token):
+            and not is_company(token) and not _moved_over(token):
         return "LIVES_IN"
     return None
+
+
+def _moved_over(token: Token) -> bool:
+    """"Moved over to Deloitte": a name not tagged a place after "moved over to" is a job
+    (:func:`graphmem.extract.rules.families.life.move` reads it), not a home."""
+    verb = token.head.head if token.head.dep_ == "prep" else token.head
+    return token.ent_type_ not in ("GPE", "LOC") and any(c.lower_ == "over"
+                                                          for c in verb.children)
 
 
 def _slot_value(token: Token, slot: str) -> str | None:
@@ -382,11 +390,24 @@ def step_down(clause: Clause, speech: Speech) -> list[Finding]:
                                    for t in pobjs(verb, ("as",)) if (n := phrase(t))])
 
 
+def _owners(clause: Clause, speech: Speech) -> list[Party]:
+    """The clause's subjects; "our team" is the speaker's ("our team moved off Scala")."""
+    return [speech.me()] if speech.first_person and any(
+        c.dep_ == "nsubj" and possessor(c) == "me" for c in clause.verb.children) \
+        else clause.subjects
+
+
 def move_out(clause: Clause, speech: Speech) -> list[Finding]:
     """"I moved out of Boston": the old home ends."""
     verb = clause.verb
     if clause.negated or clause.modal:
         return []
+    if has_prt(verb, "off"):  # "our team moved off Scala": that language is left
+        left = [n for t in verb.children if t.dep_ in ("dobj", "npadvmod", "pobj")
+                and (n := value_name(t)) and (value_slot(n, t) or "") in (
+                    "MAIN_LANGUAGE", "DIET", "PLAYS_SPORT", "HAS_PHONE")]
+        return [slot_finding(s, value_slot(n) or "MAIN_LANGUAGE", n, "retract")
+                for s in _owners(clause, speech) for n in left]
     # one moves out of a place, whatever the tagger says ("Glasgow" read as a person)
     places = [t for p in verb.children if p.lower_ == "out" for t in pobjs(p, ("of",))
               if is_place(t) or is_named(t)]

@@ -14,11 +14,12 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from graphmem.extract.rules.contrast import denied
 from graphmem.extract.rules.clause import (
     KIN, PETS, Clause, Finding, Party, Rule, Speech, appositive_name, conjuncts, copula_subjects,
     has_det, is_person_name, noun_owner, possessor)
 from graphmem.extract.rules.lexicon import (
-    LANGUAGE_LABELS, inflections, is_company, is_occupation, is_org, is_place, object_type,
+    LANGUAGE_LABELS, inflections, is_company, is_named, is_occupation, is_org, is_place, object_type,
     pobjs)
 from graphmem.extract.rules.phrases import activity, phrase, verb_phrase
 from graphmem.extract.rules.slots import (
@@ -228,6 +229,10 @@ def _after(comp: Token, preps: tuple[str, ...]) -> list[Token]:
     return [word] if word.pos_ in ("NOUN", "PROPN", "VERB", "ADJ") and not word.is_stop else []
 
 
+def _phrase_text(tokens: list[Token]) -> str:
+    return "".join(t.text_with_ws for t in tokens).strip()
+
+
 #: Slots one can be "all about" or "all in on".
 _ALL_IN_SLOTS = frozenset({"PLAYS_SPORT", "DIET", "MAIN_LANGUAGE", "HAS_PHONE"})
 
@@ -256,7 +261,8 @@ def _where(prep: Token, clause: Clause) -> list[Finding]:
                 for s in clause.subjects for t in targets if is_place(t) and (n := phrase(t))]
     if word == "into" and clause.tense != "past":
         # "I'm into squash now": a sport taken up now is the sport; otherwise a liking
-        keen = any(c.lower_ in ("really", "seriously", "totally") for c in prep.head.children)
+        keen = any(c.lower_ in ("really", "seriously", "totally") for c in prep.head.children) \
+            or any(value_slot(_phrase_text(p)) == "PLAYS_SPORT" for p in denied(prep.sent))
         now = any(c.lower_ in ("now", "lately", "nowadays") for c in prep.head.children)
         found = [(s, n) for s in clause.subjects for t in targets if (n := phrase(t))]
         # "I'm really into yoga": doing it (the sport, which a later "no sport for me" ends)
@@ -266,8 +272,10 @@ def _where(prep: Token, clause: Clause) -> list[Finding]:
                 for s, n in found]
     if word == "in" and clause.tense == "present" and _settled(prep):
         # "we're in Copenhagen now", "I'm in Adelaide, moved here for uni": home
+        # a place, whatever the tagger says ("Valencia" read as a person)
         return [Finding(s, "LIVES_IN", n, "place") for s in clause.subjects
-                for t in targets if is_place(t) and not is_company(t) and (n := phrase(t))]
+                for t in targets if (is_place(t) or is_named(t) and t.ent_type_ == "PERSON")
+                and not is_company(t) and (n := phrase(t))]
     if word == "in" and clause.tense == "past" and not clause.perfect:
         return [Finding(s, "HAS_VISITED", n, "place", timing="event")
                 for s in clause.subjects if s.is_speaker

@@ -20,7 +20,7 @@ from graphmem.extract.rules.lexicon import (
     BUSINESSES, EVENT_NOUNS, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, dobjs, has_prt,
     is_company, is_named, is_place, object_type, pobjs)
 from graphmem.extract.rules.phrases import phrase, trips
-from graphmem.extract.rules.slots import married, value_slot
+from graphmem.extract.rules.slots import is_language, married, value_slot
 from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
@@ -111,9 +111,12 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
     if plan:
         return each(clause, lambda s: [Finding(s, "PLANS", f"move to {n}", "plan", timing="plan")
                                         for t in places if (n := phrase(t))])
-    # "moved over to Brightline Health": a company moved to is a new job, not a home
+    # "moved over to Brightline Health": a company moved to is a new job, not a home; so is
+    # any name but a place's after "moved over to" ("moved over to Deloitte")
+    over = any(c.lower_ == "over" for c in verb.children)
     return each(clause, lambda s: [
-        Finding(s, "WORKS_AT", n, "organization") if is_company(t) else
+        Finding(s, "WORKS_AT", n, "organization") if is_company(t) or over and t.ent_type_
+        not in ("GPE", "LOC") and not is_language(n, said=True) else
         Finding(s, "LIVES_IN", n, "place", statement=f"{{s}} moved to {n}")
         for t in places if (n := phrase(t))])
 

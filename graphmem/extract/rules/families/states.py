@@ -390,6 +390,12 @@ def main_language(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.lemma in ("code", "program") and clause.ended and clause.modal not in NOT_SO \
             and not dobjs(verb) and not pobjs(verb, ("in", "with")):
         return each(clause, lambda s: [Finding(s, "MAIN_LANGUAGE", "", "technology", "retract")])
+    if clause.ended and clause.negated and clause.modal not in NOT_SO:
+        # "I don't write Python anymore": no longer the main language either
+        gone = [n for t in dobjs(verb) + pobjs(verb, ("in",))
+                if (n := phrase(t)) and is_language(n, said=True)]
+        return each(clause, lambda s: [Finding(s, "MAIN_LANGUAGE", n, "technology", "retract")
+                                        for n in gone])
     if clause.negated or clause.modal in NOT_SO or clause.tense == "past":
         return []
     tokens = [*dobjs(verb), *[c for c in verb.children if c.dep_ == "advmod"]]
@@ -448,13 +454,22 @@ def use_thing(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def on_thing(clause: Clause, speech: Speech) -> list[Finding]:
-    """"I'm on an iPhone 15 now": the phone one uses."""
+    """"I'm on an iPhone 15 now": the phone one uses; "I'm on F# now": the language one
+    writes (a language only said to be the one now)."""
     if clause.modal in NOT_SO or clause.tense == "past":
         return []
-    things = [(t, n) for t in pobjs(clause.verb, ("on",)) if (n := value_name(t))
-              and value_slot(n, t) == "HAS_PHONE"]
-    return each(clause, lambda s: [Finding(s, "HAS_PHONE", n, "product", action_of(clause))
-                                   for _, n in things])
+    now = any(c.lower_ in ("now", "nowadays") for c in clause.verb.children)
+    found: list[tuple[str, str]] = []
+    for t in pobjs(clause.verb, ("on",)):
+        name = value_name(t) or ""
+        if t.lower_ == "#" and t.i > 0 and t.doc[t.i - 1].text in ("F", "C"):
+            name = t.doc[t.i - 1].text + "#"  # "F#" split by the tokenizer
+        if name and value_slot(name, t) == "HAS_PHONE":
+            found.append(("HAS_PHONE", name))
+        elif name and now and is_language(name, said=True):
+            found.append(("MAIN_LANGUAGE", name))
+    return each(clause, lambda s: [slot_finding(s, slot, n, action_of(clause))
+                                   for slot, n in found])
 
 
 #: Plural nouns that name a whole slot: "off all diets", "off phones for a month".

@@ -207,3 +207,32 @@ def test_what_ends_and_what_only_fell(extractor: RuleExtractor, text: str,
 def test_a_value_given_up_or_replaced_in_chat_words(extractor: RuleExtractor, text: str,
                                                     expected: set[Triple]) -> None:
     assert expected <= triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Our team moved off Scala; I'm on F# now.", {("Bob", "MAIN_LANGUAGE", "Scala", "retract"),
+                                                  ("Bob", "MAIN_LANGUAGE", "F#", "assert")}),
+    ("Moved over to Deloitte in March, the team is great.",
+     {("Bob", "WORKS_AT", "Deloitte", "assert")}),
+    ("I don't write Python anymore; I've moved into a role where I don't code.",
+     {("Bob", "MAIN_LANGUAGE", "Python", "retract")}),
+    ("I stopped playing rugby; now I do fencing", {("Bob", "PLAYS_SPORT", "rugby", "retract"),
+                                                   ("Bob", "PLAYS_SPORT", "fencing", "assert")}),
+    ("I got that wrong, I'm into Brazilian jiu-jitsu, not karate.",
+     {("Bob", "PLAYS_SPORT", "Brazilian jiu-jitsu", "assert"),
+      ("Bob", "PLAYS_SPORT", "karate", "retract")}),
+    ("I've been playing ultimate frisbee since June, and honestly I love it.",
+     {("Bob", "PLAYS_SPORT", "ultimate frisbee", "assert")}),
+])
+def test_a_team_job_or_sport_moved_on_from(extractor: RuleExtractor, text: str,
+                                           expected: set[Triple]) -> None:
+    assert expected <= triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "predicate"), [
+    ("Moved over to Deloitte in March.", "LIVES_IN"), ("I'm on Python 3.11.", "MAIN_LANGUAGE"),
+    ("I don't write Python.", "MAIN_LANGUAGE"), ("I'm fencing tomorrow.", "PLAYS_SPORT"),
+])
+def test_no_move_or_language_where_none_is_said(extractor: RuleExtractor, text: str,
+                                               predicate: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] == predicate}
