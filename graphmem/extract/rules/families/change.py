@@ -127,8 +127,9 @@ def _moved_over(token: Token) -> bool:
     """"Moved over to Deloitte": a name not tagged a place after "moved over to" is a job
     (:func:`graphmem.extract.rules.families.life.move` reads it), not a home."""
     verb = token.head.head if token.head.dep_ == "prep" else token.head
-    return token.ent_type_ not in ("GPE", "LOC") and any(c.lower_ == "over"
-                                                          for c in verb.children)
+    return token.ent_type_ not in ("GPE", "LOC") and any(
+        c.lower_ == "over" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].lower_ == "to"
+        for c in verb.children)
 
 
 def _slot_value(token: Token, slot: str) -> str | None:

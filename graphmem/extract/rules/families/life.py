@@ -113,7 +113,8 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
                                         for t in places if (n := phrase(t))])
     # "moved over to Brightline Health": a company moved to is a new job, not a home; so is
     # any name but a place's after "moved over to" ("moved over to Deloitte")
-    over = any(c.lower_ == "over" for c in verb.children)
+    over = any(c.lower_ == "over" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].lower_ == "to"
+               for c in verb.children)  # not "moved to Tartu over the holidays"
     return each(clause, lambda s: [
         Finding(s, "WORKS_AT", n, "organization") if is_company(t) or over and t.ent_type_
         not in ("GPE", "LOC") and not is_language(n, said=True) else

@@ -236,3 +236,8 @@ def test_a_team_job_or_sport_moved_on_from(extractor: RuleExtractor, text: str,
 def test_no_move_or_language_where_none_is_said(extractor: RuleExtractor, text: str,
                                                predicate: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == predicate}
+
+
+def test_a_move_over_the_holidays_is_a_move(extractor: RuleExtractor) -> None:
+    assert triples(said(extractor, "we moved to Tartu over the holidays. cold but cozy")) == {
+        ("Bob", "LIVES_IN", "Tartu", "assert")}
