@@ -260,8 +260,9 @@ def _hypothetical(verb: Token) -> bool:
             return True
         if node.dep_ in ("advcl", "ccomp", "conj", "xcomp") and node.head != node:
             head = node.head
-            if head.lemma_ in ("wish", "wonder", "imagine", "ask", "say", "tell"):
-                return True
+            if head.lemma_ in ("wish", "wonder", "imagine") or head.lemma_ in (
+                    "ask", "say", "tell") and node.dep_ != "conj":
+                return True  # not "said goodbye to Melbourne and moved to Dubai"
             if node.dep_ == "ccomp" and _denied(head):
                 return True
             if node.dep_ == "xcomp" and head.lemma_ == "go" and head.tag_ == "VBG" and any(
@@ -368,6 +369,10 @@ def copula_subjects(verb: Token) -> list[Token]:
              or c.dep_ == "csubj" and c.tag_ != "VBG"]  # "Go is ...", not "Seeing X was ..."
     if found or verb.i == verb.sent.start:
         return found
+    if verb.dep_ == "conj" and verb.head.i < verb.i:  # "Gustavo runs our team and is my manager"
+        shared = [c for c in verb.head.children if c.dep_ == "nsubj"]
+        if shared:
+            return shared
     before = verb.doc[verb.i - 1]
     if before.pos_ in ("NOUN", "PROPN") and before.dep_ == "conj" and \
             any(c.dep_ == "poss" for c in before.children):

@@ -75,6 +75,8 @@ def _instead(token: Token) -> bool:
     if before is None or token.i == token.sent.start or token.doc[token.i - 1].lower_ != before:
         return False
     phrase = _phrase_after(token)
+    if phrase and phrase[0].lower_ in _DOING:  # "instead of playing handball": handball
+        phrase = phrase[1:]
     return bool(phrase) and not any(t.pos_ in ("VERB", "AUX") for t in phrase) and any(
         t.pos_ in ("NOUN", "PROPN", "NUM") for t in phrase)
 
@@ -140,7 +142,11 @@ CORRECTING = re.compile(rf"^\W*{_CUE_WORDS}\b[^.!?]*,\s*not\s", re.IGNORECASE)
 _CUE = re.compile(rf"^\W*{_CUE_WORDS}\b", re.IGNORECASE)
 #: Subjects of a correction that points back at a value said before: "it was Lisbon".
 _POINTERS = frozenset({"it", "that", "this"})
-_FILLER = frozenset({"a", "an", "the", "in", "at", "to", "for", "with", "from", "on", "my", "our"})
+#: Gerunds that only say how a value is had: "instead of playing handball".
+_DOING = frozenset({"playing", "doing", "eating", "using", "writing", "driving", "coding",
+                    "practising", "practicing"})
+_FILLER = frozenset({"a", "an", "the", "in", "at", "to", "for", "with", "from", "on", "my", "our",
+                     *_DOING})
 
 
 @dataclass(frozen=True)

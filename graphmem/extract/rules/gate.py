@@ -153,7 +153,7 @@ _GERUND_OBJECTS = frozenset({"in", "at", "for", "with", "on", "from", "a", "an",
                              "our", "to", "through"})
 _PAST_FORMS = frozenset({w for forms in IRREGULAR.values() for w in forms.split()} | {
     "got", "left", "quit", "became", "began", "made", "had", "sold", "bought", "went", "took",
-    "gave", "drove", "found", "set", "put", "cut", "won", "lost"})
+    "gave", "drove", "found", "set", "put", "cut", "won", "lost", "said", "swapped"})
 _NOT_PAST = frozenset({"need", "speed", "seed", "feed", "breed", "united", "red", "bed", "shed",
                        "weed", "indeed", "embed", "naked", "wicked", "sacred", "hundred",
                        "kindred", "ahead", "instead", "bread", "dread", "thread", "spread"})
@@ -168,8 +168,8 @@ def with_subject(sentence: str) -> str:
     speaker's "I" is put back before parsing.
     """
     words = sentence.split(maxsplit=3)
-    if not words or not words[0][:1].isupper() or words[0] == "I":
-        return sentence
+    if not words or not words[0][:1].isalpha() or words[0] in ("I", "i"):
+        return sentence  # lowercase too: "just got an iPhone 15 Pro and I'm setting it up"
     i = 0
     while i < len(words) - 1 and words[i].lower().strip(",") in _DIARY_ADVERBS:
         i += 1
@@ -195,7 +195,7 @@ def split_sentences(text: str) -> list[str]:
     "Ignore what I said about X,".
     """
     pieces: list[str] = []
-    for piece in _SENTENCE_END.split(text):
+    for piece in _SENTENCE_END.split(_ASPECT.sub("", text)):
         if not piece or not piece.strip():
             continue
         if pieces and _ABBREVIATION.search(pieces[-1]):
@@ -217,5 +217,8 @@ _HEADING = re.compile(r"^([^:]{1,40}):\s+((?:I|i|We|we)(?:'m|'ve|'ll|'d|'re|\s).
 _DISREGARD = re.compile(r"^((?:please\s+)?(?:ignore|forget|scratch|disregard)\s+what\s+i\s+"
                         r"(?:said|wrote|told\s+you)\s+about\s+[^,;:]+)[,;:]\s+(.+)$",
                         re.IGNORECASE | re.DOTALL)
+#: "Sport-wise, I mostly do kickboxing": the aspect says nothing the clause does not, and the
+#: parser takes "wise" for the subject.
+_ASPECT = re.compile(r"(?:(?<=^)|(?<=[.!?]\s))[A-Za-z]+-wise,\s+")
 #: Headings that belong to what follows them.
 _LABELS = frozenset({"todo", "to-do", "to do", "note", "reminder", "remind me", "fyi"})

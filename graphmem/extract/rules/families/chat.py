@@ -41,11 +41,13 @@ _NO_MORE = re.compile(r"(?:\b(?i:no\s+more)|(?:^|[,.;!]\s*|\bso\s+)(?i:not))\s+(
 #: What "no ..." can leave empty: a slot's noun, or the doing it names ("no coding for me").
 _EMPTIED = MappingProxyType({**SLOT_NOUNS, "coding": "MAIN_LANGUAGE",
                              "programming": "MAIN_LANGUAGE"})
-_NO_SLOT = re.compile(r"\b(?i:no)\s+(?:(?i:main|primary|current|fixed|regular)\s+)?(?i:("
+_NO_SLOT = re.compile(r"\b(?i:no)\s+(?:(?i:main|primary|current|fixed|regular|special|particular)\s+)?(?i:("
                       + "|".join(sorted(_EMPTIED, key=len, reverse=True))
                       + r"))(?i:e?s)?(?:\s+(?i:for\s+(?:me|us)))?\s+(?i:at\s+all|anymore|any\s+more"
                       r"|for\s+now|for\s+a\s+while|right\s+now|these\s+days|at\s+the\s+moment"
-                      r"|now)\b")
+                      r"|now|rn|atm)\b")
+#: Time words after a labelled value: "Changed my diet - pescatarian from now on".
+_UNTIL_FURTHER = re.compile(r"\s+(?i:from\s+now\s+on|for\s+now|now|these\s+days|as\s+of\s+today)$")
 #: "My manager's name is Teodora", "my new boss is called Sam": a person's slot, named.
 _SLOT_NAMED = re.compile(r"\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:(line\s+manager|manager|"
                          r"boss|supervisor|team\s+lead|partner|girlfriend|boyfriend|wife|"
@@ -57,15 +59,44 @@ _EXCHANGED = frozenset({"PLAYS_SPORT", "DIET", "HAS_PHONE", "DRIVES", "MAIN_LANG
 _PARTNERS = frozenset({"partner", "girlfriend", "boyfriend", "wife", "husband"})
 #: "Most of my code is in C#", "nearly all the code I write is Dart": the main language.
 _MOST_CODE = re.compile(r"\b(?i:most|all|nearly\s+all|almost\s+all|the\s+bulk|the\s+majority"
-                        r"|everything)\s+(?i:of\s+)?(?i:my|the|our)\s+(?i:code|coding|programming"
-                        r"|work)(?:\s+(?i:i|we)\s+(?i:write|do|ship))?(?:\s+(?i:these\s+days|now"
-                        r"|nowadays))?\s+(?i:is|'s)\s+(?:(?i:in|written\s+in|done\s+in)\s+)?"
+                        r"|everything|pretty\s+much\s+all)\s+(?i:of\s+)?(?i:my|the|our)\s+(?i:code|coding"
+                        r"|programming|work|projects)(?:\s+(?i:i|we)\s+(?i:write|do|ship))?(?:\s+"
+                        r"(?i:these\s+days|now|nowadays))?\s+(?i:is|'s|are)\s+(?:(?i:in|written\s+in"
+                        r"|done\s+in)\s+)?"
                         r"([A-Z][\w#+]*)")
 #: "Switched it up: Brazilian jiu-jitsu instead of handball these days": a value in place of
 #: another, said without a verb (at the start, or after a heading).
 _INSTEAD_OF = re.compile(r"(?:^|:\s+)((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?i:instead\s+of|rather\s+than|"
                          r"in\s+place\s+of)\s+((?:[\w-]+\s+){0,2}?[\w-]+)(?=\s+(?i:these\s+days|"
                          r"now|nowadays)\b|\s*[.,!;]|\s*$)")
+#: "Handball is how I keep fit", "water polo is how I stay active": the sport.
+_KEEP_FIT = re.compile(r"(?:^|[,:;]\s*)([\w-]+(?:\s[\w-]+){0,2}?)\s+is\s+how\s+i\s+(?i:keep|stay)\s+"
+                       r"(?i:fit|active|in\s+shape|sane)\b", re.IGNORECASE)
+#: "I try to keep everything vegan", "I keep my meals dairy-free": the diet.
+_KEEP_EVERYTHING = re.compile(r"\b(?i:keep)\s+(?i:everything|it\s+all|my\s+meals|my\s+food|my\s+"
+                              r"eating)\s+([\w-]+)\b")
+#: "i do most of my coding in OCaml": the main language.
+_CODING_IN = re.compile(r"\b(?i:do|write)\s+(?i:most|all|nearly\s+all|almost\s+all|the\s+bulk)\s+"
+                        r"(?i:of\s+)?(?i:my)\s+(?i:coding|programming|code|work)\s+(?i:in)\s+"
+                        r"([A-Z][\w#+]*)")
+#: "Copenhagen is where I live now", "Kraków is where I call home": home.
+_WHERE_I_LIVE = re.compile(r"(?:^|[,:;]\s*)([A-Z][\w\u00C0-\u017F'-]*(?:\s[A-Z][\w\u00C0-\u017F'-]*){0,2})"
+                           r"\s+is\s+(?i:where\s+i\s+(?:live|am\s+based|call\s+home|"
+                           r"settled)|home\s+now)\b")
+#: "Currently phoneless", "between jobs", "our team is leaderless": a slot left empty.
+_WITHOUT = re.compile(r"(?:^\s*(?i:currently|now|still)?\s*|\b(?i:i'm|i\s+am|we're|we\s+are|our\s+team"
+                      r"\s+is)\s+(?:(?i:currently|now|still|officially)\s+)?)(?i:(phoneless|carless|"
+                      r"between\s+jobs|leaderless|managerless|boss-less|bossless|out\s+of\s+work|"
+                      r"on\s+a\s+career\s+break|not\s+employed))\b")
+_EMPTY_SLOTS = MappingProxyType({"phoneless": "HAS_PHONE", "carless": "DRIVES",
+                                 "leaderless": "REPORTS_TO", "managerless": "REPORTS_TO",
+                                 "boss-less": "REPORTS_TO", "bossless": "REPORTS_TO"})
+#: "Infosys and I parted ways", "parted ways with Globex": the job ends.
+_PARTED = re.compile(r"(?:([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3})\s+and\s+(?i:i)\s+(?i:parted\s+ways"
+                     r"|split\s+up)|(?i:parted\s+ways\s+with)\s+([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3}))")
+#: "it's OCaml for me now": a value said to be the one now.
+_FOR_ME_NOW = re.compile(r"\b(?i:it's|it\s+is)\s+(?:(?i:all)\s+)?([\w#+-]+(?:\s[\w#+-]+){0,2}?)\s+"
+                         r"(?i:for\s+me\s+now|for\s+me\s+these\s+days|from\s+now\s+on)\b")
 #: A pet just got, named in the same message: "got a hamster! his name is Churro",
 #: "adopted a rescue cat yesterday, we named her Miso".
 _NEW_PET = re.compile(r"(?:^|[.!?]\s+|\b(?i:i|we|i've|we've)\s+)(?i:just\s+)?"
@@ -83,7 +114,7 @@ _SLOT_WORDS = "|".join(sorted(SLOT_NOUNS, key=len, reverse=True))
 #: "New phone: a Pixel 8", "new title as of this week: engineering manager", "switched
 #: phones: Nothing Phone 2", "new phone, a Nokia X30": a slot named, then its value.
 _SLOT_LABEL = re.compile(
-    r"^\s*(?i:(?:(?:my|our)\s+)?(?:(?:new|current)\s+)?|(?:switched|changed)\s+"
+    r"^\s*(?i:i\s+)?(?i:(?:(?:my|our)\s+)?(?:(?:new|current)\s+)?|(?:switched|changed)\s+(?:my\s+|our\s+)?"
     r"|(?:i\s+|we\s+)?(?:just\s+)?(?:got|have|there's)\s+a\s+new\s+)"
     r"(?i:(" + _SLOT_WORDS + r"))(?i:s)?(?i:\s+(?:as\s+of\s+)?(?:this|last|today|yesterday)"
     r"[\w ]*?)?"
@@ -109,6 +140,25 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
         if slot in _EXCHANGED and value_slot(left) == slot:
             out += [Finding(me, slot, taken, SLOT_TYPES[slot], confidence=0.8),
                     Finding(me, slot, left, SLOT_TYPES[slot], "retract", confidence=0.8)]
+    out += [Finding(me, "PLAYS_SPORT", v, "activity", confidence=0.8)
+            for m in _KEEP_FIT.finditer(text) if value_slot(v := m.group(1).lower()) == "PLAYS_SPORT"]
+    out += [Finding(me, "DIET", v, "diet", confidence=0.8)
+            for m in _KEEP_EVERYTHING.finditer(text) if value_slot(v := m.group(1).lower()) == "DIET"]
+    out += [Finding(me, "MAIN_LANGUAGE", m.group(1), "technology", confidence=0.8)
+            for m in _CODING_IN.finditer(text) if is_language(m.group(1), said=True)]
+    out += [Finding(me, "LIVES_IN", m.group(1), "place", confidence=0.8)
+            for m in _WHERE_I_LIVE.finditer(text)]
+    for m in _WITHOUT.finditer(text):
+        word = " ".join(m.group(1).lower().split())
+        slot = _EMPTY_SLOTS.get(word, "WORKS_AT")
+        out.append(Finding(me, slot, "", SLOT_TYPES[slot], "retract", confidence=0.8))
+    out += [Finding(me, "WORKS_AT", org, "organization", "retract", confidence=0.8)
+            for m in _PARTED.finditer(text) if (org := m.group(1) or m.group(2))]
+    for m in _FOR_ME_NOW.finditer(text):
+        value = m.group(1)
+        slot = value_slot(value) or ("MAIN_LANGUAGE" if is_language(value, said=True) else "")
+        if slot in _EXCHANGED:
+            out.append(Finding(me, slot, value, SLOT_TYPES[slot], confidence=0.8))
     for m in _SLOT_NAMED.finditer(text):
         if (name := clean_name(m.group(2))) is not None:
             noun = " ".join(m.group(1).lower().split())
@@ -118,7 +168,8 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
             for m in _NO_SLOT.finditer(text) if (slot := _EMPTIED[m.group(1).lower()])
             not in ("LIVES_IN",)]
     label = _SLOT_LABEL.match(text)
-    if label and (value := label.group(3).strip()) and len(value.split()) <= 5:
+    if label and (value := _UNTIL_FURTHER.sub("", label.group(3)).strip()) and \
+            len(value.split()) <= 5:
         slot = SLOT_NOUNS[label.group(1).lower()]
         # after a comma only a value that names its own slot: "new phone, a Nokia X30"
         if label.group(2) != "," or value_slot(value) == slot:
@@ -167,4 +218,6 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({})
 TRIGGERS: frozenset[str] = frozenset()
 #: A sentence these match is worth parsing whatever its words.
 PATTERNS: tuple[re.Pattern[str], ...] = (_DATING, _PET_NAME, _NO_SLOT, _MADE_ME, _TITLE_NOW,
-                                         _NO_MORE, _SLOT_NAMED, _MOST_CODE, _INSTEAD_OF)
+                                         _NO_MORE, _SLOT_NAMED, _MOST_CODE, _INSTEAD_OF,
+                                         _KEEP_FIT, _KEEP_EVERYTHING, _CODING_IN, _WHERE_I_LIVE,
+                                         _WITHOUT, _PARTED, _FOR_ME_NOW)

@@ -51,6 +51,9 @@ def _present_form(verb: Token) -> bool:
         return True  # "I go swimming", "I do climbing" (the parser makes "do" an auxiliary)
     if verb.tag_ == "VBG" and verb.dep_ == "ROOT" and not aux and verb.i == verb.sent.start:
         return True  # "doing judo twice a week now": a diary line for "I'm doing"
+    if verb.tag_ == "VBG" and any(a.lemma_ == "be" and a.tag_ in ("VBP", "VBZ") for a in aux) \
+            and any(c.lower_ in ("now", "nowadays", "lately") for c in verb.children):
+        return True  # "I'm playing rugby now": a habit now, not one afternoon
     return verb.tag_ == "VB" and verb.dep_ == "conj" and not aux and \
         verb.head.tag_ in ("VBP", "VBZ")
 

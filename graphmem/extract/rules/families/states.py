@@ -318,13 +318,30 @@ def drive(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def report_to(clause: Clause, speech: Speech) -> list[Finding]:
-    """"I report to Yusuf now": the manager."""
+    """"I report to Yusuf now", "I answer to Siobhan at work": the manager."""
     if clause.modal in NOT_SO or clause.tense == "past" and not clause.perfect:
         return []
+    if clause.lemma == "answer" and not pobjs(clause.verb, ("at",)) and not any(
+            c.lower_ in ("directly", "now") for c in clause.verb.children):
+        return []  # "I answered to the call": only "answer to X at work" is a manager
     bosses = [t for t in pobjs(clause.verb, ("to",)) if t.text[:1].isupper()]
     action = action_of(clause)
     return each(clause, lambda s: [Finding(s, "REPORTS_TO", t.text, "person", action)
                                     for t in bosses])
+
+
+def took_over_as(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Carlos Mendes took over as my manager", "Ola stepped in as my boss": the manager."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.hedged or not speech.first_person or \
+            clause.tense == "future":
+        return []
+    roles = [t for t in pobjs(verb, ("as",)) if slot_noun(t) == "REPORTS_TO"
+             and possessor(t) == "me"]
+    bosses = [t for t in verb.children if t.dep_ == "nsubj" and capitalised(t)
+              and t.pos_ == "PROPN" and t.text not in speech.speakers]
+    return [Finding(speech.me(), "REPORTS_TO", n, "person") for _ in roles[:1]
+            for t in bosses if (n := phrase(t))]
 
 
 #: Hiring someone away from another employer.
@@ -576,7 +593,8 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "eat": (diet,), "go": (diet,), "turn": (diet,), "try": (diet,), "follow": (diet,),
     "stay": (diet,), "keep": (diet,), "return": (diet,), "do": (diet,), "drive": (drive,),
     "lease": (drive,),
-    "report": (report_to,), "cover": (stands_in,), "act": (stands_in,), "fill": (stands_in,),
+    "report": (report_to,), "answer": (report_to,), "take": (took_over_as,),
+    "step": (took_over_as,), "cover": (stands_in,), "act": (stands_in,), "fill": (stands_in,),
     "sit": (under,), "work": (under,), "put": (under,), "place": (under,),
     "transfer": (under,), "shift": (under,), "move": (under,),
     "employ": (employed,), "hire": (employed,), "poach": (employed,), "recruit": (employed,), "headhunt": (employed,),

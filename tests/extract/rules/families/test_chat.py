@@ -95,3 +95,33 @@ def test_a_value_in_place_of_another_said_without_a_verb(extractor: RuleExtracto
     assert triples(said(extractor, "Tea instead of coffee now.")) == set()  # no slot
     assert ("Bob", "MAIN_LANGUAGE", "", "retract") in triples(
         said(extractor, "I went into product; no coding for me now."))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("If you're wondering, handball is how I keep fit.", ("Bob", "PLAYS_SPORT", "handball", "assert")),
+    ("I try to keep everything dairy-free.", ("Bob", "DIET", "dairy-free", "assert")),
+    ("i do most of my coding in OCaml", ("Bob", "MAIN_LANGUAGE", "OCaml", "assert")),
+    ("Pretty much all my projects are in Python.", ("Bob", "MAIN_LANGUAGE", "Python", "assert")),
+    ("Copenhagen is where I live now, and honestly I love it.",
+     ("Bob", "LIVES_IN", "Copenhagen", "assert")),
+    ("Currently phoneless, long story.", ("Bob", "HAS_PHONE", "", "retract")),
+    ("Currently between jobs, enjoying the break.", ("Bob", "WORKS_AT", "", "retract")),
+    ("Mei is gone and our team is leaderless for now.", ("Bob", "REPORTS_TO", "", "retract")),
+    ("Infosys and I parted ways; I'm not employed at the moment.",
+     ("Bob", "WORKS_AT", "Infosys", "retract")),
+    ("Said goodbye to Java, it's OCaml for me now.", ("Bob", "MAIN_LANGUAGE", "OCaml", "assert")),
+    ("no manager for me rn, it's weird", ("Bob", "REPORTS_TO", "", "retract")),
+    ("No special diet for me these days.", ("Bob", "DIET", "", "retract")),
+    ("Changed my diet - pescatarian from now on.", ("Bob", "DIET", "pescatarian", "assert")),
+])
+def test_more_slots_said_in_shorthand(extractor: RuleExtractor, text: str,
+                                      expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", ["Paris was where I lived.", "Tea is how I keep sane.",
+                                  "I keep everything in the cloud."])
+def test_no_shorthand_slot_for_the_past_or_a_non_value(extractor: RuleExtractor,
+                                                       text: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[1] in ("LIVES_IN", "PLAYS_SPORT", "DIET")}

@@ -216,3 +216,29 @@ def test_a_slot_ended_or_held_in_chat_words(extractor: RuleExtractor, text: str,
 def test_nothing_ends_where_nothing_is_said_to(extractor: RuleExtractor, text: str,
                                               predicate: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == predicate}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("i answer to Siobhan at work.", ("Bob", "REPORTS_TO", "Siobhan", "assert")),
+    ("Siobhan got promoted and Carlos Mendes took over as my manager.",
+     ("Bob", "REPORTS_TO", "Carlos Mendes", "assert")),
+    ("Gustavo runs our team and is my direct manager.",
+     ("Bob", "REPORTS_TO", "Gustavo", "assert")),
+    ("I'm playing rugby now instead of playing handball",
+     ("Bob", "PLAYS_SPORT", "handball", "retract")),
+    ("I'm swimming now instead of playing cricket.", ("Bob", "PLAYS_SPORT", "swimming", "assert")),
+    ("Sport-wise, I mostly do kickboxing.", ("Bob", "PLAYS_SPORT", "kickboxing", "assert")),
+    ("Said goodbye to Melbourne and moved to Dubai", ("Bob", "LIVES_IN", "Dubai", "assert")),
+])
+def test_a_manager_sport_or_home_in_other_words(extractor: RuleExtractor, text: str,
+                                                expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "predicate"), [
+    ("Tom took over as team captain.", "REPORTS_TO"), ("I'm playing tennis.", "PLAYS_SPORT"),
+    ("She said she moved to Dubai.", "LIVES_IN"),
+])
+def test_no_manager_sport_or_home_where_none_is_said(extractor: RuleExtractor, text: str,
+                                                     predicate: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[0] == "Bob" and t[1] == predicate}
