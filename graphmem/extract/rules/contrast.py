@@ -127,8 +127,16 @@ CORRECTION = re.compile(rf"\b(?:{_POINTING}|i\s+meant)\s+[^,]+,\s*not\s"
                         rf"|^\W*(?:(?:{_CUE_WORDS}|no)\W+)*i\s+meant\s"
                         rf"|^\W*(?:(?:{_CUE_WORDS}|no)\W+)+(?:i\s+mean|{_POINTING})\s"
                         rf"|^\W*(?:{_CUE_WORDS}\W+)+[^.!?]*\bnot\s"
-                        r"|\bi\s+said\s+[^.!?]+?(?:,|\bbut\b)\s*(?:it's|it\s+is|it\s+was|i\s+meant)\s",
+                        r"|\bi\s+said\s+[^.!?]+?(?:,|\bbut\b)\s*(?:it's|it\s+is|it\s+was|i\s+meant)\s"
+                        r"|^\W*(?:typo|(?:small|quick)\s+fix|fix|correction|autocorrect)\b",
                         re.IGNORECASE)
+#: "Typo earlier: Dart, not Python", "Small fix: Seattle, not São Paulo", "Autocorrect changed
+#: it, I'm in São Paulo, not Amsterdam": a cue, then the right value and the wrong one.
+_FRAGMENT = re.compile(
+    r"^\W*(?:typo(?:\s+earlier)?|(?:small|quick)\s+fix|fix|correction|autocorrect[^,:;]*)"
+    r"\s*[,:;-]\s*(?:it's\s+|it\s+is\s+|"
+    r"i'm\s+(?:in|at|on|into)\s+|i\s+(?:live|work)\s+(?:in|at)\s+)?(?:an?\s+|the\s+)?"
+    r"(?P<right>[^,;]+?),?\s+not\s+(?:an?\s+|the\s+)?(?P<wrong>[^,.;!?]+)", re.IGNORECASE)
 #: "I said vegan but it's vegetarian", "oops, I said golf, it's kickboxing": the wrong value
 #: said again, then the right one.
 _SAID_WRONG = re.compile(
@@ -168,7 +176,7 @@ def correction(sent: Span) -> Correction | None:
     one must be a name ("I meant it", "it was great" correct nothing) and the
     sentence must read as a correction: "I meant X", or a cue before "it was X".
     """
-    said = _said_wrong(sent)
+    said = _said_wrong(sent) or _fragment(sent)
     if said is not None:
         return said
     root = sent.root
@@ -199,6 +207,20 @@ def correction(sent: Span) -> Correction | None:
         return Correction(right, wrong, value) if right.lower() != wrong.lower() else None
     named = value.pos_ == "PROPN" or (value.text[:1].isupper() and value.i != sent.start)
     return Correction(right, None, value) if named and (meaning or cued) else None
+
+
+def _fragment(sent: Span) -> Correction | None:
+    """"Typo earlier: Dart, not Python" (see :data:`_FRAGMENT`)."""
+    match = _FRAGMENT.search(sent.text)
+    if match is None:
+        return None
+    start = sent.start_char
+    right = sent.doc.char_span(start + match.start("right"), start + match.end("right"),
+                               alignment_mode="expand")
+    value, wrong = match["right"].strip(), match["wrong"].strip()
+    if right is None or not wrong or value.lower() == wrong.lower() or len(value.split()) > 4:
+        return None
+    return Correction(value, wrong, right.root)
 
 
 def _said_wrong(sent: Span) -> Correction | None:

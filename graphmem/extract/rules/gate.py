@@ -44,7 +44,7 @@ _COMPLEMENTS = frozenset({"favorite", "favourite", "fave", "name", "student", "r
                           "fan", "fans",
                           "job", "position", "role", "internship", "gig", "career", "nickname",
                           "notice", "resignation", "flat", "apartment", "lease", "studio",
-                          "condo", "under"})
+                          "condo", "under", "keys"})
 #: Words of multi-word term names that are ordinary English on their own ("Ruby on Rails").
 _COMMON_TERM_WORDS = frozenset({"on", "of", "the", "and", "to", "code", "actions", "studio",
                                 "visual", "power", "compose", "native", "boot", "cloud", "face",
@@ -201,7 +201,8 @@ def split_sentences(text: str) -> list[str]:
         if pieces and _ABBREVIATION.search(pieces[-1]):
             pieces[-1] = f"{pieces[-1]} {piece.strip()}"
         elif (headed := _HEADING.match(piece.strip())) and \
-                headed.group(1).strip().lower() not in _LABELS:
+                headed.group(1).strip().lower() not in _LABELS and not \
+                set(headed.group(1).lower().split()) & _SLOT_WORDS:  # "New phone: my ..."
             pieces += [f"{headed.group(1).strip()}:", headed.group(2)]
         elif disregard := _DISREGARD.match(piece.strip()):
             pieces += [f"{disregard.group(1)}.", disregard.group(2)]
@@ -211,7 +212,8 @@ def split_sentences(text: str) -> list[str]:
 
 
 #: "Big life update: I'm ...", "Quick update: we ...": a heading, then a first-person clause.
-_HEADING = re.compile(r"^([^:]{1,40}):\s+((?:I|i|We|we)(?:'m|'ve|'ll|'d|'re|\s).*)$", re.DOTALL)
+_HEADING = re.compile(r"^([^:]{1,40}):\s+((?:I|i|We|we)(?:'m|'ve|'ll|'d|'re|\s).*|(?:[Mm]y|[Oo]ur)\s.*)$",
+                      re.DOTALL)
 #: "Ignore what I said about Philips, the company I joined is Mercado Libre": what follows
 #: the disclaimer is a statement of its own (the parser would make it the disclaimer's).
 _DISREGARD = re.compile(r"^((?:please\s+)?(?:ignore|forget|scratch|disregard)\s+what\s+i\s+"
@@ -220,5 +222,6 @@ _DISREGARD = re.compile(r"^((?:please\s+)?(?:ignore|forget|scratch|disregard)\s+
 #: "Sport-wise, I mostly do kickboxing": the aspect says nothing the clause does not, and the
 #: parser takes "wise" for the subject.
 _ASPECT = re.compile(r"(?:(?<=^)|(?<=[.!?]\s))[A-Za-z]+-wise,\s+")
+_SLOT_WORDS = frozenset(w for noun in SLOT_NOUNS for w in noun.split()) | {"diet", "phones"}
 #: Headings that belong to what follows them.
 _LABELS = frozenset({"todo", "to-do", "to do", "note", "reminder", "remind me", "fyi"})

@@ -234,11 +234,22 @@ def value_name(token: Token) -> str | None:
     return name
 
 
+def _said_before(slot: str, pronoun: Token) -> Token | None:
+    """The last value of ``slot`` the sentence named before ``pronoun``."""
+    for t in reversed(pronoun.doc[pronoun.sent.start:pronoun.i]):
+        if t.pos_ in ("NOUN", "PROPN", "ADJ") and (n := value_name(t)) \
+                and value_slot(n, t) == slot:
+            return t
+    return None
+
+
 def fits(slot: str, token: Token) -> str | None:
     """Check a value fits the slot its noun names; None when it does not. "she" in "so
     she's my boss now" is the person the sentence named just before (:func:`antecedent`)."""
     if slot in ("REPORTS_TO", "HAS_PARTNER") and (named := antecedent(token)) is not None:
         token = named
+    if token.lower_ in ("that", "this", "it") and (said := _said_before(slot, token)) is not None:
+        token = said  # "My doctor suggested paleo, so that's my diet now"
     name = value_name(token)
     if not name or name.lower() in ("it", "this", "that", "what", "who", "one"):
         return None

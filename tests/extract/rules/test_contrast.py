@@ -187,3 +187,21 @@ def test_the_anymore_of_a_denied_value_is_its_own(extractor: RuleExtractor) -> N
         ("Bob", "DIET", "vegan", "assert"), ("Bob", "DIET", "keto", "retract")}
     assert triples(said(extractor, "I live in Lisbon, not Porto anymore.")) == {
         ("Bob", "LIVES_IN", "Lisbon", "assert"), ("Bob", "LIVES_IN", "Porto", "retract")}
+
+
+@pytest.mark.parametrize(("stored", "text", "right"), [
+    (("MAIN_LANGUAGE", "Python"), "Typo earlier: Dart, not Python.", "Dart"),
+    (("DIET", "paleo"), "typo earlier, it's gluten-free, not paleo.", "gluten-free"),
+    (("LIVES_IN", "São Paulo"), "Small fix: Seattle, not São Paulo. I mix those two up.",
+     "Seattle"),
+    (("LIVES_IN", "Amsterdam"), "Autocorrect changed it, I'm in São Paulo, not Amsterdam.",
+     "São Paulo"),
+])
+def test_a_cued_correction_without_a_verb(extractor: RuleExtractor, stored: tuple[str, str],
+                                          text: str, right: str) -> None:
+    predicate, wrong = stored
+    fact = CandidateFact(id="f1", text=f"Bob: {wrong}", subject="Bob", predicate=predicate,
+                         object=wrong, valid_from=REF, own=True)
+    extraction = extractor.extract(episode(Message(id="m", speaker="Bob", content=text)), [fact])
+    assert triples(extraction) == {("Bob", predicate, right, "assert"),
+                                   ("Bob", predicate, wrong, "retract")}

@@ -55,7 +55,8 @@ def _old_new(verb: Token, lemma: str) -> tuple[list[Token], list[Token]]:
     """What a transition leaves and what it takes up."""
     if lemma in ("replace", "swap", "trade", "exchange", "ditch", "drop", "dump", "leave", "quit"):
         old = dobjs(verb) + (pobjs(verb, ("in",)) if lemma == "trade" else [])  # "traded in X"
-        return old, pobjs(verb, ("with", "for")) + [x for o in old for x in pobjs(o, ("for",))]
+        to = ("to",) if lemma == "swap" else ()  # "swapped to a Moto G84"
+        return old, pobjs(verb, ("with", "for", *to)) + [x for o in old for x in pobjs(o, ("for",))]
     old = pobjs(verb, ("from",)) + [x for o in dobjs(verb) for x in pobjs(o, ("from",))]
     inner = [x for p in verb.children if p.dep_ == "prep" and p.lower_ == "from"
              for x in pobjs(p, ("to",))] + [x for o in old for x in pobjs(o, ("to",))]
@@ -201,6 +202,9 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
         if t.lemma_ in _CONSUMING:  # "stopped drinking coffee"
             return [Finding(s, "LIKES", n, object_type(o), "retract") for s in owners
                     for o in dobjs(t) if (n := phrase(o))]
+        if t.lemma_ == "work":  # "I stopped working at Philips"
+            return [Finding(s, "WORKS_AT", n, "organization", "retract") for s in owners
+                    for o in pobjs(t, ("at", "for")) if (n := phrase(o))]
         if t.lemma_ in ("code", "program") and not dobjs(t):  # "gave up coding"
             return [Finding(s, "MAIN_LANGUAGE", "", "technology", "retract") for s in owners]
         if t.lemma_ in ("play", "do"):

@@ -62,7 +62,7 @@ def copula(clause: Clause, speech: Speech) -> list[Finding]:
         out += _adjective(comp, clause, speech)
     if not any(c.dep_ == "acomp" for c in verb.children):
         for prep in [c for c in verb.children if c.dep_ == "prep"]:
-            out += _where(prep, clause)
+            out += _where(prep, clause, speech)
     out += _stack(verb, clause)
     return out
 
@@ -237,7 +237,11 @@ def _phrase_text(tokens: list[Token]) -> str:
 _ALL_IN_SLOTS = frozenset({"PLAYS_SPORT", "DIET", "MAIN_LANGUAGE", "HAS_PHONE"})
 
 
-def _where(prep: Token, clause: Clause) -> list[Finding]:
+#: Where one lives, said of its rooms: "our new apartment is in Buenos Aires".
+_HOMES = frozenset({"apartment", "flat", "house", "home", "place", "condo", "studio"})
+
+
+def _where(prep: Token, clause: Clause, speech: Speech) -> list[Finding]:
     word = prep.lower_
     targets = [c for c in prep.children if c.dep_ in ("pobj", "pcomp")]
     targets += [x for t in targets for x in conjuncts(t)]
@@ -270,6 +274,17 @@ def _where(prep: Token, clause: Clause) -> list[Finding]:
                 value_slot(n) == "PLAYS_SPORT" else Finding(s, "LIKES", n, "activity",
                                                                timing="none")
                 for s, n in found]
+    if word == "in" and clause.tense == "present" and clause.ended:
+        # "I'm no longer in Helsinki, living out of a suitcase": that home ends
+        return [Finding(s, "LIVES_IN", n, "place", "retract") for s in clause.subjects
+                for t in targets if (is_place(t) or is_named(t)) and not is_company(t)
+                and (n := phrase(t))]
+    if word == "in" and clause.tense == "present" and not clause.negated and speech.first_person \
+            and any(c.lemma_.lower() in _HOMES and possessor(c) == "me"
+                    for c in copula_subjects(prep.head)):
+        # "Our new apartment is in Buenos Aires, we moved in December": home
+        return [Finding(speech.me(), "LIVES_IN", n, "place") for t in targets
+                if (is_place(t) or is_named(t)) and not is_company(t) and (n := phrase(t))]
     if word == "in" and clause.tense == "present" and _settled(prep):
         # "we're in Copenhagen now", "I'm in Adelaide, moved here for uni": home
         # a place, whatever the tagger says ("Valencia" read as a person)

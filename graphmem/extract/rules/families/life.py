@@ -52,7 +52,7 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
 _HOMES = frozenset({"flat", "apartment", "house", "place", "room", "studio", "condo", "lease",
                     "loft", "cottage", "townhouse", "bungalow"})
 #: Verbs that start living somewhere when their object is a home.
-_HOME_STARTS = frozenset({"rent", "lease", "sign", "share", "find"})
+_HOME_STARTS = frozenset({"rent", "lease", "sign", "share", "find", "get"})
 
 
 def rent(clause: Clause, speech: Speech) -> list[Finding]:
@@ -63,6 +63,9 @@ def rent(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.modal or clause.hedged:
         return []
     homes = [t for t in dobjs(verb) if t.lemma_.lower() in _HOMES]
+    if clause.lemma == "get" and any(t.lemma_.lower() == "key" for t in dobjs(verb)):
+        homes += [h for t in [*dobjs(verb), verb] for h in pobjs(t, ("to",))
+                  if h.lemma_.lower() in _HOMES]  # "got the keys to a place in Amsterdam"
     places = [p for t in homes for p in pobjs(t, ("in", "on"))] + pobjs(verb, ("in",))
     places = [t for t in places if is_place(t) or is_named(t) and t.ent_type_ != TECH_LABEL]
     if not homes or not places:
@@ -71,7 +74,7 @@ def rent(clause: Clause, speech: Speech) -> list[Finding]:
         return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", "retract")
                                         for t in places if (n := phrase(t))])
     starts = clause.lemma in _HOME_STARTS and (
-        clause.tense != "past" or clause.lemma in ("sign", "find") and not has_time(verb))
+        clause.tense != "past" or clause.lemma in ("sign", "find", "get") and not has_time(verb))
     if not starts:
         return []
     return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action_of(clause))
@@ -365,7 +368,7 @@ def break_up(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
-    "start": (found_business,), "get": (acquire, dispose), "live": (live,), "reside": (live,),
+    "start": (found_business,),  "live": (live,), "reside": (live,),
     "move": (move,), "relocate": (move,), "grow": (grow_up,), "come": (grow_up,),
     "marry": (marry,), "divorce": (marry,), "separate": (marry,), "date": (date_someone,),
     "break": (break_up,), "split": (break_up,), "know": (know,), "speak": (know,),
@@ -373,6 +376,7 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "pick": (acquire,),
     "sell": (dispose,), "rid": (dispose,), "give": (dispose, birth, rent), "rent": (rent,),
     "lease": (rent,), "sign": (rent,), "share": (rent,), "find": (rent,), "make": (make_move,),
+    "get": (acquire, dispose, rent),
     "open": (found_business,), "found": (found_business,), "launch": (found_business,),
 })
 TRIGGERS: frozenset[str] = frozenset()

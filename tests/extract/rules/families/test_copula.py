@@ -70,3 +70,27 @@ def test_what_one_is_all_about_into_or_in(extractor: RuleExtractor, text: str,
 def test_no_slot_in_a_liking_or_a_visit(extractor: RuleExtractor, text: str,
                                         predicate: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == predicate}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Our new apartment is in Buenos Aires, we moved in December.",
+     ("Bob", "LIVES_IN", "Buenos Aires", "assert")),
+    ("I'm no longer in Helsinki, living out of a suitcase for now",
+     ("Bob", "LIVES_IN", "Helsinki", "retract")),
+    ("Correction: my manager is Tomasz. I wrote Gustavo by mistake.",
+     ("Bob", "REPORTS_TO", "Tomasz", "assert")),
+    ("My doctor suggested paleo, so that's my diet now", ("Bob", "DIET", "paleo", "assert")),
+    ("just got the keys to a place in Amsterdam!", ("Bob", "LIVES_IN", "Amsterdam", "assert")),
+    ("Swapped to a Moto G84, and honestly I love it.", ("Bob", "HAS_PHONE", "Moto G84", "assert")),
+    ("I stopped working at Philips, I'm on a career break.",
+     ("Bob", "WORKS_AT", "Philips", "retract")),
+])
+def test_a_home_job_or_value_said_around_the_slot(extractor: RuleExtractor, text: str,
+                                                  expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", ["My house is in a mess.", "My sister's flat is in Rome.",
+                                  "I got the keys to my car."])
+def test_no_home_from_a_mess_or_someone_elses_flat(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[0] == "Bob" and t[1] == "LIVES_IN"}
