@@ -94,7 +94,7 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
 
 def _diet_as_verb(token: Token) -> bool:
     """"I've been vegetarian my whole life" parsed with the diet as the sentence's head and
-    "been" its auxiliary: read like a verb (families.states.diet_word)."""
+    "been" its auxiliary: read like a verb (families.diet.diet_word)."""
     return token.lower_ in DIETS and any(c.dep_ in ("aux", "auxpass") for c in token.children)
 
 

@@ -2,10 +2,11 @@
 
 A possessed slot noun linked to a value by a copula ("my phone is a Pixel 8",
 "Rust is my go-to language now", "home for me is Oslo", "Camille became my
-boss"), a diet word in any clause about oneself ("I eat vegan", "I went
-vegetarian"), "I drive X", "I report to X", "employed by X", "I'm with X",
-"settled in X", "started at X", "I write almost everything in X". Negated or
-ended, the same clauses close the value instead (dispatch._never_asserted).
+boss"), "I drive X", "employed by X", "I'm with X", "settled in X", "started at
+X", "I write almost everything in X", "I'm on an iPhone 15". Negated or ended,
+the same clauses close the value instead (dispatch._never_asserted). Diets are
+read by :mod:`graphmem.extract.rules.families.diet`, managers by
+:mod:`graphmem.extract.rules.families.manager`.
 Which slot a value belongs to comes from :mod:`graphmem.extract.rules.slots`;
 closing and replacing values is :mod:`graphmem.extract.rules.families.change`.
 """
@@ -18,14 +19,14 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (
-    KIN, Clause, Finding, Rule, Speech, Timing, action_of, antecedent, appositive_name,
-    conjuncts, copula_subjects, each, possessor)
+    KIN, Clause, Finding, Rule, Speech, Timing, action_of, appositive_name, conjuncts,
+    copula_subjects, each, possessor)
 from graphmem.extract.rules.lexicon import (
     capitalised, dobjs, is_named, is_org, is_place, is_school, pobjs)
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import (
-    DIETS, NOT_SO, SLOT_THINGS, SPORTS, SLOT_TYPES, fits, is_language, owner_of,
-    slot_finding, slot_noun, value_name, value_slot)
+    NOT_SO, SLOT_THINGS, SPORTS, SLOT_TYPES, fits, is_language, owner_of, slot_finding, slot_noun,
+    value_name, value_slot)
 from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
@@ -43,10 +44,6 @@ _ALL_OF_IT = frozenset({"everything", "all", "most", "mostly", "mainly", "primar
 #: What one does every working day is the main thing: "Day to day I program in Java".
 _EVERY_DAY = re.compile(r"\b(?:day[- ]to[- ]day|every\s*day|daily|at\s+work|full[- ]time"
                         r"|these\s+days|nowadays)\b", re.IGNORECASE)
-
-
-_DIET_VERBS = frozenset({"be", "eat", "go", "become", "turn", "try", "follow", "stay", "start",
-                         "keep", "live", "do", "switch", "get", "return"})
 
 
 #: Words for a new one of something: "the replacement is a OnePlus 9".
@@ -135,97 +132,6 @@ def out_of_work(clause: Clause, speech: Speech) -> list[Finding]:
     return each(clause, lambda s: [Finding(s, "WORKS_AT", "", "organization", "retract")])
 
 
-def diet(clause: Clause, speech: Speech) -> list[Finding]:
-    """"I'm vegan", "I eat pescatarian", "I went vegetarian", "I'm trying a keto diet now"."""
-    verb = clause.verb
-    if clause.modal in NOT_SO or clause.lemma not in _DIET_VERBS:
-        return []
-    ruled_out = _ruled_out(clause)
-    if ruled_out:  # "I started eating meat again", "went back to eating meat": not vegetarian
-        return each(clause, lambda s: [Finding(s, "DIET", n, "diet", "retract")
-                                        for n in ruled_out])
-    back = [b for a in verb.children if a.dep_ == "advmod" and a.lower_ == "back"
-            for b in pobjs(a, ("to",)) if b.lemma_ == "be"]
-    if back and not clause.negated:  # "I'm back to being pescatarian": that diet again
-        named = [w.lower_ for b in back for w in b.children if w.lower_ in DIETS]
-        return each(clause, lambda s: [Finding(s, "DIET", n, "diet") for n in named])
-    if any(c.dep_ == "prep" and c.lower_ in ("from", "to") for c in verb.children):
-        return []  # "went from vegetarian to vegan" is a transition
-    if clause.lemma == "be" and clause.tense == "past" and not clause.perfect:
-        return []
-    words: list[Token] = []
-    for c in verb.children:
-        if c.dep_ in ("acomp", "attr", "oprd", "dobj", "advmod", "npadvmod", "xcomp", "ccomp",
-                      "amod", "nsubj") and c.dep_ != "nsubj":
-            words += [c, *conjuncts(c)]
-            words += [x for x in c.children if x.dep_ in ("amod", "compound", "acomp")]
-    names = list(dict.fromkeys(w.lower_ for w in words if w.lower_ in DIETS
-                               or w.lemma_.lower() in DIETS))
-    names += [n for w in words if (n := _hyphenated(w)) in DIETS and n not in names]
-    action = action_of(clause)
-    eats_all = clause.lemma == "eat" and not clause.negated and (
-        any(t.lower_ in ("everything", "anything", "whatever") for t in dobjs(verb))
-        or any(c.lower_ in ("normally", "normal") for c in verb.children))
-    if eats_all:  # "I eat everything again", "I just eat normally": no diet any more
-        return each(clause, lambda s: [Finding(s, "DIET", "", "diet", "retract")])
-    return each(clause, lambda s: [Finding(s, "DIET", n, "diet", action) for n in names])
-
-
-def _hyphenated(word: Token) -> str:
-    """"gluten-free" split by the tokenizer into "gluten", "-", "free"."""
-    doc = word.doc
-    if word.i >= 2 and doc[word.i - 1].text == "-" and not doc[word.i - 2].whitespace_:
-        return f"{doc[word.i - 2].lower_}-{word.lower_}"
-    return word.lower_
-
-
-#: The diets a food rules out: whoever eats meat again is no longer vegetarian.
-_RULES_OUT = MappingProxyType({
-    **dict.fromkeys(("meat", "chicken", "beef", "pork", "steak", "bacon", "burgers", "lamb"),
-                    ("vegetarian", "vegan", "pescatarian")),
-    **dict.fromkeys(("fish", "seafood", "salmon", "tuna", "sushi"), ("vegetarian", "vegan")),
-    **dict.fromkeys(("dairy", "cheese", "eggs", "milk", "butter"), ("vegan",)),
-})
-
-
-def _ruled_out(clause: Clause) -> list[str]:
-    """The diets a clause of eating ends: "I eat meat again", "I've started eating fish"
-    (a change, not a habit: not "I still eat eggs", "I don't eat meat", "I might eat
-    fish", nor a one-off "I ate fish yesterday")."""
-    verb: Token | None = clause.verb
-    if clause.negated or clause.hedged or clause.modal or clause.tense == "future":
-        return []
-    if clause.lemma != "eat":
-        verb = _back_to_eating(clause.verb)  # "I went back to eating meat", "back to eating fish"
-        if verb is None:
-            return []
-    else:
-        verb = clause.verb
-        again = any(t.lower_ == "again" for t in verb.sent)
-        started = verb.dep_ == "xcomp" and verb.head.lemma_ in ("start", "begin", "resume")
-        if not (again or started):
-            return []
-    foods = [t.lower_ for t in dobjs(verb)] + [t.lemma_.lower() for t in dobjs(verb)]
-    return list(dict.fromkeys(d for food in foods for d in _RULES_OUT.get(food, ())))
-
-
-def _back_to_eating(verb: Token) -> Token | None:
-    """The "eating" of "went back to eating", "returned to eating", "am back to eating"."""
-    if verb.lemma_ != "return" and not any(c.dep_ == "advmod" and c.lower_ == "back"
-                                           for c in verb.children):
-        return None
-    return next((t for t in pobjs(verb, ("to",)) if t.lemma_ == "eat"), None)
-
-
-def diet_word(clause: Clause, speech: Speech) -> list[Finding]:
-    """"I'm not keto anymore" when the parser reads the diet word as a verb."""
-    if clause.modal in NOT_SO or clause.verb.lower_ not in DIETS:
-        return []
-    word = clause.verb.lower_
-    return each(clause, lambda s: [Finding(s, "DIET", word, "diet", action_of(clause))])
-
-
-#: What a working day is made of: "most of my day is C#", "my research code is all Julia".
 _WORK_NOUNS = frozenset({"day", "work", "code", "time", "job", "codebase", "week", "stack"})
 
 
@@ -258,41 +164,6 @@ def language_at_work(clause: Clause, speech: Speech) -> list[Finding]:
     return [Finding(me, "MAIN_LANGUAGE", n, "technology") for n in langs]
 
 
-def stands_in(clause: Clause, speech: Speech) -> list[Finding]:
-    """"Hamid is covering as my manager", "Rosa is acting as my boss": the subject holds
-    the speaker's slot from now, until someone else does."""
-    verb = clause.verb
-    if not speech.first_person or clause.negated or clause.modal or clause.tense == "past":
-        return []
-    who = [t for t in verb.children if t.dep_ == "nsubj" and t.text[:1].isupper()
-           and t.pos_ == "PROPN"]
-    return [slot_finding(speech.me(), slot, t.text, "assert", timing="none")
-            for noun in pobjs(verb, ("as",))
-            if possessor(noun) == "me" and (slot := slot_noun(noun)) == "REPORTS_TO"
-            for t in who]
-
-
-def under(clause: Clause, speech: Speech) -> list[Finding]:
-    """"I sit under Leticia now", "I work under Hamid", "the reorg put me under Sunita": the
-    speaker's manager (a name, whatever the tagger makes of it: "Tomasz" read as a noun)."""
-    verb = clause.verb
-    placed = clause.lemma in _PLACING and any(t.lower_ == "me" for t in dobjs(verb)) \
-        and speech.first_person
-    if clause.negated or clause.modal or clause.tense == "past" and not placed:
-        return []
-    bosses = [t for p in pobjs(verb, ("under",)) if ((t := antecedent(p) or p).pos_ == "PROPN"
-                                                     or t.pos_ == "NOUN" and capitalised(t))
-              and t.ent_type_ not in ("ORG", "GPE", "LOC")]  # "Tomasz" may read as a FAC
-    if placed:
-        return [Finding(speech.me(), "REPORTS_TO", t.text, "person") for t in bosses]
-    return [Finding(s, "REPORTS_TO", t.text, "person") for s in clause.subjects
-            if s.is_speaker for t in bosses]
-
-
-#: What a reorganisation does to someone: "put me under Sunita", "moved me under Ola".
-_PLACING = frozenset({"put", "move", "place", "transfer", "shift"})
-
-
 def sport_word(clause: Clause, speech: Speech) -> list[Finding]:
     """"I do judo twice a week" when the parser reads the sport as the verb ("do" its
     auxiliary): the sport, habitually."""
@@ -315,33 +186,6 @@ def drive(clause: Clause, speech: Speech) -> list[Finding]:
         return each(clause, lambda s: [Finding(s, "DRIVES", "", "product", "retract")])
     return each(clause, lambda s: [Finding(s, "DRIVES", n, "product", action)
                                     for t in cars if (n := phrase(t))])
-
-
-def report_to(clause: Clause, speech: Speech) -> list[Finding]:
-    """"I report to Yusuf now", "I answer to Siobhan at work": the manager."""
-    if clause.modal in NOT_SO or clause.tense == "past" and not clause.perfect:
-        return []
-    if clause.lemma == "answer" and not pobjs(clause.verb, ("at",)) and not any(
-            c.lower_ in ("directly", "now") for c in clause.verb.children):
-        return []  # "I answered to the call": only "answer to X at work" is a manager
-    bosses = [t for t in pobjs(clause.verb, ("to",)) if t.text[:1].isupper()]
-    action = action_of(clause)
-    return each(clause, lambda s: [Finding(s, "REPORTS_TO", t.text, "person", action)
-                                    for t in bosses])
-
-
-def took_over_as(clause: Clause, speech: Speech) -> list[Finding]:
-    """"Carlos Mendes took over as my manager", "Ola stepped in as my boss": the manager."""
-    verb = clause.verb
-    if clause.negated or clause.modal or clause.hedged or not speech.first_person or \
-            clause.tense == "future":
-        return []
-    roles = [t for t in pobjs(verb, ("as",)) if slot_noun(t) == "REPORTS_TO"
-             and possessor(t) == "me"]
-    bosses = [t for t in verb.children if t.dep_ == "nsubj" and capitalised(t)
-              and t.pos_ == "PROPN" and t.text not in speech.speakers]
-    return [Finding(speech.me(), "REPORTS_TO", n, "person") for _ in roles[:1]
-            for t in bosses if (n := phrase(t))]
 
 
 #: Hiring someone away from another employer.
@@ -584,19 +428,10 @@ def progressive_slot(sent: Span, speech: Speech) -> list[Finding]:
 
 
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
-    **{word: (diet_word,) for word in DIETS},
     **{word: (sport_word,) for word in SPORTS if " " not in word},
     "bear": (born,), "support": (support,),
-    "be": (slot_copula, with_org, out_of_work, diet, on_thing, off_thing, language_at_work,
-           under),
-    "become": (slot_copula, diet),
-    "eat": (diet,), "go": (diet,), "turn": (diet,), "try": (diet,), "follow": (diet,),
-    "stay": (diet,), "keep": (diet,), "return": (diet,), "do": (diet,), "drive": (drive,),
-    "lease": (drive,),
-    "report": (report_to,), "answer": (report_to,), "take": (took_over_as,),
-    "step": (took_over_as,), "cover": (stands_in,), "act": (stands_in,), "fill": (stands_in,),
-    "sit": (under,), "work": (under,), "put": (under,), "place": (under,),
-    "transfer": (under,), "shift": (under,), "move": (under,),
+    "be": (slot_copula, with_org, out_of_work, on_thing, off_thing, language_at_work),
+    "become": (slot_copula,), "drive": (drive,), "lease": (drive,),
     "employ": (employed,), "hire": (employed,), "poach": (employed,), "recruit": (employed,), "headhunt": (employed,),
     "lure": (employed,),
     "start": (started_at,), "settle": (settle_in,), "end": (settle_in,),

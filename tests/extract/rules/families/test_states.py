@@ -72,22 +72,6 @@ def test_a_past_state_opens_nothing(extractor: RuleExtractor) -> None:
         (B, "FAVORITE_LANGUAGE", "Python", "assert")}
 
 
-@pytest.mark.parametrize(("text", "ended"), [
-    ("I started eating meat again.", {"vegetarian", "vegan", "pescatarian"}),
-    ("I eat fish again.", {"vegetarian", "vegan"}),
-    ("I've started eating eggs.", {"vegan"}),
-])
-def test_eating_again_what_a_diet_rules_out_ends_it(extractor: RuleExtractor, text: str,
-                                                    ended: set[str]) -> None:
-    assert triples(said(extractor, text)) == {("Bob", "DIET", d, "retract") for d in ended}
-
-
-@pytest.mark.parametrize("text", ["I'm a vegetarian but I still eat eggs.", "I don't eat meat.",
-                                  "I ate chicken yesterday.", "I might eat fish again."])
-def test_eating_as_a_habit_or_once_ends_no_diet(extractor: RuleExtractor, text: str) -> None:
-    assert not {t for t in triples(said(extractor, text)) if t[3] == "retract"}
-
-
 def test_a_company_that_hired_me_is_my_employer(extractor: RuleExtractor) -> None:
     assert triples(said(extractor, "Apple hired me as a designer.")) == {
         ("Bob", "WORKS_AT", "Apple", "assert"), ("Bob", "JOB_TITLE", "designer", "assert")}
@@ -219,26 +203,21 @@ def test_nothing_ends_where_nothing_is_said_to(extractor: RuleExtractor, text: s
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("i answer to Siobhan at work.", ("Bob", "REPORTS_TO", "Siobhan", "assert")),
-    ("Siobhan got promoted and Carlos Mendes took over as my manager.",
-     ("Bob", "REPORTS_TO", "Carlos Mendes", "assert")),
-    ("Gustavo runs our team and is my direct manager.",
-     ("Bob", "REPORTS_TO", "Gustavo", "assert")),
     ("I'm playing rugby now instead of playing handball",
      ("Bob", "PLAYS_SPORT", "handball", "retract")),
     ("I'm swimming now instead of playing cricket.", ("Bob", "PLAYS_SPORT", "swimming", "assert")),
     ("Sport-wise, I mostly do kickboxing.", ("Bob", "PLAYS_SPORT", "kickboxing", "assert")),
     ("Said goodbye to Melbourne and moved to Dubai", ("Bob", "LIVES_IN", "Dubai", "assert")),
 ])
-def test_a_manager_sport_or_home_in_other_words(extractor: RuleExtractor, text: str,
+def test_a_sport_or_home_in_other_words(extractor: RuleExtractor, text: str,
                                                 expected: Triple) -> None:
     assert expected in triples(said(extractor, text))
 
 
 @pytest.mark.parametrize(("text", "predicate"), [
-    ("Tom took over as team captain.", "REPORTS_TO"), ("I'm playing tennis.", "PLAYS_SPORT"),
+    ("I'm playing tennis.", "PLAYS_SPORT"),
     ("She said she moved to Dubai.", "LIVES_IN"),
 ])
-def test_no_manager_sport_or_home_where_none_is_said(extractor: RuleExtractor, text: str,
+def test_no_sport_or_home_where_none_is_said(extractor: RuleExtractor, text: str,
                                                      predicate: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[0] == "Bob" and t[1] == predicate}

@@ -1,0 +1,24 @@
+"""Diets started, ended and ruled out by what one eats (families.diet)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.extract.rules import RuleExtractor
+from tests.extract.rules.conftest import said, triples
+
+
+@pytest.mark.parametrize(("text", "ended"), [
+    ("I started eating meat again.", {"vegetarian", "vegan", "pescatarian"}),
+    ("I eat fish again.", {"vegetarian", "vegan"}),
+    ("I've started eating eggs.", {"vegan"}),
+])
+def test_eating_again_what_a_diet_rules_out_ends_it(extractor: RuleExtractor, text: str,
+                                                    ended: set[str]) -> None:
+    assert triples(said(extractor, text)) == {("Bob", "DIET", d, "retract") for d in ended}
+
+
+@pytest.mark.parametrize("text", ["I'm a vegetarian but I still eat eggs.", "I don't eat meat.",
+                                  "I ate chicken yesterday.", "I might eat fish again."])
+def test_eating_as_a_habit_or_once_ends_no_diet(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[3] == "retract"}
