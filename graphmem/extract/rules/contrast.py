@@ -123,7 +123,7 @@ _POINTING = r"(?:it|that|this)(?:'s|\s+(?:is|was))"
 #: What a sentence read by :func:`correction` looks like, for the sentence gate: "it was
 #: Lisbon, not Porto", "I meant Lisbon, not Porto", "Sorry, I meant Lisbon", "Sorry, I mean
 #: Lisbon", "Actually it was Lisbon".
-CORRECTION = re.compile(rf"\b(?:{_POINTING}|i\s+meant)\s+[^,]+,\s*not\s"
+CORRECTION = re.compile(rf"\b(?:{_POINTING}|i\s+meant)\s+[^,]+,?\s*not\s"
                         rf"|^\W*(?:(?:{_CUE_WORDS}|no)\W+)*i\s+meant\s"
                         rf"|^\W*(?:(?:{_CUE_WORDS}|no)\W+)+(?:i\s+mean|{_POINTING})\s"
                         rf"|^\W*(?:{_CUE_WORDS}\W+)+[^.!?]*\bnot\s"
@@ -133,8 +133,9 @@ CORRECTION = re.compile(rf"\b(?:{_POINTING}|i\s+meant)\s+[^,]+,\s*not\s"
 #: "Typo earlier: Dart, not Python", "Small fix: Seattle, not São Paulo", "Autocorrect changed
 #: it, I'm in São Paulo, not Amsterdam": a cue, then the right value and the wrong one.
 _FRAGMENT = re.compile(
-    r"^\W*(?:typo(?:\s+earlier)?|(?:small|quick)\s+fix|fix|correction|autocorrect[^,:;]*)"
-    r"\s*[,:;-]\s*(?:it's\s+|it\s+is\s+|"
+    r"^\W*(?:(?:sorry,?\s+)?typo(?:\s+(?:earlier|in\s+my\s+last\s+message))?|(?:small|quick)\s+fix"
+    r"|fix|correction|autocorrect[^,:;]*|mixed\s+up\s+my\s+words(?:\s+earlier)?)"
+    r"\s*[,:;\-\u2013\u2014]\s*(?:it's\s+|it\s+is\s+|i\s+meant\s+|"
     r"i'm\s+(?:in|at|on|into)\s+|i\s+(?:live|work)\s+(?:in|at)\s+)?(?:an?\s+|the\s+)?"
     r"(?P<right>[^,;]+?),?\s+not\s+(?:an?\s+|the\s+)?(?P<wrong>[^,.;!?]+)", re.IGNORECASE)
 #: "I said vegan but it's vegetarian", "oops, I said golf, it's kickboxing": the wrong value

@@ -35,7 +35,7 @@ DIETS = frozenset({
     "vegan", "vegetarian", "veggie", "pescatarian", "pescetarian", "keto", "ketogenic", "paleo",
     "carnivore", "omnivore", "flexitarian", "gluten-free", "halal", "kosher", "low-carb",
     "plant-based", "dairy-free", "whole30", "fruitarian", "lacto-vegetarian", "raw",
-    "mediterranean", "low-fat", "intermittent fasting", "atkins", "dash"})
+    "mediterranean", "low-fat", "intermittent fasting", "atkins", "dash", "low-fodmap"})
 #: Sports, and the verbs that name them ("I swim" is swimming).
 SPORTS = frozenset({
     "yoga", "pilates", "crossfit", "karate", "judo", "taekwondo", "kickboxing", "boxing", "mma",
@@ -85,7 +85,8 @@ SLOT_NOUNS = MappingProxyType({
     "home": "LIVES_IN", "city": "LIVES_IN", "base": "LIVES_IN", "home base": "LIVES_IN",
     "diet": "DIET", "sport": "PLAYS_SPORT", "language": "MAIN_LANGUAGE",
     "programming language": "MAIN_LANGUAGE", "partner": "HAS_PARTNER",
-    "relationship status": "RELATIONSHIP_STATUS", "daily driver": "HAS_PHONE"})
+    "relationship status": "RELATIONSHIP_STATUS", "daily driver": "HAS_PHONE",
+    "day job": "WORKS_AT"})
 #: Object types the slots store their values as.
 SLOT_TYPES = MappingProxyType({
     "DRIVES": "product", "HAS_PHONE": "product", "REPORTS_TO": "person", "JOB_TITLE": "role",
@@ -236,7 +237,7 @@ def value_name(token: Token) -> str | None:
 
 def _said_before(slot: str, pronoun: Token) -> Token | None:
     """The last value of ``slot`` the sentence named before ``pronoun``."""
-    for t in reversed(pronoun.doc[pronoun.sent.start:pronoun.i]):
+    for t in reversed(pronoun.doc[:pronoun.i]):  # the message's earlier sentences too
         if t.pos_ in ("NOUN", "PROPN", "ADJ") and (n := value_name(t)) \
                 and value_slot(n, t) == slot:
             return t

@@ -196,6 +196,11 @@ def test_the_anymore_of_a_denied_value_is_its_own(extractor: RuleExtractor) -> N
      "Seattle"),
     (("LIVES_IN", "Amsterdam"), "Autocorrect changed it, I'm in São Paulo, not Amsterdam.",
      "São Paulo"),
+    (("PLAYS_SPORT", "field hockey"), "Typo earlier — it's fencing, not field hockey.", "fencing"),
+    (("WORKS_AT", "Deutsche Bahn"), "Sorry, typo earlier — I meant Ocado, not Deutsche Bahn.",
+     "Ocado"),
+    (("LIVES_IN", "Tel Aviv"), "Typo in my last message: it's Montreal, not Tel Aviv.",
+     "Montreal"),
 ])
 def test_a_cued_correction_without_a_verb(extractor: RuleExtractor, stored: tuple[str, str],
                                           text: str, right: str) -> None:

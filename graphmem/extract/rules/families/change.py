@@ -53,6 +53,9 @@ def no_slot(clause: Clause, speech: Speech) -> list[Finding]:
 
 def _old_new(verb: Token, lemma: str) -> tuple[list[Token], list[Token]]:
     """What a transition leaves and what it takes up."""
+    passive = [c for c in verb.children if c.dep_ == "nsubjpass"]
+    if lemma == "replace" and passive:  # "The Pixel 6 has been replaced by a Galaxy S21 FE"
+        return passive, pobjs(verb, ("by", "with"))
     if lemma in ("replace", "swap", "trade", "exchange", "ditch", "drop", "dump", "leave", "quit"):
         old = dobjs(verb) + (pobjs(verb, ("in",)) if lemma == "trade" else [])  # "traded in X"
         to = ("to",) if lemma == "swap" else ()  # "swapped to a Moto G84"
@@ -79,6 +82,8 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
     named = next((s for t in dobjs(verb) if (s := slot_noun(t))
                   and possessor(t) in (None, "me")), None)
     subjects = clause.subjects
+    if speech.first_person and old and new and any(c.dep_ == "nsubjpass" for c in verb.children):
+        subjects = [speech.me()]  # "The Pixel 6 has been replaced by X": the speaker's thing
     taking = [t for t in verb.children if t.dep_ == "nsubj" and clause.lemma == "replace"
               and _slot_of(t, clause.lemma) in _OWN_VALUES]
     if taking and speech.first_person:  # "Cricket has replaced everything else for me"

@@ -22,7 +22,9 @@ from graphmem.extract.rules.slots import SLOT_NOUNS, SLOT_TYPES, is_language, va
 if TYPE_CHECKING:
     from spacy.tokens import Span
 
-_NAME = r"([A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3})"
+#: A person's name: capitalised words, with the particles of family names ("Anneke de Vries").
+_NAME = (r"([A-Z][\w'\u2019-]*(?:\s+(?:(?:de|van|von|da|di|del|der|den|le|la|al|bin|ter)\s+)?"
+         r"[A-Z][\w'\u2019-]*){0,3})")
 #: "they made me head of data", "they appointed me team lead": a title given.
 _MADE_ME = re.compile(r"\b(?i:made|named|appointed|make)\s+(?i:me)\s+(?:(?i:the|a|an)\s+)?"
                       r"([a-z][a-z-]*(?:\s+(?:of\s+)?[a-z][a-z-]*){0,3}?)(?=\s*(?:[!.,;]|$|\s+at\b|"
@@ -59,8 +61,8 @@ _EXCHANGED = frozenset({"PLAYS_SPORT", "DIET", "HAS_PHONE", "DRIVES", "MAIN_LANG
 _PARTNERS = frozenset({"partner", "girlfriend", "boyfriend", "wife", "husband"})
 #: "Most of my code is in C#", "nearly all the code I write is Dart": the main language.
 _MOST_CODE = re.compile(r"\b(?i:most|all|nearly\s+all|almost\s+all|the\s+bulk|the\s+majority"
-                        r"|everything|pretty\s+much\s+all)\s+(?i:of\s+)?(?i:my|the|our)\s+(?i:code|coding"
-                        r"|programming|work|projects)(?:\s+(?i:i|we)\s+(?i:write|do|ship))?(?:\s+"
+                        r"|everything|pretty\s+much\s+all)\s+(?i:of\s+)?(?i:my|the|our|what\s+i)\s+(?i:code"
+                        r"|coding|programming|work|projects|write)(?:\s+(?i:i|we)\s+(?i:write|do|ship))?(?:\s+"
                         r"(?i:these\s+days|now|nowadays))?\s+(?i:is|'s|are)\s+(?:(?i:in|written\s+in"
                         r"|done\s+in)\s+)?"
                         r"([A-Z][\w#+]*)")
@@ -94,6 +96,16 @@ _EMPTY_SLOTS = MappingProxyType({"phoneless": "HAS_PHONE", "carless": "DRIVES",
 #: "Infosys and I parted ways", "parted ways with Globex": the job ends.
 _PARTED = re.compile(r"(?:([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3})\s+and\s+(?i:i)\s+(?i:parted\s+ways"
                      r"|split\s+up)|(?i:parted\s+ways\s+with)\s+([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3}))")
+#: "Weekends are for badminton (and the pub afterwards)": the sport.
+_WEEKENDS = re.compile(r"\b(?i:weekends|evenings|mornings)\s+(?i:are)\s+(?i:for|all\s+about)\s+"
+                       r"([\w-]+(?:\s[\w-]+){0,2}?)(?=\s*(?:[(.,;!]|$|\s+and\b))")
+#: "Currently managed by Grace Kim", "The person I report to is Anneke de Vries".
+_MANAGED_BY = re.compile(r"(?:^\s*(?i:i\s+)?(?i:currently\s+|now\s+)?|\b(?i:i'm|i\s+am)\s+(?:(?i:currently|now)\s+)?)"
+                         r"(?i:managed\s+by)\s+" + _NAME + r"|\b(?i:the\s+(?:person|one)\s+i\s+"
+                         r"(?:report|answer)\s+to\s+is)\s+" + _NAME)
+#: "I'm currently without a line manager": a slot left empty.
+_WITHOUT_SLOT = re.compile(r"\b(?i:i'm|i\s+am)\s+(?:(?i:currently|now|still)\s+)?(?i:without)\s+"
+                           r"(?:(?i:a|an|any)\s+)?(?i:(line\s+manager|manager|boss|phone|car|job))\b")
 #: "it's OCaml for me now": a value said to be the one now.
 _FOR_ME_NOW = re.compile(r"\b(?i:it's|it\s+is)\s+(?:(?i:all)\s+)?([\w#+-]+(?:\s[\w#+-]+){0,2}?)\s+"
                          r"(?i:for\s+me\s+now|for\s+me\s+these\s+days|from\s+now\s+on)\b")
@@ -159,6 +171,14 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
         slot = value_slot(value) or ("MAIN_LANGUAGE" if is_language(value, said=True) else "")
         if slot in _EXCHANGED:
             out.append(Finding(me, slot, value, SLOT_TYPES[slot], confidence=0.8))
+    out += [Finding(me, "PLAYS_SPORT", v, "activity", confidence=0.8)
+            for m in _WEEKENDS.finditer(text) if value_slot(v := m.group(1).lower()) == "PLAYS_SPORT"]
+    out += [Finding(me, "REPORTS_TO", n, "person", confidence=0.85)
+            for m in _MANAGED_BY.finditer(text)
+            if (n := clean_name(m.group(1) or m.group(2) or ""))]
+    out += [Finding(me, slot, "", SLOT_TYPES[slot], "retract", confidence=0.8)
+            for m in _WITHOUT_SLOT.finditer(text)
+            if (slot := SLOT_NOUNS[" ".join(m.group(1).lower().split())])]
     for m in _SLOT_NAMED.finditer(text):
         if (name := clean_name(m.group(2))) is not None:
             noun = " ".join(m.group(1).lower().split())
@@ -220,4 +240,5 @@ TRIGGERS: frozenset[str] = frozenset()
 PATTERNS: tuple[re.Pattern[str], ...] = (_DATING, _PET_NAME, _NO_SLOT, _MADE_ME, _TITLE_NOW,
                                          _NO_MORE, _SLOT_NAMED, _MOST_CODE, _INSTEAD_OF,
                                          _KEEP_FIT, _KEEP_EVERYTHING, _CODING_IN, _WHERE_I_LIVE,
-                                         _WITHOUT, _PARTED, _FOR_ME_NOW)
+                                         _WITHOUT, _PARTED, _FOR_ME_NOW, _WEEKENDS, _MANAGED_BY,
+                                         _WITHOUT_SLOT)

@@ -75,7 +75,7 @@ def took_over_as(clause: Clause, speech: Speech) -> list[Finding]:
             clause.tense == "future":
         return []
     roles = [t for t in pobjs(verb, ("as",)) if slot_noun(t) == "REPORTS_TO"
-             and possessor(t) == "me"]
+             and possessor(t) == "me"]  # also "Leila replaced Anneke as my manager"
     bosses = [t for t in verb.children if t.dep_ == "nsubj" and capitalised(t)
               and t.pos_ == "PROPN" and t.text not in speech.speakers]
     return [Finding(speech.me(), "REPORTS_TO", n, "person") for _ in roles[:1]
@@ -84,7 +84,7 @@ def took_over_as(clause: Clause, speech: Speech) -> list[Finding]:
 
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "be": (under,), "report": (report_to,), "answer": (report_to,), "take": (took_over_as,),
-    "step": (took_over_as,), "cover": (stands_in,), "act": (stands_in,), "fill": (stands_in,),
+    "step": (took_over_as,), "replace": (took_over_as,), "cover": (stands_in,), "act": (stands_in,), "fill": (stands_in,),
     "sit": (under,), "work": (under,), "put": (under,), "place": (under,),
     "transfer": (under,), "shift": (under,), "move": (under,),
 })

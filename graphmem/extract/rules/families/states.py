@@ -53,7 +53,8 @@ _STAND_INS = frozenset({"replacement", "upgrade"})
 def slot_copula(clause: Clause, speech: Speech) -> list[Finding]:
     """"my phone is X", "X is my only sport now", "home for me is X", "X became my boss"."""
     verb = clause.verb
-    if clause.modal in NOT_SO or (clause.tense == "past" and clause.lemma == "be"):
+    if clause.modal in NOT_SO or (clause.tense == "past" and clause.lemma == "be"
+                                  and not clause.perfect):  # "has been Haskell since August"
         return []
     sides = copula_subjects(verb) + [c for c in verb.children if c.dep_ in ("attr", "acomp",
                                                                             "oprd")
@@ -325,8 +326,8 @@ def on_thing(clause: Clause, speech: Speech) -> list[Finding]:
         name = value_name(t) or ""
         if t.lower_ == "#" and t.i > 0 and t.doc[t.i - 1].text in ("F", "C"):
             name = t.doc[t.i - 1].text + "#"  # "F#" split by the tokenizer
-        if name and value_slot(name, t) == "HAS_PHONE":
-            found.append(("HAS_PHONE", name))
+        if name and value_slot(name, t) in ("HAS_PHONE", "DIET"):  # "currently on keto"
+            found.append((value_slot(name, t) or "", name))
         elif name and now and is_language(name, said=True):
             found.append(("MAIN_LANGUAGE", name))
     return each(clause, lambda s: [slot_finding(s, slot, n, action_of(clause))

@@ -241,3 +241,16 @@ def test_no_move_or_language_where_none_is_said(extractor: RuleExtractor, text: 
 def test_a_move_over_the_holidays_is_a_move(extractor: RuleExtractor) -> None:
     assert triples(said(extractor, "we moved to Tartu over the holidays. cold but cozy")) == {
         ("Bob", "LIVES_IN", "Tartu", "assert")}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The Pixel 6 has been replaced by a Galaxy S21 FE; loving it so far.",
+     {("Bob", "HAS_PHONE", "Pixel 6", "retract"), ("Bob", "HAS_PHONE", "Galaxy S21 FE", "assert")}),
+    ("Leila Haddad replaced Anneke de Vries as my manager last week.",
+     {("Bob", "REPORTS_TO", "Leila Haddad", "assert")}),
+    ("Since August my main language has been Haskell.",
+     {("Bob", "MAIN_LANGUAGE", "Haskell", "assert")}),
+])
+def test_a_value_replaced_in_the_passive_or_as_a_role(extractor: RuleExtractor, text: str,
+                                                      expected: set[Triple]) -> None:
+    assert expected <= triples(said(extractor, text))

@@ -125,3 +125,19 @@ def test_no_shorthand_slot_for_the_past_or_a_non_value(extractor: RuleExtractor,
                                                        text: str) -> None:
     assert not {t for t in triples(said(extractor, text))
                 if t[1] in ("LIVES_IN", "PLAYS_SPORT", "DIET")}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Weekends are for badminton (and the pub afterwards).",
+     ("Bob", "PLAYS_SPORT", "badminton", "assert")),
+    ("Currently managed by Grace Kim — great mentor, honestly.",
+     ("Bob", "REPORTS_TO", "Grace Kim", "assert")),
+    ("The person I report to is Anneke de Vries.",
+     ("Bob", "REPORTS_TO", "Anneke de Vries", "assert")),
+    ("I'm currently without a line manager; Raj Patel's departure left a gap.",
+     ("Bob", "REPORTS_TO", "", "retract")),
+    ("At work, the bulk of what I write is Swift.", ("Bob", "MAIN_LANGUAGE", "Swift", "assert")),
+    ("Day job: Airbus. Evenings: trying to finish a novel.", ("Bob", "WORKS_AT", "Airbus", "assert")),
+])
+def test_slots_said_in_passing(extractor: RuleExtractor, text: str, expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
