@@ -24,7 +24,7 @@ from graphmem.search import fuse
 from graphmem.search.evidence import (Source, absorb_turns, contradicted, facts_by_turn, is_stale,
                                       said_later, sources_of, turn_source)
 from graphmem.search.focus import (NAME_CANDIDATES, Focus, choose_focus, focus_names,
-                                   stranger_focus, user_focus)
+                                   relative_focus, stranger_focus, user_focus)
 from graphmem.search.models import SearchHit, SearchRequest, SearchResponse
 from graphmem.search.slots import SlotAnswer, SlotMatch, SlotMatcher, read_slot
 from graphmem.search.timeq import Window, overlaps, query_window
@@ -116,7 +116,9 @@ class SearchEngine:
         # One store call for every channel: on a server store, one round trip.
         found = self.store.search_channels(tenant, channel_plan(request, text, vector, time,
                                                                 depth))
-        focus = (choose_focus(request.query, found.entities, found.named)
+        focus = (relative_focus(self.store, tenant, request.scope, request.query,
+                                [*found.entities, *found.named])
+                 or choose_focus(request.query, found.entities, found.named)
                  or user_focus(self.store, tenant, request.scope, request.query)
                  or stranger_focus(request.query, [*found.entities, *found.named]))
         walked = hop_weights(found.walked)

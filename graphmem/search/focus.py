@@ -177,6 +177,39 @@ def kin_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Fo
                                                         for w in _name_words(e.name))}))
 
 
+def relative_focus(store: GraphStore, tenant: str, scope: Scope, question: str,
+                   known: list[Entity]) -> Focus:
+    """The people "Maya's sister" or "Sam's wife" name in a question about them ("Where does
+    Maya's sister work?"): those whose facts relate the named person to them that way. Not
+    a question of who they are ("Who is Maya's sister?"), which the named person's own facts
+    answer."""
+    said = _RELATIVE.search(question)
+    if said is None or _WHO_IS.match(question):
+        return Focus()
+    word = _kin_word(said.group(2).lower())
+    owner_words = _name_words(said.group(1))
+    owners = [e.id for e in known if e.type in PERSON_TYPES and owner_words
+              and owner_words <= {w for n in (e.name, *e.aliases) for w in _name_words(n)}]
+    if word is None or not owners:
+        return Focus()
+    related = {f.object_id for f in store.facts_about(tenant, scope.visible_keys, owners,
+                                                      TimeFilter(), KIN_FACTS)
+               if f.subject_id in owners and f.predicate == KIN[word] and f.object_id
+               and (KIN[word] not in _SHARED_KIN or word in f.text.lower())}
+    people = [e for e in store.get_entities(tenant, sorted(related)) if e.type in PERSON_TYPES]
+    if not people:
+        return Focus()
+    return Focus(tuple(people), frozenset({said.group(2).lower(), word, *owner_words,
+                                           *(w for e in people for w in _name_words(e.name))}))
+
+
+#: "Maya's sister", "Sam Lee's wife": a named person's relative.
+_RELATIVE = re.compile(r"((?:[A-Z][\w-]*\s+){0,2}[A-Z][\w-]*)['’]s\s+(\w+)")
+#: Questions of who someone is, not of what is true of them.
+_WHO_IS = re.compile(r"^\W*(?:who(?:'s|\s+is|\s+was|\s+are)|what(?:'s|\s+is)\s+the\s+name)\b",
+                     re.IGNORECASE)
+
+
 def _kin_word(word: str) -> str | None:
     """The kin word ("sister") a question's word is, plural or not ("sisters")."""
     if word in KIN:

@@ -183,3 +183,16 @@ def test_a_window_in_the_question_bounds_the_turns_as_as_of_does(memory: Memory,
     # what she said in 2024 does not answer for August 2023; what she said before may
     assert [h for h in response.results if h.valid_from is None or h.valid_from >= end] == []
     assert "Maya works at Microsoft." in texts(response.results)
+
+
+def test_a_named_persons_relative_is_who_the_question_is_about(memory: Memory,
+                                                               tenant: str) -> None:
+    """"Where does Maya's sister work?" is Lena's job, not Maya's; "Who is Maya's sister?"
+    is answered by Maya's own fact about her (seen by a new user through REST)."""
+    say(memory, tenant, "maya", "2025-01-10T09:00:00", "My sister Lena works at Google.")
+    say(memory, tenant, "maya", "2025-01-11T09:00:00", "I work at Acme.")
+    texts = [h.text for h in ask(memory, tenant, "maya", "Where does Maya's sister work?")]
+    assert texts[0] == "Lena works at Google."
+    assert not any("Acme" in t for t in texts)
+    who = [h.text for h in ask(memory, tenant, "maya", "Who is Maya's sister?")]
+    assert who[0] == "Lena is Maya's sister."
