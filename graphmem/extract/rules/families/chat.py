@@ -94,8 +94,8 @@ _EMPTY_SLOTS = MappingProxyType({"phoneless": "HAS_PHONE", "carless": "DRIVES",
                                  "leaderless": "REPORTS_TO", "managerless": "REPORTS_TO",
                                  "boss-less": "REPORTS_TO", "bossless": "REPORTS_TO"})
 #: "Infosys and I parted ways", "parted ways with Globex": the job ends.
-_PARTED = re.compile(r"(?:([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3})\s+and\s+(?i:i)\s+(?i:parted\s+ways"
-                     r"|split\s+up)|(?i:parted\s+ways\s+with)\s+([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3}))")
+_PARTED = re.compile(r"(?:([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3})\s+and\s+(?i:i)\s+(?i:parted\s+ways)"
+                     r"|(?i:parted\s+ways\s+with)\s+([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3}))")
 #: "Weekends are for badminton (and the pub afterwards)": the sport.
 _WEEKENDS = re.compile(r"\b(?i:weekends|evenings|mornings)\s+(?i:are)\s+(?i:for|all\s+about)\s+"
                        r"([\w-]+(?:\s[\w-]+){0,2}?)(?=\s*(?:[(.,;!]|$|\s+and\b))")
@@ -106,6 +106,9 @@ _MANAGED_BY = re.compile(r"(?:^\s*(?i:i\s+)?(?i:currently\s+|now\s+)?|\b(?i:i'm|
 #: "I'm currently without a line manager": a slot left empty.
 _WITHOUT_SLOT = re.compile(r"\b(?i:i'm|i\s+am)\s+(?:(?i:currently|now|still)\s+)?(?i:without)\s+"
                            r"(?:(?i:a|an|any)\s+)?(?i:(line\s+manager|manager|boss|phone|car|job))\b")
+#: Words that say a message is about a job.
+_JOB_TALK = re.compile(r"\b(?:job|employ|work|company|employer|career|hired|redundan|laid\s+off"
+                       r"|contract|boss|team)\w*", re.IGNORECASE)
 #: "it's OCaml for me now": a value said to be the one now.
 _FOR_ME_NOW = re.compile(r"\b(?i:it's|it\s+is)\s+(?:(?i:all)\s+)?([\w#+-]+(?:\s[\w#+-]+){0,2}?)\s+"
                          r"(?i:for\s+me\s+now|for\s+me\s+these\s+days|from\s+now\s+on)\b")
@@ -164,8 +167,10 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
         word = " ".join(m.group(1).lower().split())
         slot = _EMPTY_SLOTS.get(word, "WORKS_AT")
         out.append(Finding(me, slot, "", SLOT_TYPES[slot], "retract", confidence=0.8))
-    out += [Finding(me, "WORKS_AT", org, "organization", "retract", confidence=0.8)
-            for m in _PARTED.finditer(text) if (org := m.group(1) or m.group(2))]
+    if _JOB_TALK.search(sent.doc.text):  # not "Tom and I parted ways": a job is spoken of
+        out += [Finding(me, "WORKS_AT", org, "organization", "retract", confidence=0.8)
+                for m in _PARTED.finditer(text)
+                if (org := (m.group(1) or m.group(2)).rstrip(".'"))]
     for m in _FOR_ME_NOW.finditer(text):
         value = m.group(1)
         slot = value_slot(value) or ("MAIN_LANGUAGE" if is_language(value, said=True) else "")

@@ -141,3 +141,10 @@ def test_no_shorthand_slot_for_the_past_or_a_non_value(extractor: RuleExtractor,
 ])
 def test_slots_said_in_passing(extractor: RuleExtractor, text: str, expected: Triple) -> None:
     assert expected in triples(said(extractor, text))
+
+
+def test_parting_ways_ends_a_job_only_when_a_job_is_spoken_of(extractor: RuleExtractor) -> None:
+    assert ("Bob", "WORKS_AT", "Globex", "retract") in triples(
+        said(extractor, "I parted ways with Globex, job hunting now."))
+    assert not {t for t in triples(said(extractor, "Tom and I parted ways last month."))
+                if t[1] == "WORKS_AT"}
