@@ -87,10 +87,21 @@ def _encoded(result: object, status_code: int) -> tuple[int, bytes, str]:
 
 
 def fingerprint(method: str, path: str, query: bytes, body: bytes) -> str:
+    """What makes two requests the same: a JSON body by its content, not its bytes (a client
+    that serialises the object again, keys in another order or other spacing, retries the
+    same request)."""
     digest = hashlib.sha256()
-    for part in (method.encode(), path.encode(), query, body):
+    for part in (method.encode(), path.encode(), query, _canonical(body)):
         digest.update(len(part).to_bytes(8, "big") + part)
     return digest.hexdigest()
+
+
+def _canonical(body: bytes) -> bytes:
+    try:
+        parsed = json.loads(body)
+    except ValueError:  # not JSON (or not UTF-8): its bytes are all there is to compare
+        return body
+    return json.dumps(parsed, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def _api_key(headers: Headers) -> str | None:

@@ -58,6 +58,20 @@ def test_a_post_retried_with_its_key_is_done_once(store_client: TestClient, key:
     assert [m["confidence"] for m in berlin] == [made.json()["created"][0]["confidence"]]
 
 
+def test_a_retry_serialised_again_is_the_same_request(store_client: TestClient,
+                                                      key: dict[str, str]) -> None:
+    """Keys in another order, other spacing: the same JSON object, so a replay (a new-user
+    trial's client re-serialised its body and got a 422)."""
+    first = store_client.post("/v1/episodes", headers={**key, "Content-Type": "application/json"},
+                              content='{"scope": {"user_id": "alice"}, "text": "I work at Acme."}')
+    again = store_client.post("/v1/episodes", headers={**key, "Content-Type": "application/json"},
+                              content='{"text":"I work at Acme.","scope":{"user_id":"alice"}}')
+    assert first.status_code == 201, first.text
+    assert (again.status_code, again.json()) == (201, first.json())
+    assert again.headers["idempotent-replayed"] == "true"
+    assert episode_count(store_client) == 1
+
+
 def test_one_key_for_another_request_is_refused(store_client: TestClient, key: dict[str, str]) -> None:
     store_client.post("/v1/episodes", json={"scope": ALICE, "text": "I work at Acme."},
                       headers=key)
