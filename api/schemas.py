@@ -36,7 +36,7 @@ from graphmem.search.context import ContextRequest, ContextSection
 from graphmem.search.models import SearchHit, SearchRequest
 from graphmem.store.base import StoreStats
 
-STRICT = ConfigDict(extra="forbid")
+STRICT = ConfigDict(extra="forbid", allow_inf_nan=False)  # NaN and infinity are no numbers
 
 
 # -- views ------------------------------------------------------------------------

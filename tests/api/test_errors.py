@@ -94,6 +94,19 @@ def test_malformed_json_is_422(client: TestClient) -> None:
     assert_problem(response, 422, "body: is not valid JSON")
 
 
+@pytest.mark.parametrize(("path", "body", "field"), [
+    ("/v1/memories/search", '{"scope": {"user_id": "alice"}, "query": "x", "min_score": NaN}',
+     "min_score"),
+    ("/v1/memories", '{"scope": {"user_id": "alice"}, "subject": "Alice", "predicate": "LIKES",'
+     ' "object": "tea", "confidence": Infinity}', "confidence"),
+])
+def test_nan_and_infinity_are_no_numbers(client: TestClient, path: str, body: str,
+                                         field: str) -> None:
+    """Python's JSON reader accepts NaN and Infinity; a score or confidence is no such thing."""
+    response = client.post(path, content=body.encode(), headers={"content-type": "application/json"})
+    assert_problem(response, 422, field)
+
+
 def test_a_misspelt_query_parameter_is_a_422_naming_it(client: TestClient) -> None:
     """Like a misspelt body field: a filter that seems to apply but does not is wrong data."""
     body = assert_problem(client.get("/v1/memories", params={"user_id": "alice",
