@@ -10,7 +10,9 @@ category, one line each, with its start date and a hidden stable id::
 Import compares the file with memory as it is now:
 
 * an unchanged line changes nothing, so exporting and importing an
-  unchanged file is a no-op;
+  unchanged file is a no-op; so is importing the same edited file a second
+  time (a line saying word for word what a current memory says is that memory,
+  whatever id it carries);
 * an edited line with a new value becomes a new fact that supersedes the old
   one (``correct_fact``); a rewording of the same value, or a line moved to
   another section, is edited in place;
