@@ -165,12 +165,8 @@ def kin_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Fo
     word = _kin_word(kin) if kin is not None else None
     if kin is None or word is None or scope.user_id is None:
         return Focus()
-    owners = [e.id for e in _owner(store, tenant, scope)[1]]
-    related = {f.object_id for f in store.facts_about(tenant, scope.visible_keys, owners,
-                                                      TimeFilter(), KIN_FACTS)
-               if f.subject_id in owners and f.predicate == KIN[word] and f.object_id
-               and (KIN[word] not in _SHARED_KIN or word in f.text.lower())}
-    people = [e for e in store.get_entities(tenant, sorted(related)) if e.type in PERSON_TYPES]
+    people = _related(store, tenant, scope, [e.id for e in _owner(store, tenant, scope)[1]],
+                      word)
     if not people:
         return Focus()
     return Focus(tuple(people), frozenset({kin, word, *(w for e in people
@@ -192,15 +188,21 @@ def relative_focus(store: GraphStore, tenant: str, scope: Scope, question: str,
               and owner_words <= {w for n in (e.name, *e.aliases) for w in _name_words(n)}]
     if word is None or not owners:
         return Focus()
-    related = {f.object_id for f in store.facts_about(tenant, scope.visible_keys, owners,
-                                                      TimeFilter(), KIN_FACTS)
-               if f.subject_id in owners and f.predicate == KIN[word] and f.object_id
-               and (KIN[word] not in _SHARED_KIN or word in f.text.lower())}
-    people = [e for e in store.get_entities(tenant, sorted(related)) if e.type in PERSON_TYPES]
+    people = _related(store, tenant, scope, owners, word)
     if not people:
         return Focus()
     return Focus(tuple(people), frozenset({said.group(2).lower(), word, *owner_words,
                                            *(w for e in people for w in _name_words(e.name))}))
+
+
+def _related(store: GraphStore, tenant: str, scope: Scope, owners: list[str],
+             word: str) -> list[Entity]:
+    """The people the ``owners``' current facts relate to them as ``word`` ("sister")."""
+    related = {f.object_id for f in store.facts_about(tenant, scope.visible_keys, owners,
+                                                      TimeFilter(), KIN_FACTS)
+               if f.subject_id in owners and f.predicate == KIN[word] and f.object_id
+               and (KIN[word] not in _SHARED_KIN or word in f.text.lower())}
+    return [e for e in store.get_entities(tenant, sorted(related)) if e.type in PERSON_TYPES]
 
 
 #: "Maya's sister", "Sam Lee's wife": a named person's relative.

@@ -60,6 +60,9 @@ POSSESSIONS = frozenset({
 NOT_POSSESSIONS = frozenset({"ticket", "tickets", "grocery", "groceries", "food", "lunch",
                              "dinner", "breakfast", "coffee", "drink", "gift", "present",
                              "clothes", "stuff", "supplies", "snack", "round", "time"})
+#: What one lives in: "a small flat", "our new apartment".
+HOMES = frozenset({"flat", "apartment", "house", "home", "place", "room", "studio", "condo",
+                   "loft", "cottage", "townhouse", "bungalow"})
 BUSINESSES = frozenset({"store", "shop", "bakery", "business", "company", "restaurant",
                         "studio", "cafe", "café", "startup", "salon", "gym", "clinic",
                         "practice", "brand", "boutique", "bar", "firm", "agency", "nonprofit",

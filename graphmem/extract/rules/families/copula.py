@@ -19,8 +19,8 @@ from graphmem.extract.rules.clause import (
     KIN, PETS, Clause, Finding, Party, Rule, Speech, appositive_name, conjuncts, copula_subjects,
     has_det, is_person_name, noun_owner, possessor)
 from graphmem.extract.rules.lexicon import (
-    LANGUAGE_LABELS, inflections, is_company, is_named, is_occupation, is_org, is_place, object_type,
-    pobjs)
+    HOMES, LANGUAGE_LABELS, inflections, is_company, is_named, is_occupation, is_org, is_place,
+    object_type, pobjs)
 from graphmem.extract.rules.phrases import activity, phrase, verb_phrase
 from graphmem.extract.rules.slots import (
     is_language, married, slot_finding, value_name, value_slot)
@@ -237,10 +237,6 @@ def _phrase_text(tokens: list[Token]) -> str:
 _ALL_IN_SLOTS = frozenset({"PLAYS_SPORT", "DIET", "MAIN_LANGUAGE", "HAS_PHONE"})
 
 
-#: Where one lives, said of its rooms: "our new apartment is in Buenos Aires".
-_HOMES = frozenset({"apartment", "flat", "house", "home", "place", "condo", "studio"})
-
-
 def _where(prep: Token, clause: Clause, speech: Speech) -> list[Finding]:
     word = prep.lower_
     targets = [c for c in prep.children if c.dep_ in ("pobj", "pcomp")]
@@ -280,7 +276,7 @@ def _where(prep: Token, clause: Clause, speech: Speech) -> list[Finding]:
                 for t in targets if (is_place(t) or is_named(t)) and not is_company(t)
                 and (n := phrase(t))]
     if word == "in" and clause.tense == "present" and not clause.negated and speech.first_person \
-            and any(c.lemma_.lower() in _HOMES and possessor(c) == "me"
+            and any(c.lemma_.lower() in HOMES and possessor(c) == "me"
                     for c in copula_subjects(prep.head)):
         # "Our new apartment is in Buenos Aires, we moved in December": home
         return [Finding(speech.me(), "LIVES_IN", n, "place") for t in targets

@@ -17,7 +17,7 @@ from graphmem.extract.rules.clause import (
     KIN, PETS, Action, Clause, Finding, Party, Rule, Speech, Timing, action_of, conjuncts,
     each, has_time, past_stretch, past_until, possessor, reworded)
 from graphmem.extract.rules.lexicon import (
-    BUSINESSES, EVENT_NOUNS, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, dobjs, has_prt,
+    BUSINESSES, EVENT_NOUNS, HOMES, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, dobjs, has_prt,
     is_company, is_named, is_place, object_type, pobjs)
 from graphmem.extract.rules.phrases import phrase, trips
 from graphmem.extract.rules.slots import is_language, married, value_slot
@@ -49,8 +49,7 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 #: What one rents, leases or signs for to live in: "a small flat", "a lease".
-_HOMES = frozenset({"flat", "apartment", "house", "place", "room", "studio", "condo", "lease",
-                    "loft", "cottage", "townhouse", "bungalow"})
+_HOMES = HOMES | {"lease"}
 #: Verbs that start living somewhere when their object is a home.
 _HOME_STARTS = frozenset({"rent", "lease", "sign", "share", "find", "get"})
 
