@@ -8,7 +8,10 @@ analyzer also uses.
 
 from __future__ import annotations
 
+import math
 import re
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 #: Han, Hiragana, Katakana and Hangul: scripts written without spaces between words.
@@ -42,14 +45,71 @@ were what when where which while who whom why will with would you your yours you
 """.split())
 
 
+def query_terms(text: str, max_terms: int = 32) -> list[str]:
+    """The words a full-text search asks for, lower-cased, each once, in order.
+
+    Stopwords are dropped unless nothing else is left; CJK runs are their bigrams.
+
+    >>> query_terms("Where does Maya work? Maya!")
+    ['maya', 'work']
+    """
+    words = list(dict.fromkeys(w.lower() for w in _WORD.findall(analyze(text))))
+    terms = [w for w in words if w not in STOPWORDS] or words
+    return terms[:max_terms]
+
+
 def fts_query(text: str, max_terms: int = 32) -> str | None:
     """Turn free text into a safe FTS5 OR-query of quoted terms (no FTS syntax leaks in).
 
     Stopwords are dropped unless nothing else is left.
     """
-    words = list(dict.fromkeys(w.lower() for w in _WORD.findall(analyze(text))))
-    terms = [w for w in words if w not in STOPWORDS] or words
-    terms = terms[:max_terms]
+    terms = query_terms(text, max_terms)
     if not terms:
         return None
     return " OR ".join(f'"{t}"' for t in terms)
+
+
+# -- BM25 with one scope's statistics -------------------------------------------------
+#: BM25's constants: FTS5's and Lucene's defaults.
+BM25_K1 = 1.2
+BM25_B = 0.75
+#: The most documents of a scope one query term is read for. A term more common than
+#: this in a scope weighs almost nothing there; its best-matching documents are read.
+TERM_DOCS_CAP = 2000
+
+
+#: One query term's postings in a scope: document id -> the summed weights of the fields
+#: holding it.
+Postings = Mapping[str, float]
+
+
+def scope_bm25(term_postings: Sequence[Postings], lengths: Mapping[str, int],
+               documents: int) -> list[tuple[str, float]]:
+    """Rank documents by BM25 computed from one scope's statistics alone; best first.
+
+    SQLite's ``bm25()`` and Lucene weigh a term by how rare it is in the whole
+    index: every tenant's and every user's documents. Ranked that way, another
+    tenant's writes reorder a tenant's results (no data crosses, but what an
+    assistant recalls would depend on strangers' conversations). Here each of the
+    query's terms comes with the scope's documents holding it (``term_postings``);
+    ``documents`` is how many the scope holds and ``lengths`` the documents'
+    lengths (all fields, as FTS5 counts them), compared with their mean over the
+    documents found. Ties are broken by id, so the order is the scope's own.
+
+    >>> scope_bm25([{"a": 1.0, "b": 1.0}, {"b": 1.0}], {"a": 10, "b": 10}, 100)[0][0]
+    'b'
+    """
+    if not lengths:
+        return []
+    mean = sum(lengths.values()) / len(lengths) or 1.0
+    scores: dict[str, float] = defaultdict(float)
+    for postings in term_postings:
+        found = len(postings)
+        if not found:
+            continue
+        total = max(documents, found)
+        idf = math.log(1.0 + (total - found + 0.5) / (found + 0.5))
+        for doc, tf in postings.items():
+            norm = 1.0 - BM25_B + BM25_B * lengths.get(doc, mean) / mean
+            scores[doc] += idf * tf * (BM25_K1 + 1.0) / (tf + BM25_K1 * norm)
+    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))

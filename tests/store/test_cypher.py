@@ -80,9 +80,11 @@ BUILDERS: dict[str, Callable[[], reads.Query]] = {
     "find_entities": lambda: resolution.find_entities(EVIL, [EVIL], [EVIL]),
     "vector_search": lambda: search_reads.vector_search(EVIL, EVIL, [EVIL], [0.1], 50,
                                                         TimeFilter(), NOW),
-    "fulltext_search": lambda: search_reads.fulltext_search(EVIL, EVIL, [EVIL], EVIL, 5,
-                                                            TimeFilter(), NOW),
-    "fulltext_turns": lambda: search_reads.fulltext_turns(EVIL, [EVIL], EVIL, 5),
+    "fulltext_search": lambda: search_reads.fulltext_search(
+        reads.FACT_TEXT_INDEX, EVIL, [EVIL], [[{"lucene": EVIL, "weight": 1.0}]], 5,
+        TimeFilter(), NOW),
+    "fulltext_turns": lambda: search_reads.fulltext_turns(
+        EVIL, [EVIL], [[{"lucene": EVIL, "weight": 1.0}]], 5),
     "get_facts": lambda: reads.get_facts(EVIL, [EVIL]),
     "facts_in_timelines": lambda: reads.facts_in_timelines(EVIL, [EVIL]),
     "facts_of_episode": lambda: reads.facts_of_episode(EVIL, EVIL),
@@ -122,35 +124,44 @@ def test_escape_lucene_escapes_every_special_character() -> None:
     assert search_reads.escape_lucene("plain words 42") == "plain words 42"
 
 
-def test_free_text_becomes_an_or_of_escaped_lower_case_terms() -> None:
-    assert search_reads.lucene_any_terms("Alice WORKS Berlin") == "alice OR works OR berlin"
-    assert search_reads.lucene_any_terms('C++ "quoted" x:y title:x*') == (
-        'c\\+\\+ OR \\"quoted\\" OR x\\:y OR title\\:x\\*')
+def _lucene(terms: list[list[dict[str, object]]]) -> list[str]:
+    return [str(field["lucene"]) for term in terms for field in term]
+
+
+def test_free_text_becomes_one_query_per_lower_case_word() -> None:
+    assert _lucene(search_reads.lucene_terms("Alice WORKS Berlin")) == ["alice", "works", "berlin"]
+    # Lucene syntax in user text is no syntax: only the words are asked for
+    assert _lucene(search_reads.lucene_terms('C++ "quoted" x:y title:x*')) == [
+        "c", "quoted", "x", "y", "title"]
 
 
 def test_stopwords_are_dropped_unless_nothing_else_is_left() -> None:
-    assert search_reads.lucene_any_terms("Where does Alice work?") == "alice OR work\\?"
-    assert search_reads.lucene_any_terms("what is it") == "what OR is OR it"
+    assert _lucene(search_reads.lucene_terms("Where does Alice work?")) == ["alice", "work"]
+    assert _lucene(search_reads.lucene_terms("what is it")) == ["what", "is", "it"]
 
 
 def test_lucene_operators_in_user_text_stay_words() -> None:
-    query = search_reads.lucene_any_terms("cats AND dogs OR NOT birds && fish || -x")
-    assert query == "cats OR dogs OR birds OR fish OR \\-x"
-    assert search_reads.lucene_any_terms("AND OR NOT") == "and OR or OR not"
+    queries = _lucene(search_reads.lucene_terms("cats AND dogs OR NOT birds && fish || -x"))
+    assert queries == ["cats", "dogs", "birds", "fish", "x"]
+    assert _lucene(search_reads.lucene_terms("AND OR NOT")) == ["and", "or", "not"]
     # no bare upper-case operator or unescaped syntax survives
-    assert not re.search(r"\b(AND|NOT)\b|(?<!\\)[-&|!]", query.replace(" OR ", " "))
+    assert not any(re.search(r"\b(AND|OR|NOT)\b|(?<!\\)[-&|!:]", q) for q in queries)
 
 
-def test_lucene_terms_are_deduplicated_limited_and_may_be_none() -> None:
-    assert search_reads.lucene_any_terms("cat Cat cat dog") == "cat OR dog"
-    assert search_reads.lucene_any_terms(" ".join(f"w{i}" for i in range(50)), max_terms=3) == (
-        "w0 OR w1 OR w2")
-    assert search_reads.lucene_any_terms("") is None
-    assert search_reads.lucene_any_terms("?! -- && ()") is None
+def test_lucene_terms_are_deduplicated_and_may_be_none() -> None:
+    assert _lucene(search_reads.lucene_terms("cat Cat cat dog")) == ["cat", "dog"]
+    assert search_reads.lucene_terms("") == []
+    assert search_reads.lucene_terms("?! -- && ()") == []
 
 
-def test_cjk_text_passes_as_terms() -> None:
-    assert search_reads.lucene_any_terms("我喜欢 咖啡") == "我喜欢 OR 咖啡"
+def test_a_term_is_asked_of_each_field_group_with_its_weight() -> None:
+    [term] = search_reads.lucene_terms("paint", search_reads.TURN_FIELD_WEIGHTS)
+    assert term == [{"lucene": "content:(paint) OR speaker:(paint)", "weight": 1.0},
+                    {"lucene": "context:(paint)", "weight": 0.5}]
+
+
+def test_cjk_text_passes_as_bigrams() -> None:
+    assert _lucene(search_reads.lucene_terms("我喜欢 咖啡")) == ["我喜", "喜欢", "咖啡"]
 
 
 def test_exact_name_lookup_quotes_values() -> None:

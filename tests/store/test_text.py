@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from graphmem.store.text import STOPWORDS, analyze, fts_query
+from graphmem.store.text import STOPWORDS, analyze, fts_query, query_terms, scope_bm25
 
 
 def test_cjk_runs_become_overlapping_bigrams_and_other_text_is_kept() -> None:
@@ -41,3 +41,43 @@ def test_fts_syntax_in_user_text_cannot_leak_into_the_match() -> None:
         assert match is not None
         rows = db.execute("SELECT content FROM t WHERE t MATCH ?", (match,)).fetchall()
         assert rows == [("alice works at acme",)]
+
+
+def test_query_terms_are_the_words_fts_query_asks_for() -> None:
+    assert query_terms("Where does Maya WORK? Maya!") == ["maya", "work"]
+    assert query_terms("who is it") == ["who", "is", "it"]
+    assert query_terms("我喜欢") == ["我喜", "喜欢"]
+    assert query_terms("") == []
+
+
+# -- BM25 with a scope's own statistics ----------------------------------------------
+def test_a_term_rare_in_the_scope_outweighs_a_common_one() -> None:
+    common = {f"c{i}": 1.0 for i in range(9)}
+    ranked = scope_bm25([common, {"r": 1.0}], {**{k: 10 for k in common}, "r": 10}, 10)
+    assert ranked[0][0] == "r"
+    assert ranked[0][1] > 3 * ranked[1][1]
+
+
+def test_more_of_the_question_and_a_shorter_text_rank_first() -> None:
+    lengths = {"both": 20, "one_short": 5, "one_long": 40}
+    ranked = scope_bm25([{"both": 1.0, "one_short": 1.0, "one_long": 1.0}, {"both": 1.0}],
+                        lengths, 100)
+    assert [doc for doc, _ in ranked] == ["both", "one_short", "one_long"]
+
+
+def test_a_field_weight_scales_a_terms_frequency() -> None:
+    ranked = scope_bm25([{"own words": 1.0, "neighbours": 0.5}],
+                        {"own words": 10, "neighbours": 10}, 50)
+    assert [doc for doc, _ in ranked] == ["own words", "neighbours"]
+
+
+def test_ties_are_broken_by_id_and_nothing_found_is_nothing() -> None:
+    assert [d for d, _ in scope_bm25([{"b": 1.0, "a": 1.0}], {"a": 5, "b": 5}, 3)] == ["a", "b"]
+    assert scope_bm25([{}], {}, 10) == []
+    assert scope_bm25([], {}, 0) == []
+
+
+def test_the_scope_count_is_never_below_what_was_found() -> None:
+    """A count read before a concurrent write may be lower than the postings read after it."""
+    [(_, score)] = scope_bm25([{"a": 1.0}], {"a": 5}, 0)
+    assert score > 0

@@ -97,10 +97,16 @@ def scope_token(tenant: str, scope_key: str) -> str:
     return f"s{digest}"
 
 
-def scoped_match(match: str, columns: str, tenant: str, scope_keys: list[str]) -> str:
-    """``match`` (from :func:`graphmem.store.text.fts_query`) in ``columns``, within the given scopes only."""
+def scope_match(tenant: str, scope_keys: list[str]) -> str:
+    """The MATCH expression of the given scopes' entries (their scope tokens)."""
     tokens = " OR ".join(f'"{scope_token(tenant, k)}"' for k in scope_keys)
-    return f"{{{columns}}} : ({match}) AND scope : ({tokens})"
+    return f"scope : ({tokens})"
+
+
+def scoped_match(match: str, columns: str, tenant: str, scope_keys: list[str]) -> str:
+    """``match`` (quoted terms, as :func:`graphmem.store.text.fts_query` writes them) in
+    ``columns``, within the given scopes only."""
+    return f"{{{columns}}} : ({match}) AND {scope_match(tenant, scope_keys)}"
 
 #: The full-text tables, merged into one segment each after an erasure (FTS5 keeps a deleted
 #: row's terms in older segments until they merge).
@@ -202,13 +208,6 @@ def entity_ids_prefixed(prefixes: int, scopes: int) -> str:
             f"({placeholders(scopes)}) AND ({names}) LIMIT ?")
 
 
-def fulltext_entities(scopes: int) -> str:
-    """Params: the MATCH expression, tenant, the ``scopes`` scope keys, the limit."""
-    return ("SELECT e.id, -bm25(entities_fts) FROM entities_fts JOIN entities e ON e.rowid ="
-            " entities_fts.rowid WHERE entities_fts MATCH ? AND e.tenant=? AND e.scope_key IN"
-            f" ({placeholders(scopes)}) ORDER BY bm25(entities_fts) LIMIT ?")
-
-
 # -- reads: facts (ids, in row order; the parsed facts come from the in-memory mirror) --
 def fact_ids_in_timelines(timelines: int) -> str:
     """Params: tenant, the ``timelines`` timeline keys."""
@@ -254,22 +253,49 @@ UPDATE_FACT_DOC = "UPDATE facts SET doc=? WHERE id=? AND tenant=?"
 
 
 # -- search channels ----------------------------------------------------------------
-def fulltext_facts(scopes: int) -> str:
-    """Ranked inside FTS5 (the scope token keeps it to the scope), then the top only joined.
-    Params: the scoped MATCH expression, the depth, tenant, the ``scopes`` scope keys."""
-    return ("SELECT f.id, s.score FROM (SELECT rowid, -bm25(facts_fts, 1.0, 0.0) AS score"
-            " FROM facts_fts WHERE facts_fts MATCH ? ORDER BY score DESC LIMIT ?) s"
-            " JOIN facts f ON f.rowid = s.rowid WHERE f.tenant=?"
-            f" AND f.scope_key IN ({placeholders(scopes)}) ORDER BY s.score DESC")
+# Full text: each query term's documents in the scope, ranked in Python with the scope's own
+# statistics (graphmem.store.text.scope_bm25), never FTS5's table-wide bm25(). ``rank`` only
+# picks which documents a term too common for TERM_DOCS_CAP is read for.
+def fact_term_docs(column: str) -> str:
+    """Params: the scoped MATCH expression of one term, the cap."""
+    if column != "text":
+        raise ValueError(f"not a column of facts_fts: {column!r}")
+    return ("SELECT rowid, length(text) FROM facts_fts WHERE facts_fts MATCH ?"
+            " ORDER BY rank LIMIT ?")
 
 
-def fulltext_turns(scopes: int) -> str:
-    """Params: the context column's weight, the scoped MATCH expression, the depth, tenant,
-    the ``scopes`` scope keys."""
-    return ("SELECT t.episode_id, t.idx, s.score FROM (SELECT rowid,"
-            " -bm25(turns_fts, 1.0, ?, 0.0) AS score FROM turns_fts WHERE turns_fts MATCH ?"
-            " ORDER BY score DESC LIMIT ?) s JOIN turns t ON t.rowid = s.rowid WHERE t.tenant=?"
-            f" AND t.scope_key IN ({placeholders(scopes)}) ORDER BY s.score DESC")
+def turn_term_docs(column: str) -> str:
+    """Params: the scoped MATCH expression of one term in ``column``, the cap. Rows: rowid and
+    the entry's length (all its columns)."""
+    if column not in ("content", "context"):
+        raise ValueError(f"not a column of turns_fts: {column!r}")
+    return ("SELECT rowid, length(content) + length(context) FROM turns_fts WHERE turns_fts MATCH ?"
+            " ORDER BY rank LIMIT ?")
+
+
+#: How many entries a scope holds: params, the MATCH expression of its scope tokens.
+COUNT_FACTS_FTS = "SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?"
+COUNT_TURNS_FTS = "SELECT count(*) FROM turns_fts WHERE turns_fts MATCH ?"
+
+
+def entity_term_docs(scopes: int) -> str:
+    """Params: the MATCH expression of one term, tenant, the ``scopes`` scope keys, the cap."""
+    return ("SELECT e.rowid, length(entities_fts.text) FROM entities_fts JOIN entities e"
+            " ON e.rowid = entities_fts.rowid WHERE entities_fts MATCH ? AND e.tenant=?"
+            f" AND e.scope_key IN ({placeholders(scopes)}) ORDER BY rank LIMIT ?")
+
+
+def ids_of_rows(table: str, rows: int) -> str:
+    """Params: tenant, the ``rows`` rowids. ``table`` is ``facts`` or ``entities``."""
+    if table not in ("facts", "entities"):
+        raise ValueError(f"not a table of ids: {table!r}")
+    return f"SELECT rowid, id FROM {table} WHERE tenant=? AND rowid IN ({placeholders(rows)})"
+
+
+def turn_keys_of_rows(rows: int) -> str:
+    """Params: tenant, the ``rows`` rowids."""
+    return ("SELECT rowid, episode_id, idx FROM turns WHERE tenant=? AND rowid IN"
+            f" ({placeholders(rows)})")
 
 
 # -- housekeeping -------------------------------------------------------------------

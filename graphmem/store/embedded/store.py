@@ -27,7 +27,6 @@ from pathlib import Path
 
 from graphmem.errors import SchemaError, StoreError, StoreUnavailableError
 from graphmem.models import (
-    TURN_CONTEXT_WEIGHT,
     Entity,
     Episode,
     Fact,
@@ -36,8 +35,7 @@ from graphmem.models import (
     utcnow,
 )
 from graphmem.search.channels import channels_by_parts
-from graphmem.store import text as text_analysis
-from graphmem.store.embedded import sql, turns, writes
+from graphmem.store.embedded import fulltext, sql, turns, writes
 from graphmem.store.base import FactQuery, Reminder, Scored, ScoredEntity, StoredResponse
 from graphmem.store.base import StoreStats
 from graphmem.store.base import ChannelHits, ChannelPlan, TurnHit, WriteBatch
@@ -252,12 +250,10 @@ class EmbeddedStore:
 
     def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
                           limit: int) -> list[Scored]:
-        match = text_analysis.fts_query(text)
-        if match is None or not scope_keys:
-            return []
-        rows = self._query(sql.fulltext_entities(len(scope_keys)),
-                           [match, tenant, *scope_keys, limit])
-        return [Scored(id=str(i), score=float(str(s))) for i, s in rows]
+        with self._lock:  # one view of the tables for the whole ranking
+            ranked = fulltext.ranked_entities(self._query, tenant, scope_keys, text)
+            found = fulltext.ids_of(self._query, "entities", tenant, ranked[:limit])
+        return [Scored(id=i, score=s) for i, s in found]
 
     # -- reads: facts ---------------------------------------------------------
     def _facts(self, statement: str, params: list[object]) -> list[Fact]:
@@ -352,17 +348,15 @@ class EmbeddedStore:
 
     def fulltext_facts(self, tenant: str, scope_keys: list[str], text: str, time: TimeFilter,
                        limit: int) -> list[Scored]:
-        match = text_analysis.fts_query(text)
-        if match is None or not scope_keys:
-            return []
-        # Rank inside FTS5 (the scope token keeps it to the scope), then join the top only.
-        rows = self._query(
-            sql.fulltext_facts(len(scope_keys)),
-            [sql.scoped_match(match, "text", tenant, scope_keys), limit * OVERSAMPLE, tenant,
-             *scope_keys],
-        )
-        return self._filter_scored(tenant, scope_keys, [(str(i), float(str(s))) for i, s in rows],
-                                   time, limit)
+        with self._lock:  # one view of the tables for the whole ranking
+            ranked = fulltext.ranked_rows(self._query, fulltext.FACTS, tenant, scope_keys, text)
+            depth = limit * OVERSAMPLE
+            while True:
+                found = fulltext.ids_of(self._query, "facts", tenant, ranked[:depth])
+                kept = self._filter_scored(tenant, scope_keys, found, time, limit)
+                if len(kept) >= limit or depth >= len(ranked):
+                    return kept
+                depth *= 4
 
     def vector_facts(self, tenant: str, scope_keys: list[str], embedding: list[float],
                      time: TimeFilter, limit: int) -> list[Scored]:
@@ -378,19 +372,13 @@ class EmbeddedStore:
 
     def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
                        limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
-        match = text_analysis.fts_query(text)
-        if match is None or not scope_keys:
-            return []
-        scoped = sql.scoped_match(match, "content context", tenant, scope_keys)
+        with self._lock:  # one view of the tables for the whole ranking
+            ranked = fulltext.ranked_rows(self._query, fulltext.TURNS, tenant, scope_keys, text)
 
-        def ranked(depth: int) -> turns.Ranked:
-            rows = self._query(
-                sql.fulltext_turns(len(scope_keys)),
-                [TURN_CONTEXT_WEIGHT, scoped, depth, tenant, *scope_keys],
-            )
-            return [(str(e), int(str(i)), float(str(s))) for e, i, s in rows]
+            def top(depth: int) -> turns.Ranked:
+                return fulltext.turn_keys_of(self._query, tenant, ranked[:depth])
 
-        return turns.visible_turns(ranked, partial(self.get_episode, tenant), limit, time)
+            return turns.visible_turns(top, partial(self.get_episode, tenant), limit, time)
 
     def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
                      limit: int, time: TimeFilter | None = None) -> list[TurnHit]:

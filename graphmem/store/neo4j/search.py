@@ -240,7 +240,7 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
         " AND any(name IN n.names WHERE name IN $names)\n"
         "  RETURN collect(n {.*, embedding: null}) AS exact\n"
         "}\n")
-    entity_words = search_reads.lucene_any_terms(plan.name_text)
+    entity_words = search_reads.lucene_terms(plan.name_text)
     text += _collected(search_reads.fulltext_search(
         reads.ENTITY_TEXT_INDEX, tenant, plan.scope_keys, entity_words, plan.name_limit),
         "en", "id", "namedIds", params) if entity_words else "CALL () { RETURN [] AS namedIds }\n"
@@ -254,7 +254,7 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
              " ELSE namedIds[..$seedLimit] END AS seeds\n")
     walk, hops = _walk(plan, now, params)
     text += walk
-    words = search_reads.lucene_any_terms(plan.text)
+    words = search_reads.lucene_terms(plan.text)
     if words:
         text += _collected(search_reads.fulltext_search(
             reads.FACT_TEXT_INDEX, tenant, plan.scope_keys, words, plan.limit, plan.time, now),
@@ -269,7 +269,8 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
         text += "CALL () { RETURN [] AS vector, false AS vectorExact }\n"
     text += _facts_of("bm25 + vector", "facts")
     if plan.turn_limit and words:
-        text += _collected(search_reads.fulltext_turns(tenant, plan.scope_keys, words,
+        turn_words = search_reads.lucene_terms(plan.text, search_reads.TURN_FIELD_WEIGHTS)
+        text += _collected(search_reads.fulltext_turns(tenant, plan.scope_keys, turn_words,
                                                        plan.turn_limit, plan.time),
                            "ft", "{" + ", ".join(f"{c}: {c}" for c in (
                                "episodeId", "index", "clientId", "speaker", "content",

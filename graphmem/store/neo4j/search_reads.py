@@ -19,7 +19,9 @@ from datetime import datetime
 
 from graphmem.models import TURN_CONTEXT_WEIGHT
 from graphmem.store.neo4j.reads import (
+    ENTITY_TEXT_INDEX,
     ENTITY_VECTOR_INDEX,
+    FACT_TEXT_INDEX,
     FACT_VECTOR_INDEX,
     MESSAGE_TEXT_INDEX,
     MESSAGE_VECTOR_INDEX,
@@ -30,12 +32,10 @@ from graphmem.store.neo4j.reads import (
     epoch_micros,
     time_filter,
 )
-from graphmem.store.text import STOPWORDS
+from graphmem.store.text import BM25_B, BM25_K1, TERM_DOCS_CAP, query_terms
 from graphmem.temporal import TimeFilter
 
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
-_WORDISH = re.compile(r"\w", re.UNICODE)
-_EDGE_NONWORD = re.compile(r"^\W+|\W+$", re.UNICODE)
 
 
 # -- Lucene ----------------------------------------------------------------------
@@ -44,34 +44,10 @@ def escape_lucene(text: str) -> str:
     return _LUCENE_SPECIAL.sub(r"\\\1", text)
 
 
-def lucene_any_terms(text: str, max_terms: int = 32) -> str | None:
-    """Free text as a Lucene OR-query of escaped, lower-cased terms; None if nothing to search.
-
-    Lower-casing keeps a user's ``AND``/``OR``/``NOT`` from becoming operators;
-    escaping keeps ``-``, ``"``, ``:``, ``*``... literal. Terms with no letter
-    or digit are dropped, as the analyzer would drop them anyway; so are
-    stopwords (the embedded store's list) unless nothing else is left.
-
-    >>> lucene_any_terms('Where does "Alice" work? -Acme')
-    '\\\\"alice\\\\" OR work\\\\? OR \\\\-acme'
-    """
-    words = [t for t in dict.fromkeys(w.lower() for w in text.split()) if _WORDISH.search(t)]
-    terms = [w for w in words if _EDGE_NONWORD.sub("", w) not in STOPWORDS] or words
-    if not terms:
-        return None
-    return " OR ".join(escape_lucene(t) for t in terms[:max_terms])
-
-
-def lucene_weighted_fields(query: str, weights: dict[str, float]) -> str:
-    """``query`` asked of each field, each field's score scaled by its weight.
-
-    >>> lucene_weighted_fields("sunrise OR paint", {"content": 1.0, "context": 0.5})
-    'content:(sunrise OR paint)^1.0 OR context:(sunrise OR paint)^0.5'
-    """
-    return " OR ".join(f"{field}:({query})^{weight}" for field, weight in weights.items())
-
-
 # -- scope and time ----------------------------------------------------------------
+#: A scope's nodes are counted up to this many (a range-index read; beyond it, a scope is
+#: large and the exact count changes nothing).
+SCOPE_COUNT_CAP = 50_000
 _VECTOR_LABELS = {FACT_VECTOR_INDEX: "Fact", ENTITY_VECTOR_INDEX: "Entity",
                   MESSAGE_VECTOR_INDEX: "Message"}
 
@@ -142,7 +118,7 @@ def part_condition(part: bool) -> str:
 
 def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding: list[float],
                       cap: int, time: TimeFilter | None = None, now: datetime | None = None,
-                      k: int = 50, count_cap: int = 50_000, *,
+                      k: int = 50, count_cap: int = SCOPE_COUNT_CAP, *,
                       part: tuple[bool, float] | None = None) -> Query:
     """Exact cosine ranking of a scope holding fewer than ``cap`` nodes: its ``k`` best.
 
@@ -187,21 +163,96 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     )
 
 
-def fulltext_search(index: str, tenant: str, scope_keys: list[str], lucene: str, limit: int,
-                    time: TimeFilter | None = None, now: datetime | None = None) -> Query:
-    """Best Lucene (BM25) matches in scope (and time), best first."""
-    condition, params = scope_condition("n", time, now)
-    params.update({"index": index, "lucene": lucene, "tenant": tenant, "scopeKeys": scope_keys,
-                   "limit": limit})
+# -- full text, ranked with the scope's own statistics ------------------------------
+#: A turn's fields by weight: its own words and speaker count fully, its neighbours' less.
+TURN_FIELD_WEIGHTS = {"content": 1.0, "speaker": 1.0, "context": TURN_CONTEXT_WEIGHT}
+#: Each full-text index's label, and how long its node ``{n}`` is (all its indexed text, as
+#: the embedded store's FTS5 entries), for BM25's length normalisation.
+_LENGTHS = {
+    FACT_TEXT_INDEX: ("Fact", "size({n}.text)"),
+    ENTITY_TEXT_INDEX: ("Entity", "size(coalesce({n}.name, '') + ' ' + coalesce({n}.aliasText, '')"
+                                  " + ' ' + coalesce({n}.summary, ''))"),
+    MESSAGE_TEXT_INDEX: ("Message",
+                         "size(coalesce({n}.content, '')) + size(coalesce({n}.context, ''))"),
+}
+
+
+def lucene_terms(text: str, fields: dict[str, float] | None = None) -> list[list[Params]]:
+    """Each query term (:func:`graphmem.store.text.query_terms`) as the Lucene queries that
+    find it, one per field weight: ``[{lucene, weight}]``; empty if nothing to search.
+
+    >>> lucene_terms("Where does Maya work?", {"content": 1.0, "context": 0.5})[0][1]
+    {'lucene': 'context:(maya)', 'weight': 0.5}
+    """
+    by_weight: dict[float, list[str]] = {}
+    for field, weight in (fields or {}).items():
+        by_weight.setdefault(weight, []).append(field)
+    terms = [escape_lucene(t) for t in query_terms(text)]
+    if not by_weight:
+        return [[{"lucene": t, "weight": 1.0}] for t in terms]
+    return [[{"lucene": " OR ".join(f"{f}:({t})" for f in names), "weight": weight}
+             for weight, names in by_weight.items()] for t in terms]
+
+
+def _scope_bm25(index: str, terms: list[list[Params]], tenant: str, scope_keys: list[str],
+                condition: str, params: Params) -> Query:
+    """The scope's nodes matching ``terms`` as rows ``n, score``, best first, where
+    ``condition`` holds: :func:`graphmem.store.text.scope_bm25` in Cypher.
+
+    Lucene only finds each term's nodes (up to ``TERM_DOCS_CAP`` of the scope's, its best
+    first); the scope's node count, the terms' frequencies and the mean length are the
+    scope's own, so no other tenant's or user's data moves the ranking.
+    """
+    if index not in _LENGTHS:
+        raise ValueError(f"not a graphmem full-text index: {index!r}")
+    label, length = _LENGTHS[index]
+    scope_index = f"USING INDEX n:{label}(tenant, scopeKey)"
+    params.update({"index": index, "terms": terms, "tenant": tenant, "scopeKeys": scope_keys,
+                   "cap": TERM_DOCS_CAP, "countCap": SCOPE_COUNT_CAP, "k1": BM25_K1, "b": BM25_B})
     return (
-        # queryNodes yields best first: the first $limit rows in scope are the best ones,
-        # and the rest of the index is never read.
-        "CALL db.index.fulltext.queryNodes($index, $lucene) YIELD node AS n, score\n"
+        "CALL () {\n"
+        f"  MATCH (n:{label}) {scope_index} WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
+        "  WITH n LIMIT $countCap RETURN count(n) AS documents\n"
+        "}\n"
+        "UNWIND $terms AS term\n"
+        "CALL (term) {\n"
+        "  UNWIND term AS field\n"
+        "  CALL (field) {\n"
+        "    CALL db.index.fulltext.queryNodes($index, field.lucene) YIELD node AS n\n"
+        "    WITH n WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
+        "    RETURN n LIMIT $cap\n"
+        "  }\n"
+        "  WITH n, sum(field.weight) AS tf\n"
+        "  RETURN collect({n: n, tf: tf}) AS docs\n"
+        "}\n"
+        "WITH documents, docs, size(docs) AS found WHERE found > 0\n"
+        "WITH docs, log(1.0 + (CASE WHEN documents > found THEN documents ELSE found END"
+        " - found + 0.5) / (found + 0.5)) AS idf\n"
+        "UNWIND docs AS d\n"
+        f"WITH collect({{n: d.n, tf: d.tf, idf: idf, len: {length.format(n='d.n')}}})"
+        " AS postings\n"
+        "CALL (postings) {\n"
+        "  UNWIND postings AS p WITH DISTINCT p.n AS n, p.len AS len\n"
+        "  RETURN coalesce(avg(toFloat(len)), 1.0) AS mean\n"
+        "}\n"
+        "UNWIND postings AS p\n"
+        "WITH p, CASE WHEN mean > 0 THEN mean ELSE 1.0 END AS mean\n"
+        "WITH p.n AS n, sum(p.idf * p.tf * ($k1 + 1)"
+        " / (p.tf + $k1 * (1 - $b + $b * p.len / mean))) AS score\n"
         f"WITH n, score WHERE {condition}\n"
-        "WITH n, score LIMIT $limit\n"
-        "RETURN n.id AS id, score ORDER BY score DESC",
+        "ORDER BY score DESC, n.id\n",
         params,
     )
+
+
+def fulltext_search(index: str, tenant: str, scope_keys: list[str], terms: list[list[Params]],
+                    limit: int, time: TimeFilter | None = None,
+                    now: datetime | None = None) -> Query:
+    """The scope's best full-text matches (in time), best first: rows ``id, score``."""
+    condition, params = scope_condition("n", time, now)
+    params["limit"] = limit
+    text, params = _scope_bm25(index, terms, tenant, scope_keys, condition, params)
+    return text + "RETURN n.id AS id, score LIMIT $limit", params
 
 
 #: What a turn read returns (``records.turn_hit`` reads it).
@@ -210,26 +261,16 @@ TURN_PROJECTION = ("m.episodeId AS episodeId, m.index AS index, m.clientId AS cl
                    f" {epoch_micros('m.timestamp')} AS timestamp,"
                    f" {epoch_micros('m.recordedAt')} AS recordedAt")
 
-#: Lucene field weights for turns: a turn's own words, its speaker, its neighbours' words.
-TURN_FIELD_WEIGHTS = {"content": 1.0, "speaker": 1.0, "context": TURN_CONTEXT_WEIGHT}
 
-
-def fulltext_turns(tenant: str, scope_keys: list[str], lucene: str, limit: int,
+def fulltext_turns(tenant: str, scope_keys: list[str], terms: list[list[Params]], limit: int,
                    time: TimeFilter | None = None) -> Query:
-    """Turns by their own words, their speaker, and (counting less) their neighbours' words;
-    with ``time``, only those it sees (:func:`turn_time_filter`)."""
-    lucene = lucene_weighted_fields(lucene, TURN_FIELD_WEIGHTS)
-    condition, params = turn_time_filter("m", time) if time is not None else ("true", {})
-    params.update({"index": MESSAGE_TEXT_INDEX, "lucene": lucene, "tenant": tenant,
-                   "scopeKeys": scope_keys, "limit": limit})
-    return (
-        "CALL db.index.fulltext.queryNodes($index, $lucene) YIELD node AS m, score\n"
-        f"WITH m, score WHERE m.tenant = $tenant AND m.scopeKey IN $scopeKeys AND {condition}\n"
-        "WITH m, score LIMIT $limit\n"  # best first, as in fulltext_search
-        f"RETURN {TURN_PROJECTION}, score\n"
-        "ORDER BY score DESC",
-        params,
-    )
+    """Turns by their own words, their speaker, and (counting less) their neighbours' words
+    (``terms`` from :func:`lucene_terms` with :data:`TURN_FIELD_WEIGHTS`); with ``time``,
+    only those it sees (:func:`turn_time_filter`)."""
+    condition, params = turn_time_filter("n", time) if time is not None else ("true", {})
+    params["limit"] = limit
+    text, params = _scope_bm25(MESSAGE_TEXT_INDEX, terms, tenant, scope_keys, condition, params)
+    return text + f"WITH n AS m, score LIMIT $limit\nRETURN {TURN_PROJECTION}, score", params
 
 
 def get_turns(tenant: str, message_ids: list[str]) -> Query:

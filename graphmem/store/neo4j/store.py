@@ -250,11 +250,11 @@ class Neo4jStore(Neo4jConnection):
 
     def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
                           limit: int) -> list[Scored]:
-        lucene = search_reads.lucene_any_terms(text)
-        if lucene is None or not scope_keys or limit <= 0:
+        terms = search_reads.lucene_terms(text)
+        if not terms or not scope_keys or limit <= 0:
             return []
         rows = self._read(search_reads.fulltext_search(reads.ENTITY_TEXT_INDEX, tenant,
-                                                        scope_keys, lucene, limit))
+                                                        scope_keys, terms, limit))
         return [Scored(id=str(r["id"]), score=float(r["score"])) for r in rows]
 
     # -- reads: facts ---------------------------------------------------------
@@ -308,11 +308,11 @@ class Neo4jStore(Neo4jConnection):
     # -- search channels ------------------------------------------------------
     def fulltext_facts(self, tenant: str, scope_keys: list[str], text: str, time: TimeFilter,
                        limit: int) -> list[Scored]:
-        lucene = search_reads.lucene_any_terms(text)
-        if lucene is None or not scope_keys or limit <= 0:
+        terms = search_reads.lucene_terms(text)
+        if not terms or not scope_keys or limit <= 0:
             return []
         rows = self._read(search_reads.fulltext_search(reads.FACT_TEXT_INDEX, tenant,
-                                                        scope_keys, lucene, limit, time, utcnow()))
+                                                        scope_keys, terms, limit, time, utcnow()))
         return [Scored(id=str(r["id"]), score=float(r["score"])) for r in rows]
 
     def vector_facts(self, tenant: str, scope_keys: list[str], embedding: list[float],
@@ -360,11 +360,11 @@ class Neo4jStore(Neo4jConnection):
 
     def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
                        limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
-        lucene = search_reads.lucene_any_terms(text)
-        if lucene is None or not scope_keys or limit <= 0:
+        terms = search_reads.lucene_terms(text, search_reads.TURN_FIELD_WEIGHTS)
+        if not terms or not scope_keys or limit <= 0:
             return []
         return [records.turn_hit(r, float(r["score"])) for r in self._read(
-            search_reads.fulltext_turns(tenant, scope_keys, lucene, limit, time))]
+            search_reads.fulltext_turns(tenant, scope_keys, terms, limit, time))]
 
     def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
                      limit: int, time: TimeFilter | None = None) -> list[TurnHit]:

@@ -1,0 +1,111 @@
+"""The embedded store's full-text channels, ranked with each scope's own statistics.
+
+FTS5 finds the documents holding a query term (its postings, already narrowed to
+the scope by the scope token in the MATCH expression); the ranking is
+:func:`graphmem.store.text.scope_bm25`, not FTS5's ``bm25()``, whose row count,
+mean length and term frequencies are the whole table's: every tenant's. This
+module knows the tables' shapes, not the store: it is handed a query function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+
+from graphmem.models import TURN_CONTEXT_WEIGHT
+from graphmem.store import text as text_analysis
+from graphmem.store.embedded import sql
+
+#: Runs one read statement with its parameters.
+Query = Callable[[str, Sequence[object]], list[tuple[object, ...]]]
+
+
+@dataclass(frozen=True)
+class _Table:
+    """A scope-tokened full-text table: the statement reading a term's documents in a column
+    (rowid and the entry's length), the one counting a scope's entries, and the columns
+    searched with their weights."""
+
+    term_docs: Callable[[str], str]  # column -> statement
+    count: str
+    columns: tuple[tuple[str, float], ...]
+
+
+FACTS = _Table(sql.fact_term_docs, sql.COUNT_FACTS_FTS, (("text", 1.0),))
+#: A turn's own words count fully, its neighbours' (context) less.
+TURNS = _Table(sql.turn_term_docs, sql.COUNT_TURNS_FTS,
+               (("content", 1.0), ("context", TURN_CONTEXT_WEIGHT)))
+
+
+def ranked_rows(query: Query, table: _Table, tenant: str, scope_keys: list[str],
+                text: str) -> list[tuple[int, float]]:
+    """``(rowid, score)`` of the scope's entries matching ``text``, best first."""
+    terms = text_analysis.query_terms(text)
+    if not terms or not scope_keys:
+        return []
+    lengths: dict[str, int] = {}
+    term_postings: list[dict[str, float]] = []
+    for term in terms:
+        postings: dict[str, float] = {}
+        for column, weight in table.columns:
+            match = sql.scoped_match(f'"{term}"', column, tenant, scope_keys)
+            for rowid, length in query(table.term_docs(column),
+                                       [match, text_analysis.TERM_DOCS_CAP]):
+                postings[str(rowid)] = postings.get(str(rowid), 0.0) + weight
+                lengths[str(rowid)] = int(str(length or 0))
+        term_postings.append(postings)
+    [(documents,)] = query(table.count, [sql.scope_match(tenant, scope_keys)])
+    ranked = text_analysis.scope_bm25(term_postings, lengths, int(str(documents)))
+    return [(int(rowid), score) for rowid, score in ranked]
+
+
+def ranked_entities(query: Query, tenant: str, scope_keys: list[str],
+                    text: str) -> list[tuple[int, float]]:
+    """``(rowid, score)`` of the scope's entities whose names or summaries match ``text``.
+
+    The entities' table carries no scope token (an entity's names are looked up by
+    tenant across its scopes), so a term's postings are joined to the scope's rows.
+    """
+    terms = text_analysis.query_terms(text)
+    if not terms or not scope_keys:
+        return []
+    statement = sql.entity_term_docs(len(scope_keys))
+    lengths: dict[str, int] = {}
+    term_postings: list[dict[str, float]] = []
+    for term in terms:
+        rows = query(statement, [f'"{term}"', tenant, *scope_keys, text_analysis.TERM_DOCS_CAP])
+        lengths.update((str(r), int(str(n or 0))) for r, n in rows)
+        term_postings.append({str(r): 1.0 for r, _ in rows})
+    [(documents,)] = query(sql.count_entities(len(scope_keys)), [tenant, *scope_keys])
+    ranked = text_analysis.scope_bm25(term_postings, lengths, int(str(documents)))
+    return [(int(rowid), score) for rowid, score in ranked]
+
+
+def ids_of(query: Query, table: str, tenant: str,
+           ranked: list[tuple[int, float]]) -> list[tuple[str, float]]:
+    """``ranked`` rows as ``(id, score)`` of ``table`` (facts or entities), in order."""
+    ids = _by_row(query, partial(sql.ids_of_rows, table), tenant, [r for r, _ in ranked])
+    return [(str(ids[r][0]), s) for r, s in ranked if r in ids]
+
+
+def turn_keys_of(query: Query, tenant: str,
+                 ranked: list[tuple[int, float]]) -> list[tuple[str, int, float]]:
+    """``ranked`` turn rows as ``(episode id, index, score)``, in order."""
+    keys = _by_row(query, sql.turn_keys_of_rows, tenant, [r for r, _ in ranked])
+    return [(str(keys[r][0]), int(str(keys[r][1])), s) for r, s in ranked if r in keys]
+
+
+#: Rowids per lookup statement (SQLite allows 32,766 parameters; stay well below).
+_CHUNK = 500
+
+
+def _by_row(query: Query, statement: Callable[[int], str], tenant: str,
+            rows: list[int]) -> dict[int, tuple[object, ...]]:
+    """The columns after the rowid that ``statement(n)`` reads for each of ``rows``."""
+    found: dict[int, tuple[object, ...]] = {}
+    for start in range(0, len(rows), _CHUNK):
+        chunk = rows[start:start + _CHUNK]
+        for rowid, *rest in query(statement(len(chunk)), [tenant, *chunk]):
+            found[int(str(rowid))] = tuple(rest)
+    return found
