@@ -81,6 +81,8 @@ def _line(hit: SearchHit) -> str:
     when = hit.valid_from.date().isoformat() if hit.valid_from else None
     if hit.kind == "turn":
         who = f"{hit.speaker}: " if hit.speaker else ""
+        if hit.role == "assistant":  # the assistant's own words, not the user's testimony
+            who = f"{hit.speaker} (assistant): " if hit.speaker else "Assistant: "
         return f"- [{when}] {who}{hit.text}" if when else f"- {who}{hit.text}"
     suffix = f" (since {when})" if when else ""
     if hit.superseded and hit.valid_until:

@@ -26,6 +26,7 @@ from graphmem.search.evidence import (Source, absorb_turns, contradicted, facts_
 from graphmem.search.focus import (NAME_CANDIDATES, Focus, choose_focus, focus_names,
                                    relative_focus, stranger_focus, user_focus)
 from graphmem.search.models import SearchHit, SearchRequest, SearchResponse
+from graphmem.search.overrides import overridden_across_scopes
 from graphmem.search.slots import SlotAnswer, SlotMatch, SlotMatcher, read_slot
 from graphmem.search.timeq import Window, overlaps, query_window
 from graphmem.search.traverse import hop_weights, query_ngrams, rank_by_query
@@ -53,6 +54,11 @@ POOL = 50
 #: turns out of the top ten; facts still rank where they agree, and a fact absorbs the
 #: turns it came from, so current, clean statements take those turns' places.
 WEIGHTS = {"bm25": 0.2, "vector": 0.2, "graph": 0.2, "turns": 1.0, "turns_vector": 0.3}
+#: What an assistant said is what the user was told, not what the user said: a wrong guess
+#: ("Since you live in Dallas...") must not stand beside the user's own words as evidence.
+#: Its turns count this much of their score (and are labelled in a context). Not tuned:
+#: the benchmarks' conversations have no assistant turns.
+ASSISTANT_TURN_WEIGHT = 0.5
 #: When a question names someone, a fact about someone else stays only if its cosine
 #: similarity to the question reaches this floor, and other people's turns below it count
 #: this much of their score. When the question asks for a slot the graph knows for the
@@ -184,8 +190,11 @@ class SearchEngine:
                 if is_stale(turn, said, time, now) or said_later(turn, time, now) \
                         or turn_source(turn) in hidden.turns:
                     continue
+                if turn.role == "assistant":
+                    score *= ASSISTANT_TURN_WEIGHT
                 hits[item] = _turn_hit(turn, score, ranks[item])
-        _drop_contradicted(hits, turns, facts, slot, time, now)
+        _drop_contradicted(hits, turns, facts, slot, time, now, self.registry)
+        _drop_overridden(hits, facts, slot, self.registry, time)
         absorb_turns(hits, turns)
         if focus:
             _apply_focus(hits, focus, facts, turns, relevance, strict=slot is not None)
@@ -358,7 +367,7 @@ def _turn_hit(turn: TurnHit, score: float, ranks: dict[str, int]) -> SearchHit:
     return SearchHit(
         kind="turn", id=f"{turn.episode_id}:{turn.message_index}", text=turn.content, score=score,
         channels=ranks, valid_from=turn.timestamp, sources=[turn.message_id] if turn.message_id else [],
-        episode_ids=[turn.episode_id], speaker=turn.speaker,
+        episode_ids=[turn.episode_id], speaker=turn.speaker, role=turn.role,
     )
 
 
@@ -408,13 +417,26 @@ def _others_slot(match: SlotMatch, focus: Focus, facts: Iterable[Fact],
 
 def _drop_contradicted(hits: dict[str, SearchHit], turns: dict[str, TurnHit],
                        facts: dict[str, Fact], slot: SlotAnswer | None, time: TimeFilter,
-                       now: datetime) -> None:
+                       now: datetime, registry: PredicateRegistry) -> None:
     """Turns a later fact among the results (or the slot's value) overtook."""
     later = [facts[h.id] for h in hits.values() if h.kind == "fact" and h.id in facts]
     later += slot.current if slot is not None else []
     for key in [k for k, h in hits.items() if h.kind == "turn"]:
-        if key in turns and contradicted(turns[key], later, time, now):
+        if key in turns and contradicted(turns[key], later, time, now, registry):
             del hits[key]
+
+
+def _drop_overridden(hits: dict[str, SearchHit], facts: dict[str, Fact], slot: SlotAnswer | None,
+                     registry: PredicateRegistry, time: TimeFilter) -> None:
+    """Without history, a one-valued fact another scope of the view states anew
+    (:mod:`graphmem.search.overrides`)."""
+    if time.include_history:
+        return
+    found = [facts[h.id] for h in hits.values() if h.kind == "fact" and h.id in facts]
+    gone = overridden_across_scopes([*found, *(slot.current if slot is not None else [])],
+                                    registry)
+    for key in [k for k, h in hits.items() if h.kind == "fact" and h.id in gone]:
+        del hits[key]
 
 
 def _about(hit: SearchHit, focus: Focus, facts: dict[str, Fact],

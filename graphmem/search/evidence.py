@@ -14,8 +14,8 @@ except for a question about the slot of the fact that went: the slot channel
 hides it there. A fact that simply ran its stated course (last week's trip) was
 not overtaken: its turn still tells what happened. Turns from which nothing was
 extracted, most of a conversation, stay, save a negation that a later fact
-about the same speaker and thing contradicts ("I don't have a dog" before
-"Maya has a dog named Rex"): that is a retraction the extractor had nothing to
+about the same speaker and thing contradicts ("I don't have a dog", or "I don't
+have any pets", before "Maya has a dog named Rex"): that is a retraction the extractor had nothing to
 retract for, and a later fact overtakes it. With ``include_history`` every turn
 stays but those whose facts were all forgotten.
 
@@ -32,6 +32,7 @@ from datetime import datetime
 
 from graphmem.models import Fact, FactStatus
 from graphmem.names import normalize_name
+from graphmem.predicates import PredicateRegistry
 from graphmem.search.models import SearchHit
 from graphmem.store.base import TurnHit
 from graphmem.temporal import TimeFilter
@@ -107,10 +108,14 @@ def said_later(turn: TurnHit, time: TimeFilter, now: datetime) -> bool:
     return turn.timestamp is not None and turn.timestamp > time.at(now)
 
 
-def contradicted(turn: TurnHit, facts: Iterable[Fact], time: TimeFilter, now: datetime) -> bool:
+def contradicted(turn: TurnHit, facts: Iterable[Fact], time: TimeFilter, now: datetime,
+                 registry: PredicateRegistry | None = None) -> bool:
     """A turn whose speaker denied something ("I don't have a dog.") that a later fact about
     them, valid in the view, states ("Maya has a dog named Rex."). Only a turn from which
-    nothing was extracted: the extractor had nothing to retract. Never in a history view."""
+    nothing was extracted: the extractor had nothing to retract. Never in a history view.
+
+    With ``registry``, a fact also states what its slot's description names: "Maya has a
+    dog named Rex." is one of "a person's pets", so it overtakes "I don't have any pets"."""
     if time.include_history or turn.timestamp is None or not turn.speaker:
         return False
     denied = _denied(turn.content)
@@ -126,7 +131,20 @@ def contradicted(turn: TurnHit, facts: Iterable[Fact], time: TimeFilter, now: da
             continue
         if denied & _words(fact.text):
             return True
+        if registry is not None and denied & slot_words(registry, fact.predicate):
+            return True
     return False
+
+
+#: Words of every slot's description that name no slot ("the city a person lives in").
+_DESCRIPTION_WORDS = frozenset({"person", "person's", "people", "regularly", "uses", "most",
+                                "whether", "where", "what", "who", "which", "comes", "from"})
+
+
+def slot_words(registry: PredicateRegistry, predicate: str) -> set[str]:
+    """The words naming the slot a predicate fills, from its description ("a person's pets":
+    pet, pets)."""
+    return _words(registry.spec(predicate).description) - _DESCRIPTION_WORDS
 
 
 def _denied(text: str) -> set[str]:

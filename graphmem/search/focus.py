@@ -153,7 +153,7 @@ def owner_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> 
     name, people = _owner(store, tenant, scope)
     if not people:
         return Focus()
-    return Focus(tuple(people[:1]), frozenset({*_name_words(name), by_id}), pronouns=pronouns)
+    return Focus(tuple(people), frozenset({*_name_words(name), by_id}), pronouns=pronouns)
 
 
 def kin_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Focus:
@@ -220,11 +220,17 @@ def _kin_word(word: str) -> str | None:
 
 
 def _owner(store: GraphStore, tenant: str, scope: Scope) -> tuple[str, list[Entity]]:
-    """The name a user scope's person goes by, and the person entities of that name."""
+    """The name a user scope's person goes by, and the person entities of that name: one a
+    scope it sees (in a member scope, the user's own and the group's), the most personal
+    scope's first."""
     name = known_speaker(store, tenant, scope) or scope.user_id or ""
-    return name, [e for e in store.find_entities(tenant, scope.visible_keys,
-                                                 [normalize_name(name)])
-                  if e.type in PERSON_TYPES]
+    people = [e for e in store.find_entities(tenant, scope.visible_keys, [normalize_name(name)])
+              if e.type in PERSON_TYPES]
+    order = {key: i for i, key in enumerate(scope.visible_keys)}
+    first_per_scope: dict[str, Entity] = {}
+    for person in sorted(people, key=lambda e: order.get(e.scope_key, len(order))):
+        first_per_scope.setdefault(person.scope_key, person)
+    return name, list(first_per_scope.values())
 
 
 def stranger_focus(question: str, known: list[Entity]) -> Focus:

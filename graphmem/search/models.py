@@ -47,6 +47,7 @@ class SearchHit(BaseModel):
     episode_ids: list[str] = Field(default_factory=list)
     importance: float | None = None
     speaker: str | None = None
+    role: str | None = Field(default=None, description="a turn's role: user, assistant...")
 
 
 class SearchResponse(BaseModel):

@@ -36,6 +36,7 @@ from graphmem.embed.base import Embedder
 from graphmem.models import Fact, FactStatus
 from graphmem.predicates import PredicateRegistry, PredicateSpec
 from graphmem.search.focus import Focus
+from graphmem.search.overrides import overridden_across_scopes
 from graphmem.store.base import GraphStore
 from graphmem.temporal import TimeFilter
 
@@ -131,6 +132,8 @@ def read_slot(store: GraphStore, tenant: str, scope_keys: list[str], focus: Focu
              if f.subject_id in focus.ids and registry.spec(f.predicate).family == family]
     current = sorted((f for f in facts if view.matches(f, now)),
                      key=lambda f: (f.valid_from, f.recorded_at), reverse=True)
+    overridden = overridden_across_scopes(current, registry)  # a member scope's two memories
+    current = [f for f in current if f.id not in overridden]
     chosen = {f.id for f in current}
     at = view.at(now)
     stale = [f for f in facts if f.id not in chosen and f.valid_from <= at]

@@ -127,6 +127,8 @@ class TurnHit(BaseModel):
     timestamp: datetime | None
     score: float
     recorded_at: datetime | None = None
+    role: str | None = None
+    """The message's role ("user", "assistant"...); None for an episode of plain text."""
 
 
 class ChannelPlan(BaseModel):

@@ -196,3 +196,93 @@ def test_a_named_persons_relative_is_who_the_question_is_about(memory: Memory,
     assert not any("Acme" in t for t in texts)
     who = [h.text for h in ask(memory, tenant, "maya", "Who is Maya's sister?")]
     assert who[0] == "Lena is Maya's sister."
+
+
+# -- a member scope sees the user's memory and the group's ----------------------------
+def _member_scope_seeded(memory: Memory, tenant: str) -> Scope:
+    group, user = Scope(group_id="book-club"), Scope(user_id="maya")
+    for scope, when, text in ((group, "2024-02-01T10:00:00", "I work at Hooli and I live in Denver."),
+                              (user, "2024-03-01T10:00:00", "I live in Boulder now.")):
+        memory.add_episode(tenant, EpisodeInput(scope=scope, messages=[Message(
+            speaker="Maya", content=text,
+            timestamp=datetime.fromisoformat(when).replace(tzinfo=UTC))]))
+    return Scope(user_id="maya", group_id="book-club")
+
+
+@pytest.mark.parametrize("question", ["Where does Maya live?", "Where do I live?"])
+def test_in_a_member_scope_the_later_statement_of_a_slot_holds(
+        memory: Memory, tenant: str, question: str) -> None:
+    member = _member_scope_seeded(memory, tenant)
+
+    found = memory.search(tenant, SearchRequest(scope=member, query=question, limit=5)).results
+
+    facts = [h.text for h in found if h.kind == "fact"]
+    assert facts[0] == "Maya lives in Boulder."
+    assert "Maya lives in Denver." not in facts  # said in the group before; overridden here
+    assert "Maya works at Hooli." in facts  # the group's other facts still hold
+
+
+def test_in_a_member_scope_each_memory_keeps_its_own_timeline(memory: Memory,
+                                                              tenant: str) -> None:
+    member = _member_scope_seeded(memory, tenant)
+
+    def lives(scope: Scope, **view: object) -> list[str]:
+        request = SearchRequest(scope=scope, query="Where does Maya live?", limit=5, **view)  # type: ignore[arg-type]
+        return [h.text for h in memory.search(tenant, request).results
+                if h.kind == "fact" and "lives" in h.text]
+
+    assert lives(Scope(group_id="book-club")) == ["Maya lives in Denver."]  # the group's own
+    assert lives(member, as_of=datetime(2024, 2, 15, tzinfo=UTC)) == ["Maya lives in Denver."]
+    assert set(lives(member, include_history=True)) == {"Maya lives in Boulder.",
+                                                        "Maya lives in Denver."}
+
+
+# -- what the assistant said is not what the user said ---------------------------------
+def test_an_assistant_turn_counts_less_and_is_labelled(memory: Memory, tenant: str) -> None:
+    memory.add_episode(tenant, EpisodeInput(scope=Scope(user_id="priya"), messages=[
+        Message(role="user", content="Hi, I'm Priya.",
+                timestamp=datetime(2024, 1, 5, 10, tzinfo=UTC)),
+        Message(role="assistant", content="Nice to meet you Priya! Since you live in Dallas,"
+                " have you tried the barbecue there?", timestamp=datetime(2024, 1, 5, 10, 1,
+                                                                          tzinfo=UTC)),
+        Message(role="user", content="Actually I live in Austin, and I love barbecue.",
+                timestamp=datetime(2024, 1, 5, 10, 2, tzinfo=UTC))]))
+
+    found = memory.search(tenant, SearchRequest(scope=Scope(user_id="priya"),
+                                                query="Where does Priya live? barbecue",
+                                                limit=10)).results
+    turns = {h.text: h for h in found if h.kind == "turn"}
+    said = next(h for text, h in turns.items() if "Dallas" in text)
+    assert said.role == "assistant"
+    assert texts(found).index(said.text) > texts(found).index("Priya lives in Austin.")
+
+    context = memory.context(tenant, ContextRequest(scope=Scope(user_id="priya"),
+                                                    message="barbecue in Dallas"))
+    lines = [line for line in context.prompt.splitlines() if "Dallas" in line]
+    assert lines and all("Assistant: Nice to meet you" in line for line in lines)
+
+
+@pytest.mark.parametrize(("denial", "later", "question"), [
+    ("I don't have any pets.", "I got a dog named Rex!", "Tell me about my pets"),
+    ("I don't have a car.", "I drive a Toyota Corolla now.", "What car do I drive?"),
+])
+def test_a_denial_of_a_slot_is_overtaken_by_a_later_value_of_it(
+        memory: Memory, tenant: str, denial: str, later: str, question: str) -> None:
+    say(memory, tenant, "maya", "2023-01-10T10:00:00", denial)
+    say(memory, tenant, "maya", "2023-06-10T10:00:00", later)
+
+    context = memory.context(tenant, ContextRequest(scope=Scope(user_id="maya"), message=question))
+    then = memory.context(tenant, ContextRequest(scope=Scope(user_id="maya"), message=question,
+                                                 as_of=datetime(2023, 3, 1, tzinfo=UTC)))
+
+    assert denial not in context.prompt  # a later fact of that slot overtook it
+    assert denial in then.prompt or not then.items  # before it, no later word hid it
+
+
+def test_a_denial_of_something_else_stays(memory: Memory, tenant: str) -> None:
+    say(memory, tenant, "maya", "2023-01-10T10:00:00", "I don't have any siblings.")
+    say(memory, tenant, "maya", "2023-06-10T10:00:00", "I got a dog named Rex!")
+
+    context = memory.context(tenant, ContextRequest(scope=Scope(user_id="maya"),
+                                                    message="Do I have siblings?"))
+    assert "I don't have any siblings." in context.prompt

@@ -61,7 +61,7 @@ def _turn_hit(episode: Episode | None, idx: int, score: float) -> list[TurnHit]:
             return []
         m = episode.messages[idx]
         return [TurnHit(episode_id=episode.id, message_index=idx, message_id=m.id,
-                        speaker=m.speaker, content=m.content,
+                        role=m.role, speaker=m.speaker, content=m.content,
                         timestamp=m.timestamp or episode.reference_time, score=score,
                         recorded_at=episode.recorded_at)]
     return [TurnHit(episode_id=episode.id, message_index=0, message_id=None, speaker=None,

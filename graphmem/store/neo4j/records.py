@@ -97,7 +97,8 @@ def required_datetime(value: Any) -> datetime:
 
 def turn_hit(row: Mapping[str, Any], score: float) -> TurnHit:
     return TurnHit(episode_id=row["episodeId"], message_index=int(row["index"]),
-                   message_id=row["clientId"], speaker=row["speaker"], content=row["content"],
+                   message_id=row["clientId"], role=row.get("role"), speaker=row["speaker"],
+                   content=row["content"],
                    timestamp=to_datetime(row["timestamp"]), score=score,
                    recorded_at=to_datetime(row.get("recordedAt")))
 

@@ -40,7 +40,7 @@ from graphmem.store.neo4j.reads import Params, Query
 from graphmem.store.neo4j.resolution import lucene_exact
 
 #: What a turn hit carries (``records.turn_hit`` reads it), as map projection items.
-TURN_FIELDS = (".episodeId, .index, .clientId, .speaker, .content,"
+TURN_FIELDS = (".episodeId, .index, .clientId, .role, .speaker, .content,"
                f" timestamp: {reads.epoch_micros('m.timestamp')},"
                f" recordedAt: {reads.epoch_micros('m.recordedAt')}")
 #: Parameters every channel shares: same name, same value.
@@ -273,7 +273,7 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
         text += _collected(search_reads.fulltext_turns(tenant, plan.scope_keys, turn_words,
                                                        plan.turn_limit, plan.time),
                            "ft", "{" + ", ".join(f"{c}: {c}" for c in (
-                               "episodeId", "index", "clientId", "speaker", "content",
+                               "episodeId", "index", "clientId", "role", "speaker", "content",
                                "timestamp", "recordedAt", "score")) + "}", "turns", params)
     else:
         text += "CALL () { RETURN [] AS turns }\n"

@@ -257,7 +257,7 @@ def fulltext_search(index: str, tenant: str, scope_keys: list[str], terms: list[
 
 #: What a turn read returns (``records.turn_hit`` reads it).
 TURN_PROJECTION = ("m.episodeId AS episodeId, m.index AS index, m.clientId AS clientId,"
-                   " m.speaker AS speaker, m.content AS content,"
+                   " m.role AS role, m.speaker AS speaker, m.content AS content,"
                    f" {epoch_micros('m.timestamp')} AS timestamp,"
                    f" {epoch_micros('m.recordedAt')} AS recordedAt")
 
