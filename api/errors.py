@@ -114,6 +114,8 @@ def _field_message(error: dict[str, Any]) -> str:
     if error.get("type") == "json_invalid":  # its loc is ("body", <character position>)
         reason = (error.get("ctx") or {}).get("error", "invalid JSON")
         return f"body: is not valid JSON ({reason}) at character {error.get('loc', ('', '?'))[-1]}"
+    if tuple(error.get("loc", ())) == ("body",) and error.get("type") == "missing":
+        return "body: required, a JSON object"
     loc = [str(part) for part in error.get("loc", ())]
     if loc and loc[0] in ("body", "query", "path", "header", "cookie"):
         loc = loc[1:]
@@ -159,8 +161,20 @@ async def _api_error(request: Request, exc: Exception) -> JSONResponse:
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     if not isinstance(exc, RequestValidationError):  # pragma: no cover
         return await _unexpected(request, exc)
+    if _not_json(request, exc):
+        sent = request.headers.get("content-type") or "no content-type"
+        return problem(415, f"content-type: send the body as application/json (got {sent})")
     lines = [_field_message(e) for e in exc.errors()]
     return problem(422, "; ".join(lines) or "the request is invalid")
+
+
+def _not_json(request: Request, exc: RequestValidationError) -> bool:
+    """Whether a JSON body was refused as a whole because it was not sent as JSON: FastAPI
+    reads a body of another content type as bytes, which no body model accepts."""
+    kind = (request.headers.get("content-type") or "").split(";")[0].strip().lower()
+    whole_body = any(tuple(e.get("loc", ())) == ("body",) and e.get("type") != "missing"
+                     for e in exc.errors())
+    return whole_body and kind != "application/json" and not kind.endswith("+json")
 
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:

@@ -22,11 +22,14 @@ from graphmem.models import (
     Cardinality,
     Category,
     CleanText,
+    Count,
     Entity,
     Episode,
     Fact,
     FactStatus,
+    Flag,
     Message,
+    Number,
     Resolved,
     Scope,
     UtcDateTime,
@@ -250,8 +253,8 @@ class EpisodeBody(EpisodeInput):
 
     model_config = STRICT
 
-    run_async: bool = Field(False, alias="async", description="answer 202 with a job id at once")
-    temporary: bool = Field(False, description="temporary chat: store and extract nothing")
+    run_async: Flag = Field(False, alias="async", description="answer 202 with a job id at once")
+    temporary: Flag = Field(False, description="temporary chat: store and extract nothing")
 
     def to_input(self) -> EpisodeInput:
         return EpisodeInput.model_validate(self.model_dump(
@@ -277,15 +280,15 @@ class SearchBody(BaseModel):
     query: CleanText = Field(min_length=1, max_length=4000)
     as_of: UtcDateTime | None = None
     as_known_at: UtcDateTime | None = None
-    include_history: bool = False
-    limit: int = Field(default=10, ge=1, le=200)
+    include_history: Flag = False
+    limit: Count = Field(default=10, ge=1, le=200)
     recent_messages: list[CleanText | RecentMessage] = Field(default_factory=list, max_length=20)
     categories: list[Category] | None = None
-    min_score: float | None = None
-    include_turns: bool = True
-    rerank: bool = False
-    mmr: bool = False
-    temporary: bool = Field(False, description="temporary chat: recall nothing")
+    min_score: Number | None = None
+    include_turns: Flag = True
+    rerank: Flag = False
+    mmr: Flag = False
+    temporary: Flag = Field(False, description="temporary chat: recall nothing")
 
     def to_request(self) -> SearchRequest:
         recent = [m if isinstance(m, str) else m.content for m in self.recent_messages]
@@ -302,12 +305,15 @@ class AddMemoryBody(BaseModel):
     subject: EntityName | None = Field(None, min_length=1, max_length=200)
     predicate: str | None = Field(None, pattern=r"^[A-Z][A-Z0-9_]{0,63}$")
     object: EntityName | None = Field(None, min_length=1, max_length=500)
-    text: CleanText | None = Field(None, min_length=1, max_length=1000)
+    text: CleanText | None = Field(
+        None, min_length=1, max_length=1000,
+        description="with subject, predicate and object: the memory's wording; alone: one "
+        "sentence the extractor reads")
     subject_type: CleanText = Field("person", max_length=64)
     object_type: CleanText = Field("concept", max_length=64)
     category: Category = Category.FACT
-    importance: float = Field(default=0.5, ge=0.0, le=1.0)
-    confidence: float = Field(default=0.9, ge=0.0, le=1.0)
+    importance: Number = Field(default=0.5, ge=0.0, le=1.0)
+    confidence: Number = Field(default=0.9, ge=0.0, le=1.0)
     cardinality: Cardinality | None = None
     valid_from: UtcDateTime | None = None
     valid_until: UtcDateTime | None = None
@@ -340,7 +346,7 @@ class PatchBody(BaseModel):
 
     model_config = STRICT
 
-    importance: float | None = Field(None, ge=0.0, le=1.0)
+    importance: Number | None = Field(None, ge=0.0, le=1.0)
     text: CleanText | None = Field(None, min_length=1, max_length=1000)
     object: EntityName | None = Field(None, min_length=1, max_length=500)
     category: Category | None = None
@@ -375,11 +381,11 @@ class ForgetBody(BaseModel):
     scope: Scope
     entity_id: CleanText | None = Field(None, min_length=1, max_length=256)
     topic: CleanText | None = Field(None, min_length=1, max_length=4000)
-    min_score: float | None = Field(None, ge=0.0, description="topic only: minimum fused score")
-    delete_sources: bool = Field(
+    min_score: Number | None = Field(None, ge=0.0, description="topic only: minimum fused score")
+    delete_sources: Flag = Field(
         True, description="also delete the conversations the facts came from")
-    dry_run: bool = Field(False, description="say what would be deleted, delete nothing")
-    whole_scope: bool = Field(
+    dry_run: Flag = Field(False, description="say what would be deleted, delete nothing")
+    whole_scope: Flag = Field(
         False, description="erase everything stored under the scope; required when neither "
         "entity_id nor topic is sent, so that a selector a client dropped or sent as null "
         "never erases a whole scope")

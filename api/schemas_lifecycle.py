@@ -16,7 +16,7 @@ from graphmem.lifecycle.profile import Profile
 from graphmem.lifecycle.summaries import SessionSummary
 from graphmem.lifecycle.todos import Todo
 from graphmem.ingest.inputs import EntityName
-from graphmem.models import CleanText, Scope, UtcDateTime
+from graphmem.models import CleanText, Count, Flag, Scope, UtcDateTime
 
 
 # -- requests -----------------------------------------------------------------------
@@ -26,8 +26,8 @@ class MaintenanceBody(BaseModel):
     model_config = STRICT
 
     scope: Scope
-    dry_run: bool = Field(False, description="report what would change, change nothing")
-    purge_after_days: int | None = Field(
+    dry_run: Flag = Field(False, description="report what would change, change nothing")
+    purge_after_days: Count | None = Field(
         None, ge=0, le=MAX_PURGE_DAYS,
         description="hard-delete memories forgotten by decay for longer than this")
 
@@ -36,8 +36,8 @@ class ProfileRefreshBody(BaseModel):
     model_config = STRICT
 
     scope: Scope
-    force: bool = Field(True, description="rewrite even if not due (5 new summaries, 7 days)")
-    dry_run: bool = False
+    force: Flag = Field(True, description="rewrite even if not due (5 new summaries, 7 days)")
+    dry_run: Flag = False
 
 
 class TodoBody(BaseModel):
@@ -60,9 +60,9 @@ class ImportBody(BaseModel):
 
     scope: Scope
     markdown: CleanText = Field(max_length=2_000_000)
-    learnings: bool = Field(False, description="the file is learnings.md: lessons and skills only")
-    dry_run: bool = Field(False, description="report what would change, change nothing")
-    allow_mass_retraction: bool = Field(
+    learnings: Flag = Field(False, description="the file is learnings.md: lessons and skills only")
+    dry_run: Flag = Field(False, description="report what would change, change nothing")
+    allow_mass_retraction: Flag = Field(
         False, description="allow retracting more than half of the scope's current memories")
 
 

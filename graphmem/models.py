@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    Strict,
     AfterValidator,
     BaseModel,
     BeforeValidator,
@@ -123,6 +124,13 @@ def clean_text(value: str) -> str:
 
 #: A text field under :func:`clean_text`.
 CleanText = Annotated[str, AfterValidator(clean_text)]
+
+#: The scalars of a request body, refusing look-alikes: "yes" is no boolean and "5" no
+#: number. Pydantic's lax mode takes both, so a client's bug would pass unseen (a whole
+#: request made asynchronous by ``"async": "no"``); an integer still counts as a number.
+Flag = Annotated[bool, Strict()]
+Count = Annotated[int, Strict()]
+Number = Annotated[float, Strict()]
 
 
 def new_id(prefix: str) -> str:

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from graphmem.models import Category, CleanText, Scope, UtcDateTime
+from graphmem.models import Category, CleanText, Count, Flag, Scope, UtcDateTime
 from graphmem.search.engine import SearchEngine
 from graphmem.search.models import SearchHit, SearchRequest
 
@@ -43,13 +43,13 @@ class ContextRequest(BaseModel):
     scope: Scope
     message: CleanText = Field(min_length=1, max_length=4000)
     recent_messages: list[CleanText] = Field(default_factory=list, max_length=20)
-    token_budget: int = Field(default=2000, ge=50, le=100_000)
-    include_turns: bool = True
+    token_budget: Count = Field(default=2000, ge=50, le=100_000)
+    include_turns: Flag = True
     as_of: UtcDateTime | None = Field(
         default=None, description="build the context as of this world time")
     as_known_at: UtcDateTime | None = Field(
         default=None, description="use only what graphmem had recorded by this time")
-    include_history: bool = Field(
+    include_history: Flag = Field(
         default=False, description="also superseded and retracted memories")
 
     @property

@@ -107,6 +107,50 @@ def test_nan_and_infinity_are_no_numbers(client: TestClient, path: str, body: st
     assert_problem(response, 422, field)
 
 
+@pytest.mark.parametrize(("path", "body", "field"), [
+    ("/v1/episodes", {"scope": {"user_id": "alice"}, "text": "I live in Oslo.", "async": "yes"},
+     "async"),
+    ("/v1/episodes", {"scope": {"user_id": "alice"}, "text": "I live in Oslo.", "temporary": 1},
+     "temporary"),
+    ("/v1/memories/search", {"scope": {"user_id": "alice"}, "query": "x", "limit": "5"}, "limit"),
+    ("/v1/memories/search", {"scope": {"user_id": "alice"}, "query": "x", "limit": 5.5}, "limit"),
+    ("/v1/memories/search", {"scope": {"user_id": "alice"}, "query": "x",
+                             "include_history": "yes"}, "include_history"),
+    ("/v1/memories/search", {"scope": {"user_id": "alice"}, "query": "x", "min_score": "0.5"},
+     "min_score"),
+    ("/v1/context", {"scope": {"user_id": "alice"}, "message": "x", "token_budget": "500"},
+     "token_budget"),
+    ("/v1/forget", {"scope": {"user_id": "alice"}, "whole_scope": "true"}, "whole_scope"),
+])
+def test_look_alikes_of_booleans_and_numbers_are_refused(client: TestClient, path: str,
+                                                         body: dict[str, object],
+                                                         field: str) -> None:
+    """A client that sends "yes" or "5" has a bug; taking it for true or 5 would hide it."""
+    response = client.post(path, json=body)
+    problem = assert_problem(response, 422, field)
+    assert "valid" in problem["detail"]
+
+
+def test_an_integer_is_a_number_and_real_booleans_pass(client: TestClient) -> None:
+    response = client.post("/v1/memories/search", json={
+        "scope": {"user_id": "alice"}, "query": "x", "min_score": 0, "include_history": True,
+        "limit": 5})
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded"])
+def test_a_body_not_sent_as_json_is_a_415_saying_so(client: TestClient, content_type: str) -> None:
+    response = client.post("/v1/episodes", content=b'{"scope": {"user_id": "alice"}, "text": "hi"}',
+                           headers={"content-type": content_type})
+    problem = assert_problem(response, 415, "send the body as application/json")
+    assert content_type in problem["detail"]
+    assert client.get("/v1/memories", params={"user_id": "alice"}).json()["memories"] == []
+
+
+def test_a_missing_body_is_still_a_422(client: TestClient) -> None:
+    assert_problem(client.post("/v1/episodes"), 422, "body")
+
+
 def test_a_misspelt_query_parameter_is_a_422_naming_it(client: TestClient) -> None:
     """Like a misspelt body field: a filter that seems to apply but does not is wrong data."""
     body = assert_problem(client.get("/v1/memories", params={"user_id": "alice",
