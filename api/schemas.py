@@ -147,6 +147,8 @@ class EpisodeOut(BaseModel):
     recorded_at: UtcDateTime
     expires_at: UtcDateTime | None = None
     session_id: str | None = None
+    forgotten: bool = Field(False, description="cleared with its scope: kept, recalled by no "
+                            "view until the clear is undone")
     memories: list[MemoryOut] = Field(default_factory=list)
 
     @classmethod
@@ -156,7 +158,8 @@ class EpisodeOut(BaseModel):
                    group_id=scope.group_id, source=episode.source, messages=episode.messages,
                    content=episode.content, reference_time=episode.reference_time,
                    recorded_at=episode.recorded_at, expires_at=episode.expires_at,
-                   session_id=episode.session_id, memories=memories(facts))
+                   session_id=episode.session_id, forgotten=episode.forgotten,
+                   memories=memories(facts))
 
 
 class EpisodeDeleted(BaseModel):

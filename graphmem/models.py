@@ -278,6 +278,9 @@ class Episode(BaseModel):
     client_id: str | None = None
     pinned: bool = False
     session_id: str | None = None
+    forgotten: bool = False
+    """Cleared by its user ("Clear all memories"): kept, and restorable, but no view recalls
+    its turns, as none shows the facts cleared with it."""
 
     @property
     def is_record(self) -> bool:

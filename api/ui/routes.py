@@ -180,9 +180,9 @@ async def clear(request: Request, tenant: PageTenant) -> Response:
     """"Clear all memories": a soft forget of the scope, undone by the page it answers with."""
     fields = await session.form_fields(request)
     scope = _form_scope(fields)
-    facts = await run_sync(request, manage.forget_scope, deps.memory(request), tenant, scope)
-    return _render(request, "cleared.html", scope=scope, ids=[f.id for f in facts],
-                   page=page_url)
+    cleared = await run_sync(request, manage.forget_scope, deps.memory(request), tenant, scope)
+    return _render(request, "cleared.html", scope=scope, ids=[f.id for f in cleared.facts],
+                   episode_ids=cleared.episode_ids, page=page_url)
 
 
 @router.post("/scope/restore", response_model=None)
@@ -190,7 +190,7 @@ async def restore_cleared(request: Request, tenant: PageTenant) -> Response:
     fields = await session.form_fields(request)
     scope = _form_scope(fields)
     facts = await run_sync(request, manage.restore_facts, deps.memory(request), tenant,
-                           fields.get("id", []), scope)
+                           fields.get("id", []), scope, fields.get("episode", []))
     return RedirectResponse(page_url("memories", scope), status_code=303)
 
 

@@ -20,7 +20,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from graphmem.edit.changes import ChangeKind, fact_changes
+from graphmem.edit.changes import Change, ChangeKind, fact_changes
 from graphmem.edit.audit import Action
 from graphmem.edit.unit import Edit
 from graphmem.errors import ConflictError, ValidationError
@@ -29,8 +29,8 @@ from graphmem.ingest.apply import Statement
 from graphmem.ingest.resolve import NameRequest
 from graphmem.manage.reads import fact_in_scope
 from graphmem.memory import Memory
-from graphmem.models import Cardinality, Category, Entity, Fact, FactStatus, Scope
-from graphmem.scan import all_facts
+from graphmem.models import Cardinality, Category, Entity, Episode, Fact, FactStatus, Scope
+from graphmem.scan import all_episodes, all_facts
 from graphmem.store.base import WriteBatch
 from graphmem.edit.unit import decided_again_on_conflict
 
@@ -86,36 +86,62 @@ def restore_fact(memory: Memory, tenant: str, fact_id: str, scope: Scope | None 
                    lambda fact: restored(fact, at, importance))
 
 
-def forget_scope(memory: Memory, tenant: str, scope: Scope) -> list[Fact]:
-    """Soft-forget every active fact stored under exactly this scope, in one batch.
+class ScopeCleared(BaseModel):
+    """What "Clear all memories" forgot: the facts, and the conversations whose turns no
+    view recalls any more (:attr:`graphmem.models.Episode.forgotten`)."""
+
+    facts: list[Fact]
+    episode_ids: list[str]
+
+
+def forget_scope(memory: Memory, tenant: str, scope: Scope) -> ScopeCleared:
+    """Soft-forget every active fact stored under exactly this scope, and its conversations'
+    turns, in one batch.
 
     "Clear all memories" that can be undone: :func:`restore_facts` with the ids
-    returned brings back exactly these, not facts forgotten before.
+    returned brings back exactly these, not what was forgotten before. Without the
+    conversations, a turn no fact came from ("I don't eat meat.") would still be
+    recalled after the user cleared everything.
     """
     with memory.edit(tenant) as edit:
         facts = [f.model_copy(update={"status": FactStatus.FORGOTTEN})
                  for f in all_facts(memory.store, tenant, [scope.key])
                  if f.status is FactStatus.ACTIVE]
-        edit.write(WriteBatch(facts=facts))
+        episodes = [e.model_copy(update={"forgotten": True})
+                    for e in all_episodes(memory.store, tenant, [scope.key])
+                    if not e.forgotten and not e.is_record]
+        edit.write(WriteBatch(facts=facts, episodes=episodes))
         edit.record(fact_changes("memory.forgotten", facts, audit="forget",
                                  detail="whole scope"))
-    return [f.public() for f in facts]
+        edit.record(_episode_changes(episodes, "forget", "whole scope: its turns"))
+    return ScopeCleared(facts=[f.public() for f in facts], episode_ids=[e.id for e in episodes])
 
 
 def restore_facts(memory: Memory, tenant: str, fact_ids: list[str],
-                  scope: Scope | None = None) -> list[Fact]:
-    """Undo :func:`forget_scope` (or several :func:`forget_fact`) in one batch.
+                  scope: Scope | None = None, episode_ids: list[str] | None = None) -> list[Fact]:
+    """Undo :func:`forget_scope` (or several :func:`forget_fact`) in one batch: the facts,
+    and the conversations ``episode_ids`` names.
 
-    Ids that are not forgotten facts visible in ``scope`` are skipped, so a
-    retried undo changes nothing the second time.
+    Ids that are not forgotten facts (or conversations) visible in ``scope`` are
+    skipped, so a retried undo changes nothing the second time.
     """
     with memory.edit(tenant) as edit:
         found = memory.store.get_facts(tenant, list(dict.fromkeys(fact_ids)))
         facts = [restored(f, edit.now) for f in found if f.status is FactStatus.FORGOTTEN
                  and (scope is None or f.scope_key in scope.visible_keys)]
-        edit.write(WriteBatch(facts=facts))
+        episodes = [e.model_copy(update={"forgotten": False})
+                    for i in dict.fromkeys(episode_ids or [])
+                    if (e := memory.store.get_episode(tenant, i)) is not None and e.forgotten
+                    and (scope is None or e.scope_key in scope.visible_keys)]
+        edit.write(WriteBatch(facts=facts, episodes=episodes))
         edit.record(fact_changes("memory.restored", facts, audit="restore"))
+        edit.record(_episode_changes(episodes, "restore", "its turns"))
     return [f.public() for f in facts]
+
+
+def _episode_changes(episodes: list[Episode], audit: Action, detail: str) -> list[Change]:
+    return [Change(target=e.id, audit=audit, scope_key=e.scope_key, episode_id=e.id,
+                   detail=detail) for e in episodes]
 
 
 def set_importance(memory: Memory, tenant: str, fact_id: str, importance: float,

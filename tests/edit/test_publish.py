@@ -51,7 +51,7 @@ def test_each_change_is_audited_exactly_once(store: GraphStore, embedder: Embedd
         memory.delete_episode(tenant, said.episode_id or "")
         erase_entity(memory, tenant, ALICE, jazz.object_id)
         cleared = forget_scope(memory, tenant, ALICE)
-        restore_facts(memory, tenant, [f.id for f in cleared], ALICE)
+        restore_facts(memory, tenant, [f.id for f in cleared.facts], ALICE, cleared.episode_ids)
         export_scope(memory, tenant, ALICE)
     finally:
         memory.engine.close()

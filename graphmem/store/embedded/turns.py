@@ -37,7 +37,8 @@ def visible_turns(ranked: Callable[[int], Ranked], episode: Callable[[str], Epis
 
 
 def turn_hits(ranked: Ranked, episode: Callable[[str], Episode | None]) -> list[TurnHit]:
-    """The hits of ranked turns, in their order; a turn whose episode is gone is skipped."""
+    """The hits of ranked turns, in their order; a turn whose episode is gone, or forgotten
+    by its user, is skipped."""
     episodes: dict[str, Episode | None] = {}
     hits: list[TurnHit] = []
     for episode_id, idx, score in ranked:
@@ -54,7 +55,7 @@ def split_turn_key(key: str) -> tuple[str, int]:
 
 
 def _turn_hit(episode: Episode | None, idx: int, score: float) -> list[TurnHit]:
-    if episode is None:
+    if episode is None or episode.forgotten:
         return []
     if episode.messages:
         if idx >= len(episode.messages):

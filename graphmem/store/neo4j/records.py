@@ -108,10 +108,11 @@ def episode_row(ep: Episode, turn_vectors: list[list[float]] | None = None) -> d
         "tenant": ep.tenant, "scopeKey": ep.scope_key, "source": ep.source,
         "content": ep.content, "referenceTime": ep.reference_time,
         "recordedAt": ep.recorded_at, "expiresAt": ep.expires_at, "clientId": ep.client_id,
-        "pinned": ep.pinned, "sessionId": ep.session_id,
+        "pinned": ep.pinned, "sessionId": ep.session_id, "forgotten": ep.forgotten,
         "messagesJson": _MESSAGES.dump_json(ep.messages).decode(),
     }
-    base = {"tenant": ep.tenant, "scopeKey": ep.scope_key, "episodeId": ep.id}
+    base = {"tenant": ep.tenant, "scopeKey": ep.scope_key, "episodeId": ep.id,
+            "forgotten": ep.forgotten}
     if ep.messages:
         turns = [{**base, "index": i, "clientId": m.id, "role": m.role, "speaker": m.speaker,
                   "content": m.content, "timestamp": m.timestamp or ep.reference_time,
@@ -139,7 +140,7 @@ def episode_from(p: Mapping[str, Any]) -> Episode:
         content=p.get("content") or "", reference_time=required_datetime(p["referenceTime"]),
         recorded_at=required_datetime(p["recordedAt"]), expires_at=to_datetime(p.get("expiresAt")),
         client_id=p.get("clientId"), pinned=bool(p.get("pinned")),
-        session_id=p.get("sessionId"),
+        session_id=p.get("sessionId"), forgotten=bool(p.get("forgotten")),
     )
 
 

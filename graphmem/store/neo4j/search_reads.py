@@ -69,10 +69,17 @@ def turn_time_filter(alias: str, time: TimeFilter, prefix: str = "tt") -> Query:
     return " AND ".join(conditions), params
 
 
+def recallable_turn(alias: str) -> str:
+    """Message ``alias`` is not of an episode its user cleared (``Episode.forgotten``)."""
+    return f"NOT coalesce({checked_alias(alias)}.forgotten, false)"
+
+
 def scope_condition(alias: str, time: TimeFilter | None,
                      now: datetime | None, *, turns: bool = False) -> tuple[str, Params]:
     n = checked_alias(alias)
     condition = f"{n}.tenant = $tenant AND {n}.scopeKey IN $scopeKeys"
+    if turns:
+        condition += f" AND {recallable_turn(n)}"
     if time is None or now is None:
         return condition, {}
     extra, params = turn_time_filter(n, time) if turns else time_filter(n, time, now)
@@ -268,6 +275,7 @@ def fulltext_turns(tenant: str, scope_keys: list[str], terms: list[list[Params]]
     (``terms`` from :func:`lucene_terms` with :data:`TURN_FIELD_WEIGHTS`); with ``time``,
     only those it sees (:func:`turn_time_filter`)."""
     condition, params = turn_time_filter("n", time) if time is not None else ("true", {})
+    condition = f"{recallable_turn('n')} AND {condition}"
     params["limit"] = limit
     text, params = _scope_bm25(MESSAGE_TEXT_INDEX, terms, tenant, scope_keys, condition, params)
     return text + f"WITH n AS m, score LIMIT $limit\nRETURN {TURN_PROJECTION}, score", params

@@ -197,6 +197,28 @@ def test_without_keys_other_sites_cannot_post_to_the_loopback_page(local: TestCl
     assert same.status_code == 200
 
 
+def test_clear_all_forgets_what_was_said_and_its_undo_brings_it_back(local: TestClient) -> None:
+    """A turn no fact came from is recalled by no view after "Clear all memories"."""
+    said = local.post("/v1/episodes", json={"scope": {"user_id": "alice"}, "messages": [
+        {"speaker": "Alice", "content": "I don't eat meat.", "timestamp": "2024-01-01T10:00:00"}]})
+    assert said.status_code == 201
+
+    def recalled() -> list[str]:
+        found = local.post("/v1/memories/search", json={
+            "scope": {"user_id": "alice"}, "query": "Does Alice eat meat?"}).json()["results"]
+        return [r["text"] for r in found]
+
+    assert "I don't eat meat." in recalled()
+    cleared = local.post("/ui/scope/clear", data={"user_id": "alice"})
+    assert "nor recalls what was said in 1 conversation." in cleared.text
+    assert recalled() == []
+
+    episode = re.search(r'name="episode" value="([^"]+)"', cleared.text)
+    assert episode is not None
+    local.post("/ui/scope/restore", data={"user_id": "alice", "episode": episode.group(1)})
+    assert "I don't eat meat." in recalled()
+
+
 @pytest.mark.parametrize(("query", "field"), [
     ("user_id=alice&category=opinions", "category"),
     ("user_id=alice&offset=-1", "offset"),
@@ -219,6 +241,7 @@ def test_erase_needs_the_scope_typed_and_clear_is_undone_by_its_page(local: Test
 
     cleared = local.post("/ui/scope/clear", data={"user_id": "alice"})
     assert "1 memory forgotten" in cleared.text and f'value="{fact_id}"' in cleared.text
+    assert "nor recalls" not in cleared.text  # no conversation: the memory was added by hand
     assert get_fact(memory, "default", fact_id).status is FactStatus.FORGOTTEN
     undone = local.post("/ui/scope/restore", data={"user_id": "alice", "id": fact_id},
                         follow_redirects=False)
