@@ -12,6 +12,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 #: Han, Hiragana, Katakana and Hangul: scripts written without spaces between words.
@@ -78,23 +79,26 @@ BM25_B = 0.75
 TERM_DOCS_CAP = 2000
 
 
-#: One query term's postings in a scope: document id -> the summed weights of the fields
-#: holding it.
-Postings = Mapping[str, float]
+#: A document's key: its row number in the embedded store, whose order is the order the
+#: scope's documents were written in, whoever else wrote in between.
+Doc = TypeVar("Doc", int, str)
 
 
-def scope_bm25(term_postings: Sequence[Postings], lengths: Mapping[str, int],
-               documents: int) -> list[tuple[str, float]]:
+def scope_bm25(term_postings: Sequence[Mapping[Doc, float]], lengths: Mapping[Doc, int],
+               documents: int) -> list[tuple[Doc, float]]:
     """Rank documents by BM25 computed from one scope's statistics alone; best first.
 
     SQLite's ``bm25()`` and Lucene weigh a term by how rare it is in the whole
     index: every tenant's and every user's documents. Ranked that way, another
     tenant's writes reorder a tenant's results (no data crosses, but what an
     assistant recalls would depend on strangers' conversations). Here each of the
-    query's terms comes with the scope's documents holding it (``term_postings``);
-    ``documents`` is how many the scope holds and ``lengths`` the documents'
-    lengths (all fields, as FTS5 counts them), compared with their mean over the
-    documents found. Ties are broken by id, so the order is the scope's own.
+    query's terms comes with the scope's documents holding it (``term_postings``:
+    document -> the summed weights of the fields holding the term); ``documents``
+    is how many the scope holds and ``lengths`` the documents' lengths (all
+    fields, as FTS5 counts them), compared with their mean over the documents
+    found. Ties go to the earlier-written document (the smaller key): an order of
+    the scope's own, which keys that are text, or row numbers compared as text,
+    would not give.
 
     >>> scope_bm25([{"a": 1.0, "b": 1.0}, {"b": 1.0}], {"a": 10, "b": 10}, 100)[0][0]
     'b'
@@ -102,7 +106,7 @@ def scope_bm25(term_postings: Sequence[Postings], lengths: Mapping[str, int],
     if not lengths:
         return []
     mean = sum(lengths.values()) / len(lengths) or 1.0
-    scores: dict[str, float] = defaultdict(float)
+    scores: dict[Doc, float] = defaultdict(float)
     for postings in term_postings:
         found = len(postings)
         if not found:

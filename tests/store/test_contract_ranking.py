@@ -103,3 +103,19 @@ def test_the_word_rare_in_the_scope_weighs_most(store: GraphStore, embedder: Emb
     assert sorted(h.message_id or "" for h in turns) == ["d0", "d1", "d2", "d3", "p"]
     assert store.get_facts(tenant, [facts[0].id])[0].text == "Alice likes the city park."
     assert len(facts) == 5
+
+
+def test_ties_go_to_what_was_said_first(store: GraphStore, embedder: Embedder,
+                                        tenant: str) -> None:
+    """Twelve turns equal for the query: in the order said, whatever rows they took
+    (row numbers compared as text would put "10" before "9")."""
+    names = ["Abe", "Bea", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ian", "Joy", "Kai", "Lou"]
+    ingestor = _ingestor(store, embedder)
+    for name in names:  # one conversation each: no neighbours' words to tell them apart
+        ingestor.ingest(tenant, EpisodeInput(scope=ALICE, messages=[
+            Message(id=name, speaker="Alice", content=f"Our dog {name} barked.")]))
+
+    found = store.fulltext_turns(tenant, ALICE.visible_keys, "dog", 12)
+
+    assert len({round(h.score, 9) for h in found}) == 1  # a twelve-way tie
+    assert [h.message_id for h in found] == names

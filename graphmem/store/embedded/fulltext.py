@@ -44,20 +44,20 @@ def ranked_rows(query: Query, table: _Table, tenant: str, scope_keys: list[str],
     terms = text_analysis.query_terms(text)
     if not terms or not scope_keys:
         return []
-    lengths: dict[str, int] = {}
-    term_postings: list[dict[str, float]] = []
+    lengths: dict[int, int] = {}
+    term_postings: list[dict[int, float]] = []
     for term in terms:
-        postings: dict[str, float] = {}
+        postings: dict[int, float] = {}
         for column, weight in table.columns:
             match = sql.scoped_match(f'"{term}"', column, tenant, scope_keys)
             for rowid, length in query(table.term_docs(column),
                                        [match, text_analysis.TERM_DOCS_CAP]):
-                postings[str(rowid)] = postings.get(str(rowid), 0.0) + weight
-                lengths[str(rowid)] = int(str(length or 0))
+                row = int(str(rowid))
+                postings[row] = postings.get(row, 0.0) + weight
+                lengths[row] = int(str(length or 0))
         term_postings.append(postings)
     [(documents,)] = query(table.count, [sql.scope_match(tenant, scope_keys)])
-    ranked = text_analysis.scope_bm25(term_postings, lengths, int(str(documents)))
-    return [(int(rowid), score) for rowid, score in ranked]
+    return text_analysis.scope_bm25(term_postings, lengths, int(str(documents)))
 
 
 def ranked_entities(query: Query, tenant: str, scope_keys: list[str],
@@ -71,15 +71,15 @@ def ranked_entities(query: Query, tenant: str, scope_keys: list[str],
     if not terms or not scope_keys:
         return []
     statement = sql.entity_term_docs(len(scope_keys))
-    lengths: dict[str, int] = {}
-    term_postings: list[dict[str, float]] = []
+    lengths: dict[int, int] = {}
+    term_postings: list[dict[int, float]] = []
     for term in terms:
-        rows = query(statement, [f'"{term}"', tenant, *scope_keys, text_analysis.TERM_DOCS_CAP])
-        lengths.update((str(r), int(str(n or 0))) for r, n in rows)
-        term_postings.append({str(r): 1.0 for r, _ in rows})
+        rows = [(int(str(r)), int(str(n or 0))) for r, n in query(
+            statement, [f'"{term}"', tenant, *scope_keys, text_analysis.TERM_DOCS_CAP])]
+        lengths.update(rows)
+        term_postings.append({r: 1.0 for r, _ in rows})
     [(documents,)] = query(sql.count_entities(len(scope_keys)), [tenant, *scope_keys])
-    ranked = text_analysis.scope_bm25(term_postings, lengths, int(str(documents)))
-    return [(int(rowid), score) for rowid, score in ranked]
+    return text_analysis.scope_bm25(term_postings, lengths, int(str(documents)))
 
 
 def ids_of(query: Query, table: str, tenant: str,

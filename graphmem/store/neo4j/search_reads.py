@@ -201,6 +201,11 @@ def lucene_terms(text: str, fields: dict[str, float] | None = None) -> list[list
              for weight, names in by_weight.items()] for t in terms]
 
 
+#: The order nodes were written in (the number of their element id): what breaks a tie in
+#: ranking, as the embedded store's row numbers do; random ids would reorder ties each run.
+_WRITTEN = "toInteger(last(split(elementId(n), ':')))"
+
+
 def _scope_bm25(index: str, terms: list[list[Params]], tenant: str, scope_keys: list[str],
                 condition: str, params: Params) -> Query:
     """The scope's nodes matching ``terms`` as rows ``n, score``, best first, where
@@ -247,7 +252,7 @@ def _scope_bm25(index: str, terms: list[list[Params]], tenant: str, scope_keys: 
         "WITH p.n AS n, sum(p.idf * p.tf * ($k1 + 1)"
         " / (p.tf + $k1 * (1 - $b + $b * p.len / mean))) AS score\n"
         f"WITH n, score WHERE {condition}\n"
-        "ORDER BY score DESC, n.id\n",
+        f"ORDER BY score DESC, {_WRITTEN}\n",
         params,
     )
 
