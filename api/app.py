@@ -24,6 +24,7 @@ from contextlib import asynccontextmanager
 
 import anyio.to_thread
 from fastapi import Depends, FastAPI
+from fastapi_offline import FastAPIOffline
 
 from api import errors, mcp, ui
 from api.deps import known_query_only
@@ -113,7 +114,9 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
             if owns_memory:
                 mem.close()
 
-    app = FastAPI(title="graphmem", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    # /docs and /redoc from files in the package: served offline, as graphmem is
+    app = FastAPIOffline(title="graphmem", version="0.1.0", description=DESCRIPTION,
+                         lifespan=lifespan)
     app.state.settings = settings
     app.state.api_keys = api_keys
     app.state.memory = mem

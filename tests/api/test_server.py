@@ -7,6 +7,7 @@ server (the in-process test client waits for a response to end).
 from __future__ import annotations
 
 import json
+import re
 import os
 import queue
 import sys
@@ -71,6 +72,19 @@ def test_ingest_and_search_over_http(server: Server) -> None:
         assert found.json()["results"][0]["object"] == "Acme"
         docs = client.get("/docs")
         assert docs.status_code == 200 and "swagger" in docs.text.lower()
+
+
+def test_the_api_docs_need_no_internet(server: Server) -> None:
+    """Swagger UI and ReDoc come from the package: a machine offline still reads /docs."""
+    with server.client(None) as anonymous:
+        for page in ("/docs", "/redoc"):
+            html = anonymous.get(page)
+            assert html.status_code == 200
+            assets = re.findall(r'(?:src|href)="([^"]+\.(?:js|css))"', html.text)
+            assert assets and all(a.startswith("/") for a in assets), assets  # none on a CDN
+            for asset in assets:
+                served = anonymous.get(asset)
+                assert served.status_code == 200 and len(served.content) > 10_000, asset
 
 
 def test_auth_over_http(server: Server) -> None:
