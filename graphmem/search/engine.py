@@ -201,6 +201,8 @@ class SearchEngine:
         similarity = _similarities(hits, relevance, facts, vector) if request.rerank else {}
         ordered = self._order(hits, request, facts, now, similarity)
         lead = slot.answers(request.query) if slot is not None else []
+        if slot is not None and time.include_history:  # then the slot's past, newest first
+            lead = [*lead, *(f for f in slot.past(time) if f not in lead)]
         if lead and not request.categories:
             ordered = _slot_first(ordered, lead, now, time)
         if request.min_score is not None:

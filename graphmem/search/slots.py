@@ -73,6 +73,13 @@ class SlotAnswer:
     slot answers for it, even when the answer is "nothing at that time"."""
     retractions: list[Fact] = field(default_factory=list)
 
+    def past(self, time: TimeFilter) -> list[Fact]:
+        """The slot's ended values, newest first: what a history view of the slot shows
+        after its current value (a forgotten one only if the view includes those)."""
+        shown = [f for f in self.stale
+                 if time.include_forgotten or f.status is not FactStatus.FORGOTTEN]
+        return sorted(shown, key=lambda f: (f.valid_from, f.recorded_at), reverse=True)
+
     def answers(self, question: str) -> list[Fact]:
         """What leads the results: the values in the view, else the retraction markers
         that say the slot is empty or name a value the question asks about."""

@@ -286,3 +286,23 @@ def test_a_denial_of_something_else_stays(memory: Memory, tenant: str) -> None:
     context = memory.context(tenant, ContextRequest(scope=Scope(user_id="maya"),
                                                     message="Do I have siblings?"))
     assert "I don't have any siblings." in context.prompt
+
+
+def test_a_history_view_of_a_slot_leads_with_its_values_newest_first(memory: Memory,
+                                                                    tenant: str) -> None:
+    for when, text in [("2021-01-10T10:00:00", "I work at Acme Corp."),
+                       ("2021-02-01T10:00:00", "I have an iPhone 12."),
+                       ("2021-03-01T10:00:00", "I live in Boston."),
+                       ("2022-05-10T10:00:00", "I started a new job at Globex."),
+                       ("2023-01-05T10:00:00", "I love hiking and I moved to Denver."),
+                       ("2024-02-01T10:00:00", "I quit my job at Globex."),
+                       ("2024-06-01T10:00:00", "I now work at Initech.")]:
+        say(memory, tenant, "maya", when, text)
+
+    found = memory.search(tenant, SearchRequest(scope=Scope(user_id="maya"),
+                                                query="Where does Maya work?",
+                                                include_history=True, limit=6)).results
+
+    employers = [h.object for h in found[:3]]
+    assert employers == ["Initech", "Globex", "Acme Corp"], [h.text for h in found]
+    assert found[0].valid_until is None and found[1].valid_until is not None
