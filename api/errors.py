@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import logging
 from http import HTTPStatus
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -101,6 +102,19 @@ def problem(status: int, detail: str, headers: dict[str, str] | None = None) -> 
                         headers=headers)
 
 
+#: Renders a refusal as a page a person reads, for a request that wants one (the memory
+#: page sets it on ``app.state.page_problem``); None for every other request.
+PageProblem = Callable[[Request, int, str, dict[str, str] | None], Response | None]
+
+
+def _answer(request: Request, status: int, detail: str,
+            headers: dict[str, str] | None = None) -> Response:
+    """The refusal: a problem document, or the page's own error page for a browser there."""
+    page: PageProblem | None = getattr(request.app.state, "page_problem", None)
+    shown = page(request, status, detail, headers) if page is not None else None
+    return shown if shown is not None else problem(status, detail, headers)
+
+
 def status_of(exc: errors.GraphMemError) -> tuple[int, str]:
     """The HTTP status and the client-safe detail of a library error."""
     for cls in type(exc).__mro__:
@@ -130,7 +144,7 @@ def _field_message(error: dict[str, Any]) -> str:
     return f"{where}: {message}"
 
 
-async def _graphmem_error(request: Request, exc: Exception) -> JSONResponse:
+async def _graphmem_error(request: Request, exc: Exception) -> Response:
     if not isinstance(exc, errors.GraphMemError):  # pragma: no cover - registered per class
         return await _unexpected(request, exc)
     status, detail = status_of(exc)
@@ -140,7 +154,7 @@ async def _graphmem_error(request: Request, exc: Exception) -> JSONResponse:
     if status >= 500:
         log.error("%s %s failed: %s: %s", request.method, request.url.path,
                   type(exc).__name__, exc, exc_info=exc)
-    return problem(status, detail)
+    return _answer(request, status, detail)
 
 
 def _audit_refusal(request: Request, exc: errors.GraphMemError) -> None:
@@ -152,20 +166,21 @@ def _audit_refusal(request: Request, exc: errors.GraphMemError) -> None:
             detail=f"{request.method}: {type(exc).__name__}")])
 
 
-async def _api_error(request: Request, exc: Exception) -> JSONResponse:
+async def _api_error(request: Request, exc: Exception) -> Response:
     if not isinstance(exc, APIError):  # pragma: no cover - registered per class
         return await _unexpected(request, exc)
-    return problem(exc.status, exc.detail, exc.headers)
+    return _answer(request, exc.status, exc.detail, exc.headers)
 
 
-async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+async def _validation_error(request: Request, exc: Exception) -> Response:
     if not isinstance(exc, RequestValidationError):  # pragma: no cover
         return await _unexpected(request, exc)
     if _not_json(request, exc):
         sent = request.headers.get("content-type") or "no content-type"
-        return problem(415, f"content-type: send the body as application/json (got {sent})")
+        return _answer(request, 415,
+                       f"content-type: send the body as application/json (got {sent})")
     lines = [_field_message(e) for e in exc.errors()]
-    return problem(422, "; ".join(lines) or "the request is invalid")
+    return _answer(request, 422, "; ".join(lines) or "the request is invalid")
 
 
 def _not_json(request: Request, exc: RequestValidationError) -> bool:
@@ -177,11 +192,11 @@ def _not_json(request: Request, exc: RequestValidationError) -> bool:
     return whole_body and kind != "application/json" and not kind.endswith("+json")
 
 
-async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+async def _http_error(request: Request, exc: Exception) -> Response:
     if not isinstance(exc, StarletteHTTPException):  # pragma: no cover
         return await _unexpected(request, exc)
     detail = exc.detail if isinstance(exc.detail, str) else HTTPStatus(exc.status_code).phrase
-    return problem(exc.status_code, detail, dict(exc.headers or {}))
+    return _answer(request, exc.status_code, detail, dict(exc.headers or {}))
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -26,6 +26,7 @@ def mount(app: FastAPI) -> None:
     templates.env.globals.update(categories=cards.CATEGORIES, lang=cards.language,
                                  scope_of=_scope_of, here=_here)
     app.state.ui_templates = templates
+    app.state.page_problem = routes.page_problem
     app.include_router(routes.router)
     app.mount("/ui/static", StaticFiles(directory=HERE / "static", packages=None),
               name="ui-static")

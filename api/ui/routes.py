@@ -2,12 +2,14 @@
 
 Every page works with plain links and forms; ``static/ui.js`` only makes the
 card actions and "load more" swap HTML in place (it asks for a fragment with
-the ``X-UI-Fragment`` header). Errors are the API's problem documents.
+the ``X-UI-Fragment`` header). A browser refused a page gets an error page
+(:func:`page_problem`); other clients, and those fragments, the API's problem documents.
 """
 
 from __future__ import annotations
 
 from datetime import date
+from http import HTTPStatus
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -53,6 +55,21 @@ def _render(request: Request, name: str, status: int = 200, **context: Any) -> H
     context.setdefault("signed_in", bool(request.cookies.get(session.COOKIE)))
     return templates.TemplateResponse(request, name, context, status_code=status,
                                       headers={"Cache-Control": "no-store"})
+
+
+def page_problem(request: Request, status: int, detail: str,
+                 headers: dict[str, str] | None) -> HTMLResponse | None:
+    """A refused page request as a page: a browser on the memory page reads what went wrong
+    and finds its way back, not a problem document. Other clients (and the page's own
+    scripts, which ask for fragments) keep the problem document."""
+    wants_html = "text/html" in request.headers.get("accept", "")
+    if not request.url.path.startswith(session.PREFIX + "/") or not wants_html \
+            or _wants_fragment(request):
+        return None
+    response = _render(request, "error.html", status, title=HTTPStatus(status).phrase,
+                       detail=detail)
+    response.headers.update(headers or {})
+    return response
 
 
 def _wants_fragment(request: Request) -> bool:

@@ -232,6 +232,22 @@ def test_bad_page_parameters_are_a_422_naming_the_field(local: TestClient, query
     assert_problem(local.get(f"/ui/memories?{query}", follow_redirects=False), 422, field)
 
 
+def test_a_browser_refused_a_page_reads_an_error_page(local: TestClient) -> None:
+    browser = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    response = local.get("/ui/memories?user_id=alice&as_of=garbage", headers=browser,
+                         follow_redirects=False)
+    assert response.status_code == 422
+    assert response.headers["content-type"].startswith("text/html")
+    assert "as_of" in response.text and 'href="/ui/memories"' in response.text
+    # the page's own scripts, and API clients, keep the problem document
+    fragment = local.get("/ui/memories?user_id=alice&as_of=garbage",
+                         headers={**browser, "x-ui-fragment": "1"})
+    assert_problem(fragment, 422, "as_of")
+    api = local.get("/v1/memories", params={"user_id": "alice", "as_of": "garbage"},
+                    headers=browser)
+    assert_problem(api, 422, "as_of")
+
+
 def test_erase_needs_the_scope_typed_and_clear_is_undone_by_its_page(local: TestClient,
                                                                      memory: Memory) -> None:
     fact_id = _remember(memory, "default", "Alice likes tea.", "tea")
