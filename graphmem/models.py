@@ -69,6 +69,16 @@ def as_utc(value: datetime) -> datetime:
         raise ValueError("the time is outside the years 1-9999 once converted to UTC") from err
 
 
+def iso_utc(when: datetime) -> str:
+    """``when`` written as answers write times: UTC with a ``Z``, whole seconds unless it has
+    fractions (a warning says "2099-01-01T00:00:00Z", as the episode's answer does).
+
+    >>> iso_utc(datetime(2099, 1, 1, tzinfo=UTC))
+    '2099-01-01T00:00:00Z'
+    """
+    return as_utc(when).isoformat().replace("+00:00", "Z")
+
+
 _BASIC_DATE = re.compile(r"\A(\d{4})(\d{2})(\d{2})\Z")
 _NUMBER = re.compile(r"\A\s*[+-]?\d+(\.\d*)?([eE][+-]?\d+)?\s*\Z")
 

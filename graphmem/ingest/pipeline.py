@@ -48,6 +48,7 @@ from graphmem.models import (
     FactStatus,
     Message,
     Scope,
+    iso_utc,
     utcnow,
 )
 from graphmem.predicates import PredicateRegistry
@@ -416,8 +417,8 @@ def _dated_ahead(episode: Episode, now: datetime) -> list[str]:
     """A warning for each message dated well after it arrived (a client's clock or a typo,
     "2099"): it is stored as sent, but its facts hold only from then, so no view of today
     shows them."""
-    return [f"message {m.id or i} is dated {m.timestamp.isoformat()}, after it was received "
-            f"({now.isoformat(timespec='seconds')}): its facts hold only from then"
+    return [f"message {m.id or i} is dated {iso_utc(m.timestamp)}, after it was received "
+            f"({iso_utc(now.replace(microsecond=0))}): its facts hold only from then"
             for i, m in enumerate(episode.messages)
             if m.timestamp is not None and m.timestamp > now + AHEAD_WARNING]
 
@@ -468,5 +469,5 @@ def _check_starts(facts: list[FactInput], now: datetime) -> None:
     for item in facts:
         if item.valid_from is None and item.valid_until is not None and item.valid_until <= now:
             raise ValidationError(
-                f"valid_until: {item.valid_until.isoformat()} is not in the future, and a memory "
+                f"valid_until: {iso_utc(item.valid_until)} is not in the future, and a memory "
                 "without valid_from starts now; send valid_from too")
