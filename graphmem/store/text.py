@@ -77,6 +77,14 @@ BM25_B = 0.75
 #: The most documents of a scope one query term is read for. A term more common than
 #: this in a scope weighs almost nothing there; its best-matching documents are read.
 TERM_DOCS_CAP = 2000
+#: A term in more than this share of a scope's documents tells nothing about which of them
+#: a question is after (Robertson and Sparck Jones's idf is negative there): it is left out
+#: of the ranking, from scopes of at least ``COMMON_MIN_DOCUMENTS`` documents on. Everyone's
+#: turns carry their speaker's name, so "Maya" is such a term in Maya's scope; ranked by it,
+#: her shortest turns ("I don't eat meat.") led every question that named her. Measured
+#: on LoCoMo dev (chosen there, no held-out figure): recall@10 76.4 -> 76.8 with the ties fix.
+COMMON_SHARE = 0.5
+COMMON_MIN_DOCUMENTS = 20
 
 
 #: A document's key: its row number in the embedded store, whose order is the order the
@@ -96,7 +104,8 @@ def scope_bm25(term_postings: Sequence[Mapping[Doc, float]], lengths: Mapping[Do
     document -> the summed weights of the fields holding the term); ``documents``
     is how many the scope holds and ``lengths`` the documents' lengths (all
     fields, as FTS5 counts them), compared with their mean over the documents
-    found. Ties go to the earlier-written document (the smaller key): an order of
+    found. A term too common in the scope (:data:`COMMON_SHARE`) is left out. Ties go
+    to the earlier-written document (the smaller key): an order of
     the scope's own, which keys that are text, or row numbers compared as text,
     would not give.
 
@@ -112,6 +121,8 @@ def scope_bm25(term_postings: Sequence[Mapping[Doc, float]], lengths: Mapping[Do
         if not found:
             continue
         total = max(documents, found)
+        if total >= COMMON_MIN_DOCUMENTS and found > COMMON_SHARE * total:
+            continue
         idf = math.log(1.0 + (total - found + 0.5) / (found + 0.5))
         for doc, tf in postings.items():
             norm = 1.0 - BM25_B + BM25_B * lengths.get(doc, mean) / mean

@@ -119,3 +119,17 @@ def test_ties_go_to_what_was_said_first(store: GraphStore, embedder: Embedder,
 
     assert len({round(h.score, 9) for h in found}) == 1  # a twelve-way tie
     assert [h.message_id for h in found] == names
+
+
+def test_a_word_in_most_of_the_scope_ranks_nothing(store: GraphStore, embedder: Embedder,
+                                                   tenant: str) -> None:
+    """Every turn carries its speaker's name: in Maya's 24 turns "Maya" tells nothing."""
+    ingestor = _ingestor(store, embedder)
+    for i in range(24):
+        said = "My sister Lena visited." if i == 7 else f"Walked {i} miles today."
+        ingestor.ingest(tenant, EpisodeInput(scope=ALICE, messages=[
+            Message(id=f"m{i}", speaker="Maya", content=said)]))
+
+    found = store.fulltext_turns(tenant, ALICE.visible_keys, "Maya sister", 10)
+
+    assert [h.message_id for h in found] == ["m7"]

@@ -81,3 +81,15 @@ def test_the_scope_count_is_never_below_what_was_found() -> None:
     """A count read before a concurrent write may be lower than the postings read after it."""
     [(_, score)] = scope_bm25([{"a": 1.0}], {"a": 5}, 0)
     assert score > 0
+
+
+def test_a_term_in_most_of_a_large_scope_is_left_out() -> None:
+    """Everyone's turns carry their speaker: "maya" in all of Maya's 40 turns ranks nothing,
+    so the short turn that only names her no longer leads."""
+    lengths = {f"t{i}": 40 for i in range(40)} | {"short": 10}
+    maya = {doc: 1.0 for doc in lengths}
+    family = {"t7": 1.0}
+    ranked = scope_bm25([maya, family], lengths, 41)
+    assert [doc for doc, _ in ranked] == ["t7"]
+    # in a small scope, a common word still ranks (three turns, all about jazz)
+    assert len(scope_bm25([{"a": 1.0, "b": 1.0, "c": 1.0}], {"a": 5, "b": 5, "c": 5}, 3)) == 3

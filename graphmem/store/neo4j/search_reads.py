@@ -32,7 +32,8 @@ from graphmem.store.neo4j.reads import (
     epoch_micros,
     time_filter,
 )
-from graphmem.store.text import BM25_B, BM25_K1, TERM_DOCS_CAP, query_terms
+from graphmem.store.text import (BM25_B, BM25_K1, COMMON_MIN_DOCUMENTS, COMMON_SHARE,
+                                 TERM_DOCS_CAP, query_terms)
 from graphmem.temporal import TimeFilter
 
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
@@ -220,7 +221,8 @@ def _scope_bm25(index: str, terms: list[list[Params]], tenant: str, scope_keys: 
     label, length = _LENGTHS[index]
     scope_index = f"USING INDEX n:{label}(tenant, scopeKey)"
     params.update({"index": index, "terms": terms, "tenant": tenant, "scopeKeys": scope_keys,
-                   "cap": TERM_DOCS_CAP, "countCap": SCOPE_COUNT_CAP, "k1": BM25_K1, "b": BM25_B})
+                   "cap": TERM_DOCS_CAP, "countCap": SCOPE_COUNT_CAP, "k1": BM25_K1, "b": BM25_B,
+                   "commonShare": COMMON_SHARE, "commonMin": COMMON_MIN_DOCUMENTS})
     return (
         "CALL () {\n"
         f"  MATCH (n:{label}) {scope_index} WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
@@ -237,9 +239,10 @@ def _scope_bm25(index: str, terms: list[list[Params]], tenant: str, scope_keys: 
         "  WITH n, sum(field.weight) AS tf\n"
         "  RETURN collect({n: n, tf: tf}) AS docs\n"
         "}\n"
-        "WITH documents, docs, size(docs) AS found WHERE found > 0\n"
-        "WITH docs, log(1.0 + (CASE WHEN documents > found THEN documents ELSE found END"
-        " - found + 0.5) / (found + 0.5)) AS idf\n"
+        "WITH docs, size(docs) AS found,"
+        " CASE WHEN documents > size(docs) THEN documents ELSE size(docs) END AS total\n"
+        "WHERE found > 0 AND NOT (total >= $commonMin AND found > $commonShare * total)\n"
+        "WITH docs, log(1.0 + (total - found + 0.5) / (found + 0.5)) AS idf\n"
         "UNWIND docs AS d\n"
         f"WITH collect({{n: d.n, tf: d.tf, idf: idf, len: {length.format(n='d.n')}}})"
         " AS postings\n"
