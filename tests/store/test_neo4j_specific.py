@@ -719,7 +719,8 @@ def test_every_episode_and_entity_field_round_trips_through_properties() -> None
         messages=[Message(id="m1", role="assistant", speaker="Bot", content="hi",
                           timestamp=T0 + timedelta(microseconds=7))],
         content="rendered", reference_time=T0, recorded_at=T0 + timedelta(seconds=1),
-        expires_at=T0 + timedelta(days=30), client_id="c1", pinned=True, session_id="s1")
+        expires_at=T0 + timedelta(days=30), client_id="c1", pinned=True, session_id="s1",
+        forgotten=True)
     _all_set(episode)
     row = _episode_row(episode)
     assert _episode({**row["props"], "id": row["id"]}) == episode
