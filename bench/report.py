@@ -162,11 +162,16 @@ def temporal_section() -> list[str]:
            "each slot's templates of each kind split into two disjoint halves, so a holdout's "
            "phrasings never occur in its tune half. First runs (embedded): blind3 79.7% / 79.6%, "
            "blind4 64.8% / 63.5%. blind3 was tuned on since (both halves, tune first: its holdout "
-           "moved 79.6 -> 80.9 from the tune half's rules alone); of blind4 only the tune half was "
-           "looked at. **`blind4_holdout` is the freshest out-of-sample figure, and a miss**: "
-           "phrasings no rule reads are still the main failure, and probes that expect nothing "
-           "fail when a raw turn in the top 3 mentions someone else's value (the rules "
-           "extractor, not the LLM path, is measured here)."]
+           "moved 79.6 -> 80.9 from the tune half's rules alone); of blind4 the tune half was "
+           "looked at, and the holdout's failure list was read in the last round after it was "
+           "measured (no rule was written from it). `blind5_*` is a fifth helper's generator of "
+           "the same design (15 + 15 people, disjoint templates, names and values per half), "
+           "written and first run on the round's final code, nothing tuned on it. "
+           "**`blind4_holdout` and `blind5_*` are the out-of-sample figures, and misses**: "
+           "phrasings no rule reads are still the main failure (short cued corrections such as "
+           "'ugh, meant X not Y', hypotheticals and questions that name a value), and probes "
+           "that expect nothing fail when a raw turn in the top 3 mentions another value (the "
+           "rules extractor, not the LLM path, is measured here)."]
     if misses:
         out += ["", "Failed probes (dev and extra):", "", *(f"- `{m}`" for m in misses)]
     return [*out, ""]
