@@ -191,3 +191,26 @@ def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit]) -> None:
             for channel, rank in found.channels.items():
                 fact.channels.setdefault(channel, rank)
         del hits[key]
+
+
+#: How a sentence opens when it muses rather than tells: a wish, a plan being weighed, a
+#: hypothesis ("thinking about applying to Lumora", "hypothetically, is paleo expensive?").
+_MUSING = re.compile(
+    r"^(?:(?:lol|haha|hmm|ok|so|hey|also|btw|ugh|honestly)\W+)*"
+    r"(?:hypothetically|thinking (?:about|of)|planning to|considering|maybe|what if|if i\b|"
+    r"if only|imagine|one day|someday|some day|i wish|wishlist|my wishlist|i might|"
+    r"wondering|not sure (?:if|whether)|should i\b)", re.IGNORECASE)
+
+
+def only_asks_or_muses(text: str) -> bool:
+    """Whether every sentence of a turn asks ("is boxing good cardio?") or muses ("thinking
+    about applying to Lumora Games"): it names values without saying any is the speaker's.
+
+    >>> only_asks_or_muses("what are the rules of badminton?")
+    True
+    >>> only_asks_or_muses("What should I eat before playing squash? I train most mornings.")
+    False
+    """
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.strip()]
+    return bool(sentences) and all(
+        s.rstrip(" )\"'\u2019").endswith("?") or _MUSING.match(s) for s in sentences)

@@ -306,3 +306,14 @@ def test_a_history_view_of_a_slot_leads_with_its_values_newest_first(memory: Mem
     employers = [h.object for h in found[:3]]
     assert employers == ["Initech", "Globex", "Acme Corp"], [h.text for h in found]
     assert found[0].valid_until is None and found[1].valid_until is not None
+
+
+def test_for_a_slot_a_turn_that_only_asks_or_muses_ranks_below_one_that_tells(
+        memory: Memory, tenant: str) -> None:
+    say(memory, tenant, "lucia", "2021-05-01T10:00:00", "what are the rules of badminton?")
+    say(memory, tenant, "lucia", "2021-05-03T10:00:00", "thinking about lacrosse, any clubs?")
+    say(memory, tenant, "lucia", "2021-06-01T10:00:00", "sundays are for the climbing wall now")
+
+    found = texts(ask(memory, tenant, "lucia", "Which sport does Lucia do?"))
+
+    assert found[0] == "sundays are for the climbing wall now", found  # it was third

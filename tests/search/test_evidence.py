@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from graphmem.models import Fact, FactStatus
-from graphmem.search.evidence import absorb_turns, facts_by_turn, is_stale
+from graphmem.search.evidence import absorb_turns, facts_by_turn, is_stale, only_asks_or_muses
 from graphmem.search.models import SearchHit
 from graphmem.store.base import TurnHit
 from graphmem.temporal import TimeFilter
@@ -57,3 +59,18 @@ def test_a_weak_turn_lends_no_score() -> None:
             "t:ep-acme:0": hit("turn", "ep-acme:0", 0.012, {"turns": 30})}
     absorb_turns(hits, {"t:ep-acme:0": turn("ep-acme")})
     assert list(hits) == ["f:acme"] and hits["f:acme"].score == 0.01
+
+
+@pytest.mark.parametrize(("text", "muses"), [
+    ("what are the rules of badminton?", True),
+    ("hypothetically, is fruitarian expensive to maintain?", True),
+    ("thinking about applying to Lumora Games, their benefits look amazing", True),
+    ("lol planning to maybe try Whole30 in january", True),
+    ("Is boxing good cardio? Should I try it?", True),
+    ("I play badminton every Sunday.", False),
+    ("What should I eat before playing squash? I train most mornings.", False),
+    ("switched phones - Pixel 8 is my main one now", False),
+    ("Maybe.", True),
+])
+def test_a_turn_that_only_asks_or_muses_tells_no_value(text: str, muses: bool) -> None:
+    assert only_asks_or_muses(text) is muses
