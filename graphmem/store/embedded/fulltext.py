@@ -41,23 +41,14 @@ TURNS = _Table(sql.turn_term_docs, sql.COUNT_TURNS_FTS,
 def ranked_rows(query: Query, table: _Table, tenant: str, scope_keys: list[str],
                 text: str) -> list[tuple[int, float]]:
     """``(rowid, score)`` of the scope's entries matching ``text``, best first."""
-    terms = text_analysis.query_terms(text)
-    if not terms or not scope_keys:
-        return []
-    lengths: dict[int, int] = {}
-    term_postings: list[dict[int, float]] = []
-    for term in terms:
-        postings: dict[int, float] = {}
-        for column, weight in table.columns:
-            match = sql.scoped_match(f'"{term}"', column, tenant, scope_keys)
-            for rowid, length in query(table.term_docs(column),
-                                       [match, text_analysis.TERM_DOCS_CAP]):
-                row = int(str(rowid))
-                postings[row] = postings.get(row, 0.0) + weight
-                lengths[row] = int(str(length or 0))
-        term_postings.append(postings)
-    [(documents,)] = query(table.count, [sql.scope_match(tenant, scope_keys)])
-    return text_analysis.scope_bm25(term_postings, lengths, int(str(documents)))
+    def term_rows(term: str) -> list[tuple[int, int, float]]:
+        return [(rowid, length, weight) for column, weight in table.columns
+                for rowid, length in _rows(query, table.term_docs(column), [
+                    sql.scoped_match(f'"{term}"', column, tenant, scope_keys),
+                    text_analysis.TERM_DOCS_CAP])]
+
+    return _ranked(query, text, scope_keys, term_rows,
+                   (table.count, [sql.scope_match(tenant, scope_keys)]))
 
 
 def ranked_entities(query: Query, tenant: str, scope_keys: list[str],
@@ -67,18 +58,39 @@ def ranked_entities(query: Query, tenant: str, scope_keys: list[str],
     The entities' table carries no scope token (an entity's names are looked up by
     tenant across its scopes), so a term's postings are joined to the scope's rows.
     """
+    statement = sql.entity_term_docs(len(scope_keys))
+
+    def term_rows(term: str) -> list[tuple[int, int, float]]:
+        return [(rowid, length, 1.0) for rowid, length in _rows(
+            query, statement, [f'"{term}"', tenant, *scope_keys, text_analysis.TERM_DOCS_CAP])]
+
+    return _ranked(query, text, scope_keys, term_rows,
+                   (sql.count_entities(len(scope_keys)), [tenant, *scope_keys]))
+
+
+def _rows(query: Query, statement: str, params: Sequence[object]) -> list[tuple[int, int]]:
+    """``(rowid, length)`` rows of a term statement."""
+    return [(int(str(r)), int(str(n or 0))) for r, n in query(statement, params)]
+
+
+def _ranked(query: Query, text: str, scope_keys: list[str],
+            term_rows: Callable[[str], list[tuple[int, int, float]]],
+            count: tuple[str, Sequence[object]]) -> list[tuple[int, float]]:
+    """The one ranking loop: each query term's ``(rowid, length, field weight)`` rows become
+    its postings (a row found in two columns sums their weights), ``count`` reads how many
+    entries the scope holds, and :func:`~graphmem.store.text.scope_bm25` ranks."""
     terms = text_analysis.query_terms(text)
     if not terms or not scope_keys:
         return []
-    statement = sql.entity_term_docs(len(scope_keys))
     lengths: dict[int, int] = {}
     term_postings: list[dict[int, float]] = []
     for term in terms:
-        rows = [(int(str(r)), int(str(n or 0))) for r, n in query(
-            statement, [f'"{term}"', tenant, *scope_keys, text_analysis.TERM_DOCS_CAP])]
-        lengths.update(rows)
-        term_postings.append({r: 1.0 for r, _ in rows})
-    [(documents,)] = query(sql.count_entities(len(scope_keys)), [tenant, *scope_keys])
+        postings: dict[int, float] = {}
+        for rowid, length, weight in term_rows(term):
+            postings[rowid] = postings.get(rowid, 0.0) + weight
+            lengths[rowid] = length
+        term_postings.append(postings)
+    [(documents,)] = query(*count)
     return text_analysis.scope_bm25(term_postings, lengths, int(str(documents)))
 
 
