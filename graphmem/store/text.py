@@ -8,6 +8,7 @@ analyzer also uses.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections import defaultdict
@@ -33,6 +34,20 @@ def analyze(text: str) -> str:
     analyzer uses too. Other text passes through unchanged.
     """
     return _CJK.sub(lambda m: f" {_bigrams(m.group(0))} ", text)
+
+
+def scope_token(tenant: str, scope_key: str) -> str:
+    """One full-text word naming a tenant's scope, indexed with every searchable row, so
+    that a full-text index itself keeps to a scope.
+
+    Filtering by scope after the index has answered reads every tenant's matching rows
+    first, a cost that grows with the whole store and with other tenants' words; with the
+    token in the query, the index intersects postings and yields only the scope's own rows
+    (FTS5 on the embedded store, Lucene on Neo4j). A hash keeps the token one word
+    whatever the key holds.
+    """
+    digest = hashlib.blake2b(f"{tenant}\x00{scope_key}".encode(), digest_size=10).hexdigest()
+    return f"s{digest}"
 
 
 #: Words too common to help ranking; dropped from queries (not from the index).

@@ -253,8 +253,11 @@ def test_vector_dimension_is_a_parameter() -> None:
 
 def test_migrations_cover_every_version_and_are_idempotent() -> None:
     assert sorted(schema.MIGRATIONS) == list(range(1, schema.SCHEMA_VERSION + 1))
-    for statements in schema.MIGRATIONS.values():
+    for steps in schema.MIGRATIONS.values():
+        statements = [s for s in steps if isinstance(s, str)]
         assert all("IF EXISTS" in s or "IF NOT EXISTS" in s or "IS NULL" in s for s in statements)
+    # the one step that is a function (a hash Cypher cannot compute) is run twice against a
+    # real database in test_neo4j_specific.test_scope_tags_are_migrated
 
 
 def test_vector_scan_is_only_for_graphmem_vector_indexes() -> None:

@@ -51,6 +51,7 @@ from graphmem.store.neo4j.records import (
     fact_from as _fact,
     fact_row as _fact_row,
 )
+from graphmem.store.text import scope_token
 from graphmem.temporal import TimeFilter
 from tests.ingest.helpers import ALICE, ScriptedExtractor, day, fact, said
 
@@ -234,9 +235,10 @@ def test_every_index_exists_and_is_online(store: Neo4jStore, driver: neo4j.Drive
             continue
         assert indexes[name]["state"] == "ONLINE", name
     assert indexes["fact_text"]["type"] == "FULLTEXT"
-    assert indexes["fact_text"]["properties"] == ["text"]
-    assert indexes["entity_text"]["properties"] == ["name", "aliasText", "summary"]
-    assert indexes["message_text"]["properties"] == ["content", "speaker", "context"]
+    assert indexes["fact_text"]["properties"] == ["text", "scopeTag"]
+    assert indexes["entity_text"]["properties"] == ["name", "aliasText", "summary", "scopeTag"]
+    assert indexes["message_text"]["properties"] == ["content", "speaker", "context",
+                                                     "scopeTag"]
     for name in ("fact_text", "entity_text", "message_text"):
         assert indexes[name]["options"]["indexConfig"]["fulltext.analyzer"] == "english"
     assert indexes["entity_names"]["options"]["indexConfig"]["fulltext.analyzer"] == "keyword"
@@ -440,6 +442,45 @@ def test_older_schema_is_migrated_and_missing_indexes_come_back(
     assert _version(driver) == [schema.SCHEMA_VERSION]
     state = browse(driver, "SHOW INDEXES YIELD name, state WHERE name = 'fact_text' RETURN state")
     assert state == [{"state": "ONLINE"}]
+
+
+@pytest.mark.neo4j
+def test_scope_tags_are_migrated(store: Neo4jStore, driver: neo4j.Driver, neo4j_uri: Any,
+                                 tenant: str) -> None:
+    """A version-3 database (nodes without a scope token, full-text indexes without it) is
+    brought to version 4 on open: every searchable node tagged, the indexes rebuilt, and
+    full-text search finds what was written before; tagging again changes nothing."""
+    ingestor = Ingestor(store, ScriptedExtractor({}), HashEmbedder())
+    ingestor.add_facts(tenant, [fact("LIKES", "Oolong", 1)])
+    for label in ("Fact", "Entity", "Message"):
+        browse(driver, f"MATCH (n:{label}) WHERE n.tenant = $t REMOVE n.scopeTag", t=tenant)
+    browse(driver, "DROP INDEX fact_text IF EXISTS")
+    browse(driver, "CREATE FULLTEXT INDEX fact_text FOR (n:Fact) ON EACH [n.text]"
+                   " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}")
+    _set_version(driver, 3)
+    try:
+        again = _store(neo4j_uri)
+        again.open()
+        try:
+            assert _version(driver) == [schema.SCHEMA_VERSION]
+            tags = browse(driver, "MATCH (n:Fact) WHERE n.tenant = $t"
+                                  " RETURN DISTINCT n.scopeTag AS tag, n.scopeKey AS key", t=tenant)
+            assert tags == [{"tag": scope_token(tenant, tags[0]["key"]), "key": tags[0]["key"]}]
+            fields = browse(driver, "SHOW INDEXES YIELD name, properties WHERE name = 'fact_text'"
+                                    " RETURN properties")
+            assert fields == [{"properties": ["text", "scopeTag"]}]
+            found = again.fulltext_facts(tenant, [tags[0]["key"]], "oolong", TimeFilter(), 5)
+            assert len(found) == 1
+            untagged = ("MATCH (n) WHERE n.tenant = $t AND (n:Fact OR n:Entity)"
+                        " AND n.scopeTag IS NULL RETURN count(n) AS n")
+            assert browse(driver, untagged, t=tenant) == [{"n": 0}]
+            schema.tag_scopes(lambda q, p: browse(driver, q, **p))
+            assert browse(driver, "MATCH (n:Fact) WHERE n.tenant = $t RETURN DISTINCT"
+                                  " n.scopeTag AS tag, n.scopeKey AS key", t=tenant) == tags
+        finally:
+            again.close()
+    finally:
+        _set_version(driver, schema.SCHEMA_VERSION)
 
 
 @pytest.mark.neo4j

@@ -7,7 +7,7 @@ BM25 ranking over fact text, entity names and raw turns.
 
 from __future__ import annotations
 
-import hashlib
+from graphmem.store.text import scope_token
 
 #: 2: a turn's full-text entry holds its neighbouring turns too (models.turn_context_texts);
 #:    fact and turn entries carry a scope token, so a search reads one scope's postings.
@@ -84,17 +84,6 @@ CREATE TABLE IF NOT EXISTS requests (tenant TEXT NOT NULL, key TEXT NOT NULL,
     created_at TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (tenant, key));
 CREATE INDEX IF NOT EXISTS requests_created ON requests (tenant, created_at);
 """
-
-
-def scope_token(tenant: str, scope_key: str) -> str:
-    """One full-text token naming a tenant's scope, so MATCH itself keeps to it.
-
-    Filtering by scope after MATCH ranks every tenant's matching rows first;
-    with the token in the query, FTS5 intersects postings and ranks only the
-    scope's own rows. A hash keeps the token one word whatever the key holds.
-    """
-    digest = hashlib.blake2b(f"{tenant}\x00{scope_key}".encode(), digest_size=10).hexdigest()
-    return f"s{digest}"
 
 
 def scope_match(tenant: str, scope_keys: list[str]) -> str:

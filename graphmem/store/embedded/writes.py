@@ -91,7 +91,7 @@ def write_episodes(db: sqlite3.Connection, episodes: list[Episode],
 def _index_turns(db: sqlite3.Connection, ep: Episode, rowids: dict[int, int | None]) -> None:
     """Full-text rows of an episode's turns (turn index -> its ``turns`` rowid)."""
     texts, contexts = episode_turns(ep), turn_context_texts(ep)
-    token = sql.scope_token(ep.tenant, ep.scope_key)
+    token = text_analysis.scope_token(ep.tenant, ep.scope_key)
     for idx, rowid in rowids.items():
         if idx < len(texts):
             db.execute(sql.INSERT_TURN_FTS, (rowid, text_analysis.analyze(texts[idx]),
@@ -100,7 +100,7 @@ def _index_turns(db: sqlite3.Connection, ep: Episode, rowids: dict[int, int | No
 
 def _index_fact(db: sqlite3.Connection, rowid: int, fact: Fact) -> None:
     db.execute(sql.INSERT_FACT_FTS, (rowid, text_analysis.analyze(fact.text),
-                                     sql.scope_token(fact.tenant, fact.scope_key)))
+                                     text_analysis.scope_token(fact.tenant, fact.scope_key)))
 
 
 def rebuild_full_text(db: sqlite3.Connection) -> None:
@@ -143,8 +143,8 @@ def write_facts(db: sqlite3.Connection, facts: list[Fact]) -> None:
     rows = _rowids(db, "facts", [f.id for f in facts])
     db.executemany(sql.DELETE_FACT_FTS, [(rows[f.id],) for f in facts])
     db.executemany(sql.INSERT_FACT_FTS, [
-        (rows[f.id], text_analysis.analyze(f.text), sql.scope_token(f.tenant, f.scope_key))
-        for f in facts])
+        (rows[f.id], text_analysis.analyze(f.text),
+         text_analysis.scope_token(f.tenant, f.scope_key)) for f in facts])
     db.executemany(sql.DELETE_FACT_SOURCES, [(f.id,) for f in facts])
     db.executemany(sql.INSERT_FACT_SOURCE, [(f.id, e) for f in facts for e in _sources(f)])
 

@@ -29,6 +29,7 @@ from graphmem.models import (
     turn_context_texts,
 )
 from graphmem.store.base import TurnHit
+from graphmem.store.text import scope_token
 from graphmem.names import normalize_name
 
 _MESSAGES = TypeAdapter(list[Message])
@@ -112,7 +113,7 @@ def episode_row(ep: Episode, turn_vectors: list[list[float]] | None = None) -> d
         "messagesJson": _MESSAGES.dump_json(ep.messages).decode(),
     }
     base = {"tenant": ep.tenant, "scopeKey": ep.scope_key, "episodeId": ep.id,
-            "forgotten": ep.forgotten}
+            "forgotten": ep.forgotten, "scopeTag": scope_token(ep.tenant, ep.scope_key)}
     if ep.messages:
         turns = [{**base, "index": i, "clientId": m.id, "role": m.role, "speaker": m.speaker,
                   "content": m.content, "timestamp": m.timestamp or ep.reference_time,
@@ -147,7 +148,8 @@ def episode_from(p: Mapping[str, Any]) -> Episode:
 def entity_row(ent: Entity) -> dict[str, Any]:
     names = sorted({normalize_name(n) for n in [ent.name, *ent.aliases]} - {""})
     props = {
-        "tenant": ent.tenant, "scopeKey": ent.scope_key, "name": ent.name, "type": ent.type,
+        "tenant": ent.tenant, "scopeKey": ent.scope_key,
+        "scopeTag": scope_token(ent.tenant, ent.scope_key), "name": ent.name, "type": ent.type,
         "aliases": ent.aliases, "names": names, "aliasText": " ".join(ent.aliases),
         "summary": ent.summary, "createdAt": ent.created_at,
         "resolutionsJson": _RESOLVED.dump_json(ent.resolutions).decode(),
@@ -169,6 +171,7 @@ def fact_row(fact: Fact, seq: int) -> dict[str, Any]:
     retraction = fact.retraction
     props = {
         "tenant": fact.tenant, "scopeKey": fact.scope_key, "timelineKey": fact.timeline_key,
+        "scopeTag": scope_token(fact.tenant, fact.scope_key),
         "subjectId": fact.subject_id, "subjectName": fact.subject_name,
         "predicate": fact.predicate, "objectId": fact.object_id,
         "objectName": fact.object_name, "text": fact.text, "category": fact.category.value,

@@ -15,8 +15,9 @@ from typing import Any
 
 from graphmem.errors import SchemaError
 from graphmem.store.neo4j import reads, reminders, timelines
+from graphmem.store.text import scope_token
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: Runs one statement in its own write transaction and returns its records as dicts.
 Runner = Callable[[str, dict[str, Any]], list[dict[str, Any]]]
@@ -55,17 +56,20 @@ RANGE_INDEXES = {
     reminders.DUE_INDEX[0]: reminders.DUE_INDEX[1],
 }
 
-# BM25 with English stemming, as the embedded store's porter FTS5 tables. The name index
-# keeps each normalised name whole (keyword analyzer): find_entities is an exact lookup.
+# BM25 with English stemming, as the embedded store's porter FTS5 tables. Each searchable
+# node also indexes its scope's token (``scopeTag``, graphmem.store.text.scope_token), so a
+# query names its scope and Lucene yields that scope's nodes only, never every tenant's.
+# The name index keeps each normalised name whole (keyword analyzer): find_entities is an
+# exact lookup.
 FULLTEXT_INDEXES = {
     reads.FACT_TEXT_INDEX: "CREATE FULLTEXT INDEX fact_text IF NOT EXISTS"
-    " FOR (n:Fact) ON EACH [n.text]"
+    " FOR (n:Fact) ON EACH [n.text, n.scopeTag]"
     " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
     reads.ENTITY_TEXT_INDEX: "CREATE FULLTEXT INDEX entity_text IF NOT EXISTS"
-    " FOR (n:Entity) ON EACH [n.name, n.aliasText, n.summary]"
+    " FOR (n:Entity) ON EACH [n.name, n.aliasText, n.summary, n.scopeTag]"
     " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
     reads.MESSAGE_TEXT_INDEX: "CREATE FULLTEXT INDEX message_text IF NOT EXISTS"
-    " FOR (n:Message) ON EACH [n.content, n.speaker, n.context]"
+    " FOR (n:Message) ON EACH [n.content, n.speaker, n.context, n.scopeTag]"
     " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
     reads.ENTITY_NAMES_INDEX: "CREATE FULLTEXT INDEX entity_names IF NOT EXISTS"
     " FOR (n:Entity) ON EACH [n.tenant, n.names]"
@@ -83,10 +87,32 @@ VECTOR_INDEXES = {
     " FOR (n:Message) ON n.embedding OPTIONS $options",
 }
 
-#: Statements that bring a database from version ``v - 1`` to ``v``. They run before the
+#: What a migration step is: a statement, or a function that runs statements itself (for a
+#: value Cypher cannot compute, such as a hash).
+Step = str | Callable[[Runner], None]
+
+#: The nodes the full-text indexes search, each tagged with its scope's token since version 4.
+_SEARCHABLE_LABELS = ("Fact", "Entity", "Message")
+
+
+def tag_scopes(run: Runner) -> None:
+    """Give every searchable node its scope's token (``scopeTag``), one scope and label per
+    transaction so that a large database is not tagged in one; nodes already tagged are
+    left as they are, so a migration interrupted half way is finished by the next open."""
+    for label in _SEARCHABLE_LABELS:
+        scopes = run(f"MATCH (n:{label}) WHERE n.scopeTag IS NULL"
+                     " RETURN DISTINCT n.tenant AS tenant, n.scopeKey AS scopeKey", {})
+        for row in scopes:
+            run(f"MATCH (n:{label}) WHERE n.tenant = $tenant AND n.scopeKey = $scopeKey"
+                " AND n.scopeTag IS NULL SET n.scopeTag = $tag",
+                {"tenant": row["tenant"], "scopeKey": row["scopeKey"],
+                 "tag": scope_token(str(row["tenant"]), str(row["scopeKey"]))})
+
+
+#: Steps that bring a database from version ``v - 1`` to ``v``. They run before the
 #: CREATE ... IF NOT EXISTS statements above, so an index dropped here comes back with its
 #: current definition (and is populated from the data already stored). Each is idempotent.
-MIGRATIONS: dict[int, tuple[str, ...]] = {
+MIGRATIONS: dict[int, tuple[Step, ...]] = {
     1: (),
     # 2: English stemming for the BM25 indexes; turns searchable by speaker too.
     2: ("DROP INDEX fact_text IF EXISTS", "DROP INDEX entity_text IF EXISTS",
@@ -104,6 +130,10 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         " AS around"
         " SET m.context = reduce(joined = '', part IN around"
         " | joined + (CASE WHEN joined = '' THEN '' ELSE ' | ' END) + toString(part))"),
+    # 4: the full-text indexes also index each node's scope token, so a search's Lucene
+    # query keeps to its scope (search_reads.scoped_lucene).
+    4: (tag_scopes, "DROP INDEX fact_text IF EXISTS", "DROP INDEX entity_text IF EXISTS",
+        "DROP INDEX message_text IF EXISTS"),
 }
 
 READ_VERSION = "MATCH (s:GraphmemSchema {key: 'graphmem'}) RETURN s.version AS version"
@@ -157,8 +187,11 @@ def ensure_schema(run: Runner, dimension: int, *, await_seconds: int = 300) -> i
             f"graphmem ({SCHEMA_VERSION}); upgrade graphmem"
         )
     for target in range((version or 0) + 1, SCHEMA_VERSION + 1):
-        for statement in MIGRATIONS.get(target, ()):
-            run(statement, {})
+        for step in MIGRATIONS.get(target, ()):
+            if isinstance(step, str):
+                run(step, {})
+            else:
+                step(run)
     existing = {str(row["name"]) for query in EXISTING for row in run(query, {})}
     for name, (statement, params) in schema_statements(dimension).items():
         if name not in existing:

@@ -240,7 +240,8 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
         " AND any(name IN n.names WHERE name IN $names)\n"
         "  RETURN collect(n {.*, embedding: null}) AS exact\n"
         "}\n")
-    entity_words = search_reads.lucene_terms(plan.name_text)
+    entity_words = search_reads.lucene_terms(
+        plan.name_text, search_reads.TEXT_FIELD_WEIGHTS[reads.ENTITY_TEXT_INDEX])
     text += _collected(search_reads.fulltext_search(
         reads.ENTITY_TEXT_INDEX, tenant, plan.scope_keys, entity_words, plan.name_limit),
         "en", "id", "namedIds", params) if entity_words else "CALL () { RETURN [] AS namedIds }\n"
@@ -254,7 +255,8 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
              " ELSE namedIds[..$seedLimit] END AS seeds\n")
     walk, hops = _walk(plan, now, params)
     text += walk
-    words = search_reads.lucene_terms(plan.text)
+    words = search_reads.lucene_terms(
+        plan.text, search_reads.TEXT_FIELD_WEIGHTS[reads.FACT_TEXT_INDEX])
     if words:
         text += _collected(search_reads.fulltext_search(
             reads.FACT_TEXT_INDEX, tenant, plan.scope_keys, words, plan.limit, plan.time, now),

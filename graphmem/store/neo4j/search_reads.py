@@ -33,7 +33,7 @@ from graphmem.store.neo4j.reads import (
     time_filter,
 )
 from graphmem.store.text import (BM25_B, BM25_K1, COMMON_MIN_DOCUMENTS, COMMON_SHARE,
-                                 TERM_DOCS_CAP, query_terms)
+                                 TERM_DOCS_CAP, query_terms, scope_token)
 from graphmem.temporal import TimeFilter
 
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
@@ -174,6 +174,13 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
 # -- full text, ranked with the scope's own statistics ------------------------------
 #: A turn's fields by weight: its own words and speaker count fully, its neighbours' less.
 TURN_FIELD_WEIGHTS = {"content": 1.0, "speaker": 1.0, "context": TURN_CONTEXT_WEIGHT}
+#: The fields each full-text index's queries search, by weight: named, so that a query word
+#: is only ever looked for in text (the indexes also hold each node's scope token).
+TEXT_FIELD_WEIGHTS: dict[str, dict[str, float]] = {
+    FACT_TEXT_INDEX: {"text": 1.0},
+    ENTITY_TEXT_INDEX: {"name": 1.0, "aliasText": 1.0, "summary": 1.0},
+    MESSAGE_TEXT_INDEX: TURN_FIELD_WEIGHTS,
+}
 #: Each full-text index's label, and how long its node ``{n}`` is (all its indexed text, as
 #: the embedded store's FTS5 entries), for BM25's length normalisation.
 _LENGTHS = {
@@ -207,18 +214,33 @@ def lucene_terms(text: str, fields: dict[str, float] | None = None) -> list[list
 _WRITTEN = "toInteger(last(split(elementId(n), ':')))"
 
 
+def scoped_lucene(lucene: str, tenant: str, scope_keys: list[str]) -> str:
+    """``lucene`` within the given scopes: their tokens required (``scopeTag``, indexed with
+    every searchable node; :func:`graphmem.store.text.scope_token`), so that Lucene itself
+    keeps to the scopes and never yields, nor ranks, another tenant's or user's nodes.
+
+    >>> scoped_lucene("text:(tea)", "t", ["user:u1"])
+    '+scopeTag:(s5c26d0151334f1414c74) +(text:(tea))'
+    """
+    tokens = " OR ".join(scope_token(tenant, key) for key in scope_keys)
+    return f"+scopeTag:({tokens}) +({lucene})"
+
+
 def _scope_bm25(index: str, terms: list[list[Params]], tenant: str, scope_keys: list[str],
                 condition: str, params: Params) -> Query:
     """The scope's nodes matching ``terms`` as rows ``n, score``, best first, where
     ``condition`` holds: :func:`graphmem.store.text.scope_bm25` in Cypher.
 
-    Lucene only finds each term's nodes (up to ``TERM_DOCS_CAP`` of the scope's, its best
-    first); the scope's node count, the terms' frequencies and the mean length are the
-    scope's own, so no other tenant's or user's data moves the ranking.
+    Lucene only finds each term's nodes in the scope (:func:`scoped_lucene`; up to
+    ``TERM_DOCS_CAP`` of them, its best first); the scope's node count, the terms'
+    frequencies and the mean length are the scope's own, so no other tenant's or user's
+    data moves the ranking.
     """
     if index not in _LENGTHS:
         raise ValueError(f"not a graphmem full-text index: {index!r}")
     label, length = _LENGTHS[index]
+    terms = [[{**field, "lucene": scoped_lucene(str(field["lucene"]), tenant, scope_keys)}
+              for field in term] for term in terms]
     scope_index = f"USING INDEX n:{label}(tenant, scopeKey)"
     params.update({"index": index, "terms": terms, "tenant": tenant, "scopeKeys": scope_keys,
                    "cap": TERM_DOCS_CAP, "countCap": SCOPE_COUNT_CAP, "k1": BM25_K1, "b": BM25_B,

@@ -250,7 +250,8 @@ class Neo4jStore(Neo4jConnection):
 
     def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
                           limit: int) -> list[Scored]:
-        terms = search_reads.lucene_terms(text)
+        terms = search_reads.lucene_terms(
+            text, search_reads.TEXT_FIELD_WEIGHTS[reads.ENTITY_TEXT_INDEX])
         if not terms or not scope_keys or limit <= 0:
             return []
         rows = self._read(search_reads.fulltext_search(reads.ENTITY_TEXT_INDEX, tenant,
@@ -308,7 +309,8 @@ class Neo4jStore(Neo4jConnection):
     # -- search channels ------------------------------------------------------
     def fulltext_facts(self, tenant: str, scope_keys: list[str], text: str, time: TimeFilter,
                        limit: int) -> list[Scored]:
-        terms = search_reads.lucene_terms(text)
+        terms = search_reads.lucene_terms(
+            text, search_reads.TEXT_FIELD_WEIGHTS[reads.FACT_TEXT_INDEX])
         if not terms or not scope_keys or limit <= 0:
             return []
         rows = self._read(search_reads.fulltext_search(reads.FACT_TEXT_INDEX, tenant,
