@@ -3,6 +3,7 @@ the scope, and no other tenant's or user's writes move a tenant's results."""
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 
 import pytest
@@ -14,6 +15,7 @@ from graphmem.models import Message, Scope
 from graphmem.search.focus import focus_names
 from graphmem.search.traverse import query_ngrams
 from graphmem.store.base import ChannelPlan, GraphStore
+from graphmem.store.text import BM25_B, BM25_K1
 from graphmem.temporal import TimeFilter
 from tests.ingest.helpers import ALICE, ScriptedExtractor, fact
 
@@ -133,3 +135,23 @@ def test_a_word_in_most_of_the_scope_ranks_nothing(store: GraphStore, embedder: 
     found = store.fulltext_turns(tenant, ALICE.visible_keys, "Maya sister", 10)
 
     assert [h.message_id for h in found] == ["m7"]
+
+
+def test_a_common_word_leaves_the_mean_length_too(store: GraphStore, embedder: Embedder,
+                                                  tenant: str) -> None:
+    """"Maya" is in all of Maya's 24 facts, so it counts for nothing; the length the two
+    kayak facts are measured against is their own mean, not that of all 24 (on both
+    stores: the scores are BM25's, computed here by hand)."""
+    texts = [f"Maya kayak trip {'on the long river ' * i}." if i in (3, 9)
+             else f"Maya walked {i} miles{' and back' * (i % 5)}." for i in range(24)]
+    _ingestor(store, embedder).add_facts(tenant, [
+        fact("DID", f"thing {i}", 1, subject="Maya", text=text) for i, text in enumerate(texts)])
+
+    found = store.fulltext_facts(tenant, ALICE.visible_keys, "Maya kayak", TimeFilter(), 10)
+
+    kayak = [len(t) for t in texts if "kayak" in t]
+    mean = sum(kayak) / len(kayak)
+    idf = math.log(1 + (24 - 2 + 0.5) / (2 + 0.5))
+    expected = sorted((idf * (BM25_K1 + 1) / (1 + BM25_K1 * (1 - BM25_B + BM25_B * n / mean))
+                       for n in kayak), reverse=True)
+    assert [h.score for h in found] == pytest.approx(expected, rel=1e-9)

@@ -41,11 +41,10 @@ TURNS = _Table(sql.turn_term_docs, sql.COUNT_TURNS_FTS,
 def ranked_rows(query: Query, table: _Table, tenant: str, scope_keys: list[str],
                 text: str) -> list[tuple[int, float]]:
     """``(rowid, score)`` of the scope's entries matching ``text``, best first."""
-    def term_rows(term: str) -> list[tuple[int, int, float]]:
+    def term_rows(term: str, limit: int) -> list[tuple[int, int, float]]:
         return [(rowid, length, weight) for column, weight in table.columns
                 for rowid, length in _rows(query, table.term_docs(column), [
-                    sql.scoped_match(f'"{term}"', column, tenant, scope_keys),
-                    text_analysis.TERM_DOCS_CAP])]
+                    sql.scoped_match(f'"{term}"', column, tenant, scope_keys), limit])]
 
     return _ranked(query, text, scope_keys, term_rows,
                    (table.count, [sql.scope_match(tenant, scope_keys)]))
@@ -60,9 +59,9 @@ def ranked_entities(query: Query, tenant: str, scope_keys: list[str],
     """
     statement = sql.entity_term_docs(len(scope_keys))
 
-    def term_rows(term: str) -> list[tuple[int, int, float]]:
+    def term_rows(term: str, limit: int) -> list[tuple[int, int, float]]:
         return [(rowid, length, 1.0) for rowid, length in _rows(
-            query, statement, [f'"{term}"', tenant, *scope_keys, text_analysis.TERM_DOCS_CAP])]
+            query, statement, [f'"{term}"', tenant, *scope_keys, limit])]
 
     return _ranked(query, text, scope_keys, term_rows,
                    (sql.count_entities(len(scope_keys)), [tenant, *scope_keys]))
@@ -74,24 +73,27 @@ def _rows(query: Query, statement: str, params: Sequence[object]) -> list[tuple[
 
 
 def _ranked(query: Query, text: str, scope_keys: list[str],
-            term_rows: Callable[[str], list[tuple[int, int, float]]],
+            term_rows: Callable[[str, int], list[tuple[int, int, float]]],
             count: tuple[str, Sequence[object]]) -> list[tuple[int, float]]:
-    """The one ranking loop: each query term's ``(rowid, length, field weight)`` rows become
-    its postings (a row found in two columns sums their weights), ``count`` reads how many
-    entries the scope holds, and :func:`~graphmem.store.text.scope_bm25` ranks."""
+    """The one ranking loop: ``count`` reads how many entries the scope holds, each query
+    term's ``(rowid, length, field weight)`` rows (up to
+    :func:`~graphmem.store.text.term_docs_limit` a column) become its postings (a row found
+    in two columns sums their weights), and :func:`~graphmem.store.text.scope_bm25` ranks."""
     terms = text_analysis.query_terms(text)
     if not terms or not scope_keys:
         return []
+    [(counted,)] = query(*count)
+    documents = int(str(counted))
+    limit = text_analysis.term_docs_limit(documents)
     lengths: dict[int, int] = {}
     term_postings: list[dict[int, float]] = []
     for term in terms:
         postings: dict[int, float] = {}
-        for rowid, length, weight in term_rows(term):
+        for rowid, length, weight in term_rows(term, limit):
             postings[rowid] = postings.get(rowid, 0.0) + weight
             lengths[rowid] = length
         term_postings.append(postings)
-    [(documents,)] = query(*count)
-    return text_analysis.scope_bm25(term_postings, lengths, int(str(documents)))
+    return text_analysis.scope_bm25(term_postings, lengths, documents)
 
 
 def ids_of(query: Query, table: str, tenant: str,

@@ -99,40 +99,57 @@ def _indent(text: str) -> str:
     return "".join("  " + line + "\n" for line in text.splitlines())
 
 
-def _collected(query: Query, prefix: str, item: str, name: str, params: Params) -> str:
-    """A subquery returning ``query``'s rows as one list ``name`` of ``item``."""
+def _collected(query: Query, prefix: str, item: str, name: str, params: Params,
+               counted: str = "") -> str:
+    """A subquery returning ``query``'s rows as one list ``name`` of ``item`` (``counted``:
+    the outer variable holding the scope's count, if ``query`` reads it)."""
     text, own = own_params(query, prefix)
     _merge(params, own)
-    return (f"CALL () {{\n  CALL () {{\n{_indent(_indent(text))}  }}\n"
+    return (f"CALL ({counted}) {{\n  CALL ({counted}) {{\n{_indent(_indent(text))}  }}\n"
             f"  RETURN collect({item}) AS {name}\n}}\n")
 
 
+#: The variable the main query counts the fact scope into, once, for the BM25 channel's
+#: document count and the vector channel's choice of an exact ranking.
+_FACT_COUNT = "factCount"
+
+
+def _fact_count(rule: VectorRule, params: Params) -> str:
+    """The subquery counting the fact scope into :data:`_FACT_COUNT`, up to what both of its
+    readers need."""
+    _merge(params, {"fcCountCap": max(rule.exact_scan_limit, search_reads.SCOPE_COUNT_CAP)})
+    text, _ = own_params((search_reads.scope_count("Fact", _FACT_COUNT), {"countCap": 0}), "fc")
+    return text
+
+
 def _scan(index: str, prefix: str, tenant: str, plan: ChannelPlan, limit: int, now: datetime,
-          rule: VectorRule, part: tuple[bool, float] | None, params: Params) -> str:
+          rule: VectorRule, part: tuple[bool, float] | None, params: Params,
+          counted: str = "") -> str:
     """The exact ranking of the scope (or of one part of it), renamed apart: a subquery's text
     returning ``size``, ``total``, ``exact`` and ``hits``."""
     scan, own = own_params(search_reads.vector_scan_scope(
         index, tenant, plan.scope_keys, plan.embedding, rule.exact_scan_limit, plan.time, now,
-        k=limit, part=part), prefix)
+        k=limit, part=part, counted=counted or None), prefix)
     _merge(params, own)
     return scan
 
 
 def _nearest(index: str, prefix: str, name: str, tenant: str, plan: ChannelPlan, limit: int,
              now: datetime, rule: VectorRule, params: Params,
-             part: tuple[bool, float] | None = None) -> str:
+             part: tuple[bool, float] | None = None, counted: str = "") -> str:
     """The vector channel ``name``: ``{id, score}`` best first, and ``{name}Exact`` (see the
-    module docstring); with ``part``, an exact ranking covers that part of the scope only."""
+    module docstring); with ``part``, an exact ranking covers that part of the scope only;
+    ``counted``: the outer variable holding the scope's count."""
     turns = index == reads.MESSAGE_VECTOR_INDEX
     time = plan.time
-    scan = _scan(index, prefix, tenant, plan, limit, now, rule, part, params)
+    scan = _scan(index, prefix, tenant, plan, limit, now, rule, part, params, counted)
     condition, time_params = search_reads.scope_condition("n", time, now, turns=turns)
     p = prefix
     _merge(params, {f"{p}Index": index, f"{p}Limit": limit, f"{p}Margin": rule.share_margin,
                     f"{p}Min": rule.min_candidates, f"{p}Max": rule.max_candidates,
                     f"{p}Grow": rule.oversample})
     _merge(params, time_params)
-    text = (f"CALL () {{\n  CALL () {{\n{_indent(_indent(scan))}  }}\n"
+    text = (f"CALL ({counted}) {{\n  CALL ({counted}) {{\n{_indent(_indent(scan))}  }}\n"
             f"  WITH exact, hits, toInteger(${p}Limit * ${p}Margin / (toFloat(CASE WHEN size > 1"
             " THEN size ELSE 1 END) / CASE WHEN total > 1 THEN total ELSE 1 END)) AS wanted\n"
             f"  WITH exact, hits, NOT exact AS go, [] AS kept, 0 AS seen,\n"
@@ -257,16 +274,18 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
     text += walk
     words = search_reads.lucene_terms(
         plan.text, search_reads.TEXT_FIELD_WEIGHTS[reads.FACT_TEXT_INDEX])
+    searchable = any(plan.embedding)
+    if words or searchable:
+        text += _fact_count(rule, params)
     if words:
         text += _collected(search_reads.fulltext_search(
-            reads.FACT_TEXT_INDEX, tenant, plan.scope_keys, words, plan.limit, plan.time, now),
-            "bm", "{id: id, score: score}", "bm25", params)
+            reads.FACT_TEXT_INDEX, tenant, plan.scope_keys, words, plan.limit, plan.time, now,
+            counted=_FACT_COUNT), "bm", "{id: id, score: score}", "bm25", params, _FACT_COUNT)
     else:
         text += "CALL () { RETURN [] AS bm25 }\n"
-    searchable = any(plan.embedding)
     if searchable:
         text += _nearest(reads.FACT_VECTOR_INDEX, "vf", "vector", tenant, plan, plan.limit, now,
-                         rule, params, part)
+                         rule, params, part, _FACT_COUNT)
     else:
         text += "CALL () { RETURN [] AS vector, false AS vectorExact }\n"
     text += _facts_of("bm25 + vector", "facts")

@@ -124,10 +124,21 @@ def part_condition(part: bool) -> str:
     return below if part else f"NOT coalesce({below}, false)"
 
 
+def scope_count(label: str, name: str) -> str:
+    """A subquery counting the scope's ``label`` nodes through its range index (never a scan
+    of the label), up to ``$countCap``, as ``name``."""
+    return ("CALL () {\n"
+            f"  MATCH (n:{label}) USING INDEX n:{label}(tenant, scopeKey)"
+            " WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
+            f"  WITH n LIMIT $countCap RETURN count(n) AS {name}\n"
+            "}\n")
+
+
 def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding: list[float],
                       cap: int, time: TimeFilter | None = None, now: datetime | None = None,
                       k: int = 50, count_cap: int = SCOPE_COUNT_CAP, *,
-                      part: tuple[bool, float] | None = None) -> Query:
+                      part: tuple[bool, float] | None = None,
+                      counted: str | None = None) -> Query:
     """Exact cosine ranking of a scope holding fewer than ``cap`` nodes: its ``k`` best.
 
     Small scopes are ranked exactly: cheaper than an index search over every
@@ -141,6 +152,9 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     ``part=(side, share)`` ranks only one part of the scope (:func:`part_condition`), so
     that two transactions can rank the two parts on two server threads; the best ``k``
     of the scope are the best ``k`` of the two parts' ``k`` best.
+
+    ``counted`` names a variable the caller has already counted the scope into (up to
+    ``max(cap, count_cap)``), so that a query ranking the scope twice counts it once.
     """
     label = _VECTOR_LABELS.get(index)
     if label is None:
@@ -154,11 +168,8 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     params.update({"cap": cap, "vector": embedding, "tenant": tenant, "scopeKeys": scope_keys,
                    "k": k, "countCap": max(cap, count_cap)})
     return (
-        "CALL () {\n"
-        f"  MATCH (n:{label}) {scope_index} WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
-        "  WITH n LIMIT $countCap RETURN count(n) AS size\n"
-        "}\n"
-        f"CALL () {{ MATCH (n:{label}) RETURN count(n) AS total }}\n"
+        (f"WITH {counted} AS size\n" if counted else scope_count(label, "size"))
+        + f"CALL () {{ MATCH (n:{label}) RETURN count(n) AS total }}\n"
         "CALL (size) {\n"
         "  WITH size WHERE size < $cap\n"
         f"  MATCH (n:{label}) {scope_index} WHERE n.embedding IS NOT NULL AND {condition}\n"
@@ -227,36 +238,39 @@ def scoped_lucene(lucene: str, tenant: str, scope_keys: list[str]) -> str:
 
 
 def _scope_bm25(index: str, terms: list[list[Params]], tenant: str, scope_keys: list[str],
-                condition: str, params: Params) -> Query:
+                condition: str, params: Params, counted: str | None = None) -> Query:
     """The scope's nodes matching ``terms`` as rows ``n, score``, best first, where
     ``condition`` holds: :func:`graphmem.store.text.scope_bm25` in Cypher.
 
     Lucene only finds each term's nodes in the scope (:func:`scoped_lucene`; up to
-    ``TERM_DOCS_CAP`` of them, its best first); the scope's node count, the terms'
+    :func:`graphmem.store.text.term_docs_limit` of them, its best first); the scope's node count, the terms'
     frequencies and the mean length are the scope's own, so no other tenant's or user's
-    data moves the ranking.
+    data moves the ranking. ``counted``: a variable the caller has counted the scope into
+    (up to at least ``SCOPE_COUNT_CAP``), instead of counting it here.
     """
     if index not in _LENGTHS:
         raise ValueError(f"not a graphmem full-text index: {index!r}")
     label, length = _LENGTHS[index]
     terms = [[{**field, "lucene": scoped_lucene(str(field["lucene"]), tenant, scope_keys)}
               for field in term] for term in terms]
-    scope_index = f"USING INDEX n:{label}(tenant, scopeKey)"
     params.update({"index": index, "terms": terms, "tenant": tenant, "scopeKeys": scope_keys,
                    "cap": TERM_DOCS_CAP, "countCap": SCOPE_COUNT_CAP, "k1": BM25_K1, "b": BM25_B,
                    "commonShare": COMMON_SHARE, "commonMin": COMMON_MIN_DOCUMENTS})
     return (
-        "CALL () {\n"
-        f"  MATCH (n:{label}) {scope_index} WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
-        "  WITH n LIMIT $countCap RETURN count(n) AS documents\n"
-        "}\n"
+        (f"WITH CASE WHEN {counted} > $countCap THEN $countCap ELSE {counted} END AS documents\n"
+         if counted else scope_count(label, "documents"))
+        # store.text.term_docs_limit: enough to tell a term too common to count
+        + "WITH documents, CASE WHEN documents >= $commonMin"
+        " AND toInteger(floor($commonShare * documents)) + 1 < $cap"
+        " THEN toInteger(floor($commonShare * documents)) + 1 ELSE $cap END AS termLimit\n"
         "UNWIND $terms AS term\n"
-        "CALL (term) {\n"
+        "CALL (term, termLimit) {\n"
         "  UNWIND term AS field\n"
-        "  CALL (field) {\n"
-        "    CALL db.index.fulltext.queryNodes($index, field.lucene) YIELD node AS n\n"
+        "  CALL (field, termLimit) {\n"
+        "    CALL db.index.fulltext.queryNodes($index, field.lucene, {limit: termLimit})"
+        " YIELD node AS n\n"
         "    WITH n WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
-        "    RETURN n LIMIT $cap\n"
+        "    RETURN n\n"
         "  }\n"
         "  WITH n, sum(field.weight) AS tf\n"
         "  RETURN collect({n: n, tf: tf}) AS docs\n"
@@ -284,11 +298,12 @@ def _scope_bm25(index: str, terms: list[list[Params]], tenant: str, scope_keys: 
 
 def fulltext_search(index: str, tenant: str, scope_keys: list[str], terms: list[list[Params]],
                     limit: int, time: TimeFilter | None = None,
-                    now: datetime | None = None) -> Query:
-    """The scope's best full-text matches (in time), best first: rows ``id, score``."""
+                    now: datetime | None = None, counted: str | None = None) -> Query:
+    """The scope's best full-text matches (in time), best first: rows ``id, score``
+    (``counted``: see :func:`_scope_bm25`)."""
     condition, params = scope_condition("n", time, now)
     params["limit"] = limit
-    text, params = _scope_bm25(index, terms, tenant, scope_keys, condition, params)
+    text, params = _scope_bm25(index, terms, tenant, scope_keys, condition, params, counted)
     return text + "RETURN n.id AS id, score LIMIT $limit", params
 
 
