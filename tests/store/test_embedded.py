@@ -73,7 +73,7 @@ def test_a_killed_writer_loses_no_committed_batch_and_leaves_no_half(tmp_path: P
     assert set(by_episode.values()) == {BATCH}
 
 
-def test_a_version_1_file_gets_context_and_scope_in_its_full_text_index(tmp_path: Path) -> None:
+def test_an_older_file_gets_context_and_scope_in_its_full_text_indexes(tmp_path: Path) -> None:
     from datetime import UTC, datetime
 
     from graphmem.models import Entity, Episode, Fact, Message
@@ -101,6 +101,9 @@ def test_a_version_1_file_gets_context_and_scope_in_its_full_text_index(tmp_path
         db.execute("DROP TABLE facts_fts")
         db.execute("CREATE VIRTUAL TABLE facts_fts USING fts5 (text)")
         db.execute("INSERT INTO facts_fts (rowid, text) SELECT rowid, 'old' FROM facts")
+        db.execute("DROP TABLE entities_fts")  # and, until version 3, entities without a token
+        db.execute("CREATE VIRTUAL TABLE entities_fts USING fts5 (text)")
+        db.execute("INSERT INTO entities_fts (rowid, text) SELECT rowid, 'old' FROM entities")
         db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
     db.close()
 
@@ -112,6 +115,9 @@ def test_a_version_1_file_gets_context_and_scope_in_its_full_text_index(tmp_path
         facts = again.fulltext_facts("t", ALICE.visible_keys, "jazz", TimeFilter(), 5)
         assert [h.id for h in facts] == [jazz.id]
         assert again.fulltext_facts("t", ["user:bob"], "jazz", TimeFilter(), 5) == []
+        assert [h.id for h in again.fulltext_entities("t", ALICE.visible_keys, "alice", 5)] == [
+            alice.id]
+        assert again.fulltext_entities("t", ["user:bob"], "alice", 5) == []
         version = again._query("SELECT value FROM meta WHERE key='schema_version'")
         assert version == [(str(sql.SCHEMA_VERSION),)]
     finally:

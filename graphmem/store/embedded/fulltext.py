@@ -33,6 +33,7 @@ class _Table:
 
 
 FACTS = _Table(sql.fact_term_docs, sql.COUNT_FACTS_FTS, (("text", 1.0),))
+ENTITIES = _Table(sql.entity_term_docs, sql.COUNT_ENTITIES_FTS, (("text", 1.0),))
 #: A turn's own words count fully, its neighbours' (context) less.
 TURNS = _Table(sql.turn_term_docs, sql.COUNT_TURNS_FTS,
                (("content", 1.0), ("context", TURN_CONTEXT_WEIGHT)))
@@ -40,58 +41,29 @@ TURNS = _Table(sql.turn_term_docs, sql.COUNT_TURNS_FTS,
 
 def ranked_rows(query: Query, table: _Table, tenant: str, scope_keys: list[str],
                 text: str) -> list[tuple[int, float]]:
-    """``(rowid, score)`` of the scope's entries matching ``text``, best first."""
-    def term_rows(term: str, limit: int) -> list[tuple[int, int, float]]:
-        return [(rowid, length, weight) for column, weight in table.columns
-                for rowid, length in _rows(query, table.term_docs(column), [
-                    sql.scoped_match(f'"{term}"', column, tenant, scope_keys), limit])]
+    """``(rowid, score)`` of the scope's entries matching ``text``, best first.
 
-    return _ranked(query, text, scope_keys, term_rows,
-                   (table.count, [sql.scope_match(tenant, scope_keys)]))
-
-
-def ranked_entities(query: Query, tenant: str, scope_keys: list[str],
-                    text: str) -> list[tuple[int, float]]:
-    """``(rowid, score)`` of the scope's entities whose names or summaries match ``text``.
-
-    The entities' table carries no scope token (an entity's names are looked up by
-    tenant across its scopes), so a term's postings are joined to the scope's rows.
-    """
-    statement = sql.entity_term_docs(len(scope_keys))
-
-    def term_rows(term: str, limit: int) -> list[tuple[int, int, float]]:
-        return [(rowid, length, 1.0) for rowid, length in _rows(
-            query, statement, [f'"{term}"', tenant, *scope_keys, limit])]
-
-    return _ranked(query, text, scope_keys, term_rows,
-                   (sql.count_entities(len(scope_keys)), [tenant, *scope_keys]))
-
-
-def _rows(query: Query, statement: str, params: Sequence[object]) -> list[tuple[int, int]]:
-    """``(rowid, length)`` rows of a term statement."""
-    return [(int(str(r)), int(str(n or 0))) for r, n in query(statement, params)]
-
-
-def _ranked(query: Query, text: str, scope_keys: list[str],
-            term_rows: Callable[[str, int], list[tuple[int, int, float]]],
-            count: tuple[str, Sequence[object]]) -> list[tuple[int, float]]:
-    """The one ranking loop: ``count`` reads how many entries the scope holds, each query
-    term's ``(rowid, length, field weight)`` rows (up to
+    The count reads how many entries the scope holds; each query term's rows (up to
     :func:`~graphmem.store.text.term_docs_limit` a column) become its postings (a row found
-    in two columns sums their weights), and :func:`~graphmem.store.text.scope_bm25` ranks."""
+    in two columns sums their weights), and :func:`~graphmem.store.text.scope_bm25` ranks.
+    """
     terms = text_analysis.query_terms(text)
     if not terms or not scope_keys:
         return []
-    [(counted,)] = query(*count)
+    [(counted,)] = query(table.count, [sql.scope_match(tenant, scope_keys)])
     documents = int(str(counted))
     limit = text_analysis.term_docs_limit(documents)
     lengths: dict[int, int] = {}
     term_postings: list[dict[int, float]] = []
     for term in terms:
         postings: dict[int, float] = {}
-        for rowid, length, weight in term_rows(term, limit):
-            postings[rowid] = postings.get(rowid, 0.0) + weight
-            lengths[rowid] = length
+        for column, weight in table.columns:
+            found = query(table.term_docs(column),
+                          [sql.scoped_match(f'"{term}"', column, tenant, scope_keys), limit])
+            for row, length in found:
+                rowid = int(str(row))
+                postings[rowid] = postings.get(rowid, 0.0) + weight
+                lengths[rowid] = int(str(length or 0))
         term_postings.append(postings)
     return text_analysis.scope_bm25(term_postings, lengths, documents)
 

@@ -107,6 +107,8 @@ class EmbeddedStore:
         with self._transaction() as db:
             if version < 2:
                 writes.rebuild_full_text(db)
+            if version < 3:
+                writes.rebuild_entity_text(db)
             db.execute(sql.UPDATE_SCHEMA_VERSION, (str(sql.SCHEMA_VERSION),))
 
     def _load_memory_indexes(self) -> None:
@@ -251,7 +253,7 @@ class EmbeddedStore:
     def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
                           limit: int) -> list[Scored]:
         with self._lock:  # one view of the tables for the whole ranking
-            ranked = fulltext.ranked_entities(self._query, tenant, scope_keys, text)
+            ranked = fulltext.ranked_rows(self._query, fulltext.ENTITIES, tenant, scope_keys, text)
             found = fulltext.ids_of(self._query, "entities", tenant, ranked[:limit])
         return [Scored(id=i, score=s) for i, s in found]
 

@@ -128,9 +128,22 @@ def write_entities(db: sqlite3.Connection, entities: list[Entity]) -> None:
         (e.id, e.tenant, e.scope_key, n) for e in entities
         for n in {normalize_name(n) for n in [e.name, *e.aliases]} - {""}])
     db.executemany(sql.DELETE_ENTITY_FTS, [(rows[e.id],) for e in entities])
+    db.executemany(sql.INSERT_ENTITY_FTS, [_entity_text(rows[e.id], e) for e in entities])
+
+
+def _entity_text(rowid: int, entity: Entity) -> tuple[int, str, str]:
+    """An entity's full-text entry: its names and summary, and its scope token."""
+    return (rowid, text_analysis.analyze(" ".join([entity.name, *entity.aliases, entity.summary])),
+            text_analysis.scope_token(entity.tenant, entity.scope_key))
+
+
+def rebuild_entity_text(db: sqlite3.Connection) -> None:
+    """Rebuild the entities' full-text table (schema 2 -> 3: a scope token in each entry)."""
+    db.execute(sql.DROP_ENTITIES_FTS)
+    db.execute(sql.CREATE_ENTITIES_FTS)
     db.executemany(sql.INSERT_ENTITY_FTS, [
-        (rows[e.id], text_analysis.analyze(" ".join([e.name, *e.aliases, e.summary])))
-        for e in entities])
+        _entity_text(rowid, Entity.model_validate_json(doc))
+        for rowid, doc in db.execute(sql.ENTITY_ROWIDS_DOCS).fetchall()])
 
 
 def write_facts(db: sqlite3.Connection, facts: list[Fact]) -> None:

@@ -243,9 +243,9 @@ def _scope_bm25(index: str, terms: list[list[Params]], tenant: str, scope_keys: 
     ``condition`` holds: :func:`graphmem.store.text.scope_bm25` in Cypher.
 
     Lucene only finds each term's nodes in the scope (:func:`scoped_lucene`; up to
-    :func:`graphmem.store.text.term_docs_limit` of them, its best first); the scope's node count, the terms'
-    frequencies and the mean length are the scope's own, so no other tenant's or user's
-    data moves the ranking. ``counted``: a variable the caller has counted the scope into
+    :func:`graphmem.store.text.term_docs_limit` of them, its best first); the scope's node
+    count, the terms' frequencies and the mean length are the scope's own, so no other
+    tenant's or user's data moves the ranking. ``counted``: a variable the caller has counted the scope into
     (up to at least ``SCOPE_COUNT_CAP``), instead of counting it here.
     """
     if index not in _LENGTHS:
