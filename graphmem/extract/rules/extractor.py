@@ -37,9 +37,12 @@ from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.lexicon import object_type
 from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.questions import told_part
-from graphmem.extract.rules.slots import DIETS, SLOT_TYPES, SPORTS, value_slot
+from graphmem.extract.rules.lexicon import OCCUPATIONS
+from graphmem.extract.rules.slots import (CAR_WORDS, DIETS, PHONE_WORDS, SLOT_TYPES, SPORTS,
+                                          value_slot)
+from graphmem.extract.rules.spelling import Speller
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
-from graphmem.extract.rules.terms import TermMarker
+from graphmem.extract.rules.terms import TermMarker, spellings
 from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve, resolve_range
 from graphmem.extract.rules.titles import TitleJoiner
 from graphmem.models import Episode
@@ -89,6 +92,7 @@ class RuleExtractor:
         self._nlp: Language | None = None
         self._gate: Gate | None = None
         self._terms: TermMarker | None = None
+        self._speller: Speller | None = None
         self._lock = threading.Lock()
         # spaCy pipelines are not documented as thread-safe (the shared StringStore grows
         # during parsing), so concurrent extract() calls take turns at the parser
@@ -101,6 +105,7 @@ class RuleExtractor:
                 if self._nlp is None:
                     nlp = self._build()
                     self._gate, self._terms = Gate(), TermMarker(nlp)
+                    self._speller = Speller(_value_words())
                     self._nlp = nlp
         return self._nlp
 
@@ -132,7 +137,7 @@ class RuleExtractor:
         if not units:
             return Extraction()
         self.load()
-        pieces: list[tuple[_Unit, str]] = []
+        pieces: list[tuple[_Unit, str, str]] = []  # a sentence as typed, and with slips mended
         others: list[str] = []  # languages of the messages the English rules cannot read
         english = False
         for unit in units:
@@ -142,18 +147,26 @@ class RuleExtractor:
             english = english or bool(sentences)
             if unit.first_person:
                 sentences = [with_subject(s) for s in sentences]
-            pieces += [(unit, s) for s in sentences if self._worth(s)]
-        docs = self._parse([s for _, s in pieces])
+            for sentence in sentences:
+                mended = self._speller.mend(sentence) if self._speller else sentence
+                if self._worth(sentence) or (mended != sentence and self._worth(mended)):
+                    pieces.append((unit, sentence, mended))
+        slipped = [i for i, (_, typed, mended) in enumerate(pieces) if mended != typed]
+        parsed = self._parse([typed for _, typed, _ in pieces] + [pieces[i][2] for i in slipped])
+        docs = parsed[:len(pieces)]
+        mended_docs = dict(zip(slipped, parsed[len(pieces):], strict=True))
         people = _people(units, docs)
         speakers = frozenset(u.speaker for u in units if u.speaker != SELF)
         facts: list[ExtractedFact] = []
         unplaced = False  # a correction whose slot only stored facts can tell
         earlier_tech: list[str] = []
         previous: _Unit | None = None
-        for (unit, _), doc in zip(pieces, docs, strict=True):
+        for i, ((unit, _, _), doc) in enumerate(zip(pieces, docs, strict=True)):
             if unit is not previous:
                 earlier_tech, previous = [], unit
             speech = Speech(unit.speaker, unit.first_person, people, speakers)
+            if i in mended_docs and not _reads(doc, speech, earlier_tech):
+                doc = mended_docs[i]  # a slip hid what the sentence says ("I boguht a Zenfone")
             for sent in doc.sents:
                 found = sentence_findings(sent, speech, earlier_tech)
                 # a stretch whose ends do not resolve ("from then to now") states nothing
@@ -198,6 +211,20 @@ class RuleExtractor:
 #: Diets and sports written with a hyphen, which the tokenizer would split in three ("low",
 #: "-", "carb"): no rule would see the value, and "the low-carb thing" would name "carb".
 _HYPHENATED_VALUES = frozenset(w for w in DIETS | SPORTS if "-" in w and " " not in w)
+
+
+def _reads(doc: Doc, speech: Speech, earlier_tech: list[str]) -> bool:
+    """Whether the rules read anything in ``doc`` as typed: then a word that looks like a slip
+    ("backend", one edit from "backed") is left as it was."""
+    return any(sentence_findings(sent, speech, list(earlier_tech)) or correction(sent)
+               for sent in doc.sents)
+
+
+def _value_words() -> frozenset[str]:
+    """The words of the values the rules know (diets, sports, phones, cars, occupations,
+    technologies): never mended as slips, however close to a common word."""
+    values = DIETS | SPORTS | PHONE_WORDS | CAR_WORDS | OCCUPATIONS | frozenset(spellings())
+    return frozenset(w for value in values for w in re.split(r"[\s-]+", value.lower()) if w)
 
 
 def _without_article(doc: Doc) -> Doc:

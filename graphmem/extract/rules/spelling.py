@@ -1,0 +1,81 @@
+"""Slips of the keyboard mended before the rules read a sentence.
+
+Chat is typed fast: "99% of what I wrrite is Perl", "switched phnes", "been a Zurich
+ressident for 2 years", "my Zenfone got stloen". Each rule keys on a few words ("write",
+"phones", "resident", "stolen"), so one swapped or doubled letter hides a fact the
+sentence plainly states. :class:`Speller` puts such a word back: a lowercase word of five
+letters or more that the English dictionary does not know becomes the one common word a
+single edit away (a letter added, dropped, changed, or two swapped), when that word is
+clearly the likeliest.
+
+It never touches what could be a value: capitalised words (names), words with digits
+("Whole30"), words shorter than five letters ("keto", "perl", "lol"), words stretched for
+effect ("soooo"), and the values the
+rules know (``protected``: diets, sports, phones, languages...), since a value one edit
+from a common word ("paleo", "pale") is a value, not a slip. Only the text the rules read
+is mended, and the extractor reads the mended sentence only where the rules read nothing in
+the sentence as typed ("Our backend is written in Go" keeps "backend", one edit from
+"backed"); the conversation is stored as it was typed.
+
+The dictionary is pyspellchecker's English word frequency list (MIT), loaded once.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spellchecker import SpellChecker
+
+#: Words a slip may be read in: lowercase letters only, not part of a longer token.
+_WORD = re.compile(r"(?<![\w'’-])[a-z]{5,}(?![\w'’-])")
+#: A letter typed three times or more is stretched for effect ("sooo", "yesss"), not slipped.
+_STRETCHED = re.compile(r"([a-z])\1\1")
+#: How common the mended word must be (share of the dictionary's running text): rarer
+#: words one edit away are as likely to be a word the dictionary lacks ("keto" is one edit
+#: from "veto", 1e-6) as a slip.
+MIN_FREQUENCY = 2e-6
+#: How much likelier than the next candidate the mended word must be: "chhats" is one edit
+#: from "chats" and from "cheats", and is left alone.
+MIN_LEAD = 3.0
+
+
+class Speller:
+    """Mends one-edit slips in lowercase words (see the module docstring)."""
+
+    def __init__(self, protected: frozenset[str] = frozenset()) -> None:
+        from spellchecker import SpellChecker  # loaded with the rules, not at import
+
+        self._spell: SpellChecker = SpellChecker(distance=1)
+        self._protected = frozenset(w.lower() for w in protected)
+        self._mended: dict[str, str | None] = {}
+
+    def mend(self, text: str) -> str:
+        """``text`` with each slip replaced by the word meant; everything else unchanged.
+
+        >>> Speller().mend("99% of what I wrrite is Perl, I braely touch Kotlin")
+        '99% of what I write is Perl, I barely touch Kotlin'
+        """
+        return _WORD.sub(lambda m: self.word(m.group(0)) or m.group(0), text)
+
+    def word(self, word: str) -> str | None:
+        """The word ``word`` is a slip of, or None if it is not one."""
+        if word in self._mended:
+            return self._mended[word]
+        meant = None if word in self._protected or _STRETCHED.search(word) else self._meant(word)
+        if len(self._mended) < 10_000:  # a bounded memo: chat repeats its words
+            self._mended[word] = meant
+        return meant
+
+    def _meant(self, word: str) -> str | None:
+        spell = self._spell
+        if word in spell:
+            return None
+        ranked = sorted(((spell.word_usage_frequency(c), c) for c in spell.edit_distance_1(word)
+                         if c in spell and c not in self._protected), reverse=True)
+        if not ranked or ranked[0][0] < MIN_FREQUENCY:
+            return None
+        if len(ranked) > 1 and ranked[0][0] < MIN_LEAD * ranked[1][0]:
+            return None
+        return ranked[0][1]

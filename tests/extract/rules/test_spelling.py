@@ -1,0 +1,78 @@
+"""Slips mended before the rules read a sentence, and what is never touched."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem.extract.rules.extractor import RuleExtractor
+from graphmem.extract.rules.spelling import Speller
+from graphmem.models import Episode, Message
+
+
+@pytest.fixture(scope="module")
+def speller() -> Speller:
+    return Speller(frozenset({"paleo", "haskell"}))
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("wrrite", "write"), ("braely", "barely"), ("phnes", "phones"), ("ressident", "resident"),
+    ("stloen", "stolen"), ("boguht", "bought"), ("beneifts", "benefits"), ("vaccant", "vacant"),
+])
+def test_a_one_edit_slip_becomes_the_word_meant(speller: Speller, typed: str,
+                                                meant: str) -> None:
+    assert speller.mend(f"so I {typed} it") == f"so I {meant} it"
+
+
+@pytest.mark.parametrize("kept", [
+    "paleo",        # a value the rules know, one edit from "pale"
+    "haskell",      # likewise, from "gaskell"
+    "Wrrite",       # capitalised: could be a name
+    "keto", "lol",  # shorter than five letters ("keto" is one edit from "veto")
+    "whole30",      # digits: a product or plan name
+    "soooo",        # stretched for effect
+    "chhats",       # "chats" or "cheats": no clear likeliest word
+    "kotlin",       # no common word one edit away
+    "happily",      # a word the dictionary knows
+])
+def test_what_could_be_a_value_or_is_a_word_is_left_alone(speller: Speller, kept: str) -> None:
+    assert speller.mend(f"so I {kept} it") == f"so I {kept} it"
+
+
+def test_the_extractor_reads_the_mended_sentence_and_stores_what_was_typed() -> None:
+    typed = "Dropped my Galaxy S23 in the lake so I boguht a Zenfone 10"
+    episode = Episode(tenant="t", scope_key="user:noor",
+                      reference_time=datetime(2021, 8, 25, tzinfo=UTC),
+                      messages=[Message(speaker="Noor", content=typed)])
+
+    facts = RuleExtractor().extract(episode, []).facts
+
+    assert [(f.predicate, f.object, f.action) for f in facts] == [
+        ("HAS_PHONE", "Zenfone 10", "assert")]
+    assert episode.messages[0].content == typed
+
+
+def test_the_rules_know_their_values_as_unmendable() -> None:
+    """"paleo" is one edit from "pale", a common word: mended, the diet would be lost."""
+    assert Speller().mend("I follow a paleo diet") == "I follow a pale diet"
+    episode = Episode(tenant="t", scope_key="user:noor",
+                      reference_time=datetime(2021, 8, 25, tzinfo=UTC),
+                      messages=[Message(speaker="Noor", content="I follow a paleo diet")])
+
+    facts = RuleExtractor().extract(episode, []).facts
+
+    assert [(f.predicate, f.object) for f in facts] == [("DIET", "paleo")]
+
+
+def test_a_sentence_the_rules_read_as_typed_is_not_mended() -> None:
+    """"backend" is not in the dictionary and is one edit from "backed": the rules read the
+    sentence as typed, so it stays as typed."""
+    assert Speller().mend("Our backend is written in Go.") == "Our backed is written in Go."
+    episode = Episode(tenant="t", scope_key="user:noor",
+                      reference_time=datetime(2021, 8, 25, tzinfo=UTC),
+                      messages=[Message(speaker="Noor", content="Our backend is written in Go.")])
+
+    facts = RuleExtractor().extract(episode, []).facts
+
+    assert ("PROJECT_USES", "Go") in [(f.predicate, f.object) for f in facts]
