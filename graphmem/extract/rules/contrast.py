@@ -238,6 +238,56 @@ def _said_wrong(sent: Span) -> Correction | None:
     return Correction(value, wrong, right.root)
 
 
+#: Words a chat correction may open with before its asterisk or its "meant".
+_OPENERS = r"(?:lol|lmao|haha|ha|oops|whoops|ugh|argh|sorry|wait|oh|ah|eh|hmm|no|my\s+bad)"
+#: A value said in chat: a name of up to four words ("Galaxy S23", "Quillon Health"), or one
+#: lowercase word ("vegan").
+_SAID_VALUE = (r"(?:[A-Z0-9][\w+#.'\-]*(?:\s+[A-Z0-9][\w+#.'\-]*){0,3}"
+               r"|[a-z][\w+#'\-]*)")
+#: "*Elixir. no idea why I said Erlang", "lol *Gunnar. I typed Ingrid by mistake": chat's
+#: asterisk puts right a word said before.
+_STARRED = re.compile(rf"^\W*(?:{_OPENERS}\W+)*(?<!\*)\*(?!\*)\s*(?P<right>[^*.!?,;:]{{1,40}}?)\s*"
+                      r"(?:\*|[.!?,;:]|$)", re.IGNORECASE)
+#: Where a starred correction names the slip: "why I said Erlang", "I typed Ingrid by mistake".
+_TYPED = re.compile(rf"\b(?:said|typed|wrote|put)\s+(?:an?\s+|the\s+)?(?P<wrong>{_SAID_VALUE})")
+#: "wait i wrote Rust? meant Go", "I typed vegan, meant vegetarian".
+_WROTE_MEANT = re.compile(
+    rf"\b(?:i\s+)?(?:wrote|typed|said|put)\s+(?:an?\s+|the\s+)?(?P<wrong>{_SAID_VALUE})"
+    rf"\s*[?!.,;:\-]*\s*(?:but\s+|and\s+)?(?:i\s+)?meant\s+(?:an?\s+|the\s+)?"
+    rf"(?P<right>{_SAID_VALUE})", re.IGNORECASE)
+#: "ugh, meant Kotlin not Java": "I meant" with its "I" dropped, as chat drops it.
+_BARE_MEANT = re.compile(rf"^\W*(?:{_OPENERS}\W+)*meant\s(?!to\b)", re.IGNORECASE)
+
+
+def plain_correction(message: str) -> str | None:
+    """A correction written in chat's shorthand, said plainly, or None if ``message`` is not
+    one: "*Elixir. no idea why I said Erlang" -> "Sorry, I meant Elixir, not Erlang.";
+    "wait i wrote Rust? meant Go" -> "Sorry, I meant Go, not Rust."; "ugh, meant Kotlin not
+    Java" -> "Sorry, I meant Kotlin not Java". :func:`correction` reads the plain form.
+
+    >>> plain_correction("lol *Gunnar. I typed Ingrid by mistake")
+    'Sorry, I meant Gunnar, not Ingrid.'
+    >>> plain_correction("I wrote this * that") is None
+    True
+    """
+    starred = _STARRED.search(message)
+    if starred is not None:
+        right = starred["right"].strip()
+        typed = _TYPED.search(message, starred.end())
+        wrong = typed["wrong"].strip() if typed is not None else None
+        if wrong is not None and wrong.lower() != right.lower():
+            return f"Sorry, I meant {right}, not {wrong}."
+        if right[:1].isupper() or right[:1].isdigit():  # a name: "*Porto", not "*this* song"
+            return f"Sorry, I meant {right}."
+    slip = _WROTE_MEANT.search(message)
+    if slip is not None and slip["wrong"].lower() != slip["right"].lower():
+        return f"Sorry, I meant {slip['right']}, not {slip['wrong']}."
+    bare = _BARE_MEANT.search(message)
+    if bare is not None:
+        return "Sorry, I meant " + message[bare.end():].strip()
+    return None
+
+
 def _value(tokens: list[Token]) -> str:
     words = list(tokens)
     while words and words[0].lower_ in _FILLER:

@@ -32,7 +32,8 @@ from graphmem.extract.base import (
     SELF, CandidateFact, ExtractedEntity, ExtractedFact, Extraction)
 from graphmem.extract.rules.dispatch import sentence_findings
 from graphmem.extract.rules.clause import Finding, Party, Speech
-from graphmem.extract.rules.contrast import CORRECTING, CORRECTION, Correction, correction
+from graphmem.extract.rules.contrast import (CORRECTING, CORRECTION, Correction, correction,
+                                             plain_correction)
 from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.lexicon import object_type
 from graphmem.extract.rules.render import cardinality, statement, style
@@ -141,7 +142,8 @@ class RuleExtractor:
         others: list[str] = []  # languages of the messages the English rules cannot read
         english = False
         for unit in units:
-            sentences, language = _english_sentences(unit.text)
+            # "*Elixir. no idea why I said Erlang": chat's shorthand read as its plain form
+            sentences, language = _english_sentences(plain_correction(unit.text) or unit.text)
             if language != "en":
                 others.append(language)
             english = english or bool(sentences)
@@ -381,28 +383,32 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
         return facts, False
     earlier = [f for f in facts if f.action == "assert" and f.object.lower() == wrong.lower()]
     if earlier:
-        prior = earlier[-1]
-        subject, predicate, kind = prior.subject, prior.predicate, prior.object_type
-        facts = [f for f in facts if not (f.action == "assert" and f.predicate == predicate
+        # every slot the slip was said in ("I mostly code in Erlang": used and main language)
+        slips = {(f.subject, f.predicate): f for f in earlier}
+        facts = [f for f in facts if not (f.action == "assert" and (f.subject, f.predicate) in slips
                                           and f.object.lower() == wrong.lower())]
+        said: list[tuple[str, str, str, ExtractedFact | None]] = [
+            (f.subject, f.predicate, f.object_type, f) for f in slips.values()]
     else:
         stored = [c for c in candidates if c.object.lower() == wrong.lower()]
         # the speaker's own value first: another person may have said the same one
         stored = [c for c in stored if _said_by(c, unit)] or stored
         if not stored:
             return facts, False
-        subject, predicate, kind = stored[-1].subject, stored[-1].predicate, "concept"
-        if stored[-1].own and unit.speaker == SELF:
-            subject = SELF  # "I", whatever name the user is stored under
-    party = Party(subject, "person", subject == unit.speaker)
-    fixed = _fact(Finding(party, predicate, right, kind, timing="none"), sent, unit)
-    if earlier:
-        fixed = fixed.model_copy(update={"valid_from": earlier[-1].valid_from,
-                                         "message_id": earlier[-1].message_id})
-    undone = _fact(Finding(party, predicate, wrong, kind, "retract", timing="none"), sent, unit)
-    # a slip: the wrong value never held, the right one holds from when it was said
-    return [*facts, fixed.model_copy(update={"corrects": True}),
-            undone.model_copy(update={"corrects": True})], True
+        subject = SELF if stored[-1].own and unit.speaker == SELF else stored[-1].subject
+        said = [(subject, stored[-1].predicate, "concept", None)]  # "I", whatever the name
+    for subject, predicate, kind, prior in said:
+        party = Party(subject, "person", subject == unit.speaker)
+        fixed = _fact(Finding(party, predicate, right, kind, timing="none"), sent, unit)
+        if prior is not None:
+            fixed = fixed.model_copy(update={"valid_from": prior.valid_from,
+                                             "message_id": prior.message_id})
+        undone = _fact(Finding(party, predicate, wrong, kind, "retract", timing="none"), sent,
+                       unit)
+        # a slip: the wrong value never held, the right one holds from when it was said
+        facts = [*facts, fixed.model_copy(update={"corrects": True}),
+                 undone.model_copy(update={"corrects": True})]
+    return facts, True
 
 
 def _said_by(candidate: CandidateFact, unit: _Unit) -> bool:

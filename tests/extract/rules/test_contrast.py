@@ -64,6 +64,12 @@ def test_a_not_that_denies_no_value_changes_nothing(extractor: RuleExtractor, te
      "Helsinki"),
     ("I live in Valencia.", "Let me correct that - the city is Dubai, not Valencia.", "Dubai",
      "Valencia"),
+    # chat's shorthand: an asterisk, "meant" without its "I", "wrote X? meant Y"
+    ("I mostly code in Erlang.", "*Elixir. no idea why I said Erlang 😬", "Elixir", "Erlang"),
+    ("My manager is Ingrid.", "lol *Gunnar. I typed Ingrid by mistake", "Gunnar", "Ingrid"),
+    ("I live in Porto.", "*Lisbon", "Lisbon", "Porto"),
+    ("I work at Initech.", "ugh, meant Hooli not Initech", "Hooli", "Initech"),
+    ("I drive a Toyota.", "wait i wrote Toyota? meant Honda", "Honda", "Toyota"),
 ])
 def test_a_correction_takes_the_slot_of_the_value_said_before(
         extractor: RuleExtractor, first: str, fix: str, right: str, wrong: str) -> None:
@@ -76,6 +82,19 @@ def test_a_correction_takes_the_slot_of_the_value_said_before(
     kept = said_first[(right, "assert")]
     assert kept.valid_from == datetime(2024, 1, 5, tzinfo=UTC) and kept.message_id == "m1"
     assert said_first[(wrong, "retract")].predicate == kept.predicate
+
+
+@pytest.mark.parametrize("text", [
+    "*this* song is so good",  # emphasis, not a correction
+    "**Update**: I'm still here",
+    "meant to tell you, the weather was great",
+])
+def test_what_only_looks_like_chat_shorthand_corrects_nothing(extractor: RuleExtractor,
+                                                               text: str) -> None:
+    stored = CandidateFact(id="f1", text="Bob lives in Porto.", subject="Bob",
+                           predicate="LIVES_IN", object="Porto", valid_from=REF, own=True)
+    extraction = extractor.extract(episode(Message(id="m", speaker="Bob", content=text)), [stored])
+    assert not [t for t in triples(extraction) if t[3] == "retract"]
 
 
 def test_a_correction_of_a_stored_value_uses_its_slot(extractor: RuleExtractor) -> None:
