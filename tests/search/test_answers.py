@@ -308,7 +308,7 @@ def test_a_history_view_of_a_slot_leads_with_its_values_newest_first(memory: Mem
     assert found[0].valid_until is None and found[1].valid_until is not None
 
 
-def test_for_a_slot_a_turn_that_only_asks_or_muses_ranks_below_one_that_tells(
+def test_for_a_slot_a_turn_that_only_asks_or_muses_never_answers(
         memory: Memory, tenant: str) -> None:
     say(memory, tenant, "lucia", "2021-05-01T10:00:00", "what are the rules of badminton?")
     say(memory, tenant, "lucia", "2021-05-03T10:00:00", "thinking about lacrosse, any clubs?")
@@ -317,3 +317,17 @@ def test_for_a_slot_a_turn_that_only_asks_or_muses_ranks_below_one_that_tells(
     found = texts(ask(memory, tenant, "lucia", "Which sport does Lucia do?"))
 
     assert found[0] == "sundays are for the climbing wall now", found  # it was third
+    assert not [t for t in found if "badminton" in t or "lacrosse" in t], found
+
+
+def test_a_slot_nobody_told_is_not_answered_by_a_question_about_a_value(
+        memory: Memory, tenant: str) -> None:
+    say(memory, tenant, "sungmin", "2020-09-01T10:00:00", "is boxing good cardio?")
+    say(memory, tenant, "sungmin", "2020-09-02T10:00:00",
+        "thinking about applying to Lumora Games, their benefits look amazing")
+
+    sport = texts(ask(memory, tenant, "sungmin", "Which sport does Sungmin do?"))
+    employer = texts(ask(memory, tenant, "sungmin", "Who does Sungmin work for?"))
+
+    assert not [t for t in sport if "boxing" in t], sport
+    assert not [t for t in employer if "Lumora" in t], employer
