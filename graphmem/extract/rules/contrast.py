@@ -212,28 +212,27 @@ def correction(sent: Span) -> Correction | None:
 
 def _fragment(sent: Span) -> Correction | None:
     """"Typo earlier: Dart, not Python" (see :data:`_FRAGMENT`)."""
-    match = _FRAGMENT.search(sent.text)
+    return _matched(_FRAGMENT, sent, max_words=4)
+
+
+def _said_wrong(sent: Span) -> Correction | None:
+    """"oops, I said vegan but it's vegetarian", "I said golf, it's kickboxing"."""
+    return _matched(_SAID_WRONG, sent)
+
+
+def _matched(pattern: re.Pattern[str], sent: Span, max_words: int | None = None,
+             ) -> Correction | None:
+    """The correction ``pattern`` finds in ``sent`` (its ``right`` and ``wrong`` groups), if
+    the two values differ and the right one is at most ``max_words`` long."""
+    match = pattern.search(sent.text)
     if match is None:
         return None
     start = sent.start_char
     right = sent.doc.char_span(start + match.start("right"), start + match.end("right"),
                                alignment_mode="expand")
     value, wrong = match["right"].strip(), match["wrong"].strip()
-    if right is None or not wrong or value.lower() == wrong.lower() or len(value.split()) > 4:
-        return None
-    return Correction(value, wrong, right.root)
-
-
-def _said_wrong(sent: Span) -> Correction | None:
-    """"oops, I said vegan but it's vegetarian", "I said golf, it's kickboxing"."""
-    match = _SAID_WRONG.search(sent.text)
-    if match is None:
-        return None
-    start = sent.start_char
-    right = sent.doc.char_span(start + match.start("right"), start + match.end("right"),
-                               alignment_mode="expand")
-    wrong, value = match["wrong"].strip(), match["right"].strip()
-    if right is None or not wrong or wrong.lower() == value.lower():
+    if right is None or not wrong or value.lower() == wrong.lower() \
+            or (max_words is not None and len(value.split()) > max_words):
         return None
     return Correction(value, wrong, right.root)
 
