@@ -392,11 +392,13 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
     else:
         stored = [c for c in candidates if c.object.lower() == wrong.lower()]
         # the speaker's own value first: another person may have said the same one
-        stored = [c for c in stored if _said_by(c, unit)] or stored
+        own = [c for c in stored if _said_by(c, unit)]
         if not stored:
             return facts, False
-        subject = SELF if stored[-1].own and unit.speaker == SELF else stored[-1].subject
-        said = [(subject, stored[-1].predicate, "concept", None)]  # "I", whatever the name
+        # the speaker's every slot the slip was stored in; else the last person's who said it
+        chosen = own or [c for c in stored if c.subject == stored[-1].subject]
+        said = [(SELF if c.own and unit.speaker == SELF else c.subject,  # "I", whatever name
+                 c.predicate, "concept", None) for c in {c.predicate: c for c in chosen}.values()]
     for subject, predicate, kind, prior in said:
         party = Party(subject, "person", subject == unit.speaker)
         fixed = _fact(Finding(party, predicate, right, kind, timing="none"), sent, unit)

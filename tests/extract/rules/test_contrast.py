@@ -97,6 +97,20 @@ def test_what_only_looks_like_chat_shorthand_corrects_nothing(extractor: RuleExt
     assert not [t for t in triples(extraction) if t[3] == "retract"]
 
 
+def test_a_correction_of_a_value_stored_in_two_slots_corrects_both(
+        extractor: RuleExtractor) -> None:
+    """"I mostly code in Erlang" stored a language used and the main one: the slip was in both."""
+    stored = [CandidateFact(id=f"f{i}", text="Bob codes in Erlang.", subject="Bob",
+                            predicate=predicate, object="Erlang", valid_from=REF, own=True)
+              for i, predicate in enumerate(("USES", "MAIN_LANGUAGE"))]
+    text = "*Elixir. no idea why I said Erlang"
+    extraction = extractor.extract(episode(Message(id="m", speaker="Bob", content=text)), stored)
+    assert triples(extraction) == {("Bob", "USES", "Elixir", "assert"),
+                                   ("Bob", "USES", "Erlang", "retract"),
+                                   ("Bob", "MAIN_LANGUAGE", "Elixir", "assert"),
+                                   ("Bob", "MAIN_LANGUAGE", "Erlang", "retract")}
+
+
 def test_a_correction_of_a_stored_value_uses_its_slot(extractor: RuleExtractor) -> None:
     stored = CandidateFact(id="f1", text="Bob lives in Porto.", subject="Bob",
                            predicate="LIVES_IN", object="Porto", valid_from=REF)
