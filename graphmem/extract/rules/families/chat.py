@@ -85,6 +85,13 @@ _CODING_IN = re.compile(r"\b(?i:do|write)\s+(?i:most|all|nearly\s+all|almost\s+a
 _WHERE_I_LIVE = re.compile(r"(?:^|[,:;]\s*)([A-Z][\w\u00C0-\u017F'-]*(?:\s[A-Z][\w\u00C0-\u017F'-]*){0,2})"
                            r"\s+is\s+(?i:where\s+i\s+(?:live|am\s+based|call\s+home|"
                            r"settled)|home\s+now)\b")
+#: "been a Zurich resident for 2 years", "i'm a Lisbon resident now", "i'm Edinburgh-based":
+#: home, said of the speaker now (not "I was a Paris resident").
+_RESIDENT = re.compile(r"(?:\b(?i:i'm|i\s+am|i've\s+been|i\s+have\s+been)|(?:^|[,;:!?]\s*)"
+                       r"(?i:been|now|still))\s+(?:(?i:a|an)\s+)?"
+                       r"(?:(?i:proud|happy|new|full-time|permanent)\s+)?"
+                       r"([A-Z][\w\u00C0-\u017F'-]*?(?:\s[A-Z][\w\u00C0-\u017F'-]*?){0,2})"
+                       r"(?:\s+(?i:resident|local)\b|-based\b)")
 #: "Currently phoneless", "between jobs", "our team is leaderless": a slot left empty.
 _WITHOUT = re.compile(r"(?:^\s*(?i:currently|now|still)?\s*|\b(?i:i'm|i\s+am|we're|we\s+are|our\s+team"
                       r"\s+is)\s+(?:(?i:currently|now|still|officially)\s+)?)(?i:(phoneless|carless|"
@@ -162,7 +169,7 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
     out += [Finding(me, "MAIN_LANGUAGE", m.group(1), "technology", confidence=0.8)
             for m in _CODING_IN.finditer(text) if is_language(m.group(1), said=True)]
     out += [Finding(me, "LIVES_IN", m.group(1), "place", confidence=0.8)
-            for m in _WHERE_I_LIVE.finditer(text)]
+            for m in [*_WHERE_I_LIVE.finditer(text), *_RESIDENT.finditer(text)]]
     for m in _WITHOUT.finditer(text):
         word = " ".join(m.group(1).lower().split())
         slot = _EMPTY_SLOTS.get(word, "WORKS_AT")
@@ -245,5 +252,6 @@ TRIGGERS: frozenset[str] = frozenset()
 PATTERNS: tuple[re.Pattern[str], ...] = (_DATING, _PET_NAME, _NO_SLOT, _MADE_ME, _TITLE_NOW,
                                          _NO_MORE, _SLOT_NAMED, _MOST_CODE, _INSTEAD_OF,
                                          _KEEP_FIT, _KEEP_EVERYTHING, _CODING_IN, _WHERE_I_LIVE,
+                                         _RESIDENT,
                                          _WITHOUT, _PARTED, _FOR_ME_NOW, _WEEKENDS, _MANAGED_BY,
                                          _WITHOUT_SLOT)

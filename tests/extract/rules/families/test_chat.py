@@ -113,6 +113,10 @@ def test_a_value_in_place_of_another_said_without_a_verb(extractor: RuleExtracto
     ("no manager for me rn, it's weird", ("Bob", "REPORTS_TO", "", "retract")),
     ("No special diet for me these days.", ("Bob", "DIET", "", "retract")),
     ("Changed my diet - pescatarian from now on.", ("Bob", "DIET", "pescatarian", "assert")),
+    ("been a Zurich resident for 2 years now!!", ("Bob", "LIVES_IN", "Zurich", "assert")),
+    ("we moved, i'm a Lisbon ressident now", ("Bob", "LIVES_IN", "Lisbon", "assert")),  # a slip
+    ("can you recommend a dentist? i'm Edinburgh-based", ("Bob", "LIVES_IN", "Edinburgh",
+                                                          "assert")),
 ])
 def test_more_slots_said_in_shorthand(extractor: RuleExtractor, text: str,
                                       expected: Triple) -> None:
@@ -120,7 +124,10 @@ def test_more_slots_said_in_shorthand(extractor: RuleExtractor, text: str,
 
 
 @pytest.mark.parametrize("text", ["Paris was where I lived.", "Tea is how I keep sane.",
-                                  "I keep everything in the cloud."])
+                                  "I keep everything in the cloud.",
+                                  "I was a Paris resident for years.",
+                                  "My sister is a Paris resident.",
+                                  "My sister has been a Paris resident for years."])
 def test_no_shorthand_slot_for_the_past_or_a_non_value(extractor: RuleExtractor,
                                                        text: str) -> None:
     assert not {t for t in triples(said(extractor, text))
