@@ -202,7 +202,8 @@ def split_sentences(text: str) -> list[str]:
             pieces[-1] = f"{pieces[-1]} {piece.strip()}"
         elif (headed := _HEADING.match(piece.strip())) and \
                 headed.group(1).strip().lower() not in _LABELS and not \
-                set(headed.group(1).lower().split()) & _SLOT_WORDS:  # "New phone: my ..."
+                set(re.findall(r"[a-z]+", headed.group(1).lower())) & _SLOT_WORDS:
+            # "New phone: my ...", "new city, new me: I'm in Zurich now": the label is the slot's
             pieces += [f"{headed.group(1).strip()}:", headed.group(2)]
         elif disregard := _DISREGARD.match(piece.strip()):
             pieces += [f"{disregard.group(1)}.", disregard.group(2)]

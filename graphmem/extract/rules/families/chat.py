@@ -92,6 +92,15 @@ _RESIDENT = re.compile(r"(?:\b(?i:i'm|i\s+am|i've\s+been|i\s+have\s+been)|(?:^|[
                        r"(?:(?i:proud|happy|new|full-time|permanent)\s+)?"
                        r"([A-Z][\w\u00C0-\u017F'-]*?(?:\s[A-Z][\w\u00C0-\u017F'-]*?){0,2})"
                        r"(?:\s+(?i:resident|local)\b|-based\b)")
+#: "new city, new me: I'm in Zurich now", "New town: we're living in Leeds": a new home named as
+#: such, then where the speaker is ("I'm in Zurich" alone may be a trip).
+_NEW_HOME = re.compile(r"^\W*(?:[\w']+\W+){0,3}?(?i:new)\s+(?i:city|town|home|place|country)\b"
+                       r"[^:\u2013\u2014]*[:\u2013\u2014]\s*(?i:i'm|i\s+am|we're|we\s+are)\s+"
+                       r"(?i:(?:now\s+)?(?:living\s+|based\s+)?in)\s+"
+                       r"([A-Z][\w\u00C0-\u017F'-]*(?:\s[A-Z][\w\u00C0-\u017F'-]*){0,2})")
+#: What a slot's label may be followed by before its value: "new city: I live in Montreal now".
+_SAID_IN = re.compile(r"^(?i:(?:i'm|i\s+am|we're|we\s+are)\s+(?:now\s+)?(?:living\s+|based\s+)?in"
+                      r"|(?:i|we)\s+(?:now\s+)?live\s+in)\s+")
 #: "Currently phoneless", "between jobs", "our team is leaderless": a slot left empty.
 _WITHOUT = re.compile(r"(?:^\s*(?i:currently|now|still)?\s*|\b(?i:i'm|i\s+am|we're|we\s+are|our\s+team"
                       r"\s+is)\s+(?:(?i:currently|now|still|officially)\s+)?)(?i:(phoneless|carless|"
@@ -169,7 +178,8 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
     out += [Finding(me, "MAIN_LANGUAGE", m.group(1), "technology", confidence=0.8)
             for m in _CODING_IN.finditer(text) if is_language(m.group(1), said=True)]
     out += [Finding(me, "LIVES_IN", m.group(1), "place", confidence=0.8)
-            for m in [*_WHERE_I_LIVE.finditer(text), *_RESIDENT.finditer(text)]]
+            for m in [*_WHERE_I_LIVE.finditer(text), *_RESIDENT.finditer(text),
+                      *_NEW_HOME.finditer(text)]]
     for m in _WITHOUT.finditer(text):
         word = " ".join(m.group(1).lower().split())
         slot = _EMPTY_SLOTS.get(word, "WORKS_AT")
@@ -200,8 +210,8 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
             for m in _NO_SLOT.finditer(text) if (slot := _EMPTIED[m.group(1).lower()])
             not in ("LIVES_IN",)]
     label = _SLOT_LABEL.match(text)
-    if label and (value := _UNTIL_FURTHER.sub("", label.group(3)).strip()) and \
-            len(value.split()) <= 5:
+    if label and (value := _UNTIL_FURTHER.sub("", _SAID_IN.sub("", label.group(3))).strip()) and \
+            len(value.split()) <= 5 and value.split()[0].lower() not in ("i", "we", "i'm", "we're"):
         slot = SLOT_NOUNS[label.group(1).lower()]
         # after a comma only a value that names its own slot: "new phone, a Nokia X30"
         if label.group(2) != "," or value_slot(value) == slot:
@@ -252,6 +262,6 @@ TRIGGERS: frozenset[str] = frozenset()
 PATTERNS: tuple[re.Pattern[str], ...] = (_DATING, _PET_NAME, _NO_SLOT, _MADE_ME, _TITLE_NOW,
                                          _NO_MORE, _SLOT_NAMED, _MOST_CODE, _INSTEAD_OF,
                                          _KEEP_FIT, _KEEP_EVERYTHING, _CODING_IN, _WHERE_I_LIVE,
-                                         _RESIDENT,
+                                         _RESIDENT, _NEW_HOME,
                                          _WITHOUT, _PARTED, _FOR_ME_NOW, _WEEKENDS, _MANAGED_BY,
                                          _WITHOUT_SLOT)

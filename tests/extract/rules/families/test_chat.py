@@ -117,10 +117,18 @@ def test_a_value_in_place_of_another_said_without_a_verb(extractor: RuleExtracto
     ("we moved, i'm a Lisbon ressident now", ("Bob", "LIVES_IN", "Lisbon", "assert")),  # a slip
     ("can you recommend a dentist? i'm Edinburgh-based", ("Bob", "LIVES_IN", "Edinburgh",
                                                           "assert")),
+    ("so um new city, new me: I'm in Zurich now", ("Bob", "LIVES_IN", "Zurich", "assert")),
+    ("New town: we're living in Leeds", ("Bob", "LIVES_IN", "Leeds", "assert")),
 ])
 def test_more_slots_said_in_shorthand(extractor: RuleExtractor, text: str,
                                       expected: Triple) -> None:
     assert expected in triples(said(extractor, text))
+
+
+def test_a_slot_label_before_a_clause_takes_the_clause_value(extractor: RuleExtractor) -> None:
+    """"new city: I live in Montreal now" named the city "I live in Montreal"."""
+    assert {t for t in triples(said(extractor, "new city: I live in Montreal now"))
+            if t[1] == "LIVES_IN"} == {("Bob", "LIVES_IN", "Montreal", "assert")}
 
 
 @pytest.mark.parametrize("text", ["Paris was where I lived.", "Tea is how I keep sane.",
