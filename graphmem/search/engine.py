@@ -193,12 +193,8 @@ class SearchEngine:
                 if turn.role == "assistant":
                     score *= ASSISTANT_TURN_WEIGHT
                 if match is not None and only_asks_or_muses(turn.content):
-                    # a slot question ("What sport does Lucia do?") is not answered by a turn
-                    # that only asks or muses ("what are the rules of badminton?", "thinking
-                    # about applying to Lumora Games"): it names a value without saying it is
-                    # the speaker's. Counting a quarter (the last round) still let it answer
-                    # where nothing else did; left out, "nothing known" is the answer. Chosen
-                    # on blind5_tune (its holdout half untouched).
+                    # "what are the rules of badminton?" names a value without saying it is
+                    # the speaker's: it never answers a slot question (chosen on blind5_tune)
                     continue
                 hits[item] = _turn_hit(turn, score, ranks[item])
         _drop_contradicted(hits, turns, facts, slot, time, now, self.registry)
