@@ -9,7 +9,6 @@ channel, optionally narrowed by a time expression found in the query.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
@@ -87,11 +86,13 @@ class SearchEngine:
         self._pending: dict[str, list[str]] = {}
         self._pending_at: datetime | None = None
         self._flush_scheduled = False
+        self._flush_now = threading.Event()  # set: the waiting statistics are written at once
 
     def close(self) -> None:
         if self._channel_pool is not None:
             self._channel_pool.shutdown(wait=True)
             self._channel_pool = None
+        self._flush_now.set()
         if self._access_pool is not None:
             self._access_pool.shutdown(wait=True)
             self._access_pool = None
@@ -281,8 +282,9 @@ class SearchEngine:
             self._access_pool.submit(self._flush_access)
 
     def _flush_access(self) -> None:
-        time.sleep(ACCESS_FLUSH_SECONDS)
+        self._flush_now.wait(ACCESS_FLUSH_SECONDS)
         with self._pool_lock:
+            self._flush_now.clear()
             pending, self._pending = self._pending, {}
             at = self._pending_at
             self._flush_scheduled = False
@@ -294,6 +296,8 @@ class SearchEngine:
         """Write queued access statistics now (tests, shutdown)."""
         with self._pool_lock:
             pool = self._access_pool
+            if self._flush_scheduled:
+                self._flush_now.set()
         if pool is not None:
             pool.submit(lambda: None).result()
 
