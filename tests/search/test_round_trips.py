@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from graphmem.search.engine import SearchEngine
 from graphmem.search.models import SearchRequest
 from graphmem.store.neo4j import Neo4jStore
 from tests.ingest.helpers import ALICE, ScriptedExtractor, day, fact, said
+from tests.store_fixtures import open_store
 
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -65,14 +67,10 @@ class Waits:
         return waits
 
 
-@pytest.fixture(params=["server ranks the vectors", "a copy ranks them"])
-def neo4j_store(request: pytest.FixtureRequest) -> Iterator[Neo4jStore]:
-    """Without a copy of the scope's vectors a second query ranks part of them beside the
-    channels' one; with a copy (loaded before the search) the channels' query goes alone."""
-    server: Any = request.getfixturevalue("neo4j_uri")
-    store = Neo4jStore(server.uri, server.user, server.password, embedding_dim=384,
-                       mirror_vectors=0 if request.param.startswith("server") else 10_000)
-    store.open()
+@pytest.fixture
+def neo4j_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Neo4jStore]:
+    store = open_store("neo4j", tmp_path, request)
+    assert isinstance(store, Neo4jStore)
     yield store
     store.close()
 
@@ -86,14 +84,11 @@ def test_a_search_waits_twice_at_most(neo4j_store: Neo4jStore, embedder: Embedde
                                 fact("LIKES", "hiking", 2, text="Alice likes hiking.")])
     ingestor.ingest(tenant, EpisodeInput(scope=ALICE, messages=[
         Message(id="m1", speaker="Alice", content="I work at Acme now", timestamp=day(5))]))
-    copied = neo4j_store._mirror is not None
-    if copied:
-        neo4j_store.warm_vector_copies(tenant, ALICE.visible_keys)
     engine = SearchEngine(neo4j_store, embedder, clock=lambda: NOW)
     try:
         for question, reads in (("hiking", 1), ("Where does Alice work?", 3)):
             # the side query ranking part of the scope's vectors runs beside the channels' one
-            side = 1 if neo4j_store.side_share and not copied else 0
+            side = 1 if neo4j_store.side_share else 0
             total = reads + side
             # then the reads that depend on the channels (the slot's facts, the turns' facts)
             groups = (frozenset(range(1 + side)), frozenset({total - 2, total - 1}) if reads > 1

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphmem.errors import SchemaError
-from graphmem.store.neo4j import reads, reminders, timelines, vector_clock
+from graphmem.store.neo4j import reads, reminders, timelines
 from graphmem.store.text import scope_token
 
 SCHEMA_VERSION = 4
@@ -36,7 +36,6 @@ CONSTRAINTS = {
     " FOR (n:StoredRequest) REQUIRE n.id IS UNIQUE",
     reminders.CONSTRAINT[0]: reminders.CONSTRAINT[1],
     timelines.CONSTRAINT[0]: timelines.CONSTRAINT[1],
-    vector_clock.CONSTRAINT[0]: vector_clock.CONSTRAINT[1],
 }
 
 RANGE_INDEXES = {
@@ -55,7 +54,6 @@ RANGE_INDEXES = {
     "stored_request_created": "CREATE INDEX stored_request_created IF NOT EXISTS"
     " FOR (n:StoredRequest) ON (n.tenant, n.createdAt)",
     reminders.DUE_INDEX[0]: reminders.DUE_INDEX[1],
-    vector_clock.INDEX[0]: vector_clock.INDEX[1],
 }
 
 # BM25 with English stemming, as the embedded store's porter FTS5 tables. Each searchable

@@ -35,7 +35,7 @@ from typing import Any
 from neo4j import Record
 
 from graphmem.store.base import ChannelHits, ChannelPlan, Scored
-from graphmem.store.neo4j import reads, records, search_reads, vector_clock
+from graphmem.store.neo4j import reads, records, search_reads
 from graphmem.store.neo4j.reads import Params, Query
 from graphmem.store.neo4j.resolution import lucene_exact
 
@@ -72,18 +72,6 @@ class VectorRule:
         while k < self.max_candidates:
             k, passes = min(k * self.oversample, self.max_candidates), passes + 1
         return passes
-
-
-@dataclass(frozen=True)
-class MirrorRead:
-    """What this process's copies of a search's scopes propose for the facts' vector channel
-    (:mod:`graphmem.store.neo4j.vector_mirror`): the scopes' tags, the clock values the
-    copies are complete up to, their best ``{id, score}`` and how many vectors they hold."""
-
-    tags: list[str]
-    have: list[int]
-    candidates: list[Params]
-    held: int
 
 
 def own_params(query: Query, prefix: str) -> Query:
@@ -245,8 +233,7 @@ REPLAN = "CYPHER replan=skip\n"
 
 
 def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
-             names_per_lookup: int, side_share: float | None = None,
-             mirrored: MirrorRead | None = None) -> Query:
+             names_per_lookup: int, side_share: float | None = None) -> Query:
     """Every channel of ``plan`` in one query, returning one row: ``exact`` and ``named``
     (entity maps), ``seeds``, ``walk0``..., ``bm25`` and ``vector`` (``{id, score}``),
     ``facts`` (theirs, without vectors), ``turns`` and ``turnsVector`` (turn maps with
@@ -254,10 +241,7 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
     ranked their scope exactly).
 
     With ``side_share``, an exact ranking covers only the part of the scope that
-    :func:`side_channels` with the same share does not. With ``mirrored``, the facts' vector
-    channel checks the copies' candidates instead of ranking the scope, and the row also
-    holds ``vectorClocks``, ``vectorDelta`` and ``vectorVerified``
-    (:func:`graphmem.store.neo4j.vector_clock.mirrored_channel`).
+    :func:`side_channels` with the same share does not.
     """
     part = None if side_share is None else (False, side_share)
     params: Params = {"tenant": tenant, "scopeKeys": plan.scope_keys, "vector": plan.embedding,
@@ -299,13 +283,7 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
             counted=_FACT_COUNT), "bm", "{id: id, score: score}", "bm25", params, _FACT_COUNT)
     else:
         text += "CALL () { RETURN [] AS bm25 }\n"
-    if searchable and mirrored is not None:
-        mirror_text, own = own_params(vector_clock.mirrored_channel(
-            tenant, plan.scope_keys, plan.embedding, mirrored.tags, mirrored.have,
-            mirrored.candidates, plan.limit, plan.time, now), "vm")
-        _merge(params, own)
-        text += "CALL () {\n" + _indent(mirror_text) + "}\n"
-    elif searchable:
+    if searchable:
         text += _nearest(reads.FACT_VECTOR_INDEX, "vf", "vector", tenant, plan, plan.limit, now,
                          rule, params, part, _FACT_COUNT)
     else:
@@ -328,23 +306,20 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
         text += "CALL () { RETURN [] AS turnsVector, false AS turnIdsExact }\n"
     returned = ["exact", "named", "seeds", *hops, "bm25", "vector", "facts", "turns",
                 "turnsVector", "vectorExact", "turnIdsExact"]
-    if searchable and mirrored is not None:
-        returned += ["vectorClocks", "vectorDelta", "vectorVerified"]
     return REPLAN + text + "RETURN " + ", ".join(returned), params
 
 
 def side_channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule,
-                  share: float, *, facts: bool = True) -> Query:
+                  share: float) -> Query:
     """The other part of :func:`channels`' exact vector rankings (``side_share=share``), as
     one row: ``vector``, ``facts`` (theirs), ``turnsVector``, and ``vectorExact`` and
     ``turnIdsExact`` (false when the scope is too large to be ranked exactly: the index
-    search, in :func:`channels`, then answers alone). Without ``facts`` (the main query
-    ranks them from a copy), only the turns."""
+    search, in :func:`channels`, then answers alone)."""
     params: Params = {"tenant": tenant, "scopeKeys": plan.scope_keys, "vector": plan.embedding}
     part = (True, share)
     text = ""
     for index, prefix, name, limit in (
-            (reads.FACT_VECTOR_INDEX, "vf", "vector", plan.limit if facts else 0),
+            (reads.FACT_VECTOR_INDEX, "vf", "vector", plan.limit),
             (reads.MESSAGE_VECTOR_INDEX, "vt", "turnIds", plan.turn_limit)):
         if not limit:
             text += f"CALL () {{ RETURN [] AS {name}, false AS {name}Exact }}\n"

@@ -32,14 +32,12 @@ from graphmem.errors import StoreError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
 from graphmem.names import is_word
 from graphmem.store.neo4j import reads, reminders, requests, resolution, schema, search
-from graphmem.store.neo4j import records, search_reads, timelines, vector_clock, writes
+from graphmem.store.neo4j import records, search_reads, timelines, writes
 from graphmem.store.neo4j.connection import Neo4jConnection
-from graphmem.store.neo4j.vector_mirror import VectorMirror, VectorRow
 from graphmem.store.base import ChannelHits, ChannelPlan, FactQuery, Reminder, Scored
 from graphmem.store.base import ScoredEntity
 from graphmem.store.base import StoredResponse, StoreStats
 from graphmem.store.base import TurnHit, WriteBatch
-from graphmem.store.text import scope_token
 from graphmem.temporal import TimeFilter, timeline_scope
 
 #: How many more candidates than asked a ranked channel fetches before filtering.
@@ -64,10 +62,6 @@ NAMES_PER_LOOKUP = 256
 #: nearly all of it: 0.85 was measured best of 0.75, 0.85 and 0.9 (p50 41.5 / 38.8 / 38.5 ms,
 #: p95 57.5 / 50.9 / 56.9, 300 searches each, interleaved). None: one query, one thread.
 SIDE_SHARE = 0.85
-#: Fact vectors this process keeps copies of, for the scopes it searched last
-#: (:mod:`graphmem.store.neo4j.vector_mirror`): 250,000 384-dimension vectors are about
-#: 380 MB. 0: every search ranks on the server.
-MIRROR_VECTORS = 250_000
 
 
 class Neo4jStore(Neo4jConnection):
@@ -80,15 +74,13 @@ class Neo4jStore(Neo4jConnection):
                  max_retry_time: float = 15.0, connection_timeout: float = 10.0,
                  index_wait_seconds: int = 300,
                  exact_scan_limit: int = EXACT_SCAN_LIMIT,
-                 side_share: float | None = SIDE_SHARE,
-                 mirror_vectors: int = MIRROR_VECTORS) -> None:
+                 side_share: float | None = SIDE_SHARE) -> None:
         super().__init__(uri, user, password, database=database,
                          max_retry_time=max_retry_time, connection_timeout=connection_timeout)
         self.embedding_dim = embedding_dim
         self.index_wait_seconds = index_wait_seconds
         self.exact_scan_limit = exact_scan_limit
         self.side_share = side_share
-        self._mirror = VectorMirror(embedding_dim, mirror_vectors) if mirror_vectors else None
 
     # -- lifecycle ------------------------------------------------------------
     def open(self) -> None:
@@ -170,12 +162,6 @@ class Neo4jStore(Neo4jConnection):
             statements.append(writes.upsert_mentions(
                 tenant, [{"episodeId": m.episode_id, "entityId": m.entity_id}
                          for m in batch.mentions]))
-        if batch.facts:  # last: a clock's lock is the last a write takes (vector_clock)
-            scopes: dict[str, list[str]] = {}
-            for fact in batch.facts:
-                scopes.setdefault(scope_token(tenant, fact.scope_key), []).append(fact.id)
-            statements.append(vector_clock.tick(
-                tenant, [{"tag": tag, "ids": scopes[tag]} for tag in sorted(scopes)]))
         return statements
 
     # -- reads: episodes ------------------------------------------------------
@@ -400,93 +386,24 @@ class Neo4jStore(Neo4jConnection):
         return self._facts(reads.facts_of_episodes(tenant, episode_ids))
 
     def search_channels(self, tenant: str, plan: ChannelPlan) -> ChannelHits:
-        """Every channel in one query (:func:`graphmem.store.neo4j.search.channels`).
-
-        The facts' vector channel ranks this process's copy of the scope's vectors
-        (:mod:`graphmem.store.neo4j.vector_mirror`) when it has one; otherwise the server
-        ranks them, with ``side_share`` in a second transaction sent at the same time on
-        another server thread (:func:`graphmem.store.neo4j.search.side_channels`), while the
-        copy is loaded beside the search. With a copy the query is sent alone and ranks the
-        turns itself.
-        """
+        """Every channel in one query (:func:`graphmem.store.neo4j.search.channels`); with
+        ``side_share``, a second one at the same time ranks part of the scope's vectors
+        (:func:`graphmem.store.neo4j.search.side_channels`), on another server thread."""
         if not plan.scope_keys:
             return ChannelHits()
         rule = search.VectorRule(self.exact_scan_limit, SHARE_MARGIN, MIN_CANDIDATES,
                                  MAX_CANDIDATES, OVERSAMPLE)
         now = utcnow()
-        searchable = any(plan.embedding)
-        mirrored = self._mirror_read(tenant, plan) if searchable else None
-        row = self._channels_row(tenant, plan, now, rule, mirrored)
-        if mirrored is not None:
-            self._advance_mirror(tenant, mirrored, row)
-            if len(row["vector"]) < plan.limit and mirrored.held > len(mirrored.candidates):
-                # the copy's best were mostly out of time: rank on the server this once
-                row = self._channels_row(tenant, plan, now, rule, None)
-        return search.channel_hits(row, plan)
-
-    def _channels_row(self, tenant: str, plan: ChannelPlan, now: datetime,
-                      rule: search.VectorRule, mirrored: search.MirrorRead | None,
-                      ) -> dict[str, Any]:
-        # a copy ranks the facts in-process; the turns left are ranked within the one query
-        share = self.side_share if any(plan.embedding) and mirrored is None else None
+        share = self.side_share if any(plan.embedding) else None
         side = (self._side_reads().submit(
-            self._read, search.side_channels(tenant, plan, now, rule, share,
-                                             facts=mirrored is None))
+            self._read, search.side_channels(tenant, plan, now, rule, share))
             if share else None)
         row = dict(self._read(search.channels(tenant, plan, now, rule,
                                               names_per_lookup=NAMES_PER_LOOKUP,
-                                              side_share=share or None, mirrored=mirrored))[0])
+                                              side_share=share or None))[0])
         if side is not None:
             search.join_side(row, side.result()[0], plan)
-        return row
-
-    def _mirror_read(self, tenant: str, plan: ChannelPlan) -> search.MirrorRead | None:
-        """What the copies of the plan's scopes propose, or ``None`` (and their loading
-        begun) if one has no copy yet."""
-        if self._mirror is None:
-            return None
-        tags = [scope_token(tenant, key) for key in plan.scope_keys]
-        have = self._mirror.versions(tags)
-        if have is None:
-            for tag in self._mirror.to_load(tags):
-                self._side_reads().submit(self._load_mirror, tenant,
-                                          plan.scope_keys[tags.index(tag)], tag)
-            return None
-        found, held = self._mirror.nearest(tags, plan.embedding, plan.limit * OVERSAMPLE)
-        return search.MirrorRead(tags=tags, have=have, held=held,
-                                 candidates=[{"id": i, "score": s} for i, s in found])
-
-    def warm_vector_copies(self, tenant: str, scope_keys: list[str]) -> None:
-        """Load this process's copies of the scopes' fact vectors now (a search loads a
-        missing one beside itself and uses it from the next search on)."""
-        if self._mirror is None:
-            return
-        tags = [scope_token(tenant, key) for key in scope_keys]
-        for tag in self._mirror.to_load(tags):
-            self._load_mirror(tenant, scope_keys[tags.index(tag)], tag)
-
-    def _load_mirror(self, tenant: str, scope_key: str, tag: str) -> None:
-        assert self._mirror is not None
-        try:
-            [loaded] = self._read(vector_clock.load(tenant, scope_key, tag))
-        except Exception:  # the next search of the scope asks again
-            self._mirror.cancel_load(tag)
-            raise
-        self._mirror.load(tag, int(loaded["version"]), (
-            VectorRow(str(i), int(v), vector) for i, v, vector in loaded["rows"]))
-
-    def _advance_mirror(self, tenant: str, mirrored: search.MirrorRead,
-                        row: dict[str, Any]) -> None:
-        assert self._mirror is not None
-        for tag, version in zip(mirrored.tags, row["vectorClocks"]):
-            rows = [VectorRow(str(d["id"]), int(d["vclock"]), d["embedding"], bool(d["fresh"]),
-                              bool(d["hasVector"]))
-                    for d in row["vectorDelta"] if d["tag"] == tag]
-            missing = self._mirror.advance(tag, int(version), rows)
-            if missing:
-                self._mirror.put(tag, [
-                    VectorRow(str(r["id"]), int(r["vclock"]), r["embedding"])
-                    for r in self._read(vector_clock.vectors(tenant, missing))])
+        return search.channel_hits(row, plan)
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:
@@ -511,8 +428,6 @@ class Neo4jStore(Neo4jConnection):
         return bool(rows and rows[0]["won"])
 
     def delete_scope(self, tenant: str, scope_key: str) -> int:
-        if self._mirror is not None:
-            self._mirror.drop(scope_token(tenant, scope_key))
         results = self._write([*writes.delete_scope(tenant, scope_key),
                                reminders.delete_of_scope(tenant, scope_key)])
         return sum(int(rows[0]["deleted"]) for rows in results if rows)
