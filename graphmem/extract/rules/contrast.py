@@ -238,7 +238,7 @@ def _matched(pattern: re.Pattern[str], sent: Span, max_words: int | None = None,
 
 
 #: Words a chat correction may open with before its asterisk or its "meant".
-_OPENERS = r"(?:lol|lmao|haha|ha|oops|whoops|ugh|argh|sorry|wait|oh|ah|eh|hmm|no|my\s+bad)"
+_OPENERS = r"(?:lol|lmao|haha|ha|oops|whoops|ugh|argh|sorry|wait|oh|ah|eh|hmm|no|btw|my\s+bad)"
 #: A value said in chat: a name of up to four words ("Galaxy S23", "Quillon Health"), or one
 #: lowercase word ("vegan").
 _SAID_VALUE = (r"(?:[A-Z0-9][\w+#.'\-]*(?:\s+[A-Z0-9][\w+#.'\-]*){0,3}"
@@ -247,8 +247,11 @@ _SAID_VALUE = (r"(?:[A-Z0-9][\w+#.'\-]*(?:\s+[A-Z0-9][\w+#.'\-]*){0,3}"
 #: asterisk puts right a word said before.
 _STARRED = re.compile(rf"^\W*(?:{_OPENERS}\W+)*(?<!\*)\*(?!\*)\s*(?P<right>[^*.!?,;:]{{1,40}}?)\s*"
                       r"(?:\*|[.!?,;:]|$)", re.IGNORECASE)
-#: Where a starred correction names the slip: "why I said Erlang", "I typed Ingrid by mistake".
-_TYPED = re.compile(rf"\b(?:said|typed|wrote|put)\s+(?:an?\s+|the\s+)?(?P<wrong>{_SAID_VALUE})")
+#: Where a starred correction names the slip: "why I said Erlang", "I typed Ingrid by mistake",
+#: "autocorrect changed it to fencing".
+_TYPED = re.compile(rf"\b(?:said|typed|wrote|put|(?i:autocorrect|autocomplete|spell-?check|my\s+phone)"
+                    rf"\s+(?:changed|turned|made|switched)\s+it\s+(?:to|into))\s+(?:an?\s+|the\s+)?"
+                    rf"(?P<wrong>{_SAID_VALUE})")
 #: "wait i wrote Rust? meant Go", "I typed vegan, meant vegetarian".
 _WROTE_MEANT = re.compile(
     rf"\b(?:i\s+)?(?:wrote|typed|said|put)\s+(?:an?\s+|the\s+)?(?P<wrong>{_SAID_VALUE})"

@@ -70,6 +70,8 @@ def test_a_not_that_denies_no_value_changes_nothing(extractor: RuleExtractor, te
     ("I live in Porto.", "*Lisbon", "Lisbon", "Porto"),
     ("I work at Initech.", "ugh, meant Hooli not Initech", "Hooli", "Initech"),
     ("I drive a Toyota.", "wait i wrote Toyota? meant Honda", "Honda", "Toyota"),
+    ("I play handball.", "btw *netball. autocorrect changed it to handball", "netball",
+     "handball"),
 ])
 def test_a_correction_takes_the_slot_of_the_value_said_before(
         extractor: RuleExtractor, first: str, fix: str, right: str, wrong: str) -> None:

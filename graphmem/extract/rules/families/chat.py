@@ -59,9 +59,11 @@ _SLOT_NAMED = re.compile(r"\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:(line\s+m
 _EXCHANGED = frozenset({"PLAYS_SPORT", "DIET", "HAS_PHONE", "DRIVES", "MAIN_LANGUAGE"})
 #: The partner a word names (a partner's slot is one, whatever they are called).
 _PARTNERS = frozenset({"partner", "girlfriend", "boyfriend", "wife", "husband"})
-#: "Most of my code is in C#", "nearly all the code I write is Dart": the main language.
-_MOST_CODE = re.compile(r"\b(?i:most|all|nearly\s+all|almost\s+all|the\s+bulk|the\s+majority"
-                        r"|everything|pretty\s+much\s+all)\s+(?i:of\s+)?(?i:my|the|our|what\s+i)\s+(?i:code"
+#: "Most of my code is in C#", "nearly all the code I write is Dart", "99% of what I write is
+#: Perl" (a share of half or more): the main language.
+_MOST_CODE = re.compile(r"(?:\b(?i:most|all|nearly\s+all|almost\s+all|the\s+bulk|the\s+majority"
+                        r"|everything|pretty\s+much\s+all)|(?<![\d.])(?:[5-9]\d|100)(?:\s*%|\s+(?i:percent)\b))"
+                        r"\s+(?i:of\s+)?(?i:my|the|our|what\s+i)\s+(?i:code"
                         r"|coding|programming|work|projects|write)(?:\s+(?i:i|we)\s+(?i:write|do|ship))?(?:\s+"
                         r"(?i:these\s+days|now|nowadays))?\s+(?i:is|'s|are)\s+(?:(?i:in|written\s+in"
                         r"|done\s+in)\s+)?"
@@ -105,10 +107,11 @@ _SAID_IN = re.compile(r"^(?i:(?:i'm|i\s+am|we're|we\s+are)\s+(?:now\s+)?(?:livin
 _WITHOUT = re.compile(r"(?:^\s*(?i:currently|now|still)?\s*|\b(?i:i'm|i\s+am|we're|we\s+are|our\s+team"
                       r"\s+is)\s+(?:(?i:currently|now|still|officially)\s+)?)(?i:(phoneless|carless|"
                       r"between\s+jobs|leaderless|managerless|boss-less|bossless|out\s+of\s+work|"
-                      r"on\s+a\s+career\s+break|not\s+employed))\b")
+                      r"on\s+a\s+career\s+break|not\s+employed|manager-free|boss-free))\b")
 _EMPTY_SLOTS = MappingProxyType({"phoneless": "HAS_PHONE", "carless": "DRIVES",
                                  "leaderless": "REPORTS_TO", "managerless": "REPORTS_TO",
-                                 "boss-less": "REPORTS_TO", "bossless": "REPORTS_TO"})
+                                 "boss-less": "REPORTS_TO", "bossless": "REPORTS_TO",
+                                 "manager-free": "REPORTS_TO", "boss-free": "REPORTS_TO"})
 #: "Infosys and I parted ways", "parted ways with Globex": the job ends.
 _PARTED = re.compile(r"(?:([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3})\s+and\s+(?i:i)\s+(?i:parted\s+ways)"
                      r"|(?i:parted\s+ways\s+with)\s+([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3}))")
@@ -141,6 +144,48 @@ _DATING = re.compile(r"(?:^|[.!?]\s+|\b(?i:i'm|i\s+am|i've\s+been|i\s+have\s+bee
 #: Who that is: "his name is Karim", "a guy named Jonas".
 _DATE_NAME = re.compile(r"\b(?i:(?:his|her|their)\s+name(?:'s|\s+is)|(?:a\s+(?:guy|girl|man|woman|"
                         r"boy|lady)|someone)\s+(?:named|called))\s+([A-Z][\w'-]+)")
+#: "Elixir is what I reach for now", "Pixel 8 is my main one now", "Rust is my go-to these
+#: days": a value said to be the one in use (its slot told by the value).
+_GO_TO = re.compile(r"(?:^|[,:;\u2013\u2014]\s*|\s-\s+)([\w#+-]+(?:\s[\w#+-]+){0,2}?)\s+(?i:is|'s)\s+"
+                    r"(?i:what\s+i\s+(?:reach\s+for|use|go\s+with|default\s+to)|my\s+(?:go-to|main"
+                    r"(?:\s+one)?|daily\s+driver|default))(?=\s*(?:$|[.,;!?]|\s+(?i:now|these\s+days"
+                    r"|nowadays|anyway)\b))")
+#: "it's all Perl now", "I barely touch Kotlin anymore, it's all Perl": the value in use.
+_ALL_OF_IT = re.compile(r"\b(?i:it's|it\s+is)\s+(?i:all)\s+([A-Z][\w#+-]*(?:\s[A-Z0-9][\w#+-]*)?)"
+                        r"(?=\s*(?:$|[.,;!?]|\s+(?i:now|these\s+days|nowadays)\b))")
+#: "I barely touch Kotlin anymore", "hardly play squash any more": a value left behind.
+_HARDLY = re.compile(r"\b(?i:barely|hardly|rarely|never)\s+(?i:touch|use|write|play|do|eat)\s+"
+                     r"([\w#+-]+(?:\s[\w#+-]+){0,2}?)\s+(?i:anymore|any\s+more|these\s+days|nowadays)\b")
+#: "traded lacrosse for surfing this season", "swapped my Pixel 7 for an iPhone 15": one value
+#: for another of the same slot.
+_TRADED = re.compile(r"\b(?i:traded|swapped|exchanged)\s+(?:(?i:my|the)\s+)?([\w#+-]+(?:\s[\w#+-]+){0,2}?)"
+                     r"\s+(?i:for)\s+(?:(?i:an?|the|some)\s+)?([\w#+-]+(?:\s[\w#+-]+){0,2}?)"
+                     r"(?=\s*(?:$|[.,;!?(]|\s+(?i:this|these|now|last|instead|recently)\b))")
+#: "My address is in Porto now", "my new flat is in Leith": home.
+_ADDRESS = re.compile(r"\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:address|home|flat|apartment)\s+"
+                      r"(?i:is)\s+(?:(?i:now)\s+)?(?i:in)\s+"
+                      r"([A-Z][\w\u00C0-\u017F'-]*(?:\s[A-Z][\w\u00C0-\u017F'-]*){0,2})")
+#: "carrying a Zenfone 10 these days", "rocking a Pixel 8 now": the phone in use.
+_CARRYING = re.compile(r"(?:^\W*|\b(?i:i'm|i\s+am|been|now)\s+)(?i:carrying|rocking|sporting)\s+"
+                       r"(?:(?i:an?|the|my)\s+)?([A-Z][\w+-]*(?:\s[A-Z0-9][\w+-]*){0,2})"
+                       r"(?=\s*(?:$|[.,;!?]|\s+(?i:now|these\s+days|nowadays|lately)\b))")
+#: "X made me an offer i couldn't refuse so i took it", "accepted an offer from X", "officially
+#: an employee of X": the employer now.
+_ORG = r"([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3})"
+_HIRED_BY = re.compile(
+    r"\b(?i:accepted|took|signed)\s+(?i:an|the|their)\s+(?:(?i:job)\s+)?(?i:offer)\s+"
+    r"(?i:from|at|with)\s+" + _ORG +
+    r"|(?:^\W*|\b(?i:i'm|i\s+am|now)\s+)(?:(?i:officially|now|finally)\s+)?(?:(?i:an?)\s+)?"
+    r"(?i:employee|staff\s+member)\s+(?i:of|at)\s+" + _ORG)
+#: "X made me an offer", taken when the message says so after it ("so i took it").
+_OFFERED = re.compile(r"^\W*(?:[\w']+\W+){0,2}?" + _ORG + r"\s+(?i:made|gave|offered)\s+(?i:me)\s+"
+                      r"(?i:an?)\s+(?:(?i:job)\s+)?(?i:offer)\b")
+_TOOK_IT = re.compile(r"\b(?i:took\s+it|accepted(?:\s+it)?|said\s+yes|signed|already\s+onboarded|"
+                      r"i\s+start\s+on)\b")
+#: "not under Gunnar anymore", "no longer under Tobias": a manager no longer.
+_NOT_UNDER = re.compile(r"\b(?i:not\s+under|no\s+longer\s+under|no\s+longer\s+reporting\s+to|"
+                        r"not\s+reporting\s+to)\s+" + _NAME + r"(?=\s+(?i:anymore|any\s+more)\b|"
+                        r"\s*[.,;!?]|\s*$)")
 _SLOT_WORDS = "|".join(sorted(SLOT_NOUNS, key=len, reverse=True))
 #: "New phone: a Pixel 8", "new title as of this week: engineering manager", "switched
 #: phones: Nothing Phone 2", "new phone, a Nokia X30": a slot named, then its value.
@@ -150,6 +195,9 @@ _SLOT_LABEL = re.compile(
     r"(?i:(" + _SLOT_WORDS + r"))(?i:s)?(?i:\s+(?:as\s+of\s+)?(?:this|last|today|yesterday)"
     r"[\w ]*?)?"
     r"\s*([:\u2013\u2014,-])\s+(?i:(?:an?|the|my)\s+)?([^,.;!?()]+?)\s*(?:[,.;!?(]|$)")
+
+
+_LEAD_IN = re.compile(r"^\W*(?:[\w']+\W+){1,3}?(?=(?i:new)\s+(?i:(?:" + _SLOT_WORDS + r")))")
 
 
 def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
@@ -179,7 +227,7 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
             for m in _CODING_IN.finditer(text) if is_language(m.group(1), said=True)]
     out += [Finding(me, "LIVES_IN", m.group(1), "place", confidence=0.8)
             for m in [*_WHERE_I_LIVE.finditer(text), *_RESIDENT.finditer(text),
-                      *_NEW_HOME.finditer(text)]]
+                      *_NEW_HOME.finditer(text), *_ADDRESS.finditer(text)]]
     for m in _WITHOUT.finditer(text):
         word = " ".join(m.group(1).lower().split())
         slot = _EMPTY_SLOTS.get(word, "WORKS_AT")
@@ -188,11 +236,16 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
         out += [Finding(me, "WORKS_AT", org, "organization", "retract", confidence=0.8)
                 for m in _PARTED.finditer(text)
                 if (org := (m.group(1) or m.group(2)).rstrip(".'"))]
-    for m in _FOR_ME_NOW.finditer(text):
-        value = m.group(1)
-        slot = value_slot(value) or ("MAIN_LANGUAGE" if is_language(value, said=True) else "")
-        if slot in _EXCHANGED:
-            out.append(Finding(me, slot, value, SLOT_TYPES[slot], confidence=0.8))
+    out += [Finding(me, slot, m.group(1), SLOT_TYPES[slot], confidence=0.8)
+            for m in _FOR_ME_NOW.finditer(text) if (slot := _exchanged_slot(m.group(1)))]
+    out += _in_use(text, me)
+    out += [Finding(me, "WORKS_AT", org, "organization", confidence=0.8)
+            for m in _HIRED_BY.finditer(text) if (org := (m.group(1) or m.group(2)).rstrip(".'"))]
+    offered = _OFFERED.search(text)
+    if offered and _TOOK_IT.search(sent.doc.text, sent.start_char + offered.end()):
+        out.append(Finding(me, "WORKS_AT", offered.group(1), "organization", confidence=0.8))
+    out += [Finding(me, "REPORTS_TO", name, "person", "retract", confidence=0.8)
+            for m in _NOT_UNDER.finditer(text) if (name := clean_name(m.group(1)))]
     out += [Finding(me, "PLAYS_SPORT", v, "activity", confidence=0.8)
             for m in _WEEKENDS.finditer(text) if value_slot(v := m.group(1).lower()) == "PLAYS_SPORT"]
     out += [Finding(me, "REPORTS_TO", n, "person", confidence=0.85)
@@ -209,7 +262,9 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
     out += [Finding(me, slot, "", SLOT_TYPES.get(slot, "concept"), "retract")
             for m in _NO_SLOT.finditer(text) if (slot := _EMPTIED[m.group(1).lower()])
             not in ("LIVES_IN",)]
-    label = _SLOT_LABEL.match(text)
+    # a label the splitter cut off its value ("new year new diet:" / "Whole30 from now on.")
+    labelled = sent.doc.text[sent.start_char:] if text.rstrip().endswith(":") else text
+    label = _SLOT_LABEL.match(labelled) or _SLOT_LABEL.match(labelled[_lead_in(labelled):])
     if label and (value := _UNTIL_FURTHER.sub("", _SAID_IN.sub("", label.group(3))).strip()) and \
             len(value.split()) <= 5 and value.split()[0].lower() not in ("i", "we", "i'm", "we're"):
         slot = SLOT_NOUNS[label.group(1).lower()]
@@ -218,6 +273,39 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
             out.append(Finding(me, slot, value, SLOT_TYPES.get(slot, "concept"),
                                confidence=0.85))
     return out
+
+
+def _exchanged_slot(value: str) -> str:
+    """The slot holding one value at a time that ``value`` names, or ""."""
+    slot = value_slot(value) or ("MAIN_LANGUAGE" if is_language(value, said=True) else "")
+    return slot if slot in _EXCHANGED else ""
+
+
+def _in_use(text: str, me: Party) -> list[Finding]:
+    """"Elixir is what I reach for now", "it's all Perl", "barely touch Kotlin anymore",
+    "traded lacrosse for surfing", "carrying a Zenfone 10 these days": the value in use, or
+    left behind, where the value itself tells the slot."""
+    out = []
+    for m in [*_GO_TO.finditer(text), *_ALL_OF_IT.finditer(text)]:
+        if slot := _exchanged_slot(m.group(1)):
+            out.append(Finding(me, slot, m.group(1), SLOT_TYPES[slot], confidence=0.8))
+    out += [Finding(me, slot, m.group(1), SLOT_TYPES[slot], "retract", confidence=0.8)
+            for m in _HARDLY.finditer(text) if (slot := _exchanged_slot(m.group(1)))]
+    for m in _TRADED.finditer(text):
+        left, taken = m.group(1), m.group(2)
+        if (slot := _exchanged_slot(taken)) and _exchanged_slot(left) == slot:
+            out += [Finding(me, slot, taken, SLOT_TYPES[slot], confidence=0.8),
+                    Finding(me, slot, left, SLOT_TYPES[slot], "retract", confidence=0.8)]
+    out += [Finding(me, "HAS_PHONE", m.group(1), SLOT_TYPES["HAS_PHONE"], confidence=0.8)
+            for m in _CARRYING.finditer(text) if value_slot(m.group(1)) == "HAS_PHONE"]
+    return out
+
+
+def _lead_in(text: str) -> int:
+    """Where "new <slot>:" starts after a few words of lead-in ("new year new diet: Whole30"),
+    or 0."""
+    found = _LEAD_IN.match(text)
+    return found.end() if found else 0
 
 
 def _made_me(text: str, me: Party) -> list[Finding]:
@@ -264,4 +352,5 @@ PATTERNS: tuple[re.Pattern[str], ...] = (_DATING, _PET_NAME, _NO_SLOT, _MADE_ME,
                                          _KEEP_FIT, _KEEP_EVERYTHING, _CODING_IN, _WHERE_I_LIVE,
                                          _RESIDENT, _NEW_HOME,
                                          _WITHOUT, _PARTED, _FOR_ME_NOW, _WEEKENDS, _MANAGED_BY,
-                                         _WITHOUT_SLOT)
+                                         _WITHOUT_SLOT, _GO_TO, _ALL_OF_IT, _HARDLY, _TRADED,
+                                         _ADDRESS, _CARRYING, _HIRED_BY, _OFFERED, _NOT_UNDER)

@@ -163,3 +163,51 @@ def test_parting_ways_ends_a_job_only_when_a_job_is_spoken_of(extractor: RuleExt
         said(extractor, "I parted ways with Globex, job hunting now."))
     assert not {t for t in triples(said(extractor, "Tom and I parted ways last month."))
                 if t[1] == "WORKS_AT"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("90% of what I write is Clojure these days", [("Bob", "MAIN_LANGUAGE", "Clojure", "assert")]),
+    ("honestly, Zig is what i reach for now", [("Bob", "MAIN_LANGUAGE", "Zig", "assert")]),
+    ("upgraded - Galaxy S24 is my main one now", [("Bob", "HAS_PHONE", "Galaxy S24", "assert")]),
+    ("I hardly touch Scala anymore, it's all Go",
+     [("Bob", "MAIN_LANGUAGE", "Go", "assert"), ("Bob", "MAIN_LANGUAGE", "Scala", "retract")]),
+    ("traded squash for climbing this winter",
+     [("Bob", "PLAYS_SPORT", "climbing", "assert"), ("Bob", "PLAYS_SPORT", "squash", "retract")]),
+    ("rocking a Pixel 9 these days", [("Bob", "HAS_PHONE", "Pixel 9", "assert")]),
+    ("My address is in Ghent now, so update the invoices",
+     [("Bob", "LIVES_IN", "Ghent", "assert")]),
+])
+def test_a_value_said_to_be_the_one_in_use(extractor: RuleExtractor, text: str,
+                                           expected: list[Triple]) -> None:
+    found = triples(said(extractor, text))
+    assert all(t in found for t in expected), found
+
+
+@pytest.mark.parametrize("text", ["my brother says Zig is what i reach for",
+                                  "it's all good now", "10% of what I write is Clojure",
+                                  "traded stories for hours", "my place is in a mess"])
+def test_no_value_in_use_where_none_is_the_speakers(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[1] in ("MAIN_LANGUAGE", "HAS_PHONE", "PLAYS_SPORT", "LIVES_IN")}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Vantor Labs made me an offer too good to pass up, so I took it. first week done",
+     ("Bob", "WORKS_AT", "Vantor Labs", "assert")),
+    ("accepted the offer from Pellucid!", ("Bob", "WORKS_AT", "Pellucid", "assert")),
+    ("Officially an employee of Norrvik Energy since Monday",
+     ("Bob", "WORKS_AT", "Norrvik Energy", "assert")),
+    ("not under Ottilie anymore, contracting now", ("Bob", "REPORTS_TO", "Ottilie", "retract")),
+    ("boss-free life: Ottilie left and nobody replaced her", ("Bob", "REPORTS_TO", "", "retract")),
+    ("fresh start, new diet: keto from now on.", ("Bob", "DIET", "keto", "assert")),
+])
+def test_jobs_bosses_and_diets_said_in_chat(extractor: RuleExtractor, text: str,
+                                            expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", ["Vantor Labs made me an offer but I turned it down",
+                                  "my sister is an employee of Norrvik Energy"])
+def test_an_offer_declined_or_someone_elses_job_is_no_employer(extractor: RuleExtractor,
+                                                               text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] == "WORKS_AT"}
