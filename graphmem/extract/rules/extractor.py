@@ -167,10 +167,19 @@ class RuleExtractor:
             if unit is not previous:
                 earlier_tech, previous = [], unit
             speech = Speech(unit.speaker, unit.first_person, people, speakers)
-            if i in mended_docs and not _reads(doc, speech, earlier_tech):
-                doc = mended_docs[i]  # a slip hid what the sentence says ("I boguht a Zenfone")
-            for sent in doc.sents:
-                found = sentence_findings(sent, speech, earlier_tech)
+            if i in mended_docs:
+                # a word that looks like a slip ("backend", one edit from "backed") is left as
+                # typed when the rules read the sentence as typed; otherwise the slip hid what
+                # it says ("I boguht a Zenfone")
+                seen = list(earlier_tech)
+                read = _findings(doc, speech, seen)
+                if any(found or correction(sent) for sent, found in read):
+                    earlier_tech = seen
+                else:
+                    read = _findings(mended_docs[i], speech, earlier_tech)
+            else:
+                read = _findings(doc, speech, earlier_tech)
+            for sent, found in read:
                 # a stretch whose ends do not resolve ("from then to now") states nothing
                 said = [fact for finding in found if (fact := _fact(finding, sent, unit))
                         and (finding.timing != "span" or fact.valid_until is not None)]
@@ -215,11 +224,10 @@ class RuleExtractor:
 _HYPHENATED_VALUES = frozenset(w for w in DIETS | SPORTS if "-" in w and " " not in w)
 
 
-def _reads(doc: Doc, speech: Speech, earlier_tech: list[str]) -> bool:
-    """Whether the rules read anything in ``doc`` as typed: then a word that looks like a slip
-    ("backend", one edit from "backed") is left as it was."""
-    return any(sentence_findings(sent, speech, list(earlier_tech)) or correction(sent)
-               for sent in doc.sents)
+def _findings(doc: Doc, speech: Speech,
+              earlier_tech: list[str]) -> list[tuple[Span, list[Finding]]]:
+    """Each sentence of ``doc`` with what the rules read in it (``earlier_tech`` grows)."""
+    return [(sent, sentence_findings(sent, speech, earlier_tech)) for sent in doc.sents]
 
 
 def _value_words() -> frozenset[str]:
