@@ -117,8 +117,9 @@ _FACT_COUNT = "factCount"
 def _fact_count(rule: VectorRule, params: Params) -> str:
     """The subquery counting the fact scope into :data:`_FACT_COUNT`, up to what both of its
     readers need."""
-    _merge(params, {"fcCountCap": max(rule.exact_scan_limit, search_reads.SCOPE_COUNT_CAP)})
-    text, _ = own_params((search_reads.scope_count("Fact", _FACT_COUNT), {"countCap": 0}), "fc")
+    text, own = own_params(search_reads.scope_count(
+        "Fact", _FACT_COUNT, max(rule.exact_scan_limit, search_reads.SCOPE_COUNT_CAP)), "fc")
+    _merge(params, own)
     return text
 
 

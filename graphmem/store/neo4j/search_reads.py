@@ -124,14 +124,14 @@ def part_condition(part: bool) -> str:
     return below if part else f"NOT coalesce({below}, false)"
 
 
-def scope_count(label: str, name: str) -> str:
+def scope_count(label: str, name: str, cap: int) -> Query:
     """A subquery counting the scope's ``label`` nodes through its range index (never a scan
-    of the label), up to ``$countCap``, as ``name``."""
+    of the label), up to ``cap`` (its parameter ``countCap``), as ``name``."""
     return ("CALL () {\n"
             f"  MATCH (n:{label}) USING INDEX n:{label}(tenant, scopeKey)"
             " WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
             f"  WITH n LIMIT $countCap RETURN count(n) AS {name}\n"
-            "}\n")
+            "}\n", {"countCap": cap})
 
 
 def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding: list[float],
@@ -166,9 +166,12 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     # The scope's range index, never the validFrom one a time filter might tempt the planner to.
     scope_index = f"USING INDEX n:{label}(tenant, scopeKey)"
     params.update({"cap": cap, "vector": embedding, "tenant": tenant, "scopeKeys": scope_keys,
-                   "k": k, "countCap": max(cap, count_cap)})
+                   "k": k})
+    counting, count_params = ((f"WITH {counted} AS size\n", {}) if counted
+                              else scope_count(label, "size", max(cap, count_cap)))
+    params.update(count_params)
     return (
-        (f"WITH {counted} AS size\n" if counted else scope_count(label, "size"))
+        counting
         + f"CALL () {{ MATCH (n:{label}) RETURN count(n) AS total }}\n"
         "CALL (size) {\n"
         "  WITH size WHERE size < $cap\n"
@@ -256,9 +259,11 @@ def _scope_bm25(index: str, terms: list[list[Params]], tenant: str, scope_keys: 
     params.update({"index": index, "terms": terms, "tenant": tenant, "scopeKeys": scope_keys,
                    "cap": TERM_DOCS_CAP, "countCap": SCOPE_COUNT_CAP, "k1": BM25_K1, "b": BM25_B,
                    "commonShare": COMMON_SHARE, "commonMin": COMMON_MIN_DOCUMENTS})
+    counting = (f"WITH CASE WHEN {counted} > $countCap THEN $countCap ELSE {counted} END"
+                " AS documents\n" if counted
+                else scope_count(label, "documents", SCOPE_COUNT_CAP)[0])
     return (
-        (f"WITH CASE WHEN {counted} > $countCap THEN $countCap ELSE {counted} END AS documents\n"
-         if counted else scope_count(label, "documents"))
+        counting
         # store.text.term_docs_limit: enough to tell a term too common to count
         + "WITH documents, CASE WHEN documents >= $commonMin"
         " AND toInteger(floor($commonShare * documents)) + 1 < $cap"
