@@ -171,12 +171,16 @@ def temporal_section() -> list[str]:
            "left out; slips of the keyboard mended; chat's shorthand corrections such as "
            "'*Elixir. no idea why I said Erlang'; home said as residence); its holdout was never "
            "looked at (70.1 -> 72.2 -> 74.3, embedded). The residence rules cost blind3_holdout "
-           "one probe (91.2 -> 90.9). **`blind4_holdout` and `blind5_holdout` are the "
-           "out-of-sample figures, and misses**: "
-           "phrasings no rule reads are still the main failure ('99% of what I write is Perl', "
-           "'X made me an offer so I took it', 'manager-free life: X left'), and probes "
-           "that expect nothing fail when a raw turn in the top 3 mentions another value (the "
-           "rules extractor, not the LLM path, is measured here)."]
+           "one probe (91.2 -> 90.9). The last round read more of blind5_tune's chat shorthand "
+           "('99% of what I write is X', 'X is what I reach for now', 'X made me an offer... so "
+           "I took it', 'not under X anymore', 'traded X for Y', a slot label after a lead-in, "
+           "'autocorrect changed it to X'): blind5_tune 72.7 -> 81.1 and blind4_tune 67.1 -> "
+           "67.8 (in sample), while every holdout stayed where it was (blind5_holdout 74.3, "
+           "blind4_holdout 68.3): those phrasings did not recur in the held-out templates. "
+           "**`blind4_holdout` and `blind5_holdout` are the out-of-sample figures, and misses**: "
+           "phrasings no rule reads are still the main failure, and probes that expect nothing "
+           "fail when a raw turn in the top 3 mentions another value (the rules extractor, not "
+           "the LLM path, is measured here)."]
     if misses:
         out += ["", "Failed probes (dev and extra):", "", *(f"- `{m}`" for m in misses)]
     return [*out, ""]
