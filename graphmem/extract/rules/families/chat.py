@@ -29,9 +29,10 @@ _NAME = (r"([A-Z][\w'\u2019-]*(?:\s+(?:(?:de|van|von|da|di|del|der|den|le|la|al|
 _MADE_ME = re.compile(r"\b(?i:made|named|appointed|make)\s+(?i:me)\s+(?:(?i:the|a|an)\s+)?"
                       r"([a-z][a-z-]*(?:\s+(?:of\s+)?[a-z][a-z-]*){0,3}?)(?=\s*(?:[!.,;]|$|\s+at\b|"
                       r"\s+(?:now|today|last|this)\b))")
-#: "a junior developer at an agency, mostly PHP and WordPress": the language worked in.
-_MOSTLY = re.compile(r"(?:,|^)\s*(?i:mostly|mainly|primarily)\s+(?i:writing\s+|coding\s+in\s+|"
-                     r"in\s+)?([A-Z][\w#+]*)(?=\s*(?:$|[,.;!]|and\b|all\s+day|now\b|these\s+days"
+#: "a junior developer at an agency, mostly PHP and WordPress", "I work at X and mostly code
+#: in Java": the language worked in.
+_MOSTLY = re.compile(r"(?:,|^|\b(?i:and|but))\s*(?i:mostly|mainly|primarily)\s+(?i:writing\s+|"
+                     r"(?:coding|code|program|programming)\s+in\s+|in\s+)?([A-Z][\w#+]*)(?=\s*(?:$|[,.;!]|and\b|all\s+day|now\b|these\s+days"
                      r"|at\s+work|on\s+the\b))")
 #: "officially a data scientist now": a title said without a verb.
 _TITLE_NOW = re.compile(r"^\s*(?i:officially|finally|now)\s+(?i:an?|the)\s+([a-z][a-z -]{2,40}?)"
@@ -146,7 +147,8 @@ _DATE_NAME = re.compile(r"\b(?i:(?:his|her|their)\s+name(?:'s|\s+is)|(?:a\s+(?:g
                         r"boy|lady)|someone)\s+(?:named|called))\s+([A-Z][\w'-]+)")
 #: "Elixir is what I reach for now", "Pixel 8 is my main one now", "Rust is my go-to these
 #: days": a value said to be the one in use (its slot told by the value).
-_GO_TO = re.compile(r"(?:^|[,:;\u2013\u2014]\s*|\s-\s+)([\w#+-]+(?:\s[\w#+-]+){0,2}?)\s+(?i:is|'s)\s+"
+_GO_TO = re.compile(r"(?:^\W*(?:(?i:honestly|tbh|ngl|so|ok|okay|well|yeah|lately)\W+)?"
+                    r"|[,:;\u2013\u2014]\s*|\s-\s+)([\w#+-]+(?:\s[\w#+-]+){0,2}?)\s+(?i:is|'s)\s+"
                     r"(?i:what\s+i\s+(?:reach\s+for|use|go\s+with|default\s+to)|my\s+(?:go-to|main"
                     r"(?:\s+one)?|daily\s+driver|default))(?=\s*(?:$|[.,;!?]|\s+(?i:now|these\s+days"
                     r"|nowadays|anyway)\b))")

@@ -168,6 +168,10 @@ def test_parting_ways_ends_a_job_only_when_a_job_is_spoken_of(extractor: RuleExt
 @pytest.mark.parametrize(("text", "expected"), [
     ("90% of what I write is Clojure these days", [("Bob", "MAIN_LANGUAGE", "Clojure", "assert")]),
     ("honestly, Zig is what i reach for now", [("Bob", "MAIN_LANGUAGE", "Zig", "assert")]),
+    # found by hand through REST: a filler word before the value, "and mostly code in"
+    ("honestly Zig is what i reach for now", [("Bob", "MAIN_LANGUAGE", "Zig", "assert")]),
+    ("I work at Brightline and mostly code in Java.",
+     [("Bob", "MAIN_LANGUAGE", "Java", "assert"), ("Bob", "WORKS_AT", "Brightline", "assert")]),
     ("upgraded - Galaxy S24 is my main one now", [("Bob", "HAS_PHONE", "Galaxy S24", "assert")]),
     ("I hardly touch Scala anymore, it's all Go",
      [("Bob", "MAIN_LANGUAGE", "Go", "assert"), ("Bob", "MAIN_LANGUAGE", "Scala", "retract")]),
