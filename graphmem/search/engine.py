@@ -19,6 +19,7 @@ import numpy as np
 from graphmem.embed.base import Embedder
 from graphmem.models import Fact, FactStatus, Scope, as_utc, utcnow
 from graphmem.predicates import PredicateRegistry
+from graphmem.search.access import AccessRecorder
 from graphmem.search import fuse
 from graphmem.search.evidence import (Source, absorb_turns, contradicted, facts_by_turn, is_stale,
                                       only_asks_or_muses, said_later, sources_of, turn_source)
@@ -36,8 +37,6 @@ from graphmem.temporal import TimeFilter
 
 T = TypeVar("T")
 
-#: How long access statistics wait to be written together.
-ACCESS_FLUSH_SECONDS = 0.5
 #: Threads that run searches' channels side by side (shared by concurrent searches: each
 #: uses up to five, so sixteen keep three searches in flight without queueing).
 CHANNEL_WORKERS = 16
@@ -80,22 +79,15 @@ class SearchEngine:
         self.slots = SlotMatcher(self.registry, embedder)
         self.clock = clock
         self.channel_depth = channel_depth
-        self._access_pool: ThreadPoolExecutor | None = None
         self._channel_pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
-        self._pending: dict[str, list[str]] = {}
-        self._pending_at: datetime | None = None
-        self._flush_scheduled = False
-        self._flush_now = threading.Event()  # set: the waiting statistics are written at once
+        self._access = AccessRecorder(store)
 
     def close(self) -> None:
         if self._channel_pool is not None:
             self._channel_pool.shutdown(wait=True)
             self._channel_pool = None
-        self._flush_now.set()
-        if self._access_pool is not None:
-            self._access_pool.shutdown(wait=True)
-            self._access_pool = None
+        self._access.close()
 
     def warm_up(self) -> None:
         """Search once in each time view, in a tenant that holds nothing.
@@ -213,7 +205,7 @@ class SearchEngine:
         if request.min_score is not None:
             ordered = [h for h in ordered if h.score >= request.min_score]
         results = ordered[: request.limit]
-        self._record_access(tenant, [h.id for h in results if h.kind == "fact"], now)
+        self._access.record(tenant, [h.id for h in results if h.kind == "fact"], now)
         return SearchResponse(results=results, as_of=time.as_of, window=window)
 
     def _slot(self, tenant: str, keys: list[str], focus: Focus, match: SlotMatch | None,
@@ -262,45 +254,9 @@ class SearchEngine:
             ordered = [by_id[i] for i in chosen]
         return ordered
 
-    def _record_access(self, tenant: str, fact_ids: list[str], now: datetime) -> None:
-        """Queue access statistics; one background flush writes many searches' worth.
-
-        Writing on every search would take the store's write path once per
-        query; coalescing keeps that off the hot path.
-        """
-        if not fact_ids:
-            return
-        with self._pool_lock:
-            self._pending.setdefault(tenant, []).extend(fact_ids)
-            self._pending_at = now
-            if self._flush_scheduled:
-                return
-            self._flush_scheduled = True
-            if self._access_pool is None:
-                self._access_pool = ThreadPoolExecutor(max_workers=1,
-                                                       thread_name_prefix="graphmem-access")
-            self._access_pool.submit(self._flush_access)
-
-    def _flush_access(self) -> None:
-        self._flush_now.wait(ACCESS_FLUSH_SECONDS)
-        with self._pool_lock:
-            self._flush_now.clear()
-            pending, self._pending = self._pending, {}
-            at = self._pending_at
-            self._flush_scheduled = False
-        for tenant, ids in pending.items():
-            if at is not None:
-                self.store.record_access(tenant, ids, at)
-
     def flush(self) -> None:
         """Write queued access statistics now (tests, shutdown)."""
-        with self._pool_lock:
-            pool = self._access_pool
-            if self._flush_scheduled:
-                self._flush_now.set()
-        if pool is not None:
-            pool.submit(lambda: None).result()
-
+        self._access.flush()
 
 def said_by_window_end(hits: list[TurnHit], window: Window | None,
                        request: SearchRequest) -> list[TurnHit]:

@@ -11,7 +11,7 @@ from graphmem.embed.base import Embedder
 from graphmem.ingest.inputs import EpisodeInput
 from graphmem.ingest.pipeline import Ingestor
 from graphmem.models import Category, Message, Scope
-from graphmem.search import engine as engine_module
+from graphmem.search import access as access_module
 from graphmem.search.engine import SearchEngine
 from graphmem.search.models import SearchRequest
 from graphmem.store.base import GraphStore
@@ -178,7 +178,7 @@ def test_access_statistics_are_counted_off_the_hot_path(store: GraphStore, engin
                                                         seeded: Ingestor, tenant: str,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     # they wait this long to be written together, unless flushed: longer than any search here
-    monkeypatch.setattr(engine_module, "ACCESS_FLUSH_SECONDS", 120)
+    monkeypatch.setattr(access_module, "ACCESS_FLUSH_SECONDS", 120)
     request = SearchRequest(scope=ALICE, query="dog named Max", include_turns=False, limit=1)
     [hit] = engine.search(tenant, request).results
     engine.search(tenant, request)

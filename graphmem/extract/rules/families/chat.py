@@ -238,8 +238,6 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
         out += [Finding(me, "WORKS_AT", org, "organization", "retract", confidence=0.8)
                 for m in _PARTED.finditer(text)
                 if (org := (m.group(1) or m.group(2)).rstrip(".'"))]
-    out += [Finding(me, slot, m.group(1), SLOT_TYPES[slot], confidence=0.8)
-            for m in _FOR_ME_NOW.finditer(text) if (slot := _exchanged_slot(m.group(1)))]
     out += _in_use(text, me)
     out += [Finding(me, "WORKS_AT", org, "organization", confidence=0.8)
             for m in _HIRED_BY.finditer(text) if (org := (m.group(1) or m.group(2)).rstrip(".'"))]
@@ -284,11 +282,11 @@ def _exchanged_slot(value: str) -> str:
 
 
 def _in_use(text: str, me: Party) -> list[Finding]:
-    """"Elixir is what I reach for now", "it's all Perl", "barely touch Kotlin anymore",
-    "traded lacrosse for surfing", "carrying a Zenfone 10 these days": the value in use, or
-    left behind, where the value itself tells the slot."""
+    """"it's OCaml for me now", "Elixir is what I reach for now", "it's all Perl", "barely
+    touch Kotlin anymore", "traded lacrosse for surfing", "carrying a Zenfone 10 these days":
+    the value in use, or left behind, where the value itself tells the slot."""
     out = []
-    for m in [*_GO_TO.finditer(text), *_ALL_OF_IT.finditer(text)]:
+    for m in [*_FOR_ME_NOW.finditer(text), *_GO_TO.finditer(text), *_ALL_OF_IT.finditer(text)]:
         if slot := _exchanged_slot(m.group(1)):
             out.append(Finding(me, slot, m.group(1), SLOT_TYPES[slot], confidence=0.8))
     out += [Finding(me, slot, m.group(1), SLOT_TYPES[slot], "retract", confidence=0.8)
