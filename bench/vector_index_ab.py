@@ -46,6 +46,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "base": {"config": {"vector.quantization.enabled": False}},
     "quantized": {"config": {"vector.quantization.enabled": True}},
     "efc50": {"config": {"vector.quantization.enabled": False, "vector.hnsw.ef_construction": 50}},
+    "efc32": {"config": {"vector.quantization.enabled": False, "vector.hnsw.ef_construction": 32}},
     "m8": {"config": {"vector.quantization.enabled": False, "vector.hnsw.m": 8}},
     "m8_efc50": {"config": {"vector.quantization.enabled": False, "vector.hnsw.m": 8,
                             "vector.hnsw.ef_construction": 50}},
