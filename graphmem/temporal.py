@@ -120,6 +120,11 @@ class TimeFilter(BaseModel):
       or, if not given, at ``as_known_at``;
     * ``include_history``: superseded and retracted facts too (those that had
       started by ``as_of``), still subject to ``as_known_at``.
+
+    A fact whose interval is empty as the view knows it (it ends where it starts: a value
+    corrected as wrong from its start, or retracted the moment it was said) never held, so
+    no view of world time shows it, history included; ``as_known_at`` an instant before the
+    end was learned still shows what was believed then.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -162,6 +167,6 @@ class TimeFilter(BaseModel):
             if fact.expired_at is None or fact.expired_at > self.as_known_at:
                 until = None
         at = self.at(now)
-        if fact.valid_from > at:
+        if fact.valid_from > at or (until is not None and until <= fact.valid_from):
             return False
         return self.include_history or until is None or at < until

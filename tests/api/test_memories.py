@@ -147,6 +147,13 @@ def test_a_wrong_value_is_corrected_over_its_whole_interval_unless_it_changed_no
         listed = client.get("/v1/memories", params={**ALICE, "as_of": "2023-03-01"}).json()
         assert new_value in [m["object"] for m in listed["memories"]]
         assert old_value not in [m["object"] for m in listed["memories"]]
+        # it never held, so it is no part of the history either (its record is in the chain)
+        past = client.post("/v1/memories/search", json={
+            "scope": ALICE, "query": old_value, "include_history": True,
+            "include_turns": False}).json()["results"]
+        assert old_value not in [h.get("object") for h in past], past
+        chain = client.get(f"/v1/memories/{body['memory']['id']}").json()["chain"]
+        assert old_value in [m["object"] for m in chain]
     assert body["memory"]["text"] == "Alice works as a midwife."
     believed = client.post("/v1/memories/search", json={
         "scope": ALICE, "query": "Where does Alice live?", "as_of": "2023-03-01",
