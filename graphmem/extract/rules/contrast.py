@@ -241,8 +241,8 @@ def _matched(pattern: re.Pattern[str], sent: Span, max_words: int | None = None,
 _OPENERS = r"(?:lol|lmao|haha|ha|oops|whoops|ugh|argh|sorry|wait|oh|ah|eh|hmm|no|btw|my\s+bad)"
 #: A value said in chat: a name of up to four words ("Galaxy S23", "Quillon Health"), or one
 #: lowercase word ("vegan").
-_SAID_VALUE = (r"(?:[A-Z0-9][\w+#.'\-]*(?:\s+[A-Z0-9][\w+#.'\-]*){0,3}"
-               r"|[a-z][\w+#'\-]*)")
+_SAID_NAME_WORD = r"[A-Z0-9](?:[\w+#'\-]|\.(?=\w))*"  # a dot only inside it: "Node.js"
+_SAID_VALUE = rf"(?:{_SAID_NAME_WORD}(?:\s+{_SAID_NAME_WORD}){{0,3}}|[a-z][\w+#'\-]*)"
 #: "*Elixir. no idea why I said Erlang", "lol *Gunnar. I typed Ingrid by mistake": chat's
 #: asterisk puts right a word said before.
 _STARRED = re.compile(rf"^\W*(?:{_OPENERS}\W+)*(?<!\*)\*(?!\*)\s*(?P<right>[^*.!?,;:]{{1,40}}?)\s*"
@@ -262,13 +262,16 @@ _BARE_MEANT = re.compile(rf"^\W*(?:{_OPENERS}\W+)*meant\s(?!to\b)", re.IGNORECAS
 
 
 def plain_correction(message: str) -> str | None:
-    """A correction written in chat's shorthand, said plainly, or None if ``message`` is not
-    one: "*Elixir. no idea why I said Erlang" -> "Sorry, I meant Elixir, not Erlang.";
+    """``message`` with a correction in chat's shorthand said plainly, or None if it holds
+    none: "*Elixir. no idea why I said Erlang" -> "Sorry, I meant Elixir, not Erlang.";
     "wait i wrote Rust? meant Go" -> "Sorry, I meant Go, not Rust."; "ugh, meant Kotlin not
-    Java" -> "Sorry, I meant Kotlin not Java". :func:`correction` reads the plain form.
+    Java" -> "Sorry, I meant Kotlin not Java". :func:`correction` reads the plain form. What
+    else the message says is kept after it, so a correction never swallows the next fact.
 
     >>> plain_correction("lol *Gunnar. I typed Ingrid by mistake")
     'Sorry, I meant Gunnar, not Ingrid.'
+    >>> plain_correction("*Elixir. no idea why I said Erlang. Also I moved to Porto.")
+    'Sorry, I meant Elixir, not Erlang. Also I moved to Porto.'
     >>> plain_correction("I wrote this * that") is None
     True
     """
@@ -277,17 +280,37 @@ def plain_correction(message: str) -> str | None:
         right = starred["right"].strip()
         typed = _TYPED.search(message, starred.end())
         wrong = typed["wrong"].strip() if typed is not None else None
-        if wrong is not None and wrong.lower() != right.lower():
-            return f"Sorry, I meant {right}, not {wrong}."
+        if wrong is not None and typed is not None and wrong.lower() != right.lower():
+            rest = message[starred.end():_sentence_start(message, typed.start())]
+            rest += message[_sentence_end(message, typed.end()):]
+            return _with_rest(f"Sorry, I meant {right}, not {wrong}.", rest)
         if right[:1].isupper() or right[:1].isdigit():  # a name: "*Porto", not "*this* song"
-            return f"Sorry, I meant {right}."
+            return _with_rest(f"Sorry, I meant {right}.", message[starred.end():])
     slip = _WROTE_MEANT.search(message)
     if slip is not None and slip["wrong"].lower() != slip["right"].lower():
-        return f"Sorry, I meant {slip['right']}, not {slip['wrong']}."
+        return _with_rest(f"Sorry, I meant {slip['right']}, not {slip['wrong']}.",
+                          message[_sentence_end(message, slip.end()):],
+                          before=message[:_sentence_start(message, slip.start())])
     bare = _BARE_MEANT.search(message)
     if bare is not None:
         return "Sorry, I meant " + message[bare.end():].strip()
     return None
+
+
+def _sentence_start(text: str, at: int) -> int:
+    """Where the sentence holding offset ``at`` begins (after the last stop before it)."""
+    return max(text.rfind(stop, 0, at) for stop in ".!?") + 1
+
+
+def _sentence_end(text: str, at: int) -> int:
+    """Where the sentence holding offset ``at`` ends (after its stop, or the text's end)."""
+    stops = [i for stop in ".!?" if (i := text.find(stop, at)) != -1]
+    return min(stops) + 1 if stops else len(text)
+
+
+def _with_rest(plain: str, after: str, before: str = "") -> str:
+    """The plain correction in the place of the shorthand, between what was said around it."""
+    return " ".join(part for part in (before.strip(), plain, after.strip(" \t\n,;:-")) if part)
 
 
 def _value(tokens: list[Token]) -> str:

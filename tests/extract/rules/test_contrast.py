@@ -8,6 +8,7 @@ import pytest
 
 from graphmem.extract.base import CandidateFact
 from graphmem.extract.rules import RuleExtractor
+from graphmem.extract.rules.contrast import plain_correction
 from tests.extract.rules.conftest import REF, episode, said, triples
 from graphmem.models import Message
 
@@ -84,6 +85,38 @@ def test_a_correction_takes_the_slot_of_the_value_said_before(
     kept = said_first[(right, "assert")]
     assert kept.valid_from == datetime(2024, 1, 5, tzinfo=UTC) and kept.message_id == "m1"
     assert said_first[(wrong, "retract")].predicate == kept.predicate
+
+
+@pytest.mark.parametrize(("first", "fix", "right", "wrong", "also"), [
+    ("I mostly code in Haskell.", "*OCaml. no idea why I said Haskell. Also I moved to Bergen.",
+     "OCaml", "Haskell", ("LIVES_IN", "Bergen")),
+    ("My manager is Petra.",
+     "lol *Joana. I typed Petra by mistake! I started working at Umbrella.", "Joana", "Petra", ("WORKS_AT", "Umbrella")),
+    ("I drive a Kia.", "wait i wrote Kia? meant Mazda. And I moved to Tromso.", "Mazda", "Kia",
+     ("LIVES_IN", "Tromso")),
+    ("I drive a Kia.", "I moved to Tromso. wait i wrote Kia? meant Mazda", "Mazda", "Kia",
+     ("LIVES_IN", "Tromso")),
+])
+def test_a_correction_in_shorthand_keeps_what_else_the_message_says(
+        extractor: RuleExtractor, first: str, fix: str, right: str, wrong: str,
+        also: tuple[str, str]) -> None:
+    extraction = extractor.extract(episode(
+        Message(id="m1", speaker="Bob", content=first, timestamp=datetime(2024, 1, 5, tzinfo=UTC)),
+        Message(id="m2", speaker="Bob", content=fix, timestamp=datetime(2024, 1, 6, tzinfo=UTC)),
+    ), [])
+    said = {(f.predicate, f.object, f.action): f for f in extraction.facts}
+    corrected = [f for f in extraction.facts if (f.object, f.action) == (right, "assert")]
+    assert corrected and all(f.message_id == "m1" for f in corrected), extraction.facts
+    assert [f for f in extraction.facts if (f.object, f.action) == (wrong, "retract")]
+    assert said[(*also, "assert")].message_id == "m2", extraction.facts
+
+
+def test_a_slip_named_at_a_sentence_end_is_the_value_alone() -> None:
+    """"why I said Erlang. Also I ..." names Erlang, not "Erlang. Also I"; a dot inside a
+    name ("Node.js") stays in it."""
+    assert plain_correction("*Elixir. no idea why I said Erlang. Also I moved to Porto.") == (
+        "Sorry, I meant Elixir, not Erlang. Also I moved to Porto.")
+    assert plain_correction("i typed Node.js, meant Deno") == "Sorry, I meant Deno, not Node.js."
 
 
 @pytest.mark.parametrize("text", [
