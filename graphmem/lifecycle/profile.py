@@ -31,8 +31,8 @@ from datetime import datetime
 from pydantic import BaseModel
 
 from graphmem.errors import GraphMemError
-from graphmem.extract.rules.clause import KIN
 from graphmem.edit.changes import fact_changes
+from graphmem.extract.rules.parties import KIN
 from graphmem.lifecycle import records
 from graphmem.lifecycle.policy import ProfilePolicy
 from graphmem.lifecycle.summaries import latest_summaries

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 
-from graphmem.extract.rules.clause import KIN
+from graphmem.extract.rules.parties import KIN
 from graphmem.models import Entity, Fact, Scope
 from graphmem.search.traverse import query_ngrams
 from graphmem.store.base import GraphStore, TurnHit

@@ -20,8 +20,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import (
-    PROJECT_NOUNS, Clause, Finding, Rule, Speech, build_clause, tech_in)
+from graphmem.extract.rules.clause import Clause, Finding, Rule, build_clause, tech_in
 from graphmem.extract.rules.contrast import deny
 from graphmem.extract.rules.families import FAMILIES
 from graphmem.extract.rules.families.copula import copula, linking, noun_facts, passive_state
@@ -31,6 +30,7 @@ from graphmem.extract.rules.families.lexical import lexical_facts
 from graphmem.extract.rules.families.mentions import mention_facts
 from graphmem.extract.rules.families.prefs import clause_tech
 from graphmem.extract.rules.families.states import progressive_slot
+from graphmem.extract.rules.parties import PROJECT_NOUNS, Speech
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.questions import is_question
 from graphmem.extract.rules.slots import DIETS, settle

@@ -31,7 +31,7 @@ from graphmem.errors import ExtractionError
 from graphmem.extract.base import (
     SELF, CandidateFact, ExtractedEntity, ExtractedFact, Extraction)
 from graphmem.extract.rules.dispatch import sentence_findings
-from graphmem.extract.rules.clause import Finding, Party, Speech
+from graphmem.extract.rules.clause import Finding
 from graphmem.extract.rules.contrast import (CORRECTING, CORRECTION, Correction, correction,
                                              plain_correction)
 from graphmem.extract.rules.language import guess_language
@@ -43,6 +43,7 @@ from graphmem.extract.rules.slots import (CAR_WORDS, DIETS, PHONE_WORDS, SLOT_TY
                                           value_slot)
 from graphmem.extract.rules.spelling import Speller
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
+from graphmem.extract.rules.parties import Party, Speech
 from graphmem.extract.rules.terms import TermMarker, spellings
 from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve, resolve_range
 from graphmem.extract.rules.titles import TitleJoiner

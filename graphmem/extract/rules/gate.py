@@ -21,12 +21,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import KIN, PETS, PROJECT_NOUNS
 from graphmem.extract.rules.contrast import CORRECTION
 from graphmem.extract.rules.families import FAMILIES
 from graphmem.extract.rules.lexicon import (
     ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, IRREGULAR, OCCUPATIONS, POSSESSIONS, TRIP_NOUNS,
     inflections)
+from graphmem.extract.rules.parties import KIN, PETS, PROJECT_NOUNS
 from graphmem.extract.rules.questions import asks
 from graphmem.extract.rules.slots import (
     CAR_WORDS, DIETS, PHONE_WORDS, SLOT_NOUNS, SPORT_VERBS, SPORTS)

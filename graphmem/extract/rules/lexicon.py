@@ -10,7 +10,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import conjuncts
+from graphmem.extract.rules.parties import conjuncts
 from graphmem.extract.rules.terms import TECH_LABEL
 from graphmem.extract.rules.titles import is_joined_title
 

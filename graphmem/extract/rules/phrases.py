@@ -12,10 +12,10 @@ import re
 from typing import TYPE_CHECKING
 
 from graphmem.extract.base import SELF
-from graphmem.extract.rules.clause import (
-    FIRST_PERSON, FIRST_POSSESSIVE, KIN, PETS, VAGUE, Clause, Finding, Party, Speech, future_time,
-    has_det, possessor)
+from graphmem.extract.rules.clause import Clause, Finding, future_time
 from graphmem.extract.rules.lexicon import is_place, pobjs
+from graphmem.extract.rules.parties import (FIRST_PERSON, FIRST_POSSESSIVE, KIN, PETS, VAGUE, Party,
+                                            Speech, has_det, possessor)
 from graphmem.extract.rules.terms import TECH_LABEL, canonical_name
 
 if TYPE_CHECKING:

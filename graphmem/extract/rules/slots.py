@@ -22,9 +22,9 @@ import re
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import (
-    Action, Finding, Party, Speech, antecedent, is_person_name, noun_owner)
+from graphmem.extract.rules.clause import Action, Finding
 from graphmem.extract.rules.lexicon import capitalised, is_place, pobjs
+from graphmem.extract.rules.parties import Party, Speech, antecedent, is_person_name, noun_owner
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.terms import LANGUAGE, TECH_LABEL, kind_of
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.extract.rules.clause import Finding, Party
+from graphmem.extract.rules.clause import Finding
+from graphmem.extract.rules.parties import Party
 from graphmem.extract.rules.slots import settle, value_slot
 from graphmem.predicates import PredicateRegistry
 from graphmem.models import Cardinality

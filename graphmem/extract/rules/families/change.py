@@ -19,11 +19,11 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import (
-    KIN, PETS, Clause, Finding, Party, Rule, Speech, appositive_name, conjuncts, each,
-    has_time, possessor)
+from graphmem.extract.rules.clause import Clause, Finding, Rule, each, has_time
 from graphmem.extract.rules.lexicon import (
     dobjs, has_prt, is_company, is_named, is_place, object_type, pobjs, taken_up)
+from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, appositive_name, conjuncts,
+                                            possessor)
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import (
     DIETS, SLOT_THINGS, SLOT_TYPES, SPORT_VERBS, SPORTS, fits, is_language,

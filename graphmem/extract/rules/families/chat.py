@@ -15,8 +15,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import PETS, Finding, Party, Rule, Speech
+from graphmem.extract.rules.clause import Finding, Rule
 from graphmem.extract.rules.lexicon import OCCUPATIONS, clean_name
+from graphmem.extract.rules.parties import PETS, Party, Speech
 from graphmem.extract.rules.slots import SLOT_NOUNS, SLOT_TYPES, is_language, value_slot
 
 if TYPE_CHECKING:

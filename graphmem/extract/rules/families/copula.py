@@ -15,12 +15,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.contrast import denied
-from graphmem.extract.rules.clause import (
-    KIN, PETS, Clause, Finding, Party, Rule, Speech, appositive_name, conjuncts, copula_subjects,
-    has_det, is_person_name, noun_owner, possessor)
+from graphmem.extract.rules.clause import Clause, Finding, Rule
 from graphmem.extract.rules.lexicon import (
     HOMES, LANGUAGE_LABELS, inflections, is_company, is_named, is_occupation, is_org, is_place,
     object_type, pobjs)
+from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, appositive_name, conjuncts,
+                                            copula_subjects, has_det, is_person_name, noun_owner,
+                                            possessor)
 from graphmem.extract.rules.phrases import activity, phrase, verb_phrase
 from graphmem.extract.rules.slots import (
     is_language, married, slot_finding, value_name, value_slot)

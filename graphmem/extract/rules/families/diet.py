@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import Clause, Finding, Rule, Speech, action_of, conjuncts, each
+from graphmem.extract.rules.clause import Clause, Finding, Rule, action_of, each
 from graphmem.extract.rules.lexicon import dobjs, pobjs
+from graphmem.extract.rules.parties import Speech, conjuncts
 from graphmem.extract.rules.slots import DIETS, NOT_SO
 
 if TYPE_CHECKING:

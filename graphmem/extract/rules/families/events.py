@@ -11,9 +11,10 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from graphmem.extract.rules.clause import Clause, Finding, Rule, Speech, each, future_time
+from graphmem.extract.rules.clause import Clause, Finding, Rule, each, future_time
 from graphmem.extract.rules.lexicon import (
     EVENT_NOUNS, TRIP_NOUNS, dobjs, has_prt, is_place, is_school, object_type, pobjs)
+from graphmem.extract.rules.parties import Speech
 from graphmem.extract.rules.phrases import clause_tokens, phrase
 
 

@@ -15,9 +15,10 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.base import SELF
-from graphmem.extract.rules.clause import VAGUE, Clause, Finding, Rule, Speech, each
+from graphmem.extract.rules.clause import Clause, Finding, Rule, each
 from graphmem.extract.rules.lexicon import (
     ACTIVITY_NOUNS, ACTIVITY_VERBS, TRIP_NOUNS, dobjs, has_prt, imperative, pobjs)
+from graphmem.extract.rules.parties import VAGUE, Speech
 from graphmem.extract.rules.phrases import gerund, phrase, trips, verb_phrase
 from graphmem.extract.rules.slots import value_slot
 from graphmem.extract.rules.terms import TECH_LABEL

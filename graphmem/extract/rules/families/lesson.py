@@ -16,8 +16,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import Finding, Party, Rule, Speech, tech_in
+from graphmem.extract.rules.clause import Finding, Rule, tech_in
 from graphmem.extract.rules.lexicon import ADVICE_VERBS, imperative
+from graphmem.extract.rules.parties import Party, Speech
 from graphmem.extract.rules.phrases import verb_phrase
 
 if TYPE_CHECKING:

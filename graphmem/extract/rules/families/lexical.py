@@ -15,8 +15,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import Finding, Rule, Speech
+from graphmem.extract.rules.clause import Finding, Rule
 from graphmem.extract.rules.lexicon import clean_name
+from graphmem.extract.rules.parties import Speech
 
 if TYPE_CHECKING:
     from spacy.tokens import Span

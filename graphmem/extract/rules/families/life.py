@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import (
-    KIN, PETS, Action, Clause, Finding, Party, Rule, Speech, Timing, action_of, conjuncts,
-    each, has_time, past_stretch, past_until, possessor, reworded)
+from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing, action_of, each,
+                                           has_time, past_stretch, past_until, reworded)
 from graphmem.extract.rules.lexicon import (
     BUSINESSES, EVENT_NOUNS, HOMES, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, dobjs, has_prt,
     is_company, is_named, is_place, object_type, pobjs)
+from graphmem.extract.rules.parties import KIN, PETS, Party, Speech, conjuncts, possessor
 from graphmem.extract.rules.phrases import phrase, trips
 from graphmem.extract.rules.slots import is_language, married, value_slot
 from graphmem.extract.rules.terms import TECH_LABEL

@@ -12,9 +12,9 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from graphmem.extract.rules.clause import (
-    Clause, Finding, Rule, Speech, action_of, antecedent, each, possessor)
+from graphmem.extract.rules.clause import Clause, Finding, Rule, action_of, each
 from graphmem.extract.rules.lexicon import capitalised, dobjs, pobjs
+from graphmem.extract.rules.parties import Speech, antecedent, possessor
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import NOT_SO, slot_finding, slot_noun
 

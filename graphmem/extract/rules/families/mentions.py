@@ -22,10 +22,11 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import (
-    FIRST_PERSON, KIN, Finding, Party, Rule, Speech, appositive_name, possessor)
+from graphmem.extract.rules.clause import Finding, Rule
 from graphmem.extract.rules.lexicon import (
     OCCUPATIONS, capitalised, is_company, is_named, is_place, is_school, pobjs)
+from graphmem.extract.rules.parties import (FIRST_PERSON, KIN, Party, Speech, appositive_name,
+                                            possessor)
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
 

@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import (
-    PROJECT_NOUNS, Action, Clause, Finding, Party, Rule, Speech, each, possessor)
+from graphmem.extract.rules.clause import Action, Clause, Finding, Rule, each
 from graphmem.extract.rules.lexicon import (
     ACTIVITY_VERBS, dobjs, has_prt, object_type, pobjs, taken_up)
+from graphmem.extract.rules.parties import PROJECT_NOUNS, Party, Speech, possessor
 from graphmem.extract.rules.phrases import activity, clause_tokens, gerund, phrase
 from graphmem.extract.rules.slots import is_language
 from graphmem.extract.rules.terms import FRAMEWORK, TECH_LABEL, kind_of

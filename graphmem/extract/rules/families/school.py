@@ -15,9 +15,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import Clause, Finding, Rule, Speech, each
+from graphmem.extract.rules.clause import Clause, Finding, Rule, each
 from graphmem.extract.rules.lexicon import (
     capitalised, dobjs, has_prt, is_named, is_school, pobjs)
+from graphmem.extract.rules.parties import Speech
 from graphmem.extract.rules.phrases import phrase
 
 if TYPE_CHECKING:

@@ -18,11 +18,11 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import (
-    KIN, Clause, Finding, Rule, Speech, Timing, action_of, appositive_name, conjuncts,
-    copula_subjects, each, possessor)
+from graphmem.extract.rules.clause import Clause, Finding, Rule, Timing, action_of, each
 from graphmem.extract.rules.lexicon import (
     capitalised, dobjs, is_named, is_org, is_place, is_school, pobjs)
+from graphmem.extract.rules.parties import (KIN, Speech, appositive_name, conjuncts,
+                                            copula_subjects, possessor)
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import (
     NOT_SO, SLOT_THINGS, SPORTS, SLOT_TYPES, fits, is_language, owner_of, slot_finding, slot_noun,

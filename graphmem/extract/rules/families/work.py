@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import (
-    VAGUE, Action, Clause, Finding, Party, Rule, Speech, Timing, action_of, each, has_time,
-    past_stretch, past_until, reworded)
+from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing, action_of, each,
+                                           has_time, past_stretch, past_until, reworded)
 from graphmem.extract.rules.lexicon import (
     dobjs, has_prt, capitalised, is_company, is_named, is_occupation, object_type, pobjs)
+from graphmem.extract.rules.parties import VAGUE, Party, Speech
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
 from graphmem.extract.rules.terms import TECH_LABEL

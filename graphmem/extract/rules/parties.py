@@ -1,0 +1,329 @@
+"""Who a clause speaks about: the parties its words name.
+
+"I" is the speaker, "my sister Anna" is Anna, "my sister" is the speaker's sister, "our
+app" is the project, "he" after a name is that name; a sentence in diary style ("Got a new
+job") has the speaker as its unsaid subject, and "the phone I carry around" is the
+speaker's. :mod:`graphmem.extract.rules.clause` builds a clause on these answers; the
+rule families use them for objects and owners too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from graphmem.extract.rules.terms import TECH_LABEL
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+FIRST_PERSON = frozenset({"i", "me", "we", "us", "myself", "ourselves"})
+FIRST_POSSESSIVE = frozenset({"my", "our"})
+OTHER_POSSESSIVE = frozenset({"your", "his", "her", "their", "its"})
+PROJECT_NOUNS = frozenset({"project", "app", "application", "codebase", "repo", "repository",
+                           "backend", "frontend", "stack", "service", "website", "site", "ci",
+                           "pipeline", "product", "system", "api", "server", "monorepo"})
+#: Kinship and social nouns, and the predicate that links their owner to them.
+KIN = MappingProxyType({
+    "sister": "HAS_SISTER", "sis": "HAS_SISTER", "brother": "HAS_BROTHER", "bro": "HAS_BROTHER",
+    "son": "HAS_CHILD", "daughter": "HAS_CHILD", "kid": "HAS_CHILD", "child": "HAS_CHILD",
+    "baby": "HAS_CHILD", "mom": "HAS_PARENT", "mother": "HAS_PARENT", "mum": "HAS_PARENT",
+    "dad": "HAS_PARENT", "father": "HAS_PARENT", "parent": "HAS_PARENT",
+    "husband": "MARRIED_TO", "wife": "MARRIED_TO", "spouse": "MARRIED_TO",
+    "boyfriend": "HAS_PARTNER", "girlfriend": "HAS_PARTNER", "partner": "HAS_PARTNER",
+    "fiance": "HAS_PARTNER", "fiancé": "HAS_PARTNER", "fiancee": "HAS_PARTNER",
+    "fiancée": "HAS_PARTNER", "friend": "HAS_FRIEND", "buddy": "HAS_FRIEND",
+    "bestie": "HAS_FRIEND", "roommate": "HAS_FRIEND", "cousin": "HAS_RELATIVE",
+    "aunt": "HAS_RELATIVE", "uncle": "HAS_RELATIVE", "grandma": "HAS_RELATIVE",
+    "grandmother": "HAS_RELATIVE", "grandpa": "HAS_RELATIVE", "grandfather": "HAS_RELATIVE",
+    "niece": "HAS_RELATIVE", "nephew": "HAS_RELATIVE", "grandson": "HAS_RELATIVE",
+    "granddaughter": "HAS_RELATIVE", "stepson": "HAS_CHILD", "stepdaughter": "HAS_CHILD",
+    "colleague": "KNOWS", "coworker": "KNOWS", "boss": "KNOWS", "neighbor": "KNOWS",
+    "neighbour": "KNOWS", "mentor": "KNOWS",
+})
+PETS = frozenset({"dog", "puppy", "pup", "cat", "kitten", "kitty", "hamster", "parrot", "bird",
+                  "rabbit", "bunny", "fish", "goldfish", "turtle", "tortoise", "horse", "pony",
+                  "guinea", "snake", "lizard", "gecko", "ferret", "chinchilla", "cockatiel",
+                  "budgie", "pig", "goat", "chicken", "pet", "retriever", "labrador", "lab",
+                  "poodle", "beagle", "terrier", "husky", "shepherd", "bulldog", "corgi",
+                  "dachshund", "chihuahua", "spaniel", "pug", "collie", "tabby", "doggo",
+                  "greyhound", "whippet", "shiba", "schnauzer", "rottweiler", "boxer", "dalmatian",
+                  "doodle", "labradoodle", "cockapoo", "maltese", "pomeranian", "sheepdog",
+                  "mutt", "moggy", "siamese", "persian", "parakeet", "canary", "iguana",
+                  "axolotl", "hedgehog", "rat", "mouse", "gerbil"})
+#: Words that make an object a pointer rather than a thing worth remembering.
+VAGUE = frozenset({"it", "that", "this", "them", "these", "those", "one", "ones", "thing",
+                   "things", "stuff", "everything", "something", "anything", "nothing", "lot",
+                   "lots", "all", "way", "idea", "you", "what", "which", "who", "bit", "kind",
+                   "sort", "part", "much", "more", "most", "some", "any", "none", "both", "each",
+                   "other", "others", "same", "time", "moment", "day", "thanks", "hug", "fun",
+                   "yourself", "him", "her", "they", "he", "she", "there", "here", "people",
+                   "few", "many", "several", "plenty", "everyone", "everybody", "someone",
+                   "somebody", "anyone", "nobody", "while", "ton", "tons", "bunch", "heaps",
+                   "ways", "deal", "moments", "thought", "ideas", "pic", "picture", "photo"})
+_NOT_NAMES = frozenset({TECH_LABEL, "GPE", "LOC", "DATE", "TIME", "FAC", "CARDINAL", "ORDINAL"})
+
+
+@dataclass(frozen=True)
+class Party:
+    """A resolved subject or object: its entity name and type, and whether it is the speaker."""
+
+    name: str
+    type: str = "person"
+    is_speaker: bool = False
+
+
+@dataclass
+class Speech:
+    """Who is talking in the current message and which names the episode knows as people."""
+
+    speaker: str
+    first_person: bool
+    people: frozenset[str]
+    speakers: frozenset[str] = frozenset()  # the participants: "I love it, Nate!" names no object
+
+    def me(self) -> Party:
+        return Party(self.speaker, "person", True)
+
+
+def subjects_of(verb: Token, speech: Speech) -> list[Party]:
+    """Resolve the subject(s) of ``verb``, inheriting it across ``and`` and ``to``-clauses."""
+    node = verb
+    for _ in range(4):
+        subj = [c for c in node.children if c.dep_ in ("nsubj", "nsubjpass")]
+        subj = subj or [x for a in node.children if a.dep_ in ("aux", "auxpass")
+                        for x in a.children if x.dep_ == "nsubj"]  # "I go swimming": on "go"
+        subj = subj or [c for c in node.children if c.dep_ == "npadvmod" and c.i < node.i
+                        and any(x.lower_ in FIRST_PERSON for x in conjuncts(c))]  # "Chris and I"
+        subj = [t for t in subj if not _opener(t)]
+        if subj:
+            break
+        if node.dep_ in ("advcl", "ccomp") and _diary(node, speech):
+            return [speech.me()]  # "took up bouldering - my mate built a wall": not the mate
+        if node.dep_ in ("conj", "xcomp", "advcl") and node.head != node:
+            node = node.head
+        else:
+            return [speech.me()] if _diary(node, speech) else []
+    else:
+        return []
+    parties: list[Party] = []
+    for token in subj:
+        for member in [token, *conjuncts(token)]:
+            party = party_of(member, speech)
+            if party is not None:
+                parties.append(party)
+    # "Tom and I got married" is sometimes parsed with Tom hanging off the verb, as a
+    # modifier or even an interjection ("Raj" read as "Hey")
+    if any(p.is_speaker for p in parties):
+        named = {p.name for p in parties}
+        parties += [Party(c.text, "person") for c in verb.children
+                    if c.text not in named and _joined_name(c, speech)]
+    return parties
+
+
+#: Openers the parser takes for a subject: "big news, just started at X", "update: ...".
+_OPENERS = frozenset({"news", "update", "ok", "okay", "lol", "btw", "fyi", "anyway", "so",
+                      "wow", "yay", "omg"})
+
+
+def _opener(token: Token) -> bool:
+    """"Big news, just started at Blue Harbor": a chat opener, set off by a comma."""
+    doc = token.doc
+    after = token.i + 1
+    words = token.lemma_.lower().split()  # "big news" may be one merged token
+    return bool(words) and words[-1] in _OPENERS and after < len(doc) and doc[after].text in (
+        ",", ":")
+
+
+_INTERJECTIONS = frozenset({"wow", "oh", "ok", "okay", "yes", "yeah", "well", "so", "hey",
+                            "hi", "anyway", "honestly", "finally", "actually", "guess"})
+
+
+def _joined_name(token: Token, speech: Speech) -> bool:
+    """A name hung off the verb that is really the first of "<name> and I"."""
+    if token.dep_ not in ("npadvmod", "intj") or not token.text[:1].isupper() \
+            or token.lower_ in _INTERJECTIONS:
+        return False
+    named = token.ent_type_ == "PERSON" or token.text in speech.people or token.tag_ in (
+        "NNP", "UH")
+    doc = token.doc
+    joined = any(x.dep_ == "cc" for x in token.children) or (
+        token.i + 2 < len(doc) and doc[token.i + 1].lower_ == "and"
+        and doc[token.i + 2].lower_ in FIRST_PERSON)
+    return named and joined
+
+
+def copula_subjects(verb: Token) -> list[Token]:
+    """The subject of "is", also when the parser hung it on the previous clause.
+
+    "I work at Siemens and my favourite band is Radiohead" is often parsed with
+    "band" coordinated with "Siemens" and "is" left without a subject: the
+    possessed noun right before the verb is its subject.
+    """
+    found = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")
+             or c.dep_ == "csubj" and c.tag_ != "VBG"]  # "Go is ...", not "Seeing X was ..."
+    if found or verb.i == verb.sent.start:
+        return found
+    if verb.dep_ == "conj" and verb.head.i < verb.i:  # "Gustavo runs our team and is my manager"
+        shared = [c for c in verb.head.children if c.dep_ == "nsubj"]
+        if shared:
+            return shared
+    before = verb.doc[verb.i - 1]
+    if before.pos_ in ("NOUN", "PROPN") and before.dep_ == "conj" and \
+            any(c.dep_ == "poss" for c in before.children):
+        return [before]
+    return []
+
+
+#: Verbs whose past is their base form: "quit rowing" opens a diary line, not an order.
+_SAME_PAST = frozenset({"quit", "split", "cut", "shut", "got"})
+
+
+def _diary(verb: Token, speech: Speech) -> bool:
+    """"Replaced my phone", "Got a new job", "Just moved to Oslo": the speaker, unsaid.
+
+    A sentence that opens with a past-tense verb (after adverbs at most) and has
+    no subject is the diary style of a first-person message; a base form at the
+    start is an imperative and says nothing about the speaker.
+    """
+    if not speech.first_person:
+        return False
+    if verb.tag_ not in ("VBD", "VBN") and not (verb.tag_ in ("VB", "VBP")
+                                                and verb.lower_ in _SAME_PAST) \
+            and not (verb.tag_ == "VBG" and verb.dep_ == "ROOT" and not any(
+                c.dep_ == "aux" for c in verb.children)) \
+            and not (verb.tag_ == "VBG" and [c.lower_ for c in verb.children
+                                             if c.dep_ == "aux"] == ["been"]):
+        return False  # "quit rowing" is past; "doing judo" is "I'm doing", "been driving" "I've"
+    if verb.dep_ in ("advcl", "ccomp"):
+        # "got a Pixel 7 on sale, folding phones are fun": the parser hangs the opening
+        # clause on the next one; an opening clause with a conjunction ("when ...") is not one
+        if verb.head.i < verb.i or any(c.dep_ == "mark" for c in verb.children):
+            return False
+    elif verb.dep_ != "ROOT":
+        return False
+    opened = {x.i for t in verb.children if _opener(t) for x in t.subtree}
+    before = [t for t in verb.sent if t.i < verb.i and t.i not in opened]
+    return all(t.pos_ in ("ADV", "INTJ", "PUNCT") or t.dep_ in ("aux", "auxpass")
+               and t.head.i == verb.i for t in before)  # "got promoted", "been driving"
+
+
+def party_of(token: Token, speech: Speech) -> Party | None:
+    """The entity a noun phrase names, or None when it is vague ("he", "the weather")."""
+    low = token.lower_
+    if low in FIRST_PERSON:
+        return speech.me() if speech.first_person else None
+    named = appositive_name(token)
+    if named is not None:
+        return Party(named, "person")
+    owner = possessor(token)
+    lemma = token.lemma_.lower()
+    if owner == "me" and lemma in KIN and speech.first_person:
+        return Party(f"{speech.speaker}'s {token.lower_}", "person")
+    if owner == "name" and lemma in KIN:  # "my best friend's husband": a relative's relative
+        holder = next(c for c in token.children if c.dep_ == "poss")
+        relative = party_of(holder, speech)
+        if relative is not None and not relative.is_speaker:
+            return Party(f"{relative.name}'s {token.lower_}", "person")
+    if lemma in PROJECT_NOUNS and (owner == "me" or has_det(token, ("the", "this"))):
+        return Party("project", "project")
+    if is_person_name(token, speech):
+        return Party(token.text, "person")
+    return None
+
+
+def is_person_name(token: Token, speech: Speech) -> bool:
+    """A person's name; the small model often calls first names ORG or NORP, so those count."""
+    if token.text in speech.people or token.ent_type_ == "PERSON":
+        return True
+    text = token.text
+    return (token.tag_ in ("NNP", "NNPS") and text[:1].isupper() and not text.isupper()
+            and " " not in text and token.ent_type_ in ("", "ORG", "NORP", "PRODUCT")
+            and token.lower_ not in VAGUE)
+
+
+def antecedent(token: Token) -> Token | None:
+    """Who "he" or "she" is, when the sentence named one person just before: "Mirela has
+    taken over the team, so she's my boss now" -> Mirela. None for any other word, or
+    when no name precedes it."""
+    if token.lower_ not in ("he", "she", "him", "her"):
+        return None
+    names = [t for t in token.sent if t.i < token.i and t.pos_ == "PROPN"
+             and t.text[:1].isupper() and (t.ent_type_ in ("", "PERSON", "NORP") or (
+                 t.ent_type_ == "GPE" and t.dep_ == "nsubj"))]  # a "place" that acts is a name
+    return names[-1] if names else None
+
+
+def appositive_name(token: Token) -> str | None:
+    """"my sister Anna" -> "Anna"; "my dog, Max" -> "Max"."""
+    if token.lemma_.lower() not in KIN and token.lemma_.lower() not in PETS:
+        return None
+    for c in token.children:
+        if c.dep_ in ("appos", "npadvmod") and c.text[:1].isupper() and c.i > token.i:
+            return c.text
+    nxt = token.nbor(1) if token.i + 1 < len(token.doc) else None
+    if nxt is not None and nxt.text[:1].isupper() and nxt.ent_type_ not in _NOT_NAMES and \
+            (nxt.ent_type_ == "PERSON" or nxt.tag_ in ("NNP", "NNPS")):
+        return nxt.text  # the parser often hangs "my husband Raj" off the verb
+    return None
+
+
+def possessor(token: Token) -> str | None:
+    """"me" for my/our, "you" for your, "other" for his/her/their, "name" for Anna's."""
+    for c in token.children:
+        if c.dep_ == "poss":
+            low = c.lower_
+            if low in FIRST_POSSESSIVE:
+                return "me"
+            if low in ("your", "yours"):
+                return "you"
+            if low in OTHER_POSSESSIVE:
+                return "other"
+            return "name"
+    return None
+
+
+#: Verbs of a relative clause that name what one does not (yet) have: "the phone I want".
+_WANTING = frozenset({"want", "wish", "need", "like", "love", "prefer", "hope", "plan", "dream",
+                      "miss", "consider", "recommend", "choose", "pick", "covet", "eye"})
+
+
+def noun_owner(noun: Token, speech: Speech) -> Party | None:
+    """Whose noun: "my" is the speaker, "Ana's" is Ana, and "the phone I carry around" or
+    "the company I joined" (the noun of a relative clause the speaker is the subject of) is
+    the speaker's; None for anyone else."""
+    for c in noun.children:
+        if c.dep_ == "poss":
+            if c.lower_ in ("my", "our"):
+                return speech.me() if speech.first_person else None
+            if is_person_name(c, speech):
+                return Party(c.text, "person")
+        if c.dep_ == "relcl" and has_det(noun, ("the",)) and speech.first_person and any(
+                s.dep_ == "nsubj" and s.lower_ in ("i", "we") for s in c.children) \
+                and c.lemma_ not in _WANTING and not any(
+                    a.dep_ == "aux" and a.tag_ == "MD" for a in c.children):
+            return speech.me()  # not "the phone I want", "the car I'd buy"
+    return None
+
+
+def has_det(token: Token, words: tuple[str, ...]) -> bool:
+    return any(c.dep_ == "det" and c.lower_ in words for c in token.children)
+
+
+def conjuncts(token: Token) -> list[Token]:
+    """Tokens coordinated with ``token``: "TypeScript and a functional style"."""
+    found: list[Token] = []
+    own = any(c.dep_ == "poss" for c in token.children)
+    stack = [c for c in token.children if c.dep_ in ("conj", "appos")
+             and (own or c.dep_ == "appos" or not _possessed_by_me(c))]
+    while stack:
+        c = stack.pop(0)
+        found.append(c)
+        stack.extend(x for x in c.children if x.dep_ in ("conj", "appos"))
+    return found
+
+
+def _possessed_by_me(token: Token) -> bool:
+    """"Siemens and my favourite band": "my" opens a new clause, not a second object."""
+    return any(c.dep_ == "poss" and c.lower_ in FIRST_POSSESSIVE for c in token.children)
