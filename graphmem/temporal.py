@@ -120,11 +120,6 @@ class TimeFilter(BaseModel):
       or, if not given, at ``as_known_at``;
     * ``include_history``: superseded and retracted facts too (those that had
       started by ``as_of``), still subject to ``as_known_at``.
-
-    A fact whose interval is empty as the view knows it (it ends where it starts: a value
-    corrected as wrong from its start, or retracted the moment it was said) never held, so
-    no view of world time shows it, history included; ``as_known_at`` an instant before the
-    end was learned still shows what was believed then.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -158,6 +153,16 @@ class TimeFilter(BaseModel):
         known = self.as_known_at
         return known is None or recorded_at is None or recorded_at <= known
 
+    def never_held(self, fact: Fact) -> bool:
+        """Whether ``fact``'s interval, as this view knows it, is empty: a value corrected
+        as wrong from its start ends where it starts. The stores' history listings keep it
+        (a record of what was believed; ``as_known_at`` an instant before the end was learned
+        sees it hold); a search of what was true leaves it out of history."""
+        if fact.valid_until is None or fact.valid_until > fact.valid_from:
+            return False
+        known = self.as_known_at
+        return known is None or (fact.expired_at is not None and fact.expired_at <= known)
+
     def matches_time(self, fact: Fact, now: datetime) -> bool:
         """The time part alone (for listings that choose statuses explicitly)."""
         until = fact.valid_until
@@ -167,6 +172,6 @@ class TimeFilter(BaseModel):
             if fact.expired_at is None or fact.expired_at > self.as_known_at:
                 until = None
         at = self.at(now)
-        if fact.valid_from > at or (until is not None and until <= fact.valid_from):
+        if fact.valid_from > at:
             return False
         return self.include_history or until is None or at < until

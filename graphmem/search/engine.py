@@ -229,7 +229,7 @@ class SearchEngine:
               datetime | None] | None, time: TimeFilter, now: datetime) -> bool:
         if request.categories and fact.category not in request.categories:
             return False
-        if not time.matches(fact, now):
+        if not time.matches(fact, now) or time.never_held(fact):
             return False
         if window is not None and not request.include_history:
             return overlaps(fact.valid_from, fact.valid_until, window)

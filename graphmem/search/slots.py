@@ -75,9 +75,10 @@ class SlotAnswer:
 
     def past(self, time: TimeFilter) -> list[Fact]:
         """The slot's ended values, newest first: what a history view of the slot shows
-        after its current value (a forgotten one only if the view includes those)."""
-        shown = [f for f in self.stale
-                 if time.include_forgotten or f.status is not FactStatus.FORGOTTEN]
+        after its current value (a forgotten one only if the view includes those; never a
+        value that never held)."""
+        shown = [f for f in self.stale if not time.never_held(f)
+                 and (time.include_forgotten or f.status is not FactStatus.FORGOTTEN)]
         return sorted(shown, key=lambda f: (f.valid_from, f.recorded_at), reverse=True)
 
     def answers(self, question: str) -> list[Fact]:

@@ -331,3 +331,38 @@ def test_a_slot_nobody_told_is_not_answered_by_a_question_about_a_value(
 
     assert not [t for t in sport if "boxing" in t], sport
     assert not [t for t in employer if "Lumora" in t], employer
+
+
+def test_a_value_corrected_from_its_start_is_no_part_of_the_slot_history(
+        store: GraphStore, embedder: Embedder, extractor: Extractor, tenant: str) -> None:
+    """"I mostly code in Haskell", then a correction that it was OCaml all along (PATCH
+    since=start): a history search never shows Haskell as a past main language, while the
+    store's listing keeps the record and a view of what was believed before still sees it."""
+    from datetime import timedelta
+
+    from graphmem.manage.edits import correct_fact
+    from graphmem.store.base import FactQuery
+    from graphmem.temporal import TimeFilter
+
+    clock = [NOW]
+    memory = Memory(store, extractor, embedder, clock=lambda: clock[0])
+    try:
+        say(memory, tenant, "ines", "2024-03-01T10:00:00", "I mostly code in Haskell these days.")
+        question = "Which programming language does Ines use?"
+        main = next(h for h in ask(memory, tenant, "ines", question, include_turns=False)
+                    if h.object == "Haskell" and h.predicate == "MAIN_LANGUAGE")
+        clock[0] = NOW + timedelta(days=2)
+        correct_fact(memory, tenant, main.id, object="OCaml", since="start")
+        for query in (question, "Haskell"):
+            past = ask(memory, tenant, "ines", query, include_history=True, include_turns=False)
+            assert ("Haskell", "MAIN_LANGUAGE") not in [(h.object, h.predicate) for h in past]
+        now = ask(memory, tenant, "ines", question, include_history=True, include_turns=False)
+        assert ("OCaml", "MAIN_LANGUAGE") in [(h.object, h.predicate) for h in now], now
+        then = ask(memory, tenant, "ines", question, as_known_at=NOW + timedelta(days=1),
+                   include_turns=False)
+        assert ("Haskell", "MAIN_LANGUAGE") in [(h.object, h.predicate) for h in then], then
+        listed = store.list_facts(tenant, FactQuery(scope_keys=Scope(user_id="ines").visible_keys,
+                                                    time=TimeFilter(include_history=True)))
+        assert any(f.id == main.id and f.valid_until == f.valid_from for f in listed)
+    finally:
+        memory.engine.close()

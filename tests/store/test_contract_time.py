@@ -16,7 +16,7 @@ from graphmem.embed.base import Embedder
 from graphmem.ingest.inputs import EpisodeInput, FactInput
 from graphmem.ingest.pipeline import Ingestor
 from graphmem.models import Message
-from graphmem.store.base import FactQuery, GraphStore, WriteBatch
+from graphmem.store.base import FactQuery, GraphStore
 from graphmem.temporal import TimeFilter
 from tests.ingest.helpers import ALICE, ScriptedExtractor
 
@@ -45,8 +45,7 @@ def _reads(store: GraphStore, embedder: Embedder, tenant: str, alice_id: str,
     keys = ALICE.visible_keys
     vector = [float(x) for x in embedder.embed(["where does Alice live"])[0]]
     texts = {f.id: f.text for f in store.list_facts(tenant, FactQuery(
-        scope_keys=keys, time=TimeFilter(include_history=True, as_known_at=time.as_known_at),
-        limit=100))}
+        scope_keys=keys, time=TimeFilter(include_history=True), limit=100))}
     return {
         "list": sorted(f.text for f in store.list_facts(tenant, FactQuery(scope_keys=keys,
                                                                           time=time))),
@@ -105,27 +104,3 @@ def test_stored_times_come_back_as_utc(store: GraphStore, embedder: Embedder,
     early = TimeFilter.model_validate({"as_of": "2024-07-01T08:00:00+02:00"}).as_of
     assert early is not None
     assert store.list_episodes(tenant, ALICE.visible_keys, before=early) == []
-
-
-def test_a_fact_that_never_held_is_no_part_of_history(store: GraphStore, embedder: Embedder,
-                                                      tenant: str) -> None:
-    """A value corrected as wrong from its start ends where it starts: every read of world
-    time leaves it out, history included, while a view of what was believed before the
-    correction was recorded still shows it."""
-    ingestor = Ingestor(store, ScriptedExtractor({}), embedder, clock=lambda: RECORDED)
-    created = ingestor.add_facts(tenant, _facts()).created
-    alice_id = created[0].subject_id
-    lisbon_id = next(f.id for f in created if f.object_name == "Lisbon")
-    lisbon = store.get_facts(tenant, [lisbon_id])[0]
-    corrected_at = RECORDED + timedelta(days=1)
-    store.write(tenant, WriteBatch(facts=[lisbon.model_copy(update={
-        "valid_until": lisbon.valid_from, "expired_at": corrected_at})]))
-
-    everything = _reads(store, embedder, tenant, alice_id, TimeFilter(include_history=True))
-    for read, texts in everything.items():
-        assert "Alice lives in Lisbon." not in texts, (read, texts)
-        assert "Alice lives in Porto." in texts, (read, texts)
-    believed = _reads(store, embedder, tenant, alice_id, TimeFilter(
-        include_history=True, as_known_at=corrected_at - timedelta(hours=1)))
-    for read, texts in believed.items():
-        assert "Alice lives in Lisbon." in texts, (read, texts)

@@ -95,13 +95,11 @@ def time_filter(alias: str, time: TimeFilter, now: datetime, prefix: str = "tf",
         params[f"{p}Known"] = time.as_known_at
         conditions.append(f"{f}.recordedAt <= ${p}Known")
     conditions.append(f"{f}.validFrom <= ${p}At")
-    unknown_end = (f" OR {f}.expiredAt IS NULL OR {f}.expiredAt > ${p}Known"
-                   if time.as_known_at is not None else "")
-    if time.include_history:  # a fact that never held is no part of any history
-        conditions.append(f"({f}.validUntil IS NULL OR {f}.validFrom < {f}.validUntil"
-                          f"{unknown_end})")
-    else:
-        conditions.append(f"({f}.validUntil IS NULL OR ${p}At < {f}.validUntil{unknown_end})")
+    if not time.include_history:
+        still_open = f"{f}.validUntil IS NULL OR ${p}At < {f}.validUntil"
+        if time.as_known_at is not None:
+            still_open += f" OR {f}.expiredAt IS NULL OR {f}.expiredAt > ${p}Known"
+        conditions.append(f"({still_open})")
     return " AND ".join(conditions), params
 
 
