@@ -33,7 +33,7 @@ from graphmem.search.engine import CHANNEL_DEPTH, channel_plan  # noqa: E402
 from graphmem.search.models import SearchRequest  # noqa: E402
 from graphmem.store.base import WriteBatch  # noqa: E402
 from graphmem.store.neo4j import Neo4jStore  # noqa: E402
-from graphmem.store.neo4j import records  # noqa: E402
+from graphmem.store.neo4j import reads, records  # noqa: E402
 from graphmem.store.neo4j import search as cypher  # noqa: E402
 from graphmem.store.neo4j.store import (MAX_CANDIDATES, MIN_CANDIDATES, NAMES_PER_LOOKUP,  # noqa: E402
                                         OVERSAMPLE, SHARE_MARGIN, SIDE_SHARE)
@@ -69,7 +69,7 @@ def profile(store: Neo4jStore, tenant: str, request: SearchRequest,
     with store._session() as session:  # a benchmark's look inside: the store has no PROFILE
         session.run(query, params).consume()
         # query options come before PROFILE: CYPHER replan=skip PROFILE ...
-        summary = session.run(query.replace(cypher.REPLAN, cypher.REPLAN + "PROFILE ", 1),
+        summary = session.run(query.replace(reads.KEEP_PLAN, reads.KEEP_PLAN + "PROFILE ", 1),
                               params).consume()
     ops = operators(summary.profile)
     return {"question": request.query, "exact_scan_limit": exact_scan_limit,

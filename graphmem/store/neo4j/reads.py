@@ -73,6 +73,31 @@ def checked_alias(name: str) -> str:
     return name
 
 
+# -- plans ---------------------------------------------------------------------
+#: The prefix of a long query whose seeks are fixed by unique ids or index hints: Neo4j
+#: plans a query again when the counts it was planned on have moved enough, which a growing
+#: store does often, and planning a long query takes 0.5-6 s here; an older plan of such a
+#: query is as good as a new one.
+KEEP_PLAN = "CYPHER replan=skip\n"
+_PARAMETER = re.compile(r"\$([A-Za-z_]\w*)")
+
+
+def as_one_map(query: Query, name: str) -> Query:
+    """``query`` with its parameters read from one map parameter, ``name``.
+
+    Neo4j keys a cached plan by the query's text and its parameters' types, and a top-level
+    list's type carries its size range (1, up to 10, up to 100, ...): a long query with a
+    few lists of varying length was planned again for each new mix of sizes (0.5-6 s each).
+    Inside a map, the lists do not enter the key, and one plan serves every size.
+
+    >>> as_one_map(("UNWIND $rows AS row MERGE (n:X {id: row.id, t: $tenant})",
+    ...             {"rows": [{"id": 1}], "tenant": "a"}), "s0")
+    ('UNWIND $s0.rows AS row MERGE (n:X {id: row.id, t: $s0.tenant})', {'s0': {'rows': [{'id': 1}], 'tenant': 'a'}})
+    """
+    text, params = query
+    return _PARAMETER.sub(rf"${name}.\1", text), {name: dict(params)}
+
+
 # -- time ----------------------------------------------------------------------
 def time_filter(alias: str, time: TimeFilter, now: datetime, prefix: str = "tf", *,
                 statuses: bool = True) -> Query:

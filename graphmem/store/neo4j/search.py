@@ -226,11 +226,12 @@ def _walk(plan: ChannelPlan, now: datetime, params: Params) -> tuple[str, list[s
     return text, names
 
 
-#: Keep a cached plan when the data's statistics change. Planning this query takes seconds
-#: (measured 2.5-6 s on 2 cores), and by default Neo4j plans it again each time the counts it
-#: was planned on have moved enough, which a growing store does often: a search then waits
-#: seconds. Its seeks are fixed by index hints, so an older plan stays a good one.
-REPLAN = "CYPHER replan=skip\n"
+#: The search's parameters travel as one map (:func:`reads.as_one_map`: the names, seeds and
+#: words it looks up vary in number from question to question) and it keeps its plan when
+#: the counts move (:data:`reads.KEEP_PLAN`; its seeks are fixed by index hints). Planning it
+#: takes 2.5-6 s on 2 cores, which a question paid whenever its lists fell in a new mix of
+#: size ranges or the store had grown.
+_SEARCH_PARAMS = "q"
 
 
 def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
@@ -307,7 +308,9 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
         text += "CALL () { RETURN [] AS turnsVector, false AS turnIdsExact }\n"
     returned = ["exact", "named", "seeds", *hops, "bm25", "vector", "facts", "turns",
                 "turnsVector", "vectorExact", "turnIdsExact"]
-    return REPLAN + text + "RETURN " + ", ".join(returned), params
+    text, params = reads.as_one_map((text + "RETURN " + ", ".join(returned), params),
+                                    _SEARCH_PARAMS)
+    return reads.KEEP_PLAN + text, params
 
 
 def side_channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule,
@@ -330,8 +333,10 @@ def side_channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRul
                  f"  RETURN CASE WHEN exact THEN hits ELSE [] END AS {name},"
                  f" exact AS {name}Exact\n}}\n")
     text += _facts_of("vector", "facts") + _turns_of("turnIds", "turnsVector")
-    return (REPLAN + text + "RETURN vector, facts, turnsVector, vectorExact, turnIdsExact",
-            params)
+    text, params = reads.as_one_map(
+        (text + "RETURN vector, facts, turnsVector, vectorExact, turnIdsExact", params),
+        _SEARCH_PARAMS)
+    return reads.KEEP_PLAN + text, params
 
 
 def join_side(row: dict[str, Any], side: Record, plan: ChannelPlan) -> None:

@@ -13,28 +13,20 @@ import re
 from datetime import datetime
 
 from graphmem.models import FactStatus
-from graphmem.store.neo4j.reads import Params, Query, each_by_id, relationship_type
-
-
-#: Keep a cached plan when the store's counts change (see :func:`in_one`).
-_NO_REPLAN = "CYPHER replan=skip"
+from graphmem.store.neo4j.reads import (KEEP_PLAN, Params, Query, as_one_map, each_by_id,
+                                        relationship_type)
 
 
 def in_one(statements: list[Query], guard: Query | None = None) -> Query:
     """Several write statements as one query (one round trip), run in order.
 
-    Each becomes a unit subquery whose parameters travel as one map (``$s0.id``). Neo4j
-    keys a cached plan by the query's text and its parameters' types, and a top-level
-    list's size range (1, up to 10, up to 100, ...) is part of that type: with each
-    statement's lists passed at the top level, nearly every new mix of batch sizes
-    planned this long query again (0.5-0.8 s each, most of a LoCoMo ingest's write
-    time); inside a map, one plan serves every batch. It is also never planned again
-    because the store's counts moved (``replan=skip``, another 0.6 s each time on a
-    growing database): every part reaches its nodes by unique id, a plan no count can
-    improve. With a ``guard``
-    (:func:`graphmem.store.neo4j.timelines.lock`), it runs first and the statements
-    only when it returned no row; the query returns the guard's rows as one list,
-    ``conflicts``.
+    Each becomes a unit subquery whose parameters travel as one map (``$s0.id``,
+    :func:`reads.as_one_map`: a write's lists vary in length from batch to batch), and the
+    query keeps its plan when the counts move (:data:`reads.KEEP_PLAN`: every part reaches
+    its nodes by unique id). Both once planned this query again for most new writes of a
+    conversation (0.5-0.8 s each, most of a LoCoMo ingest's write time). With a ``guard``
+    (:func:`graphmem.store.neo4j.timelines.lock`), it runs first and the statements only
+    when it returned no row; the query returns the guard's rows as one list, ``conflicts``.
 
     >>> text, params = in_one([("MERGE (n:X {id: $id})", {"id": 1})])
     >>> print(text)
@@ -48,14 +40,15 @@ def in_one(statements: list[Query], guard: Query | None = None) -> Query:
     """
     params: Params = {}
     parts = []
-    for i, (text, own) in enumerate(statements):
-        parts.append("CALL () {\n" + re.sub(r"\$(\w+)", rf"$s{i}.\1", text) + "\n}")
-        params[f"s{i}"] = dict(own)
+    for i, statement in enumerate(statements):
+        text, own = as_one_map(statement, f"s{i}")
+        parts.append("CALL () {\n" + text + "\n}")
+        params.update(own)
     if guard is None:
-        return "\n".join([_NO_REPLAN, *parts, "RETURN [] AS conflicts"]), params
-    head = (_NO_REPLAN + "\nCALL () {\n" + re.sub(r"\$(\w+)", r"$guard.\1", guard[0])
-            + "\n}\n")
-    params["guard"] = dict(guard[1])
+        return KEEP_PLAN + "\n".join([*parts, "RETURN [] AS conflicts"]), params
+    text, own = as_one_map(guard, "guard")
+    params.update(own)
+    head = KEEP_PLAN + "CALL () {\n" + text + "\n}\n"
     if not parts:
         return head + "RETURN collect(key) AS conflicts", params
     return (head + "WITH collect(key) AS conflicts\n"
