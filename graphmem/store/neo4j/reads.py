@@ -74,7 +74,7 @@ def checked_alias(name: str) -> str:
 
 
 # -- plans ---------------------------------------------------------------------
-#: The prefix of a long query whose seeks are fixed by unique ids or index hints: Neo4j
+#: The prefix of a long query whose seeks are fixed by index hints: Neo4j
 #: plans a query again when the counts it was planned on have moved enough, which a growing
 #: store does often, and planning a long query takes 0.5-6 s here; an older plan of such a
 #: query is as good as a new one.

@@ -13,7 +13,7 @@ import re
 from datetime import datetime
 
 from graphmem.models import FactStatus
-from graphmem.store.neo4j.reads import (KEEP_PLAN, Params, Query, as_one_map, each_by_id,
+from graphmem.store.neo4j.reads import (Params, Query, as_one_map, each_by_id,
                                         relationship_type)
 
 
@@ -21,16 +21,16 @@ def in_one(statements: list[Query], guard: Query | None = None) -> Query:
     """Several write statements as one query (one round trip), run in order.
 
     Each becomes a unit subquery whose parameters travel as one map (``$s0.id``,
-    :func:`reads.as_one_map`: a write's lists vary in length from batch to batch), and the
-    query keeps its plan when the counts move (:data:`reads.KEEP_PLAN`: every part reaches
-    its nodes by unique id). Both once planned this query again for most new writes of a
-    conversation (0.5-0.8 s each, most of a LoCoMo ingest's write time). With a ``guard``
+    :func:`reads.as_one_map`): a write's lists vary in length from batch to batch, and each
+    new mix of their size ranges once planned this query again (0.5-0.8 s each, most of a
+    LoCoMo ingest's write time). Unlike the search, it is planned again when the counts
+    move: kept from an empty store (``replan=skip``, tried), its plan slowed a 100k-fact
+    load to seconds a batch. With a ``guard``
     (:func:`graphmem.store.neo4j.timelines.lock`), it runs first and the statements only
     when it returned no row; the query returns the guard's rows as one list, ``conflicts``.
 
     >>> text, params = in_one([("MERGE (n:X {id: $id})", {"id": 1})])
     >>> print(text)
-    CYPHER replan=skip
     CALL () {
     MERGE (n:X {id: $s0.id})
     }
@@ -45,10 +45,10 @@ def in_one(statements: list[Query], guard: Query | None = None) -> Query:
         parts.append("CALL () {\n" + text + "\n}")
         params.update(own)
     if guard is None:
-        return KEEP_PLAN + "\n".join([*parts, "RETURN [] AS conflicts"]), params
+        return "\n".join([*parts, "RETURN [] AS conflicts"]), params
     text, own = as_one_map(guard, "guard")
     params.update(own)
-    head = KEEP_PLAN + "CALL () {\n" + text + "\n}\n"
+    head = "CALL () {\n" + text + "\n}\n"
     if not parts:
         return head + "RETURN collect(key) AS conflicts", params
     return (head + "WITH collect(key) AS conflicts\n"
