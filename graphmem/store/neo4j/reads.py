@@ -79,7 +79,8 @@ def checked_alias(name: str) -> str:
 #: store does often, and planning a long query takes 0.5-6 s here; an older plan of such a
 #: query is as good as a new one.
 KEEP_PLAN = "CYPHER replan=skip\n"
-_PARAMETER = re.compile(r"\$([A-Za-z_]\w*)")
+#: A ``$parameter`` in a query's text.
+PARAMETER = re.compile(r"\$([A-Za-z_]\w*)")
 
 
 def as_one_map(query: Query, name: str) -> Query:
@@ -90,12 +91,11 @@ def as_one_map(query: Query, name: str) -> Query:
     few lists of varying length was planned again for each new mix of sizes (0.5-6 s each).
     Inside a map, the lists do not enter the key, and one plan serves every size.
 
-    >>> as_one_map(("UNWIND $rows AS row MERGE (n:X {id: row.id, t: $tenant})",
-    ...             {"rows": [{"id": 1}], "tenant": "a"}), "s0")
-    ('UNWIND $s0.rows AS row MERGE (n:X {id: row.id, t: $s0.tenant})', {'s0': {'rows': [{'id': 1}], 'tenant': 'a'}})
+    >>> as_one_map(("UNWIND $rows AS r RETURN r, $tenant", {"rows": [1], "tenant": "a"}), "q")
+    ('UNWIND $q.rows AS r RETURN r, $q.tenant', {'q': {'rows': [1], 'tenant': 'a'}})
     """
     text, params = query
-    return _PARAMETER.sub(rf"${name}.\1", text), {name: dict(params)}
+    return PARAMETER.sub(rf"${name}.\1", text), {name: dict(params)}
 
 
 # -- time ----------------------------------------------------------------------

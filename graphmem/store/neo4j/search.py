@@ -48,7 +48,6 @@ _SHARED = frozenset({"tenant", "scopeKeys", "vector"})
 #: In a query this size the planner may scan the id index once per row for an id taken
 #: from a variable (it did at 1k facts: 20 scans of 1,047 entities); the hint keeps a seek.
 _SEEK_ENTITY = "USING INDEX n:Entity(id)"
-_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
 @dataclass(frozen=True)
@@ -84,7 +83,7 @@ def own_params(query: Query, prefix: str) -> Query:
     text, params = query
     names = {k: k if k in _SHARED or re.match(r"t[ft][A-Z]", k) else prefix + k[0].upper() + k[1:]
              for k in params}
-    text = _PARAM.sub(lambda m: "$" + names.get(m.group(1), m.group(1)), text)
+    text = reads.PARAMETER.sub(lambda m: "$" + names.get(m.group(1), m.group(1)), text)
     return text, {names[k]: v for k, v in params.items()}
 
 

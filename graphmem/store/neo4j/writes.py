@@ -9,7 +9,6 @@ in one transaction.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 
 from graphmem.models import FactStatus
