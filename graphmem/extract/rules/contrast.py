@@ -144,6 +144,11 @@ _SAID_WRONG = re.compile(
     r"\bi\s+said\s+(?:an?\s+|the\s+)?(?P<wrong>[^,.!?]+?)\s*(?:,\s*|\s+but\s+)(?:and\s+)?"
     r"(?:it's|it\s+is|it\s+was|i\s+meant)\s+(?:actually\s+|really\s+)?(?:an?\s+|the\s+)?"
     r"(?P<right>[^,.!?]+?)\s*(?:[,.!?]|$)", re.IGNORECASE)
+#: "I meant Rust, not Go": the plain form of a correction, read by its words where its
+#: parse fails ("Go" a verb); a value ends at the sentence's stop, a dot inside it stays.
+_MEANT_NOT = re.compile(
+    r"\bi\s+meant\s+(?:an?\s+|the\s+)?(?P<right>[^,;.!?]+?),?\s+not\s+(?:an?\s+|the\s+)?"
+    r"(?P<wrong>(?:[^,;.!?]|\.(?=\w))+)", re.IGNORECASE)
 #: A contrast said as a correction: "Sorry, I live in Lisbon, not Porto", "Actually, my car
 #: is a Honda, not a Toyota". The denied value was a slip, like one :data:`CORRECTION` reads.
 CORRECTING = re.compile(rf"^\W*{_CUE_WORDS}\b[^.!?]*,\s*not\s", re.IGNORECASE)
@@ -177,9 +182,11 @@ def correction(sent: Span) -> Correction | None:
     one must be a name ("I meant it", "it was great" correct nothing) and the
     sentence must read as a correction: "I meant X", or a cue before "it was X".
     """
-    said = _said_wrong(sent) or _fragment(sent)
-    if said is not None:
-        return said
+    return _said_wrong(sent) or _fragment(sent) or _parsed(sent) or _meant_not(sent)
+
+
+def _parsed(sent: Span) -> Correction | None:
+    """The correction :func:`correction` describes, read from the sentence's parse."""
     root = sent.root
     if root.lemma_ not in ("be", "mean"):  # "oops, it's Turin not Helsinki, I was thinking..."
         root = next((c for c in root.children if c.dep_ in ("ccomp", "parataxis")
@@ -213,6 +220,13 @@ def correction(sent: Span) -> Correction | None:
 def _fragment(sent: Span) -> Correction | None:
     """"Typo earlier: Dart, not Python" (see :data:`_FRAGMENT`)."""
     return _matched(_FRAGMENT, sent, max_words=4)
+
+
+def _meant_not(sent: Span) -> Correction | None:
+    """"Sorry, I meant Rust, not Go" when the parser reads a value as a verb ("not Go")
+    or a word of the sentence (see :data:`_MEANT_NOT`); a pronoun corrects nothing."""
+    said = _matched(_MEANT_NOT, sent, max_words=4)
+    return None if said is None or said.right.lower() in _POINTERS else said
 
 
 def _said_wrong(sent: Span) -> Correction | None:

@@ -73,6 +73,10 @@ def test_a_not_that_denies_no_value_changes_nothing(extractor: RuleExtractor, te
     ("I drive a Toyota.", "wait i wrote Toyota? meant Honda", "Honda", "Toyota"),
     ("I play handball.", "btw *netball. autocorrect changed it to handball", "netball",
      "handball"),
+    # a value the parser reads as a verb: "not Go"
+    ("I work at Acme and mostly code in Go.", "*Rust. no idea why I said Go.", "Rust", "Go"),
+    ("I mostly code in Go.", "Sorry, I meant Rust, not Go.", "Rust", "Go"),
+    ("We run everything on Node.js.", "Sorry, I meant Deno, not Node.js.", "Deno", "Node.js"),
 ])
 def test_a_correction_takes_the_slot_of_the_value_said_before(
         extractor: RuleExtractor, first: str, fix: str, right: str, wrong: str) -> None:
