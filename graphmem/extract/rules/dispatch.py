@@ -49,6 +49,11 @@ _TABLES = tuple(family.RULES for family in FAMILIES)
 #: dislike) and intentions whose rules read the negation themselves ("don't forget to...").
 _NEGATION_AWARE = frozenset({"DISLIKES", "TODO", "GOAL", "PLANS", "LESSON", "LEARNING",
                              "PREFERRED_NAME"})
+#: Modals that make a clause a possibility, not a statement.
+_POSSIBILITY = frozenset({"might", "may", "could", "would", "should", "must"})
+#: Predicates that say what may be (a plan, a goal, a todo, a subject one is taking up), and
+#: a preference, which "would" says: "I'd rather use Postgres".
+_MAY_BE = frozenset({"TODO", "GOAL", "PLANS", "LESSON", "LEARNING", "PREFERS"})
 _REMIND_ME = re.compile(r"\bremind\s+me\b", re.IGNORECASE)
 
 
@@ -78,6 +83,10 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
         clause.ended = clause.ended or used_to  # "I used to live in Paris": no longer
         findings = [f for rule in rules for f in rule(clause, speech)]
         findings += _stack(clause, findings)
+        if clause.modal in _POSSIBILITY:
+            # "I could work at Stripe", "I may switch to a vegan diet": what may be is no
+            # fact, and would close the one that holds; plans and goals say it themselves
+            findings = [f for f in findings if f.action != "assert" or f.predicate in _MAY_BE]
         if clause.negated or clause.ended:
             findings = [_never_asserted(f) for f in findings]
         for finding in findings:

@@ -21,6 +21,8 @@ NO_FACTS = [
     "I no longer think I'll move to Rome.", "I doubt I'll join Stripe.",
     "I was going to join Stripe but didn't.", "I almost joined Stripe.",
     "I don't know if I like jazz.",
+    # possible, not so: "may", "could", "would" state no value (nor close the one held)
+    "I may switch to a vegan diet.", "I could live in Lisbon.", "My sister might work at Google.",
 ]
 
 

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 _JOB_NOUNS = frozenset({"job", "position", "role", "internship", "gig", "career", "post",
                         "offer"})
+#: Verbs that make an offer a job: "accepted the offer from Stripe" (not "got an offer").
+_TAKING_OFFERS = frozenset({"accept", "take", "sign"})
 _NOT_WORKPLACES = frozenset({"home", "night", "moment", "end", "same", "place", "office"})
 
 
@@ -130,7 +132,9 @@ def start_job(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     orgs: list[Token] = []
     titles: list[Token] = []
-    jobs = [t for t in dobjs(verb) if t.lemma_.lower() in _JOB_NOUNS]
+    # "got an offer from Stripe" is no job yet: only an offer accepted is one
+    jobs = [t for t in dobjs(verb) if t.lemma_.lower() in _JOB_NOUNS
+            and (t.lemma_.lower() != "offer" or verb.lemma_ in _TAKING_OFFERS)]
     for t in jobs:
         orgs += pobjs(t, ("at", "with", "for", "from"))
         titles += pobjs(t, ("as",))
@@ -270,7 +274,8 @@ def hand_in_notice(clause: Clause, speech: Speech) -> list[Finding]:
 
 _VERB_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "work": (work,), "join": (join,), "start": (start_job,), "get": (start_job,),
-    "land": (start_job,), "accept": (start_job,), "hire": (start_job,), "promote": (promote,),
+    "land": (start_job,), "accept": (start_job,), "take": (start_job,),
+    "sign": (start_job,), "hire": (start_job,), "promote": (promote,),
     "quit": (leave,), "leave": (leave,), "resign": (leave,), "retire": (leave,),
     "lose": (leave,), "lay": (leave,), "fire": (leave,), "teach": (teach,),
     "train": (train_as,), "retrain": (train_as,), "hand": (hand_in_notice,),

@@ -27,11 +27,28 @@ def test_a_promotion_is_the_speakers_title(extractor: RuleExtractor, text: str,
     ("They promoted Tom to director.", "JOB_TITLE"),  # Tom's title, not the speaker's
     ("They might promote me to manager.", "JOB_TITLE"),
     ("I'm going to quit my job at Google.", "WORKS_AT"),  # not yet
+    # an offer is no job until it is taken
+    ("Got a job offer from Stripe but turned it down.", "WORKS_AT"),
+    ("I got an offer from Stripe.", "WORKS_AT"),
+    # a possibility is no fact
+    ("I might take the job at Stripe.", "WORKS_AT"),
+    ("I could work at Stripe.", "WORKS_AT"),
+    ("I would work at Google for that salary.", "WORKS_AT"),
 ])
 def test_what_has_not_happened_to_the_speaker_changes_nothing(
         extractor: RuleExtractor, text: str, predicate: str) -> None:
     assert not {t for t in triples(said(extractor, text))
                 if t[0] == "Bob" and t[1] == predicate}
+
+
+@pytest.mark.parametrize(("text", "employer"), [
+    ("I accepted an offer from Stripe.", "Stripe"),
+    ("I took a job at Meta.", "Meta"),
+    ("I signed the offer from Datadog.", "Datadog"),
+])
+def test_a_job_or_offer_taken_is_the_employer(extractor: RuleExtractor, text: str,
+                                              employer: str) -> None:
+    assert ("Bob", "WORKS_AT", employer, "assert") in triples(said(extractor, text))
 
 
 def test_a_past_until_ends_the_value_then(extractor: RuleExtractor) -> None:
