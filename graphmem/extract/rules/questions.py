@@ -27,16 +27,32 @@ _ASKING = re.compile(
 
 def asks(text: str) -> bool:
     """Whether a sentence asks rather than tells: it ends with a question mark and opens
-    like a question. "My pixel 3a keeps freezing, any fixes??" and "I live in
-    Guadalajara, what's a good day trip?" tell something first, so they are read."""
+    like a question, or is a short statement asked back ("I live in Paris? No, never").
+    "My pixel 3a keeps freezing, any fixes??", "I live in Guadalajara, what's a good day
+    trip?" and "I start Monday, right?" tell something first, so they are read."""
     text = text.strip()
-    return text.endswith("?") and _ASKING.match(text) is not None
+    if not text.endswith("?"):
+        return False
+    if _ASKING.match(text) is not None:
+        return True
+    return (len(text.split()) <= _ECHO_WORDS and not text.rstrip("?").endswith("!")
+            and _TRAILING_QUESTION.search(text) is None and _TAG_QUESTION.search(text) is None)
+
+
+#: The longest statement read as asked back when it ends with a question mark.
+_ECHO_WORDS = 10
+#: A tag that makes a statement ask for agreement, not a question: "..., right?".
+_TAG_QUESTION = re.compile(
+    r"[,;\u2014\u2013-]?\s*\b(?i:right|ok|okay|yeah|no|eh|huh|innit|lol|you\s+know|"
+    r"(?:is|was|do|did|have|has|are|were)n't\s+(?:it|i|you|we|they|he|she)|remember|"
+    r"though|too)\W*\?+\s*$")
 
 
 #: The question a telling sentence ends with: "..., any walking routes you'd recommend?".
 _TRAILING_QUESTION = re.compile(
     r"\s*[,;\u2014\u2013-]+\s*(?=(?i:what|what's|any|anyone|how|which|where|who|why|is|are|"
-    r"can|could|should|would|do|does|did|thoughts|ideas|tips|advice)\b)[^,;]*\?+\s*$")
+    r"can|could|should|would|do|does|did|thoughts|ideas|tips|advice|"
+    r"(?:is|was|are|were|do|does|did|have|has|can|would|could|should)n't)\b)[^,;]*\?+\s*$")
 
 
 def told_part(sentence: str) -> str:

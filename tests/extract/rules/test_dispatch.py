@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem.extract.rules import RuleExtractor
-from tests.extract.rules.conftest import fact, said
+from tests.extract.rules.conftest import fact, said, triples
 
 NO_FACTS = [
     "Hey Mel! How have you been?", "That sounds amazing!", "Thanks so much, see you later!",
@@ -23,6 +23,8 @@ NO_FACTS = [
     "I don't know if I like jazz.",
     # possible, not so: "may", "could", "would" state no value (nor close the one held)
     "I may switch to a vegan diet.", "I could live in Lisbon.", "My sister might work at Google.",
+    # a statement asked back
+    "I live in Paris?", "I work at Acme??",
 ]
 
 
@@ -35,6 +37,21 @@ def test_an_idiom_with_a_negation_is_not_a_denial(extractor: RuleExtractor) -> N
 @pytest.mark.parametrize("text", NO_FACTS)
 def test_small_talk_states_nothing(extractor: RuleExtractor, text: str) -> None:
     assert said(extractor, text, speaker="Alice").facts == []
+
+
+def test_a_statement_asked_back_then_denied_is_denied(extractor: RuleExtractor) -> None:
+    found = triples(said(extractor, "I live in Paris? No, I never lived in Paris."))
+    assert found == {("Bob", "LIVES_IN", "Paris", "retract")}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I moved to Berlin last month, right?", ("Bob", "LIVES_IN", "Berlin", "assert")),
+    ("I work at Acme, didn't you know?", ("Bob", "WORKS_AT", "Acme", "assert")),
+    ("I'm starting at Stripe next month, isn't it wild?", ("Bob", "WORKS_AT", "Stripe", "assert")),
+])
+def test_a_statement_with_a_tag_question_is_read(extractor: RuleExtractor, text: str,
+                                                 expected: tuple[str, str, str, str]) -> None:
+    assert expected in triples(said(extractor, text))
 
 
 def test_hedging_lowers_confidence(extractor: RuleExtractor) -> None:

@@ -33,8 +33,9 @@ _PAST = MappingProxyType({"LIVES_IN": "{s} lived in {o}"})
 def live(clause: Clause, speech: Speech) -> list[Finding]:
     stretch = past_stretch(clause)  # "I lived in Paris from 2015 to 2020"
     ended = past_until(clause)  # "I lived in Paris until 2020": it ended then
+    never = any(c.lower_ == "never" for c in clause.verb.children)
     if clause.tense == "past" and not clause.perfect and not clause.ended and not (
-            stretch or ended):
+            stretch or ended or never):  # "I never lived in Paris" denies it, then and now
         return []
     if clause.modal in ("would", "could", "should"):
         return []
