@@ -25,7 +25,7 @@ import re
 import threading
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from graphmem.errors import ExtractionError
 from graphmem.extract.base import (
@@ -386,20 +386,18 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
     right value holds from when the wrong one was said. "Sorry, I meant Lisbon"
     names no wrong value: it is the one said last in a slot Lisbon can fill.
     """
-    right = fix.right
-    wrong = fix.wrong or _last_said(facts, candidates, fix, unit)
-    if wrong is None or wrong.lower() == right.lower():
+    named = fix.wrong or _last_said(facts, candidates, fix, unit)
+    if named is None or named.lower() == fix.right.lower():
         return facts, False
-    earlier = [f for f in facts if f.action == "assert" and f.object.lower() == wrong.lower()]
+    earlier = _naming([f for f in facts if f.action == "assert"], named)
     if earlier:
         # every slot the slip was said in ("I mostly code in Erlang": used and main language)
         slips = {(f.subject, f.predicate): f for f in earlier}
-        facts = [f for f in facts if not (f.action == "assert" and (f.subject, f.predicate) in slips
-                                          and f.object.lower() == wrong.lower())]
-        said: list[tuple[str, str, str, ExtractedFact | None]] = [
-            (f.subject, f.predicate, f.object_type, f) for f in slips.values()]
+        facts = [f for f in facts if not any(f is slip for slip in earlier)]
+        said: list[tuple[str, str, str, str, ExtractedFact | None]] = [
+            (f.subject, f.predicate, f.object, f.object_type, f) for f in slips.values()]
     else:
-        stored = [c for c in candidates if c.object.lower() == wrong.lower()]
+        stored = _naming(candidates, named)
         # the speaker's own value first: another person may have said the same one
         own = [c for c in stored if _said_by(c, unit)]
         if not stored:
@@ -407,8 +405,10 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
         # the speaker's every slot the slip was stored in; else the last person's who said it
         chosen = own or [c for c in stored if c.subject == stored[-1].subject]
         said = [(SELF if c.own and unit.speaker == SELF else c.subject,  # "I", whatever name
-                 c.predicate, "concept", None) for c in {c.predicate: c for c in chosen}.values()]
-    for subject, predicate, kind, prior in said:
+                 c.predicate, c.object, "concept", None)
+                for c in {c.predicate: c for c in chosen}.values()]
+    for subject, predicate, wrong, kind, prior in said:
+        right = _mended(wrong, named, fix.right)
         party = Party(subject, "person", subject == unit.speaker)
         fixed = _fact(Finding(party, predicate, right, kind, timing="none"), sent, unit)
         if prior is not None:
@@ -420,6 +420,29 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
         facts = [*facts, fixed.model_copy(update={"corrects": True}),
                  undone.model_copy(update={"corrects": True})]
     return facts, True
+
+
+_Said = TypeVar("_Said", ExtractedFact, CandidateFact)
+
+
+def _naming(said: list[_Said], slip: str) -> list[_Said]:
+    """The values said that a slip names: the slip itself, else the values it is a whole
+    word of ("wait i wrote Civic? meant Accord" of "Honda Civic")."""
+    same = [f for f in said if f.object.lower() == slip.lower()]
+    if same:
+        return same
+    part = re.compile(rf"(?<!\S){re.escape(slip)}(?!\S)", re.IGNORECASE)
+    return [f for f in said if part.search(f.object)]
+
+
+def _mended(value: str, slip: str, right: str) -> str:
+    """The value a correction leaves: the right one, or, where the slip was a word of a
+    longer value and the right one a single word, that value with the word replaced
+    ("Honda Civic", "Civic", "Accord" -> "Honda Accord")."""
+    if value.lower() == slip.lower() or len(right.split()) > 1:
+        return right
+    part = re.compile(rf"(?<!\S){re.escape(slip)}(?!\S)", re.IGNORECASE)
+    return part.sub(lambda _: right, value, count=1)
 
 
 def _said_by(candidate: CandidateFact, unit: _Unit) -> bool:

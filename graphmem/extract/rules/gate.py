@@ -85,7 +85,10 @@ _OBLIGATION = re.compile(r"\b(?:need|needs|must|gotta|have\s+to|has\s+to|got\s+t
 _CAPITAL_AFTER_START = re.compile(r"(?<=[\w,;:'\"()] )(?!I\b|I['\u2019])[A-Z]|\d")
 _ABBREVIATION = re.compile(r"\b(?:St|Mr|Mrs|Ms|Dr|Jr|Sr|Prof|Mt|Ave|No|vs|etc|Inc|Ltd|Co|e\.g|"
                            r"i\.e|approx|Jan|Feb|Mar|Apr|Aug|Sept?|Oct|Nov|Dec)\.$")
+#: Where a sentence ends: a stop before a capital, a line break, a CJK full stop, or an
+#: ellipsis before any word ("I work at Zalando... sorry, I meant Delivery Hero").
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+"
+                           r"|(?:(?<=\.\.\.)|(?<=\u2026))\s*(?=[A-Za-z])"
                            r"|(?<=[\u3002\uff01\uff1f])\s*")  # and CJK full stops
 
 

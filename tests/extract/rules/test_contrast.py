@@ -77,6 +77,10 @@ def test_a_not_that_denies_no_value_changes_nothing(extractor: RuleExtractor, te
     ("I work at Acme and mostly code in Go.", "*Rust. no idea why I said Go.", "Rust", "Go"),
     ("I mostly code in Go.", "Sorry, I meant Rust, not Go.", "Rust", "Go"),
     ("We run everything on Node.js.", "Sorry, I meant Deno, not Node.js.", "Deno", "Node.js"),
+    # the slip names a word of the value said: the rest of it stays
+    ("I drive a Honda Civic.", "wait i wrote Civic? meant Accord", "Honda Accord", "Honda Civic"),
+    ("I drive a Honda Civic.", "Sorry, I meant Toyota Corolla, not Civic.", "Toyota Corolla",
+     "Honda Civic"),
 ])
 def test_a_correction_takes_the_slot_of_the_value_said_before(
         extractor: RuleExtractor, first: str, fix: str, right: str, wrong: str) -> None:
@@ -161,6 +165,16 @@ def test_a_correction_of_a_stored_value_uses_its_slot(extractor: RuleExtractor) 
     assert not extraction.wants_candidates
     assert triples(extraction) == {("Bob", "LIVES_IN", "Lisbon", "assert"),
                                    ("Bob", "LIVES_IN", "Porto", "retract")}
+
+
+def test_a_slip_naming_a_word_of_a_stored_value_mends_that_word(
+        extractor: RuleExtractor) -> None:
+    stored = CandidateFact(id="f1", text="Bob drives a Honda Civic.", subject="Bob",
+                           predicate="DRIVES", object="Honda Civic", valid_from=REF, own=True)
+    text = "wait i wrote Civic? meant Accord"
+    extraction = extractor.extract(episode(Message(id="m", speaker="Bob", content=text)), [stored])
+    assert triples(extraction) == {("Bob", "DRIVES", "Honda Accord", "assert"),
+                                   ("Bob", "DRIVES", "Honda Civic", "retract")}
 
 
 @pytest.mark.parametrize(("first", "fix", "right", "wrong"), [
@@ -282,3 +296,11 @@ def test_a_cued_correction_without_a_verb(extractor: RuleExtractor, stored: tupl
     extraction = extractor.extract(episode(Message(id="m", speaker="Bob", content=text)), [fact])
     assert triples(extraction) == {("Bob", predicate, right, "assert"),
                                    ("Bob", predicate, wrong, "retract")}
+
+
+def test_a_correction_after_an_ellipsis_mends_its_own_message(extractor: RuleExtractor) -> None:
+    found = triples(said(extractor,
+                         "I live in Berlin and I work at Zalando... sorry, I meant Delivery Hero"))
+    assert ("Bob", "WORKS_AT", "Delivery Hero", "assert") in found
+    assert ("Bob", "LIVES_IN", "Berlin", "assert") in found
+    assert ("Bob", "WORKS_AT", "Zalando", "assert") not in found

@@ -379,7 +379,9 @@ def got_new(clause: Clause, speech: Speech) -> list[Finding]:
     out: list[Finding] = []
     for noun in dobjs(clause.verb):
         slot = SLOT_THINGS.get(noun.lemma_.lower())
-        values = [c for c in noun.children if c.dep_ == "appos"]
+        # "a Mazda 3 hatchback, first car ever": an appositive kind of thing names no model
+        values = [c for c in noun.children if c.dep_ == "appos"
+                  and c.lemma_.lower() not in SLOT_THINGS]
         if slot is None or not values:
             continue
         out += each(clause, lambda s: [Finding(s, slot, n, "product")

@@ -221,3 +221,14 @@ def test_a_sport_or_home_in_other_words(extractor: RuleExtractor, text: str,
 def test_no_sport_or_home_where_none_is_said(extractor: RuleExtractor, text: str,
                                                      predicate: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[0] == "Bob" and t[1] == predicate}
+
+
+@pytest.mark.parametrize(("text", "car"), [
+    ("Got a new car, a Kia Niro.", "Kia Niro"),
+    # an appositive that only says what kind of thing it is names no second car
+    ("just bought a Mazda 3 hatchback, first car ever!!", "Mazda 3 hatchback"),
+])
+def test_a_new_thing_is_the_model_its_apposition_names(extractor: RuleExtractor, text: str,
+                                                        car: str) -> None:
+    drives = {t[2] for t in triples(said(extractor, text)) if t[1] == "DRIVES"}
+    assert drives == {car}
