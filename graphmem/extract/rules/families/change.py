@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule, each, has_time
 from graphmem.extract.rules.lexicon import (
-    dobjs, has_prt, is_company, is_named, is_place, object_type, pobjs, taken_up)
+    OCCUPATIONS, dobjs, has_prt, is_company, is_named, is_place, object_type, pobjs, taken_up)
 from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, appositive_name, conjuncts,
                                             possessor)
 from graphmem.extract.rules.phrases import phrase
@@ -330,9 +330,21 @@ def _lost_pet(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
+#: Plural nouns that open a sentence about a death and name no pet.
+_NOT_PET_NAMES = KIN.keys() | PETS | OCCUPATIONS | {"grandparent", "people", "plant", "flower",
+                                                    "friend", "neighbour", "neighbor"}
+
+
 def _bare_name(token: Token, speech: Speech) -> bool:
     """A name alone, not one of the episode's people or speakers, said in the first person."""
-    return (speech.first_person and is_named(token) and token.pos_ == "PROPN"
+    # a pet's name may read as a plural noun at the sentence's start ("Pickles passed away")
+    # (not "Grandparents passed away", "Things died down")
+    verb = token.head
+    opening_name = token.pos_ == "NOUN" and token.i == token.sent.start and \
+        token.text[:1].isupper() and token.lemma_.lower() not in _NOT_PET_NAMES and \
+        verb.lemma_ in ("die", "pass") and \
+        all(c.lower_ == "away" for c in verb.children if c.dep_ == "prt")
+    return (speech.first_person and (is_named(token) and token.pos_ == "PROPN" or opening_name)
             and not list(token.children) and token.text not in speech.people
             and token.text not in speech.speakers and token.text != speech.speaker)
 

@@ -355,10 +355,20 @@ def break_up(clause: Clause, speech: Speech) -> list[Finding]:
     out: list[Finding] = []
     if not pobjs(verb, ("with",)) and not any(c.dep_ == "prt" and pobjs(c, ("with",))
                                               for c in verb.children):
+        if dobjs(verb):
+            return []  # "Tom and I broke up the fight"
         together = any(c.dep_ == "nsubj" and c.lower_ == "we" for c in verb.children) or (
             len(clause.subjects) > 1 and any(s.is_speaker for s in clause.subjects))
+        # "My boyfriend and I broke up", "tomás and i broke up": whoever the other one is
+        paired = speech.first_person and any(
+            c.dep_ == "nsubj" and (any(t.dep_ == "conj" and t.lower_ in ("i", "me")
+                                       for t in c.subtree)
+                                   or c.lower_ == "i" and c.i > 0 and c.nbor(-1).lower_ == "and")
+            for c in verb.children)  # the parser may hang "my boyfriend" off the verb
+        if paired and not together:
+            return [Finding(speech.me(), "HAS_PARTNER", "", "person", "retract")]
         return [Finding(s, "HAS_PARTNER", "", "person", "retract") for s in clause.subjects
-                if s.is_speaker] if together else []  # "We broke up", "My partner and I..."
+                if s.is_speaker] if together else []  # "We broke up", "Me and my partner..."
     for t in pobjs(verb, ("with",)) or pobjs(next((c for c in verb.children if c.dep_ == "prt"),
                                                   verb), ("with",)):
         predicate = "MARRIED_TO" if KIN.get(t.lemma_.lower()) == "MARRIED_TO" else "HAS_PARTNER"

@@ -93,6 +93,10 @@ CASES: list[tuple[str, set[Triple]]] = [
     ("Biscuit died last week.", {(B, "HAS_PET", "Biscuit", "retract")}),
     ("Luna passed away yesterday.", {(B, "HAS_PET", "Luna", "retract")}),
     ("Biscuit didn't die.", set()),
+    # a name the parser reads as a plural noun; not a plural that names no pet
+    ("Pickles passed away last month.", {(B, "HAS_PET", "Pickles", "retract")}),
+    ("Grandparents passed away in 2019.", set()),
+    ("Things died down.", set()),
     # a pet that ran away or went missing is gone too; people who do are not pets
     ("Our dog Max ran away.", {(B, "HAS_PET", "Max", "retract")}),
     ("Our cat went missing.", {(B, "HAS_PET", "cat", "retract")}),

@@ -155,3 +155,17 @@ def test_a_home_said_without_living_or_moving(extractor: RuleExtractor, text: st
 def test_no_home_where_none_is_taken(extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text))
                 if t[1] == "LIVES_IN" and t[3] == "assert"}
+
+
+@pytest.mark.parametrize(("text", "ended"), [
+    ("My boyfriend and I broke up.", True),
+    ("Tomás and I broke up.", True),
+    ("tomás and i broke up last week 😢", True),
+    ("Me and Tomás split up.", True),
+    ("Tom and I broke up the fight.", False),
+    ("My sister and her husband broke up.", False),
+])
+def test_the_speaker_and_another_breaking_up_ends_the_partner(
+        extractor: RuleExtractor, text: str, ended: bool) -> None:
+    found = triples(said(extractor, text))
+    assert (("Bob", "HAS_PARTNER", "", "retract") in found) is ended
