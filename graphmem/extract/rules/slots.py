@@ -184,8 +184,12 @@ def settle(findings: list[Finding]) -> list[Finding]:
     filled = {(f.subject.name.lower(), f.predicate) for f in out if f.action == "assert"}
     valued = {(f.subject.name.lower(), f.predicate, f.anchor) for f in out
               if f.action == "retract" and f.obj}
+    reporting = {(f.subject.name.lower(), f.obj.lower()) for f in out
+                 if f.predicate == "REPORTS_TO" and f.action == "assert"}
     kept = []
     for f in out:
+        if f.predicate == "KNOWS" and (f.subject.name.lower(), f.obj.lower()) in reporting:
+            continue  # "my boss Gerald": the reporting line says it, and ends when it changes
         if f.action == "assert" and (f.subject.name.lower(), f.predicate, f.obj.lower()) \
                 in retracted:
             continue  # "Our dog Rex was rehomed": the noun phrase does not bring Rex back

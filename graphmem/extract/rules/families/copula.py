@@ -364,6 +364,10 @@ def _my_noun_is(verb: Token, subjects: list[Token], speech: Speech, clause: Clau
     return out
 
 
+#: Words that say a relation was: "my old boss", "my former colleague".
+_FORMER = frozenset({"old", "former", "previous", "ex"})
+
+
 def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
     """Facts carried by a noun phrase anywhere: "my sister Anna", "experience with Java"."""
     out: list[Finding] = []
@@ -378,8 +382,11 @@ def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
                 out.append(Finding(owner, "HAS_PET", name, "animal", timing="none",
                                    statement=f"{{s}} has a {lemma} named {name}"))
             elif KIN[lemma] != "KNOWS" or owner.is_speaker:
+                # "my old boss Gerald": what he was, not what he is
+                was = [c.lower_ for c in token.children if c.dep_ == "amod"
+                       and c.lower_ in _FORMER]
                 out.append(Finding(owner, KIN[lemma], name, "person", timing="none",
-                                   statement=f"{name} is {{s's}} {token.lower_}"))
+                                   statement=f"{name} is {{s's}} {' '.join([*was, token.lower_])}"))
         elif lemma in ("hobby", "hobbies", "passion", "pastime") and token.dep_ == "nsubj" and \
                 possessor(token) == "me" and speech.first_person and token.head.tag_ == "VBG" \
                 and any(a.lemma_ == "be" for a in token.head.children if a.dep_ == "aux"):

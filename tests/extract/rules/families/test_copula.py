@@ -94,3 +94,16 @@ def test_a_home_job_or_value_said_around_the_slot(extractor: RuleExtractor, text
                                   "I got the keys to my car."])
 def test_no_home_from_a_mess_or_someone_elses_flat(extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[0] == "Bob" and t[1] == "LIVES_IN"}
+
+
+def test_a_boss_named_is_the_reporting_line_alone(extractor: RuleExtractor) -> None:
+    """"my boss Gerald": the reporting line, which a new manager ends; no "Gerald is Bob's
+    boss" beside it that would stay true after the change."""
+    found = said(extractor, "my boss Gerald is kind of a micromanager lol")
+    assert triples(found) == {("Bob", "REPORTS_TO", "Gerald", "assert")}
+
+
+def test_a_former_relation_is_worded_as_former(extractor: RuleExtractor) -> None:
+    found = said(extractor, "My old boss Gerald called me.")
+    assert [(f.predicate, f.object, f.text) for f in found.facts] == [
+        ("KNOWS", "Gerald", "Gerald is Bob's old boss.")]
