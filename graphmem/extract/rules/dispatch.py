@@ -67,7 +67,7 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
     found += progressive_slot(sent, speech)
     for token in sent:
         if token.pos_ not in ("VERB", "AUX") and not _diet_as_verb(token) \
-                or token.dep_ not in _VERB_DEPS:
+                and not _verb_read_as_noun(token) or token.dep_ not in _VERB_DEPS:
             continue
         used_to = _used_to(token)
         if token.dep_ in ("xcomp", "pcomp") and token.head.lemma_ not in _PASS_THROUGH \
@@ -105,6 +105,15 @@ def _diet_as_verb(token: Token) -> bool:
     """"I've been vegetarian my whole life" parsed with the diet as the sentence's head and
     "been" its auxiliary: read like a verb (families.diet.diet_word)."""
     return token.lower_ in DIETS and any(c.dep_ in ("aux", "auxpass") for c in token.children)
+
+
+def _verb_read_as_noun(token: Token) -> bool:
+    """"I live in Lisbon and work at Netflix" parsed with "work" a noun joined to "live": a
+    bare noun joined to a verb and taking a preposition reads as the verb it is."""
+    return token.pos_ == "NOUN" and token.dep_ == "conj" and token.head.pos_ == "VERB" \
+        and token.tag_ == "NN" and not any(c.dep_ in ("det", "poss", "amod", "compound")
+                                           for c in token.children) \
+        and any(c.dep_ == "prep" for c in token.children) and token.head.i < token.i
 
 
 def _own_name(finding: Finding) -> bool:

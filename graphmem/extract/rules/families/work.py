@@ -198,14 +198,27 @@ def train_as(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def teach(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I teach yoga": a yoga teacher; "I teach third grade at Hillcrest", "I'm teaching at
+    Hillcrest Elementary now": a teacher there (a progressive says a job only with a school:
+    not "I'm teaching a class tonight")."""
     verb = clause.verb
-    habitual = verb.tag_ in ("VBP", "VBZ") or clause.perfect
-    if not habitual or clause.negated or clause.modal or verb.dep_ == "xcomp":
+    schools = [t for t in pobjs(verb, ("at",)) if is_named(t) or capitalised(t)]
+    current = verb.tag_ in ("VBP", "VBZ") or clause.perfect or (
+        verb.tag_ == "VBG" and clause.tense == "present" and bool(schools))
+    if not current or clause.negated or clause.modal or verb.dep_ == "xcomp":
         return []
     subjects = [t for t in dobjs(clause.verb) if t.pos_ in ("NOUN", "PROPN")]
-    names = [t.text if t.text[:1].isupper() else t.lemma_.lower() for t in subjects[:1]]
-    return each(clause, lambda s: [Finding(s, "JOB_TITLE", f"{n} teacher", "role")
-                                    for n in names])
+    titles = [f"{_taught(t)} teacher" for t in subjects[:1]] or (["teacher"] if schools else [])
+    return each(clause, lambda s: [Finding(s, "JOB_TITLE", title, "role") for title in titles]
+                + [Finding(s, "WORKS_AT", n, "organization") for t in schools
+                   if (n := phrase(t))])
+
+
+def _taught(subject: Token) -> str:
+    """What a teacher teaches, with its modifiers: "third grade", "English", "yoga"."""
+    words = [t for t in subject.subtree if t.i < subject.i and t.dep_ in ("amod", "compound")]
+    head = subject.text if subject.text[:1].isupper() else subject.lemma_.lower()
+    return " ".join([*(t.text if t.text[:1].isupper() else t.lower_ for t in words), head])
 
 
 def leave(clause: Clause, speech: Speech) -> list[Finding]:

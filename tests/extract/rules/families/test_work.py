@@ -45,6 +45,8 @@ def test_what_has_not_happened_to_the_speaker_changes_nothing(
     ("I accepted an offer from Stripe.", "Stripe"),
     ("I took a job at Meta.", "Meta"),
     ("I signed the offer from Datadog.", "Datadog"),
+    # "work" read as a noun joined to "live"
+    ("I live in Lisbon and work at Netflix as a recruiter.", "Netflix"),
 ])
 def test_a_job_or_offer_taken_is_the_employer(extractor: RuleExtractor, text: str,
                                               employer: str) -> None:
@@ -112,3 +114,18 @@ def test_a_job_or_manager_changed_in_other_words(extractor: RuleExtractor, text:
 ])
 def test_no_job_change_where_none_is_said(extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] in ("WORKS_AT", "REPORTS_TO")}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I'm teaching at Hillcrest Elementary now.",
+     {("Bob", "JOB_TITLE", "teacher", "assert"),
+      ("Bob", "WORKS_AT", "Hillcrest Elementary", "assert")}),
+    ("I teach third grade at Hillcrest Elementary.",
+     {("Bob", "JOB_TITLE", "third grade teacher", "assert"),
+      ("Bob", "WORKS_AT", "Hillcrest Elementary", "assert")}),
+    ("I teach yoga.", {("Bob", "JOB_TITLE", "yoga teacher", "assert")}),
+    ("I'm teaching a class tonight.", set()),  # a class, not a job
+])
+def test_teaching_at_a_school_is_a_job_there(extractor: RuleExtractor, text: str,
+                                             expected: set[Triple]) -> None:
+    assert triples(said(extractor, text)) == expected
