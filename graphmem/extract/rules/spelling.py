@@ -79,3 +79,25 @@ class Speller:
         if len(ranked) > 1 and ranked[0][0] < MIN_LEAD * ranked[1][0]:
             return None
         return ranked[0][1]
+
+
+#: Contractions chat types without their apostrophe, whose bare form is no English word the
+#: rules need ("im" parses as "i" and a verb "m", and "im Dev" names no one).
+_BARE_CONTRACTIONS = {
+    "im": "I'm", "Im": "I'm", "ive": "I've", "Ive": "I've", "dont": "don't", "Dont": "Don't",
+    "doesnt": "doesn't", "didnt": "didn't", "Didnt": "Didn't", "isnt": "isn't",
+    "wasnt": "wasn't", "arent": "aren't", "werent": "weren't", "havent": "haven't",
+    "Havent": "Haven't", "hasnt": "hasn't", "wouldnt": "wouldn't", "couldnt": "couldn't",
+    "shouldnt": "shouldn't", "youre": "you're", "theyre": "they're", "hes": "he's",
+    "shes": "she's", "thats": "that's", "Thats": "That's", "whats": "what's",
+}
+_BARE_CONTRACTION = re.compile(r"(?<![\w'’-])(" + "|".join(_BARE_CONTRACTIONS) + r")(?![\w'’-])")
+
+
+def with_apostrophes(text: str) -> str:
+    """``text`` with chat's bare contractions written out: "hey im Omar" -> "hey I'm Omar".
+
+    >>> with_apostrophes("yo. im Dev, i dont drink coffee")
+    "yo. I'm Dev, i don't drink coffee"
+    """
+    return _BARE_CONTRACTION.sub(lambda m: _BARE_CONTRACTIONS[m.group(1)], text)

@@ -105,6 +105,12 @@ def passive_state(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speech) -> list[Finding]:
+    if _said_name(attr):
+        # "I'm Dev", "I'm Omar, barista at Blue Bottle": a name (lexical.py), then the title
+        roles = [c for c in attr.children if c.dep_ == "appos" and is_occupation(c)]
+        if not roles:
+            return []
+        attr = roles[0]
     lemma = attr.lemma_.lower()
     out: list[Finding] = []
     owner = possessor(attr)
@@ -135,6 +141,8 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
     if is_occupation(attr) and (clause.tense != "past" or clause.perfect
                                 or clause.lemma == "become"):
         title = phrase(attr)
+        if title and "," in title:  # "I'm Omar, barista at Blue Bottle": the name is not in it
+            title = title.rsplit(",", 1)[1].strip()
         employers = [t for t in _workplaces(attr, clause.verb) if (n := phrase(t))]
         towns = _town_of_work(attr) if clause.tense == "present" and not employers else []
         for s in clause.subjects:
@@ -145,6 +153,13 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
             out += [Finding(s, "LIVES_IN", n, "place", confidence=0.7)
                     for t in towns if (n := phrase(t))]
     return out
+
+
+def _said_name(attr: Token) -> bool:
+    """A complement written as a name, "Dev" in "I'm Dev": one capitalised word, not in
+    capitals ("CTO"), with no article, after the verb."""
+    return attr.tag_ == "NNP" and attr.text[:1].isupper() and attr.text[1:].islower() \
+        and attr.i > attr.head.i and not any(c.dep_ in ("det", "prep") for c in attr.children)
 
 
 def _town_of_work(title: Token) -> list[Token]:

@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Finding, Rule
-from graphmem.extract.rules.lexicon import clean_name
+from graphmem.extract.rules.lexicon import clean_name, is_occupation
 from graphmem.extract.rules.parties import Speech
 
 if TYPE_CHECKING:
@@ -83,6 +83,9 @@ def lexical_facts(sent: Span, speech: Speech) -> list[Finding]:
 def _is_name(sent: Span, char: int) -> bool:
     for token in sent:
         if token.idx - sent.start_char >= char:
+            if token.text.isupper() or is_occupation(token) and any(
+                    c.dep_ == "prep" for c in token.children):
+                return False  # "I'm CTO", "I'm Engineer at Acme": a title
             return token.ent_type_ == "PERSON" or (
                 token.ent_type_ in ("", "ORG") and token.tag_ in ("NNP", "NNPS"))
     return False

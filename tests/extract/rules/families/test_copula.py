@@ -107,3 +107,18 @@ def test_a_former_relation_is_worded_as_former(extractor: RuleExtractor) -> None
     found = said(extractor, "My old boss Gerald called me.")
     assert [(f.predicate, f.object, f.text) for f in found.facts] == [
         ("KNOWS", "Gerald", "Gerald is Bob's old boss.")]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # chat drops the apostrophe: "im" is "I'm"
+    ("yo. im Dev.", {("Bob", "IS_NAMED", "Dev", "assert")}),  # a name, not the title "dev"
+    ("hey im Omar, barista at Blue Bottle in Oakland",
+     {("Bob", "IS_NAMED", "Omar", "assert"), ("Bob", "JOB_TITLE", "barista", "assert"),
+      ("Bob", "WORKS_AT", "Blue Bottle", "assert")}),
+    ("I'm CTO at Acme.",  # a title in capitals, not a name
+     {("Bob", "JOB_TITLE", "CTO", "assert"), ("Bob", "WORKS_AT", "Acme", "assert")}),
+    ("im vegan now", {("Bob", "DIET", "vegan", "assert")}),
+])
+def test_a_name_or_title_said_after_i_am(extractor: RuleExtractor, text: str,
+                                         expected: set[Triple]) -> None:
+    assert triples(said(extractor, text)) == expected
