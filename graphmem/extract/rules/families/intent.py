@@ -160,10 +160,14 @@ def learn(clause: Clause, speech: Speech) -> list[Finding]:
 def goal(clause: Clause, speech: Speech) -> list[Finding]:
     """want / hope / would love / plan + to-infinitive: GOAL (or PLANS for "plan")."""
     verb = clause.verb
-    if clause.negated or (clause.tense == "past" and clause.lemma != "dream"):
-        return []
     steps = [c for c in verb.children if c.dep_ in ("xcomp", "advcl")
              and c.pos_ in ("VERB", "AUX") and any(a.lower_ == "to" for a in c.children)]
+    if clause.lemma in ("plan", "decide") and (clause.ended or any(
+            n.dep_ == "neg" for step in steps for n in step.children)):
+        # "I'm no longer planning to move to Lisbon", "I decided not to move to Lisbon"
+        return _called_off(steps, clause, speech)
+    if clause.negated or (clause.tense == "past" and clause.lemma != "dream"):
+        return []
     steps += [c for p in pobjs(verb, ("of", "about")) for c in [p] if p.tag_ == "VBG"]
     if clause.lemma == "save" and not has_prt(verb, "up") and not steps:
         return []
@@ -197,6 +201,14 @@ def goal(clause: Clause, speech: Speech) -> list[Finding]:
             elif name := phrase(t):
                 out += [Finding(s, "PLANS", name, "plan", timing="plan") for s in clause.subjects]
     return out
+
+
+def _called_off(steps: list[Token], clause: Clause, speech: Speech) -> list[Finding]:
+    """The plans a clause calls off, as the plan was worded ("move to Lisbon")."""
+    texts = [text for step in steps if (text := verb_phrase(step, speech))]
+    return [Finding(s, "PLANS", text, "plan", "retract", timing="none",
+                    statement=f"{{s}} no longer plans to {text}")
+            for s in clause.subjects for text in texts]
 
 
 def would_love(clause: Clause, speech: Speech) -> list[Finding]:
@@ -281,6 +293,7 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "learn": (learn,), "study": (learn, purpose), "quit": (purpose,), "leave": (purpose,),
     "move": (purpose,), "train": (purpose,), "resign": (purpose,),
     **{lemma: (goal,) for lemma in _GOAL_VERBS}, "plan": (goal,), "save": (goal,),
+    "decide": (goal,),
     "like": (would_love,), "love": (would_love,),
     "need": (obligation,), "have": (obligation,), "must": (obligation,), "gotta": (obligation,),
     "remind": (remind,), "forget": (remind,),

@@ -224,7 +224,9 @@ def started_at(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.negated or clause.modal or dobjs(verb) or \
             any(c.dep_ == "xcomp" for c in verb.children):
         return []
-    orgs = [t for t in pobjs(verb, ("at", "with")) if is_named(t)
+    # a company named like its product is still one to start at ("started at Figma")
+    orgs = [t for t in pobjs(verb, ("at", "with")) if (is_named(t) or t.ent_type_ == TECH_LABEL
+                                                       and capitalised(t))
             and t.text not in speech.speakers]
     titles = pobjs(verb, ("as",))
     # "I start at Etsy on Monday" is ahead: only a past start is an event gone by

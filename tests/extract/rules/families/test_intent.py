@@ -42,3 +42,11 @@ def test_a_sport_played_with_someone_is_still_the_sport(extractor: RuleExtractor
 @pytest.mark.parametrize("text", ["I'm no longer playing volleyball.", "I no longer play volleyball."])
 def test_a_sport_no_longer_played_ends(extractor: RuleExtractor, text: str) -> None:
     assert ("Bob", "PLAYS_SPORT", "volleyball", "retract") in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", [
+    "I'm no longer planning to move to Lisbon.",  # had stated the plan
+    "I decided not to move to Lisbon.",
+])
+def test_a_plan_called_off_is_retracted(extractor: RuleExtractor, text: str) -> None:
+    assert triples(said(extractor, text)) == {("Bob", "PLANS", "move to Lisbon", "retract")}

@@ -45,6 +45,8 @@ def test_what_has_not_happened_to_the_speaker_changes_nothing(
     ("I accepted an offer from Stripe.", "Stripe"),
     ("I took a job at Meta.", "Meta"),
     ("I signed the offer from Datadog.", "Datadog"),
+    # a company the term marker knows as a tool
+    ("Just started at Figma as a UX designer", "Figma"),
     # "work" read as a noun joined to "live"
     ("I live in Lisbon and work at Netflix as a recruiter.", "Netflix"),
 ])
