@@ -106,7 +106,8 @@ class SearchEngine:
         now = self.clock()
         keys = request.scope.visible_keys
         text = " ".join([request.query, *request.recent_messages[-3:]])
-        window = query_window(request.query, now)
+        # "in January", "last summer": counted back from the moment asked about
+        window = query_window(request.query, as_utc(request.as_of) if request.as_of else now)
         time = TimeFilter(as_of=as_utc(request.as_of) if request.as_of else None,
                           as_known_at=as_utc(request.as_known_at) if request.as_known_at else None,
                           include_history=request.include_history or window is not None)
@@ -200,6 +201,9 @@ class SearchEngine:
         lead = slot.answers(request.query) if slot is not None else []
         if slot is not None and time.include_history:  # then the slot's past, newest first
             lead = [*lead, *(f for f in slot.past(time) if f not in lead)]
+        if window is not None and not request.include_history:
+            # "Where did Maya live in January?": the values that held then lead, not today's
+            lead = [f for f in lead if overlaps(f.valid_from, f.valid_until, window)]
         if lead and not request.categories:
             ordered = _slot_first(ordered, lead, now, time)
         if request.min_score is not None:

@@ -21,6 +21,12 @@ _YEAR = r"(19\d\d|20\d\d)"
 _MONTH = r"(" + "|".join(_MONTHS) + r")"
 
 
+#: Words that ask about what is still ahead.
+_AHEAD = r"\b(?:will|going|gonna|plan|plans|planning|next|upcoming)\b"
+#: Words that ask about what was: they win over :data:`_AHEAD` ("what was going on").
+_BEHIND = r"\b(?:did|was|were|had|used)\b"
+
+
 def _year(y: int) -> Window:
     return datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC)
 
@@ -59,6 +65,19 @@ def _window(q: str, now: datetime) -> Window | None:
         return _month(int(m.group(2)), _MONTHS[m.group(1)])
     if m := re.search(rf"\b(?:in|during|of)\s+{_YEAR}\b", q):
         return _year(int(m.group(1)))
+    if m := re.search(rf"\b(?:in|during|last|next|this)\s+{_MONTH}\b", q):
+        # "where did Maya live in January?": the last January; "in May" asked of what will
+        # be, the next one
+        month = _MONTHS[m.group(1)]
+        ahead = m.group(0).startswith("next") or (
+            re.search(_AHEAD, q) is not None and re.search(_BEHIND, q) is None)
+        if ahead:
+            year = now.year + (month < now.month or m.group(0).startswith("next")
+                               and month == now.month)
+        else:
+            year = now.year - (month > now.month or m.group(0).startswith("last")
+                               and month == now.month)
+        return _month(year, month)
     if m := re.search(r"\b(last|this)\s+(spring|summer|autumn|fall|winter)\b", q):
         year = now.year - 1 if m.group(1) == "last" else now.year
         return _season(year, m.group(2))

@@ -185,6 +185,21 @@ def test_a_window_in_the_question_bounds_the_turns_as_as_of_does(memory: Memory,
     assert "Maya works at Microsoft." in texts(response.results)
 
 
+def test_a_month_without_a_year_is_the_last_one_before_the_moment_asked_about(
+        memory: Memory, tenant: str) -> None:
+    """"Where did Maya live in January?" asked as of May: that January, before her move in
+    March (a new user saw the move answer it)."""
+    say(memory, tenant, "maya", "2026-01-05T10:00:00", "I live in London.")
+    say(memory, tenant, "maya", "2026-03-14T10:00:00", "I moved to Manchester today.")
+    response = memory.search(tenant, SearchRequest(
+        scope=Scope(user_id="maya"), query="Where did Maya live in January?", limit=5,
+        as_of=datetime(2026, 5, 1)))
+    assert response.window == (datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 2, 1, tzinfo=UTC))
+    found = texts(response.results)
+    assert found[0] == "Maya lives in London.", found
+    assert not any("Manchester" in t for t in found), found
+
+
 def test_a_named_persons_relative_is_who_the_question_is_about(memory: Memory,
                                                                tenant: str) -> None:
     """"Where does Maya's sister work?" is Lena's job, not Maya's; "Who is Maya's sister?"

@@ -29,3 +29,25 @@ def test_a_year_and_last_summer_are_windows() -> None:
 ])
 def test_a_window_outside_the_calendar_is_none(query: str, now: datetime) -> None:
     assert query_window(query, now) is None
+
+
+@pytest.mark.parametrize(("query", "month"), [
+    # a month without a year: the last one, or the next one when the question looks ahead
+    ("Where did Maya live in January?", (2024, 1)),
+    ("what did I do in june", (2024, 6)),
+    ("where was I in September?", (2023, 9)),
+    ("what did I do last June?", (2023, 6)),
+    ("What will I do in May?", (2025, 5)),
+    ("where am I going in August", (2024, 8)),
+    ("plans for next June", (2025, 6)),
+    ("what was going on in August?", (2023, 8)),
+])
+def test_a_month_without_a_year_is_the_nearest_one(query: str, month: tuple[int, int]) -> None:
+    year, number = month
+    start = datetime(year, number, 1, tzinfo=UTC)
+    end = datetime(year + (number == 12), number % 12 + 1, 1, tzinfo=UTC)
+    assert query_window(query, NOW) == (start, end)
+
+
+def test_may_the_modal_is_no_month() -> None:
+    assert query_window("May I ask where I live?", NOW) is None
