@@ -247,12 +247,35 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
 
 
 def consume(clause: Clause, speech: Speech) -> list[Finding]:
-    """"I don't drink coffee anymore": what one no longer has stops being a liking."""
-    if not clause.ended:
+    """"I don't drink coffee anymore": what one no longer has stops being a liking; "I
+    drink way too much coffee": a habit now, as the liking that sentence would end."""
+    verb = clause.verb
+    things = [t for t in dobjs(verb) if t.lower_ not in DIETS and t.pos_ == "NOUN"]
+    if clause.ended:
+        return each(clause, lambda s: [Finding(s, "LIKES", n, object_type(t), "retract",
+                                                timing="none") for t in things
+                                        if (n := phrase(t))])
+    if clause.negated or clause.modal or clause.hedged or verb.tag_ != "VBP" \
+            or clause.lemma not in _HABITS:
         return []
-    things = [t for t in dobjs(clause.verb) if t.lower_ not in DIETS and t.pos_ == "NOUN"]
-    return each(clause, lambda s: [Finding(s, "LIKES", n, object_type(t), "retract",
-                                            timing="none") for t in things if (n := phrase(t))])
+    return [Finding(s, "LIKES", n, object_type(t), confidence=0.7,
+                    statement=f"{{s}} {_HABITS[clause.lemma]} {n}")
+            for s in clause.subjects if s.is_speaker for t in things if (n := _consumed(t))]
+
+
+#: Habits said in the present, and how they are worded of someone.
+_HABITS = MappingProxyType({"drink": "drinks", "smoke": "smokes"})
+#: Words that say how much, not what: "way too much coffee", "lots of tea".
+_AMOUNTS = frozenset({"much", "many", "more", "less", "little", "lot", "lots", "few", "enough"})
+
+
+def _consumed(thing: Token) -> str | None:
+    """What is consumed, without how much: "way too much coffee" -> "coffee", "green tea"."""
+    if thing.lower_ in _AMOUNTS:
+        return None
+    words = [c for c in thing.children if c.dep_ == "compound" or c.dep_ == "amod"
+             and c.lower_ not in _AMOUNTS and c.i == thing.i - 1]
+    return " ".join([*(w.lower_ for w in words), thing.lower_])
 
 
 def together(clause: Clause, speech: Speech) -> list[Finding]:

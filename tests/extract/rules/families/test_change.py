@@ -258,3 +258,16 @@ def test_a_move_over_the_holidays_is_a_move(extractor: RuleExtractor) -> None:
 def test_a_value_replaced_in_the_passive_or_as_a_role(extractor: RuleExtractor, text: str,
                                                       expected: set[Triple]) -> None:
     assert expected <= triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a habit said now is the liking its end closes ("I don't drink coffee anymore")
+    ("I drink way too much coffee, like 4 cups a day", {(B, "LIKES", "coffee", "assert")}),
+    ("I drink green tea.", {(B, "LIKES", "green tea", "assert")}),
+    ("I don't drink coffee anymore.", {(B, "LIKES", "coffee", "retract")}),
+    ("I don't drink coffee.", set()),
+    ("I drink a lot.", set()),
+])
+def test_a_drinking_habit_is_a_liking_that_can_end(extractor: RuleExtractor, text: str,
+                                                    expected: set[Triple]) -> None:
+    assert triples(said(extractor, text)) == expected
