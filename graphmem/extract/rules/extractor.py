@@ -403,7 +403,10 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
         own = [c for c in stored if _said_by(c, unit)]
         if not stored:
             return facts, False
-        # the speaker's every slot the slip was stored in; else the last person's who said it
+        # the speaker's every slot the slip was stored in; else the last person's who said
+        # it, unless the speaker says the slip was their own ("I meant", "typo")
+        if not own and _OWN_SLIP.search(sent.text):
+            return facts, False
         chosen = own or [c for c in stored if c.subject == stored[-1].subject]
         said = [(SELF if c.own and unit.speaker == SELF else c.subject,  # "I", whatever name
                  c.predicate, c.object, "concept", None)
@@ -423,6 +426,9 @@ def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
     return facts, True
 
 
+#: Words that say a slip was the speaker's own: it corrects none of anyone else's facts.
+_OWN_SLIP = re.compile(r"\bi\s+(?:meant|said|wrote|typed|mean)\b|\btypo\b|\bautocorrect",
+                       re.IGNORECASE)
 _Said = TypeVar("_Said", ExtractedFact, CandidateFact)
 
 

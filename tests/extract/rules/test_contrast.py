@@ -304,3 +304,15 @@ def test_a_correction_after_an_ellipsis_mends_its_own_message(extractor: RuleExt
     assert ("Bob", "WORKS_AT", "Delivery Hero", "assert") in found
     assert ("Bob", "LIVES_IN", "Berlin", "assert") in found
     assert ("Bob", "WORKS_AT", "Zalando", "assert") not in found
+
+
+def test_a_slip_the_speaker_calls_their_own_corrects_no_one_elses_fact(
+        extractor: RuleExtractor) -> None:
+    """"typo before, i meant Galaxy A54 not Fairphone 4" said by Bob, whose Fairphone was
+    never stored: Ann's Fairphone 4 in the same group stays hers (a group suite saw it turned
+    into a Galaxy A54)."""
+    anns = CandidateFact(id="f1", text="Ann uses Fairphone 4 as their phone.", subject="Ann",
+                         predicate="HAS_PHONE", object="Fairphone 4", valid_from=REF)
+    text = "typo before, i meant Galaxy A54 not Fairphone 4."
+    extraction = extractor.extract(episode(Message(id="m", speaker="Bob", content=text)), [anns])
+    assert not [f for f in extraction.facts if f.subject == "Ann"]

@@ -134,7 +134,8 @@ def start_job(clause: Clause, speech: Speech) -> list[Finding]:
     titles: list[Token] = []
     # "got an offer from Stripe" is no job yet: only an offer accepted is one
     jobs = [t for t in dobjs(verb) if t.lemma_.lower() in _JOB_NOUNS
-            and (t.lemma_.lower() != "offer" or verb.lemma_ in _TAKING_OFFERS)]
+            and (t.lemma_.lower() != "offer" or verb.lemma_ in _TAKING_OFFERS
+                 or _taken_after(verb))]
     for t in jobs:
         orgs += pobjs(t, ("at", "with", "for", "from"))
         titles += pobjs(t, ("as",))
@@ -151,6 +152,13 @@ def start_job(clause: Clause, speech: Speech) -> list[Finding]:
     return each(clause, lambda s: [Finding(s, "WORKS_AT", n, object_type(t))
                                     for t in orgs if (n := phrase(t))]
                  + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := _title(t))])
+
+
+def _taken_after(verb: Token) -> bool:
+    """"Got the offer from Deloitte and signed it": a verb joined to this one takes it."""
+    return any(c.dep_ == "conj" and c.lemma_ in _TAKING_OFFERS
+               and not any(n.dep_ == "neg" for n in c.children)
+               and any(o.lower_ in ("it", "that") for o in dobjs(c)) for c in verb.children)
 
 
 def _title(token: Token) -> str | None:

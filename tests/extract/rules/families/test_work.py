@@ -30,6 +30,7 @@ def test_a_promotion_is_the_speakers_title(extractor: RuleExtractor, text: str,
     # an offer is no job until it is taken
     ("Got a job offer from Stripe but turned it down.", "WORKS_AT"),
     ("I got an offer from Stripe.", "WORKS_AT"),
+    ("I got an offer from Stripe and didn't take it.", "WORKS_AT"),
     # a possibility is no fact
     ("I might take the job at Stripe.", "WORKS_AT"),
     ("I could work at Stripe.", "WORKS_AT"),
@@ -47,6 +48,9 @@ def test_what_has_not_happened_to_the_speaker_changes_nothing(
     ("I signed the offer from Datadog.", "Datadog"),
     # a company the term marker knows as a tool
     ("Just started at Figma as a UX designer", "Figma"),
+    # an offer gotten, then taken
+    ("Got the offer from Deloitte and signed it, so that's where I work now.", "Deloitte"),
+    ("I got an offer from Stripe and accepted it.", "Stripe"),
     # "work" read as a noun joined to "live"
     ("I live in Lisbon and work at Netflix as a recruiter.", "Netflix"),
 ])
