@@ -178,6 +178,8 @@ def with_subject(sentence: str) -> str:
         i += 1
     verb = words[i].lower().strip(",.!")
     following = words[i + 1].lower() if i + 1 < len(words) else ""
+    if i == 0 and verb == "not" and following not in ("to", "that", "only", "just", "even"):
+        return "I'm " + sentence  # "not vegan anymore, doing keto now", "not a fan of X"
     if i and verb.endswith("ing") and len(verb) > 5 and following in _GERUND_OBJECTS:
         # "Currently living in Denver."; without the adverb "Losing my job was hard" is a
         # gerund subject, not a dropped "I'm"

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Action, Finding
 from graphmem.extract.rules.lexicon import capitalised, is_place, pobjs
-from graphmem.extract.rules.parties import Party, Speech, antecedent, is_person_name, noun_owner
+from graphmem.extract.rules.parties import (PETS, Party, Speech, antecedent, is_person_name,
+                                            noun_owner)
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.terms import LANGUAGE, TECH_LABEL, kind_of
 
@@ -186,10 +187,17 @@ def settle(findings: list[Finding]) -> list[Finding]:
               if f.action == "retract" and f.obj}
     reporting = {(f.subject.name.lower(), f.obj.lower()) for f in out
                  if f.predicate == "REPORTS_TO" and f.action == "assert"}
+    # "we adopted a kitten, her name is Miso": the kitten is Miso, not a second pet
+    named_pets = {(f.subject.name.lower(), word) for f in out
+                  if f.predicate == "HAS_PET" and f.action == "assert" and f.obj.lower() not in PETS
+                  for word in re.findall(r"[a-z]+", (f.statement or "").lower()) if word in PETS}
     kept = []
     for f in out:
         if f.predicate == "KNOWS" and (f.subject.name.lower(), f.obj.lower()) in reporting:
             continue  # "my boss Gerald": the reporting line says it, and ends when it changes
+        if f.predicate == "HAS_PET" and f.action == "assert" and \
+                (f.subject.name.lower(), f.obj.lower()) in named_pets:
+            continue
         if f.action == "assert" and (f.subject.name.lower(), f.predicate, f.obj.lower()) \
                 in retracted:
             continue  # "Our dog Rex was rehomed": the noun phrase does not bring Rex back

@@ -22,6 +22,8 @@ from tests.extract.rules.conftest import episode, gold_rows, triples
     ("Currently living in Denver.", "I'm currently living in Denver."),
     ("Losing my job was hard.", "Losing my job was hard."),
     ("Starting a business takes courage.", "Starting a business takes courage."),
+    ("not vegan anymore, doing keto now", "I'm not vegan anymore, doing keto now"),
+    ("Not to brag, but I won.", "Not to brag, but I won."),
 ])
 def test_with_subject(text: str, expected: str) -> None:
     assert with_subject(text) == expected

@@ -169,3 +169,12 @@ def test_the_speaker_and_another_breaking_up_ends_the_partner(
         extractor: RuleExtractor, text: str, ended: bool) -> None:
     found = triples(said(extractor, text))
     assert (("Bob", "HAS_PARTNER", "", "retract") in found) is ended
+
+
+@pytest.mark.parametrize(("text", "pets"), [
+    ("we adopted a kitten last week, her name is Miso 🐱", {"Miso"}),  # one pet, not two
+    ("I have a dog and a cat named Tom.", {"dog", "Tom"}),
+])
+def test_a_pet_named_in_the_same_breath_is_one_pet(extractor: RuleExtractor, text: str,
+                                                  pets: set[str]) -> None:
+    assert {t[2] for t in triples(said(extractor, text)) if t[1] == "HAS_PET"} == pets
