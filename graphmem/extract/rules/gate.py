@@ -205,8 +205,8 @@ def split_sentences(text: str) -> list[str]:
             continue
         if pieces and _ABBREVIATION.search(pieces[-1]):
             pieces[-1] = f"{pieces[-1]} {piece.strip()}"
-        elif (headed := _HEADING.match(piece.strip())) and \
-                headed.group(1).strip().lower() not in _LABELS and not \
+        elif (headed := _HEADING.match(piece.strip()) or _diary_after_heading(piece.strip())) \
+                and headed.group(1).strip().lower() not in _LABELS and not \
                 set(re.findall(r"[a-z]+", headed.group(1).lower())) & _SLOT_WORDS:
             # "New phone: my ...", "new city, new me: I'm in Zurich now": the label is the slot's
             pieces += [f"{headed.group(1).strip()}:", headed.group(2)]
@@ -220,6 +220,19 @@ def split_sentences(text: str) -> list[str]:
 #: "Big life update: I'm ...", "Quick update: we ...": a heading, then a first-person clause.
 _HEADING = re.compile(r"^([^:]{1,40}):\s+((?:I|i|We|we)(?:'m|'ve|'ll|'d|'re|\s).*|(?:[Mm]y|[Oo]ur)\s.*)$",
                       re.DOTALL)
+#: A heading before a colon and whatever follows it.
+_ANY_HEADING = re.compile(r"^([^:]{1,60}):\s+(\S.*)$", re.DOTALL)
+
+
+def _diary_after_heading(piece: str) -> re.Match[str] | None:
+    """"quick life update since we last talked: moved to Austin in January, ...": a heading,
+    then a diary-style clause whose "I" was dropped (:func:`with_subject` puts it back)."""
+    headed = _ANY_HEADING.match(piece)
+    if headed is None or with_subject(headed.group(2)) == headed.group(2):
+        return None
+    return headed
+
+
 #: "Ignore what I said about Philips, the company I joined is Mercado Libre": what follows
 #: the disclaimer is a statement of its own (the parser would make it the disclaimer's).
 _DISREGARD = re.compile(r"^((?:please\s+)?(?:ignore|forget|scratch|disregard)\s+what\s+i\s+"

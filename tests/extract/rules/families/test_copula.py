@@ -122,3 +122,20 @@ def test_a_former_relation_is_worded_as_former(extractor: RuleExtractor) -> None
 def test_a_name_or_title_said_after_i_am(extractor: RuleExtractor, text: str,
                                          expected: set[Triple]) -> None:
     assert triples(said(extractor, text)) == expected
+
+
+def test_life_news_after_a_heading_is_read_as_the_speakers(extractor: RuleExtractor) -> None:
+    """A heading, then diary-style news without its "I", and a new job said as a phrase of
+    its own (a new user's message lost Austin and Dell)."""
+    found = triples(said(extractor, "ok so quick life update since we last talked: moved to "
+                         "Austin in January, new job at Dell as a product manager, my wife Hana "
+                         "is a nurse at St. David's, and we finally adopted a beagle named Pickles"))
+    assert {("Bob", "LIVES_IN", "Austin", "assert"), ("Bob", "WORKS_AT", "Dell", "assert"),
+            ("Bob", "JOB_TITLE", "product manager", "assert"),
+            ("Bob", "MARRIED_TO", "Hana", "assert")} <= found
+    assert ("Bob", "WORKS_AT", "St. David's", "assert") not in found  # Hana's
+
+
+@pytest.mark.parametrize("text", ["I'm looking for a new job at Dell."])
+def test_a_new_job_sought_is_no_job(extractor: RuleExtractor, text: str) -> None:
+    assert not [t for t in triples(said(extractor, text)) if t[1] == "WORKS_AT"]
