@@ -41,7 +41,7 @@ from graphmem.extract.rules.questions import told_part
 from graphmem.extract.rules.lexicon import OCCUPATIONS
 from graphmem.extract.rules.slots import (CAR_WORDS, DIETS, PHONE_WORDS, SLOT_TYPES, SPORTS,
                                           value_slot)
-from graphmem.extract.rules.spelling import Speller, with_apostrophes
+from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_asides
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
 from graphmem.extract.rules.parties import Party, Speech
 from graphmem.extract.rules.terms import TermMarker, spellings
@@ -144,7 +144,7 @@ class RuleExtractor:
         english = False
         for unit in units:
             # "*Elixir. no idea why I said Erlang": chat's shorthand read as its plain form
-            text = with_apostrophes(unit.text)  # "im Dev", "i dont drink coffee"
+            text = without_asides(with_apostrophes(unit.text))  # "im Dev", "Lisbon btw,"
             sentences, language = _english_sentences(plain_correction(text) or text)
             if language != "en":
                 others.append(language)

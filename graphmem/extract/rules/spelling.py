@@ -101,3 +101,17 @@ def with_apostrophes(text: str) -> str:
     "yo. I'm Dev, i don't drink coffee"
     """
     return _BARE_CONTRACTION.sub(lambda m: _BARE_CONTRACTIONS[m.group(1)], text)
+
+
+#: Chat's asides inside a sentence ("decided against Lisbon btw, staying in Berlin"): the
+#: parser reads "btw" as a noun the name before it modifies, and no rule sees the name.
+_ASIDE = re.compile(r"(?<=\w)\s+(?:btw|tbh|imo|imho|ngl|fyi|lol|lmao)\b(?![\w'’-])", re.IGNORECASE)
+
+
+def without_asides(text: str) -> str:
+    """``text`` without chat's asides after a word.
+
+    >>> without_asides("decided against Lisbon btw, staying in Berlin for now")
+    'decided against Lisbon, staying in Berlin for now'
+    """
+    return _ASIDE.sub("", text)

@@ -166,6 +166,16 @@ def goal(clause: Clause, speech: Speech) -> list[Finding]:
             n.dep_ == "neg" for step in steps for n in step.children)):
         # "I'm no longer planning to move to Lisbon", "I decided not to move to Lisbon"
         return _called_off(steps, clause, speech)
+    if clause.lemma == "decide" and not clause.negated:
+        # "decided against Lisbon", "decided against moving to Lisbon"
+        against = pobjs(verb, ("against",))
+        moves = [f"move to {n}" for t in against
+                 if t.ent_type_ in ("GPE", "LOC") and (n := phrase(t))]
+        doing = [t for t in against if t.tag_ == "VBG"]
+        return _called_off(doing, clause, speech) + [
+            Finding(s, "PLANS", text, "plan", "retract", timing="none",
+                    statement=f"{{s}} no longer plans to {text}")
+            for s in clause.subjects for text in moves]
     if clause.negated or (clause.tense == "past" and clause.lemma != "dream"):
         return []
     steps += [c for p in pobjs(verb, ("of", "about")) for c in [p] if p.tag_ == "VBG"]
@@ -205,7 +215,8 @@ def goal(clause: Clause, speech: Speech) -> list[Finding]:
 
 def _called_off(steps: list[Token], clause: Clause, speech: Speech) -> list[Finding]:
     """The plans a clause calls off, as the plan was worded ("move to Lisbon")."""
-    texts = [text for step in steps if (text := verb_phrase(step, speech))]
+    texts = [" ".join([step.lemma_.lower(), *text.split()[1:]]) if step.tag_ == "VBG" else text
+             for step in steps if (text := verb_phrase(step, speech))]  # "moving" -> "move"
     return [Finding(s, "PLANS", text, "plan", "retract", timing="none",
                     statement=f"{{s}} no longer plans to {text}")
             for s in clause.subjects for text in texts]

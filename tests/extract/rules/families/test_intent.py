@@ -47,6 +47,8 @@ def test_a_sport_no_longer_played_ends(extractor: RuleExtractor, text: str) -> N
 @pytest.mark.parametrize("text", [
     "I'm no longer planning to move to Lisbon.",  # had stated the plan
     "I decided not to move to Lisbon.",
+    "I decided against moving to Lisbon.",
+    "decided against Lisbon btw, staying in Berlin for now",  # "btw" read as Lisbon's noun
 ])
 def test_a_plan_called_off_is_retracted(extractor: RuleExtractor, text: str) -> None:
     assert triples(said(extractor, text)) == {("Bob", "PLANS", "move to Lisbon", "retract")}
