@@ -78,7 +78,10 @@ def keep_the_account(scope: Scope, person: Entity | None,
 
 
 def speaker_of(own: str, name: str | None) -> str:
-    """The name of who said ``name`` ("SELF" or none: the episode's own speaker)."""
+    """The name of who said ``name`` ("SELF" or none: the episode's own speaker); a
+    relative named after "SELF" ("SELF's dad", an unnamed user's dad) is the speaker's."""
+    if name and name.startswith(f"{SELF}'s "):
+        return own + name.removeprefix(SELF)
     return name if name and name != SELF else own
 
 

@@ -39,3 +39,5 @@ def test_a_text_is_the_user_s_unless_it_is_a_transcript() -> None:
 def test_self_is_the_episode_s_own_speaker() -> None:
     assert speaker_of("Maria", "SELF") == speaker_of("Maria", None) == "Maria"
     assert speaker_of("Maria", "Bob") == "Bob"
+    # an unnamed user's relative is the speaker's (the placeholder never becomes a name)
+    assert speaker_of("Maria", "SELF's dad") == "Maria's dad"

@@ -121,6 +121,8 @@ def display(subject: str) -> str:
     word): "Melanie is the user's sister", "The user lives in Berlin"."""
     if subject == SELF:
         return "the user"
+    if subject.startswith(f"{SELF}'s "):  # an unnamed user's relative: "the user's dad"
+        return "the user" + subject.removeprefix(SELF)
     if subject == "project":
         return "The project"
     return subject

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from graphmem.extract.rules import RuleExtractor
+from graphmem.extract.rules.render import display
 from graphmem.models import Category
 from tests.extract.rules.conftest import fact, said
 
@@ -24,3 +25,10 @@ def test_categories_and_importance(extractor: RuleExtractor) -> None:
     assert work.category is Category.FACT and hobby.category is Category.PREFERENCE
     assert goal.category is Category.GOAL and skill.category is Category.SKILL
     assert work.importance > hobby.importance
+
+
+def test_an_unnamed_users_relative_is_worded_as_the_users() -> None:
+    """"My dad is a tram driver" from a user who gave no name: "The user's dad ...", never
+    the placeholder "SELF's dad" (a new user saw it in the fact's text)."""
+    assert display("SELF's dad") == "the user's dad"
+    assert display("SELF") == "the user"
