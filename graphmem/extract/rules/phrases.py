@@ -79,6 +79,8 @@ def phrase(token: Token, *, keep_articles: bool = False) -> str | None:
         determined = False
         while tokens[:-1]:
             first = tokens[0]
+            if not first.whitespace_ and tokens[1].text == "-":
+                break  # "second-hand", "low-carb": one word, not an ordinal and a noun
             if first.tag_ in ("PRP$", "DT", "POS") or first.is_punct:
                 determined = determined or not first.is_punct
             elif determined and (first.ent_type_ == "ORDINAL" or _ORDINAL.match(first.lower_)):
@@ -92,7 +94,9 @@ def phrase(token: Token, *, keep_articles: bool = False) -> str | None:
             c.dep_ == "pobj" and c.text[:1].isupper() for c in p.children)]
     tokens += [t for c in right for t in c.subtree]
     tokens += _model_code(token, tokens)
-    words = [t.text_with_ws for t in tokens if t.ent_type_ not in _TIME_ENTS]
+    # an emoji or symbol beside the words is no part of the value ("level designer 🎮")
+    words = [t.text_with_ws for t in tokens if t.ent_type_ not in _TIME_ENTS
+             and (any(ch.isalnum() for ch in t.text) or t.is_punct or t.text in "&+#'-")]
     text = "".join(words).strip(" ,.;:!?'\"")
     if not text or text.lower() in VAGUE:
         return None

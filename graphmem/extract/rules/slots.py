@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Action, Finding
-from graphmem.extract.rules.lexicon import capitalised, is_place, pobjs
+from graphmem.extract.rules.lexicon import OCCUPATIONS, capitalised, is_place, pobjs
 from graphmem.extract.rules.parties import (PETS, Party, Speech, antecedent, is_person_name,
                                             noun_owner)
 from graphmem.extract.rules.phrases import phrase
@@ -156,7 +156,9 @@ def _retyped(f: Finding, predicate: str, obj: str | None = None) -> Finding:
         predicate, f.object_type), f.action, None, f.confidence, f.timing, None, f.anchor)
 
 
-_THE = re.compile(r"^(?:the|my|our)\s+(?=[A-Z0-9])")
+#: Words before a model's name that only say its state: "the", "my", "a second-hand".
+_THE = re.compile(r"^(?:(?:the|my|our)\s+)?(?:(?:second-hand|secondhand|used|pre-owned|"
+                  r"brand-new|new|old|electric|little)\s+)*(?=[A-Z0-9])")
 
 
 def settle(findings: list[Finding]) -> list[Finding]:
@@ -268,6 +270,9 @@ def fits(slot: str, token: Token) -> str | None:
         return None
     if slot == "REPORTS_TO" and not (is_person_name(token, _NOBODY) or token.text[:1].isupper()):
         return None
+    if slot == "HAS_PARTNER" and (any(c.dep_ == "det" for c in token.children)
+                                  or token.lemma_.lower() in OCCUPATIONS):
+        return None  # "my partner Rhona is still a vet": what she is, not who she is
     if slot == "LIVES_IN" and not (is_place(token) or token.text[:1].isupper()):
         return None
     if slot == "WORKS_AT" and not token.text[:1].isupper():

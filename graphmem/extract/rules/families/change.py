@@ -105,10 +105,15 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
         olds = [n for t in old if (n := _slot_value(t, slot))]
     if not olds and any(SLOT_THINGS.get(t.lemma_.lower()) == slot for t in old):
         olds = [""]  # "traded in my car for X": whichever car it was
+    if slot == "MAIN_LANGUAGE" and not news:  # "switched from Python to Go", "Go" read as a verb
+        news = [t.nbor(1).text for t in verb.subtree if t.lower_ == "to" and t.i + 1 < len(t.doc)
+                and is_language(t.nbor(1).text, said=True)]
     out: list[Finding] = []
     for who in subjects:
         out += [slot_finding(who, slot, o, "retract") for o in olds]
         out += [slot_finding(who, slot, n, "assert") for n in news]
+        if slot == "MAIN_LANGUAGE":  # "switched from Python to Rust": Python is left, not kept
+            out += [Finding(who, "USES", o, "technology", "retract") for o in olds if o]
     return out
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule, Timing, action_of, each
 from graphmem.extract.rules.lexicon import (
-    capitalised, dobjs, is_named, is_org, is_place, is_school, pobjs)
+    capitalised, dobjs, is_named, is_occupation, is_org, is_place, is_school, pobjs)
 from graphmem.extract.rules.parties import (KIN, Speech, appositive_name, conjuncts,
                                             copula_subjects, possessor)
 from graphmem.extract.rules.phrases import phrase
@@ -225,10 +225,12 @@ def started_at(clause: Clause, speech: Speech) -> list[Finding]:
             any(c.dep_ == "xcomp" for c in verb.children):
         return []
     # a company named like its product is still one to start at ("started at Figma")
-    orgs = [t for t in pobjs(verb, ("at", "with")) if (is_named(t) or t.ent_type_ == TECH_LABEL
-                                                       and capitalised(t))
-            and t.text not in speech.speakers]
     titles = pobjs(verb, ("as",))
+    # "started as a junior data analyst at Kestrel Insurance": the employer hangs off the title
+    places = pobjs(verb, ("at", "with")) + [o for t in titles if is_occupation(t)
+                                            for o in pobjs(t, ("at", "with", "for"))]
+    orgs = [t for t in places if (is_named(t) or t.ent_type_ == TECH_LABEL and capitalised(t))
+            and t.text not in speech.speakers]
     # "I start at Etsy on Monday" is ahead: only a past start is an event gone by
     timing: Timing = "event" if clause.tense == "past" else "start"
     return each(clause, lambda s: [Finding(s, _studies_or_works(t, titles), n, "organization",

@@ -271,3 +271,17 @@ def test_a_value_replaced_in_the_passive_or_as_a_role(extractor: RuleExtractor, 
 def test_a_drinking_habit_is_a_liking_that_can_end(extractor: RuleExtractor, text: str,
                                                     expected: set[Triple]) -> None:
     assert triples(said(extractor, text)) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a language switched away from is no longer used either; "Go" read as a verb
+    ("I switched from Python to Go.", {(B, "MAIN_LANGUAGE", "Python", "retract"),
+                                       (B, "MAIN_LANGUAGE", "Go", "assert"),
+                                       (B, "USES", "Python", "retract")}),
+    ("I switched from Python to Rust.", {(B, "MAIN_LANGUAGE", "Python", "retract"),
+                                         (B, "MAIN_LANGUAGE", "Rust", "assert"),
+                                         (B, "USES", "Python", "retract")}),
+])
+def test_a_language_switched_from_is_left(extractor: RuleExtractor, text: str,
+                                          expected: set[Triple]) -> None:
+    assert triples(said(extractor, text)) == expected

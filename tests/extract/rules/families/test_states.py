@@ -232,3 +232,21 @@ def test_a_new_thing_is_the_model_its_apposition_names(extractor: RuleExtractor,
                                                         car: str) -> None:
     drives = {t[2] for t in triples(said(extractor, text)) if t[1] == "DRIVES"}
     assert drives == {car}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I just started as a junior data analyst at Kestrel Insurance.",
+     {("Bob", "WORKS_AT", "Kestrel Insurance", "assert"),
+      ("Bob", "JOB_TITLE", "junior data analyst", "assert")}),
+    # a value's emoji and its state ("second-hand") are no part of it
+    ("i work at Brindle Games as a level designer 🎮",
+     {("Bob", "WORKS_AT", "Brindle Games", "assert"),
+      ("Bob", "JOB_TITLE", "level designer", "assert")}),
+    ("I bought a second-hand Nissan Leaf.", {("Bob", "DRIVES", "Nissan Leaf", "assert")}),
+    # what a partner is, not who
+    ("My partner Rhona is still a vet.", {("Bob", "HAS_PARTNER", "Rhona", "assert"),
+                                          ("Rhona", "JOB_TITLE", "vet", "assert")}),
+])
+def test_values_said_in_passing_are_read_clean(extractor: RuleExtractor, text: str,
+                                               expected: set[Triple]) -> None:
+    assert triples(said(extractor, text)) == expected
