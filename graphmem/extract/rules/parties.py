@@ -101,6 +101,9 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
             break
         if node.dep_ in ("advcl", "ccomp") and _diary(node, speech):
             return [speech.me()]  # "took up bouldering - my mate built a wall": not the mate
+        if node.dep_ == "conj" and (named := _misplaced_subject(node)) is not None:
+            subj = [named]  # "Poppy started violin lessons and Alfie is obsessed with X"
+            break
         if node.dep_ in ("conj", "xcomp", "advcl") and node.head != node:
             node = node.head
         else:
@@ -120,6 +123,17 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
         parties += [Party(c.text, "person") for c in verb.children
                     if c.text not in named and _joined_name(c, speech)]
     return parties
+
+
+def _misplaced_subject(verb: Token) -> Token | None:
+    """The name just before a joined clause's own finite auxiliary, which the parser hung on
+    the clause before ("... violin lessons and Alfie is obsessed"): that clause's subject."""
+    aux = next((a for a in verb.children if a.dep_ in ("aux", "auxpass") and a.i < verb.i
+                and a.tag_ in ("VBZ", "VBP", "VBD")), None)
+    if aux is None or aux.i == 0:
+        return None
+    before = aux.nbor(-1)
+    return before if before.pos_ == "PROPN" and before.dep_ == "conj" else None
 
 
 #: Openers the parser takes for a subject: "big news, just started at X", "update: ...".

@@ -15,3 +15,11 @@ def test_prefs_rules(extractor: RuleExtractor, text: str, expected: Triple) -> N
 def test_switch_of_a_multi_valued_tool_retracts_the_old_one(extractor: RuleExtractor) -> None:
     got = triples(said(extractor, "I switched from Vim to VS Code.", speaker="Alice"))
     assert got == {("Alice", "USES", "Vim", "retract"), ("Alice", "USES", "VS Code", "assert")}
+
+
+def test_a_joined_clause_with_its_own_subject_is_that_subjects(extractor: RuleExtractor) -> None:
+    """The parser hangs "Alfie" on "lessons"; "is obsessed" is still Alfie's, not Poppy's."""
+    found = triples(said(extractor, "Poppy started violin lessons and Alfie is obsessed with "
+                                    "dinosaurs."))
+    assert ("Alfie", "LOVES", "dinosaurs", "assert") in found
+    assert not [t for t in found if t[0] == "Poppy" and t[2] == "dinosaurs"]
