@@ -101,8 +101,8 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
             break
         if node.dep_ in ("advcl", "ccomp") and _diary(node, speech):
             return [speech.me()]  # "took up bouldering - my mate built a wall": not the mate
-        if node.dep_ == "conj" and (named := _misplaced_subject(node)) is not None:
-            subj = [named]  # "Poppy started violin lessons and Alfie is obsessed with X"
+        if node.dep_ == "conj" and (misplaced := _misplaced_subject(node)) is not None:
+            subj = [misplaced]  # "Poppy started violin lessons and Alfie is obsessed with X"
             break
         if node.dep_ in ("conj", "xcomp", "advcl") and node.head != node:
             node = node.head
