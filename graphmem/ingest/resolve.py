@@ -31,6 +31,7 @@ from typing import Literal
 
 from graphmem.embed.base import Embedder
 from graphmem.ingest.people import NameContext, choose, introductions, noted
+from graphmem.kin import kin_word, related_people
 from graphmem.ingest.short_forms import CANDIDATE_LIMIT, ShortForms, first_names
 from graphmem.ingest.short_forms import other_relation, other_surname, words
 from graphmem.models import Entity, Resolved, Scope
@@ -121,6 +122,8 @@ class EntityResolver:
                 _note(result, norm, chosen, why)
         self._by_short_form(tenant, scope, wanted, result,
                             [n for n in wanted if n not in result.by_name and n not in distinct])
+        self._by_relation(tenant, scope, wanted, result,
+                          [n for n in wanted if n not in result.by_name and n not in distinct])
         missing = [n for n in wanted if n not in result.by_name]
         if not missing:
             return result
@@ -198,6 +201,27 @@ class EntityResolver:
                 match, why = found
                 _note(result, norm, match.model_copy(update={
                     "aliases": [*match.aliases, req.name.strip()]}), why, changed=True)
+
+    def _by_relation(self, tenant: str, scope: Scope, wanted: dict[str, NameRequest],
+                     result: Resolution, names: list[str]) -> None:
+        """"Maya's mum" (the rules' name for a relative said by relation: "my mum moved to
+        Cardiff") is the one person Maya's current facts name so ("Jean is Maya's mum"); the
+        name becomes an alias. Otherwise a second, nameless mum would hold the news."""
+        for norm in names:
+            req = wanted[norm]
+            said = _RELATIVE_NAME.match(req.name.strip())
+            word = kin_word(said["kin"]) if said is not None else None
+            if req.type != "person" or said is None or word is None:
+                continue
+            owners = [e.id for e in self.store.find_entities(
+                tenant, scope.visible_keys, [normalize_name(said["owner"])]) if e.type == "person"]
+            people = related_people(self.store, tenant, scope, owners, word) if owners else []
+            if len(people) == 1:
+                match = people[0]
+                _note(result, norm, match.model_copy(update={
+                    "aliases": [*match.aliases, req.name.strip()]}),
+                    Resolved(name=req.name, reason="relation", detail=(
+                        f"{said['owner']}'s {word} is {match.name}")), changed=True)
 
     def _people_meant(self, tenant: str, scope: Scope, short: str,
                       others: dict[str, set[str]]) -> dict[str, Entity | None] | None:
@@ -306,6 +330,10 @@ def best_match(req: NameRequest, hits: list[ScoredEntity]) -> tuple[Entity, Reso
             best = (score, ent, Resolved(name=req.name, reason=kind, speaker=speaker,
                                          detail=f"{kind} {score:.2f} to {ent.name}"))
     return None if best is None else (best[1], best[2])
+
+
+#: The name the rule extractor gives a relative said by relation: "Maya's mum".
+_RELATIVE_NAME = re.compile(r"^(?P<owner>.+)'s (?P<kin>[a-z-]+)$")
 
 
 def _why(req: NameRequest, detail: str) -> Resolved:

@@ -23,23 +23,17 @@ import re
 from dataclasses import dataclass, field
 
 
-from graphmem.extract.rules.parties import KIN
+from graphmem.kin import kin_word, related_people
 from graphmem.models import Entity, Fact, Scope
 from graphmem.search.traverse import query_ngrams
 from graphmem.store.base import GraphStore, TurnHit
 from graphmem.names import normalize_name
 from graphmem.speakers import known_speaker
-from graphmem.temporal import TimeFilter
 
 #: Entity types a bare part of a name may stand for ("Maya" for "Maya Patel").
 PERSON_TYPES = frozenset({"person"})
 #: Candidates read by name before the part-of-name match.
 NAME_CANDIDATES = 16
-#: The user's facts read to find who "my sister" is.
-KIN_FACTS = 200
-#: Relations several kin words share ("my son" and "my daughter" are both HAS_CHILD): the
-#: fact's text must say the word too.
-_SHARED_KIN = frozenset({"KNOWS", "HAS_RELATIVE", "HAS_CHILD", "HAS_PARENT", "HAS_FRIEND"})
 #: Words by which a user speaks of themself, and how :meth:`Focus.blank` words each.
 FIRST_PERSON = {"i": "X", "me": "X", "myself": "X", "my": "X's", "mine": "X's"}
 #: Capitalised words that name no one.
@@ -125,7 +119,7 @@ def speaks_of_self(question: str) -> bool:
     my partner", not "Where does my sister work?": the "my" of "my sister" names her."""
     words = [w.lower() for w in _WORD.findall(question)]
     kin_owners = {i for i, (a, b) in enumerate(zip(words, words[1:]))
-                  if a in ("my", "our") and _kin_word(b) is not None}
+                  if a in ("my", "our") and kin_word(b) is not None}
     return any(w in FIRST_PERSON for i, w in enumerate(words) if i not in kin_owners)
 
 
@@ -161,11 +155,11 @@ def kin_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Fo
     user's current facts relate to them that way ("Ana is Noah's sister.")."""
     words = [w.lower() for w in _WORD.findall(question)]
     kin = next((b for a, b in zip(words, words[1:]) if a in ("my", "our")
-                and _kin_word(b) is not None), None)
-    word = _kin_word(kin) if kin is not None else None
+                and kin_word(b) is not None), None)
+    word = kin_word(kin) if kin is not None else None
     if kin is None or word is None or scope.user_id is None:
         return Focus()
-    people = _related(store, tenant, scope, [e.id for e in _owner(store, tenant, scope)[1]],
+    people = related_people(store, tenant, scope, [e.id for e in _owner(store, tenant, scope)[1]],
                       word)
     if not people:
         return Focus()
@@ -182,27 +176,17 @@ def relative_focus(store: GraphStore, tenant: str, scope: Scope, question: str,
     said = _RELATIVE.search(question)
     if said is None or _WHO_IS.match(question):
         return Focus()
-    word = _kin_word(said.group(2).lower())
+    word = kin_word(said.group(2).lower())
     owner_words = _name_words(said.group(1))
     owners = [e.id for e in known if e.type in PERSON_TYPES and owner_words
               and owner_words <= {w for n in (e.name, *e.aliases) for w in _name_words(n)}]
     if word is None or not owners:
         return Focus()
-    people = _related(store, tenant, scope, owners, word)
+    people = related_people(store, tenant, scope, owners, word)
     if not people:
         return Focus()
     return Focus(tuple(people), frozenset({said.group(2).lower(), word, *owner_words,
                                            *(w for e in people for w in _name_words(e.name))}))
-
-
-def _related(store: GraphStore, tenant: str, scope: Scope, owners: list[str],
-             word: str) -> list[Entity]:
-    """The people the ``owners``' current facts relate to them as ``word`` ("sister")."""
-    related = {f.object_id for f in store.facts_about(tenant, scope.visible_keys, owners,
-                                                      TimeFilter(), KIN_FACTS)
-               if f.subject_id in owners and f.predicate == KIN[word] and f.object_id
-               and (KIN[word] not in _SHARED_KIN or word in f.text.lower())}
-    return [e for e in store.get_entities(tenant, sorted(related)) if e.type in PERSON_TYPES]
 
 
 #: "Maya's sister", "Sam Lee's wife": a named person's relative.
@@ -210,13 +194,6 @@ _RELATIVE = re.compile(r"((?:[A-Z][\w-]*\s+){0,2}[A-Z][\w-]*)['’]s\s+(\w+)")
 #: Questions of who someone is, not of what is true of them.
 _WHO_IS = re.compile(r"^\W*(?:who(?:'s|\s+is|\s+was|\s+are)|what(?:'s|\s+is)\s+the\s+name)\b",
                      re.IGNORECASE)
-
-
-def _kin_word(word: str) -> str | None:
-    """The kin word ("sister") a question's word is, plural or not ("sisters")."""
-    if word in KIN:
-        return word
-    return word.rstrip("s") if word.rstrip("s") in KIN else None
 
 
 def _owner(store: GraphStore, tenant: str, scope: Scope) -> tuple[str, list[Entity]]:

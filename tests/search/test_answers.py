@@ -381,3 +381,16 @@ def test_a_value_corrected_from_its_start_is_no_part_of_the_slot_history(
         assert any(f.id == main.id and f.valid_until == f.valid_from for f in listed)
     finally:
         memory.engine.close()
+
+
+def test_a_relative_said_by_relation_is_the_one_known_by_name(memory: Memory,
+                                                             tenant: str) -> None:
+    """"My mum Jean lives in Swansea", then "my mum moved to Cardiff last month": Jean moved
+    (a new user saw the move filed under a second, nameless mum, and Swansea answer)."""
+    say(memory, tenant, "maya", "2025-05-03T10:00:00", "My mum Jean lives in Swansea.")
+    say(memory, tenant, "maya", "2025-07-11T10:00:00", "my mum moved to Cardiff last month.")
+    found = texts(ask(memory, tenant, "maya", "Where does my mum live?"))
+    assert "Cardiff" in found[0], found
+    assert not any("Swansea" in t for t in found), found
+    jean = texts(ask(memory, tenant, "maya", "Where does Jean live?"))
+    assert "Cardiff" in jean[0], jean

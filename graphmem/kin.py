@@ -1,0 +1,40 @@
+"""Who "my sister" is: the people a person's current facts relate to them by a kin word.
+
+The rule extractor names an unnamed relative after its owner ("Maya's mum"); the search
+reads "my mum" in a question the same way. Both ask here for the person the owner's
+facts already name in that relation ("Jean is Maya's mum"), so a relative spoken of by
+relation is the one known by name, in a question (:mod:`graphmem.search.focus`) and in
+what is stored (:mod:`graphmem.ingest.resolve`).
+"""
+
+from __future__ import annotations
+
+from graphmem.extract.rules.parties import KIN
+from graphmem.models import Entity, Scope
+from graphmem.store.base import GraphStore
+from graphmem.temporal import TimeFilter
+
+#: The owner's facts read to find who "my sister" is.
+KIN_FACTS = 200
+#: Relations several kin words share ("my son" and "my daughter" are both HAS_CHILD): the
+#: fact's text must say the word too.
+_SHARED_KIN = frozenset({"KNOWS", "HAS_RELATIVE", "HAS_CHILD", "HAS_PARENT", "HAS_FRIEND"})
+#: Entity types a relative may be.
+_PEOPLE = frozenset({"person"})
+
+
+def kin_word(word: str) -> str | None:
+    """The kin word ("sister") a word is, plural or not ("sisters")."""
+    if word in KIN:
+        return word
+    return word.rstrip("s") if word.rstrip("s") in KIN else None
+
+
+def related_people(store: GraphStore, tenant: str, scope: Scope, owners: list[str],
+                   word: str) -> list[Entity]:
+    """The people the ``owners``' current facts relate to them as ``word`` ("sister")."""
+    related = {f.object_id for f in store.facts_about(tenant, scope.visible_keys, owners,
+                                                      TimeFilter(), KIN_FACTS)
+               if f.subject_id in owners and f.predicate == KIN[word] and f.object_id
+               and (KIN[word] not in _SHARED_KIN or word in f.text.lower())}
+    return [e for e in store.get_entities(tenant, sorted(related)) if e.type in _PEOPLE]
