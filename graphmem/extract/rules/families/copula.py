@@ -407,12 +407,6 @@ def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
                 and any(a.lemma_ == "be" for a in token.head.children if a.dep_ == "aux"):
             # "My hobby is painting" parsed as a progressive verb
             out.append(Finding(speech.me(), "HOBBY", token.head.lower_, "activity"))
-        elif lemma in _CURRENT_JOB and _announced(token, speech):
-            # "quick update: moved to Austin, new job at Dell as a product manager, ..."
-            out += [Finding(speech.me(), "WORKS_AT", n, "organization")
-                    for t in pobjs(token, ("at", "with")) if is_named(t) and (n := phrase(t))]
-            out += [Finding(speech.me(), "JOB_TITLE", n, "role")
-                    for t in pobjs(token, ("as",)) if is_occupation(t) and (n := phrase(t))]
         elif lemma in _CURRENT_JOB and token.dep_ in ("dobj", "nsubj") and \
                 (owner := noun_owner(token, speech)) is not None and _held(token):
             places = pobjs(token, ("at", "with")) or [  # "love my job [at Google]"
@@ -436,18 +430,6 @@ _ABOUT_A_JOB = frozenset({"love", "like", "hate", "enjoy", "dislike", "adore", "
                           "detest", "be", "find"})
 _NOT_NOW = frozenset({"old", "previous", "former", "last", "first", "dream", "ex", "next",
                       "future", "past", "summer", "part-time", "second"})
-
-
-def _announced(job: Token, speech: Speech) -> bool:
-    """"New job at Dell!", "..., new job at Dell as a PM, ...": a new job said as news, a
-    phrase of its own (no verb has it: "looking for a new job at Dell" is no job), at a
-    named employer, by the speaker."""
-    verb = job.head
-    return speech.first_person and any(c.lower_ == "new" for c in job.children) \
-        and possessor(job) in (None, "me") and job.dep_ not in ("dobj", "pobj", "attr") \
-        and not (job.dep_ == "nsubj" and (verb.lemma_ != "be" or any(
-            c.dep_ in ("aux", "neg") for c in verb.children))) \
-        and any(is_named(t) for t in pobjs(job, ("at", "with")))
 
 
 def _held(job: Token) -> bool:

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Finding, Rule
 from graphmem.extract.rules.lexicon import (
-    OCCUPATIONS, capitalised, is_company, is_named, is_place, is_school, pobjs)
+    OCCUPATIONS, capitalised, is_company, is_named, is_occupation, is_place, is_school,
+    pobjs)
 from graphmem.extract.rules.parties import (FIRST_PERSON, KIN, Party, Speech, appositive_name,
                                             possessor)
 from graphmem.extract.rules.phrases import phrase
@@ -59,6 +60,9 @@ def mention_facts(sent: Span, speech: Speech) -> list[Finding]:
     me = speech.me()
     for token in sent:
         lemma = token.lemma_.lower().replace("'s", "").rstrip("'")
+        if lemma in _NEW_JOB and _announced(token):
+            out += _new_job(token, me)
+            continue
         if not _speakers(token) or not _held(token):
             continue
         if lemma in _BOSSES and possessor(token) == "me":
@@ -84,11 +88,31 @@ def mention_facts(sent: Span, speech: Speech) -> list[Finding]:
             out += _role(token, me)
         elif (owned := _owned_thing(token)) is not None:
             out.append(Finding(me, owned[0], owned[1], "product"))
-        elif lemma in _NEW_JOB and any(c.lower_ == "new" for c in token.children) \
-                and token.dep_ in ("ROOT", "dobj", "nsubj"):
-            out += [Finding(me, "WORKS_AT", n, "organization") for t in pobjs(token, ("at", "with"))
-                    if is_named(t) and t.ent_type_ not in ("GPE", "LOC") and (n := phrase(t))]
     return out
+
+
+def _announced(job: Token) -> bool:
+    """"New job at Dell!", "..., new job at Dell as a PM, my wife Hana is a nurse": a new
+    job at a named employer said as news, not one looked for ("looking for a new job at
+    X"), wished for ("a new job at X would be nice") or someone else's."""
+    if not any(c.lower_ == "new" for c in job.children) or possessor(job) not in (None, "me") \
+            or not any(is_named(t) and t.ent_type_ not in ("GPE", "LOC")
+                       for t in pobjs(job, ("at", "with"))):
+        return False
+    if job.dep_ == "dobj":
+        return _speakers(job) and _held(job)  # "I love my new job at X"
+    if job.dep_ == "nsubj":  # "new job at X, first week done!"; its verb may be another
+        # clause's ("..., my wife Hana is a nurse"), but not a wish or a denial
+        return not any(c.dep_ == "neg" or c.tag_ == "MD" for c in job.head.children)
+    return job.dep_ not in ("pobj", "attr")
+
+
+def _new_job(job: Token, me: Party) -> list[Finding]:
+    """The employer of an announced new job, and its title when one is given."""
+    return [Finding(me, "WORKS_AT", n, "organization") for t in pobjs(job, ("at", "with"))
+            if is_named(t) and t.ent_type_ not in ("GPE", "LOC") and (n := phrase(t))] + [
+        Finding(me, "JOB_TITLE", n, "role") for t in pobjs(job, ("as",))
+        if is_occupation(t) and (n := phrase(t))]
 
 
 #: "First week at KTH done!", "Day one at Tidewater Labs": a start somewhere.
