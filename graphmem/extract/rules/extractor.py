@@ -23,27 +23,27 @@ from __future__ import annotations
 
 import re
 import threading
+from functools import partial
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, cast
 
 from graphmem.errors import ExtractionError
 from graphmem.extract.base import (
     SELF, CandidateFact, ExtractedEntity, ExtractedFact, Extraction)
 from graphmem.extract.rules.dispatch import sentence_findings
 from graphmem.extract.rules.clause import Finding
-from graphmem.extract.rules.contrast import (CORRECTING, CORRECTION, Correction, correction,
+from graphmem.extract.rules.contrast import (CORRECTING, CORRECTION, correction,
                                              plain_correction)
+from graphmem.extract.rules.corrections import fill_retractions, place
 from graphmem.extract.rules.language import guess_language
-from graphmem.extract.rules.lexicon import object_type
 from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.questions import told_part
 from graphmem.extract.rules.lexicon import OCCUPATIONS
-from graphmem.extract.rules.slots import (CAR_WORDS, DIETS, PHONE_WORDS, SLOT_TYPES, SPORTS,
-                                          value_slot)
+from graphmem.extract.rules.slots import CAR_WORDS, DIETS, PHONE_WORDS, SPORTS
 from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_asides
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
-from graphmem.extract.rules.parties import Party, Speech
+from graphmem.extract.rules.parties import Speech
 from graphmem.extract.rules.terms import TermMarker, spellings
 from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve, resolve_range
 from graphmem.extract.rules.titles import TitleJoiner
@@ -191,9 +191,10 @@ class RuleExtractor:
                 facts += said
                 fix = None if found else correction(sent)
                 if fix is not None:
-                    facts, placed = _corrected(facts, candidates, fix, sent, unit)
+                    facts, placed = place(facts, candidates, fix, sent.text, unit.speaker,
+                                          partial(_fact, sent=sent, unit=unit))
                     unplaced = unplaced or not placed
-        facts = _fill_retractions(_dedupe(facts), candidates)
+        facts = fill_retractions(_dedupe(facts), candidates)
         warnings = [f"{len(others)} non-English message(s) ({', '.join(sorted(set(others)))}) "
                     "stored without rule extraction"] if others else []
         language = "en" if english or not others else others[0]
@@ -374,133 +375,6 @@ def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
         if key not in seen:
             seen[key] = f
     return list(seen.values())
-
-
-def _corrected(facts: list[ExtractedFact], candidates: list[CandidateFact],
-               fix: Correction, sent: Span, unit: _Unit,
-               ) -> tuple[list[ExtractedFact], bool]:
-    """"Actually it was Lisbon, not Porto": the slot Porto was said in, earlier in the
-    episode or in a stored fact, gets Lisbon, and Porto is closed. Says whether the
-    slot was found.
-
-    A value said earlier in the same episode was a slip: it is dropped, and the
-    right value holds from when the wrong one was said. "Sorry, I meant Lisbon"
-    names no wrong value: it is the one said last in a slot Lisbon can fill.
-    """
-    named = fix.wrong or _last_said(facts, candidates, fix, unit)
-    if named is None or named.lower() == fix.right.lower():
-        return facts, False
-    earlier = _naming([f for f in facts if f.action == "assert"], named)
-    if earlier:
-        # every slot the slip was said in ("I mostly code in Erlang": used and main language)
-        slips = {(f.subject, f.predicate): f for f in earlier}
-        facts = [f for f in facts if not any(f is slip for slip in earlier)]
-        said: list[tuple[str, str, str, str, ExtractedFact | None]] = [
-            (f.subject, f.predicate, f.object, f.object_type, f) for f in slips.values()]
-    else:
-        stored = _naming(candidates, named)
-        # the speaker's own value first: another person may have said the same one
-        own = [c for c in stored if _said_by(c, unit)]
-        if not stored:
-            return facts, False
-        # the speaker's every slot the slip was stored in; else the last person's who said
-        # it, unless the speaker says the slip was their own ("I meant", "typo")
-        if not own and _OWN_SLIP.search(sent.text):
-            return facts, False
-        chosen = own or [c for c in stored if c.subject == stored[-1].subject]
-        said = [(SELF if c.own and unit.speaker == SELF else c.subject,  # "I", whatever name
-                 c.predicate, c.object, "concept", None)
-                for c in {c.predicate: c for c in chosen}.values()]
-    for subject, predicate, wrong, kind, prior in said:
-        right = _mended(wrong, named, fix.right)
-        party = Party(subject, "person", subject == unit.speaker)
-        fixed = _fact(Finding(party, predicate, right, kind, timing="none"), sent, unit)
-        if prior is not None:
-            fixed = fixed.model_copy(update={"valid_from": prior.valid_from,
-                                             "message_id": prior.message_id})
-        undone = _fact(Finding(party, predicate, wrong, kind, "retract", timing="none"), sent,
-                       unit)
-        # a slip: the wrong value never held, the right one holds from when it was said
-        facts = [*facts, fixed.model_copy(update={"corrects": True}),
-                 undone.model_copy(update={"corrects": True})]
-    return facts, True
-
-
-#: Words that say a slip was the speaker's own: it corrects none of anyone else's facts.
-_OWN_SLIP = re.compile(r"\bi\s+(?:meant|said|wrote|typed|mean)\b|\btypo\b|\bautocorrect",
-                       re.IGNORECASE)
-_Said = TypeVar("_Said", ExtractedFact, CandidateFact)
-
-
-def _naming(said: list[_Said], slip: str) -> list[_Said]:
-    """The values said that a slip names: the slip itself, else the values it is a whole
-    word of ("wait i wrote Civic? meant Accord" of "Honda Civic")."""
-    same = [f for f in said if f.object.lower() == slip.lower()]
-    if same:
-        return same
-    part = re.compile(rf"(?<!\S){re.escape(slip)}(?!\S)", re.IGNORECASE)
-    return [f for f in said if part.search(f.object)]
-
-
-def _mended(value: str, slip: str, right: str) -> str:
-    """The value a correction leaves: the right one, or, where the slip was a word of a
-    longer value and the right one a single word, that value with the word replaced
-    ("Honda Civic", "Civic", "Accord" -> "Honda Accord")."""
-    if value.lower() == slip.lower() or len(right.split()) > 1:
-        return right
-    part = re.compile(rf"(?<!\S){re.escape(slip)}(?!\S)", re.IGNORECASE)
-    return part.sub(lambda _: right, value, count=1)
-
-
-def _said_by(candidate: CandidateFact, unit: _Unit) -> bool:
-    """Whether a stored fact is the speaker's own."""
-    return candidate.own if unit.speaker == SELF else \
-        candidate.subject.lower() == unit.speaker.lower()
-
-
-def _fillable(fix: Correction) -> set[str]:
-    """The one-valued slots the right value of a correction can fill: by its own words
-    ("a Honda" is a car, "vegan" a diet), else a place's slot for a place and a person's
-    for a person ("Actually it was Tom" never makes Tom an employer). The tagger's other
-    kinds for a name said alone are guesses ("Globex" a product, "Acme" nothing), so any
-    other name may be an employer, a car or a person, but not a home."""
-    slot = value_slot(fix.right, fix.head)
-    if slot is not None:
-        return {slot}
-    kind = object_type(fix.head)
-    kinds = {kind} if kind in ("place", "person") else _NAMED_KINDS
-    return {predicate for predicate, typ in SLOT_TYPES.items() if typ in kinds}
-
-
-#: The kinds of slot value a name not tagged as a place may be.
-_NAMED_KINDS = frozenset({"organization", "product", "person"})
-
-
-def _last_said(facts: list[ExtractedFact], candidates: list[CandidateFact], fix: Correction,
-               unit: _Unit) -> str | None:
-    """The value a correction that names none replaces: the speaker's own value said last,
-    earlier in the episode or else stored, in a slot the right value can fill."""
-    slots = _fillable(fix)
-    said = [f for f in facts if f.action == "assert" and f.predicate in slots
-            and f.subject == unit.speaker and f.object]
-    if said:
-        return said[-1].object
-    own = [c for c in candidates if c.predicate in slots and c.object and _said_by(c, unit)]
-    return max(own, key=lambda c: c.valid_from).object if own else None
-
-
-def _fill_retractions(facts: list[ExtractedFact], candidates: list[CandidateFact]
-                      ) -> list[ExtractedFact]:
-    """"I quit my job" names no employer: use the one stored fact it can only mean."""
-    out = []
-    for f in facts:
-        if f.action == "retract" and not f.object:
-            matches = [c for c in candidates
-                       if c.subject.lower() == f.subject.lower() and c.predicate == f.predicate]
-            if len(matches) == 1:
-                f = f.model_copy(update={"object": matches[0].object})
-        out.append(f)
-    return out
 
 
 def _entities(facts: list[ExtractedFact]) -> list[ExtractedEntity]:
