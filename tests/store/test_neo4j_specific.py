@@ -10,6 +10,7 @@ The model <-> property mapping tests at the end need no server.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 import uuid
@@ -40,7 +41,7 @@ from graphmem.models import (
     Retraction,
 )
 from graphmem.store.neo4j import reads, schema, search_reads
-from graphmem.store.base import WriteBatch
+from graphmem.store.base import Mention, Reminder, WriteBatch
 from graphmem.names import normalize_name
 from graphmem.store.neo4j import Neo4jStore
 from graphmem.store.neo4j.records import (
@@ -784,3 +785,48 @@ def test_a_text_episode_becomes_one_message() -> None:
     assert [(m["id"], m["props"]["index"], m["props"]["clientId"], m["props"]["content"],
              m["props"]["timestamp"], m["embedding"]) for m in messages] == [
         (f"{episode.id}:0", 0, None, "long text", T0, [0.5])]
+
+
+def _every_kind_of_record() -> WriteBatch:
+    alice = Entity(tenant="t", scope_key="user:a", name="Alice", type="person")
+    acme = Entity(tenant="t", scope_key="user:a", name="Acme", type="organization")
+    works = Fact(tenant="t", scope_key="user:a", subject_id=alice.id, subject_name="Alice",
+                 predicate="WORKS_AT", object_id=acme.id, object_name="Acme",
+                 text="Alice works at Acme", timeline_key="user:a|x|WORKS_AT|*", valid_from=T0)
+    episode = Episode(tenant="t", scope_key="user:a", reference_time=T0,
+                      messages=[Message(id="m1", speaker="Alice", content="I work at Acme",
+                                        timestamp=T0)])
+    return WriteBatch(
+        episodes=[episode], entities=[alice, acme], facts=[works],
+        mentions=[Mention(episode_id=episode.id, entity_id=acme.id)],
+        turn_vectors={episode.id: [[0.5] * DIM]},
+        reminders=[Reminder(tenant="t", scope_key="user:a", todo_id=works.id, remind_at=T0)],
+        delete_fact_ids=["f_old"], delete_episode_ids=["ep_old"], delete_entity_ids=["n_old"],
+        timeline_versions={"user:a|x|WORKS_AT|*": 3})
+
+
+def test_every_batch_writes_with_one_query_text() -> None:
+    """The batch write's query is planned once per server (about 2 s; when the store opens):
+    an empty batch and one holding every kind of record send the same text, and its
+    parameters are maps, whose contents never enter the plan cache's key."""
+    store = Neo4jStore("bolt://127.0.0.1:1", None, None, embedding_dim=DIM)
+    empty_text, empty_params = store._batch_query("t", WriteBatch())
+    full_text, full_params = store._batch_query("t", _every_kind_of_record())
+    assert full_text == empty_text
+    assert full_text.startswith(reads.KEEP_PLAN)
+    assert empty_params.keys() == full_params.keys()
+    assert all(isinstance(value, dict) for value in full_params.values())
+
+
+def test_the_kept_write_plan_seeks_every_node_it_looks_up_by_id() -> None:
+    """Kept from an empty store, where a label scan costs nothing, the batch write's plan must
+    still seek once the store is large: every node it matches by a property names its
+    index, and the relationship MERGE of a dynamic type, which no hint fixes (a label-less
+    scan of every relationship, planned on an empty store), is not part of it."""
+    store = Neo4jStore("bolt://127.0.0.1:1", None, None, embedding_dim=DIM)
+    text, _ = store._batch_query("t", _every_kind_of_record())
+    lookups = re.findall(r"MATCH \((\w+):(\w+) \{(\w+):", text)
+    assert lookups
+    for alias, label, key in lookups:
+        assert f"USING INDEX {alias}:{label}({key})" in text, (alias, label, key)
+    assert "$(" not in text

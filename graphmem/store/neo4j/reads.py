@@ -133,17 +133,20 @@ def each_by_id(label: str, alias: str, key: str = "id") -> str:
     """The opening lines of a batch query: one row per ``$ids`` value, matched in ``$tenant``.
 
     The shape every batch read and write by id shares; ``key`` matches on another
-    property (a reminder's ``todoId``, a fact's ``timelineKey``). ``label`` and
-    ``key`` are graphmem's own constants (never user input); ``alias`` is checked
-    like every interpolated identifier.
+    property (a reminder's ``todoId``, a fact's ``timelineKey``), which every label's
+    schema indexes. ``label`` and ``key`` are graphmem's own constants (never user
+    input); ``alias`` is checked like every interpolated identifier. The index is named
+    (a hint) so that a plan made while the store was empty, when a label scan looked as
+    cheap, still seeks once the store has grown (the batch write keeps its plan).
 
     >>> print(each_by_id("Reminder", "r", key="todoId") + "DETACH DELETE r")
     UNWIND $ids AS id
-    MATCH (r:Reminder {todoId: id}) WHERE r.tenant = $tenant
+    MATCH (r:Reminder {todoId: id}) USING INDEX r:Reminder(todoId) WHERE r.tenant = $tenant
     DETACH DELETE r
     """
     n = checked_alias(alias)
-    return f"UNWIND $ids AS id\nMATCH ({n}:{label} {{{key}: id}}) WHERE {n}.tenant = $tenant\n"
+    return (f"UNWIND $ids AS id\nMATCH ({n}:{label} {{{key}: id}}) USING INDEX {n}:{label}({key})"
+            f" WHERE {n}.tenant = $tenant\n")
 
 
 def epoch_micros(expr: str) -> str:

@@ -35,7 +35,7 @@ def lock(tenant: str, rows: list[Params], deleted_fact_ids: list[str]) -> Query:
         "  UNWIND $rows AS row\n"
         "  RETURN row.key AS key, row.scopeKey AS scopeKey, row.expected AS expected\n"
         "  UNION\n"
-        "  MATCH (f:Fact) WHERE f.id IN $deleted AND f.tenant = $tenant\n"
+        "  MATCH (f:Fact) USING INDEX f:Fact(id) WHERE f.id IN $deleted AND f.tenant = $tenant\n"
         "  RETURN f.timelineKey AS key, f.scopeKey AS scopeKey, null AS expected\n"
         "}\n"
         "WITH key, min(scopeKey) AS scopeKey, collect(expected) AS expected\n"

@@ -12,24 +12,27 @@ from __future__ import annotations
 from datetime import datetime
 
 from graphmem.models import FactStatus
-from graphmem.store.neo4j.reads import (Params, Query, as_one_map, each_by_id,
+from graphmem.store.neo4j.reads import (KEEP_PLAN, Params, Query, as_one_map, each_by_id,
                                         relationship_type)
 
 
 def in_one(statements: list[Query], guard: Query | None = None) -> Query:
     """Several write statements as one query (one round trip), run in order.
 
-    Each becomes a unit subquery whose parameters travel as one map (``$s0.id``,
-    :func:`reads.as_one_map`): a write's lists vary in length from batch to batch, and each
-    new mix of their size ranges once planned this query again (0.5-0.8 s each, most of a
-    LoCoMo ingest's write time). Unlike the search, it is planned again when the counts
-    move: kept from an empty store (``replan=skip``, tried), its plan slowed a 100k-fact
-    load to seconds a batch. With a ``guard``
+    Planning this query takes about 2 s, so it is planned once per server: each statement
+    becomes a unit subquery whose parameters travel as one map (``$s0.id``,
+    :func:`reads.as_one_map`), as a top-level list's size range would enter the plan cache's
+    key; the store sends every statement, those with nothing to write as well, so the text
+    never changes; and the plan is kept when the counts move (:data:`reads.KEEP_PLAN`), as
+    they do while the store grows from empty. Kept from an empty store, a plan is only sound
+    where its seeks are fixed: every lookup by id names its index, and the one statement a
+    hint cannot fix runs apart (:func:`link_fact_relationships`). With a ``guard``
     (:func:`graphmem.store.neo4j.timelines.lock`), it runs first and the statements only
     when it returned no row; the query returns the guard's rows as one list, ``conflicts``.
 
     >>> text, params = in_one([("MERGE (n:X {id: $id})", {"id": 1})])
     >>> print(text)
+    CYPHER replan=skip
     CALL () {
     MERGE (n:X {id: $s0.id})
     }
@@ -44,15 +47,27 @@ def in_one(statements: list[Query], guard: Query | None = None) -> Query:
         parts.append("CALL () {\n" + text + "\n}")
         params.update(own)
     if guard is None:
-        return "\n".join([*parts, "RETURN [] AS conflicts"]), params
+        return KEEP_PLAN + "\n".join([*parts, "RETURN [] AS conflicts"]), params
     text, own = as_one_map(guard, "guard")
     params.update(own)
     head = "CALL () {\n" + text + "\n}\n"
     if not parts:
-        return head + "RETURN collect(key) AS conflicts", params
-    return (head + "WITH collect(key) AS conflicts\n"
+        return KEEP_PLAN + head + "RETURN collect(key) AS conflicts", params
+    return (KEEP_PLAN + head + "WITH collect(key) AS conflicts\n"
             "CALL (conflicts) {\nWITH * WHERE size(conflicts) = 0\n" + "\n".join(parts)
             + "\n}\nRETURN conflicts", params)
+
+
+def planned_only(query: Query) -> Query:
+    r"""``query`` planned (and its plan cached by the server) but not run: ``EXPLAIN``.
+
+    >>> planned_only(("CYPHER replan=skip\nRETURN 1", {}))[0]
+    'CYPHER replan=skip EXPLAIN\nRETURN 1'
+    """
+    text, params = query
+    if text.startswith(KEEP_PLAN):
+        return KEEP_PLAN.rstrip("\n") + " EXPLAIN\n" + text[len(KEEP_PLAN):], params
+    return "EXPLAIN " + text, params
 
 
 def delete_facts(tenant: str, ids: list[str]) -> Query:
@@ -60,7 +75,8 @@ def delete_facts(tenant: str, ids: list[str]) -> Query:
     return (
         each_by_id("Fact", "f")
         + "CALL (f) {\n"
-        "  MATCH (:Entity {id: f.subjectId})-[r]->(:Entity {id: f.objectId})\n"
+        "  MATCH (s:Entity {id: f.subjectId})-[r]->(:Entity {id: f.objectId})\n"
+        "  USING INDEX s:Entity(id)\n"
         "  WHERE r.factId = f.id\n"
         "  DELETE r\n"
         "}\n"
@@ -149,7 +165,8 @@ def upsert_fact_nodes(rows: list[Params]) -> Query:
         "CALL (f, oldSubject, oldPredicate, oldObject) {\n"
         "  WITH * WHERE oldSubject IS NOT NULL AND (oldSubject <> f.subjectId"
         " OR oldPredicate <> f.predicate OR oldObject <> f.objectId OR f.status = $marker)\n"
-        "  MATCH (:Entity {id: oldSubject})-[r]->(:Entity {id: oldObject})\n"
+        "  MATCH (s:Entity {id: oldSubject})-[r]->(:Entity {id: oldObject})\n"
+        "  USING INDEX s:Entity(id)\n"
         "  WHERE r.factId = f.id\n"
         "  DELETE r\n"
         "}\n"
@@ -185,25 +202,29 @@ def link_facts(tenant: str, ids: list[str]) -> Query:
         "  DELETE r\n"
         "}\n"
         "CALL (f) {\n"
-        "  MATCH (s:Entity {id: f.subjectId}) WHERE s.tenant = f.tenant\n"
+        "  MATCH (s:Entity {id: f.subjectId}) USING INDEX s:Entity(id)"
+        " WHERE s.tenant = f.tenant\n"
         "  MERGE (f)-[:SUBJECT]->(s)\n"
         "}\n"
         "CALL (f) {\n"
-        "  MATCH (o:Entity {id: f.objectId}) WHERE o.tenant = f.tenant\n"
+        "  MATCH (o:Entity {id: f.objectId}) USING INDEX o:Entity(id)"
+        " WHERE o.tenant = f.tenant\n"
         "  MERGE (f)-[:OBJECT]->(o)\n"
         "}\n"
         "CALL (f) {\n"
         "  UNWIND f.supersedes AS oldId\n"
-        "  MATCH (old:Fact {id: oldId}) WHERE old.tenant = f.tenant\n"
+        "  MATCH (old:Fact {id: oldId}) USING INDEX old:Fact(id) WHERE old.tenant = f.tenant\n"
         "  MERGE (f)-[:SUPERSEDES]->(old)\n"
         "}\n"
         "CALL (f) {\n"
         "  UNWIND f.episodeIds AS episodeId\n"
-        "  MATCH (ep:Episode {id: episodeId}) WHERE ep.tenant = f.tenant\n"
+        "  MATCH (ep:Episode {id: episodeId}) USING INDEX ep:Episode(id)"
+        " WHERE ep.tenant = f.tenant\n"
         "  MERGE (ep)-[:ASSERTS]->(f)\n"
         "}\n"
         "CALL (f) {\n"
-        "  MATCH (ep:Episode {id: f.retractionEpisodeId}) WHERE ep.tenant = f.tenant\n"
+        "  MATCH (ep:Episode {id: f.retractionEpisodeId}) USING INDEX ep:Episode(id)"
+        " WHERE ep.tenant = f.tenant\n"
         "  MERGE (ep)-[:RETRACTS]->(f)\n"
         "}",
         {"tenant": tenant, "ids": ids},
@@ -215,9 +236,12 @@ def link_fact_relationships(tenant: str, rows: list[Params]) -> Query:
 
     The type is a parameter (a dynamic type, Neo4j 5.26), checked by
     :func:`graphmem.store.neo4j.reads.relationship_type` all the same, so one
-    statement of unchanging text serves every predicate: it joins the batch's
-    one query and keeps its cached plan. Its properties are copied from the Fact
-    node in the same transaction, so node and relationship always agree.
+    statement of unchanging text serves every predicate. It runs after the batch's
+    one query (:func:`in_one`), in the same transaction, and is planned as usual: planned
+    on an empty store, its MERGE reads every relationship of the database for each row
+    instead of those between the two entities, and no hint can name that expansion (kept
+    in the batch's query, a 100k-fact load stalled at 66,000). Its properties are copied
+    from the Fact node in the same transaction, so node and relationship always agree.
     Retraction markers ("stopped liking X") never become a relationship: it
     would read as the opposite.
     """
@@ -226,6 +250,7 @@ def link_fact_relationships(tenant: str, rows: list[Params]) -> Query:
     return (
         "UNWIND $rows AS row\n"
         "MATCH (s:Entity)<-[:SUBJECT]-(f:Fact {id: row.id})-[:OBJECT]->(o:Entity)\n"
+        "USING INDEX f:Fact(id)\n"
         "WHERE f.tenant = $tenant AND f.status <> $marker\n"
         "MERGE (s)-[r:$(row.type) {factId: f.id}]->(o)\n"
         "SET r.validFrom = f.validFrom, r.validUntil = f.validUntil, r.status = f.status,"
@@ -238,8 +263,9 @@ def upsert_mentions(tenant: str, rows: list[Params]) -> Query:
     """Rows: ``{episodeId, entityId}``."""
     return (
         "UNWIND $rows AS row\n"
-        "MATCH (ep:Episode {id: row.episodeId}) WHERE ep.tenant = $tenant\n"
-        "MATCH (n:Entity {id: row.entityId}) WHERE n.tenant = $tenant\n"
+        "MATCH (ep:Episode {id: row.episodeId}) USING INDEX ep:Episode(id)"
+        " WHERE ep.tenant = $tenant\n"
+        "MATCH (n:Entity {id: row.entityId}) USING INDEX n:Entity(id) WHERE n.tenant = $tenant\n"
         "MERGE (ep)-[:MENTIONS]->(n)",
         {"tenant": tenant, "rows": rows},
     )
