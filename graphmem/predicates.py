@@ -44,6 +44,11 @@ class PredicateSpec:
     retraction of this one ends too: a divorce ends "in a relationship with Tom"
     as well as the marriage, and "I stopped rock climbing" ends "loves rock
     climbing" as well as the sport.
+
+    ``implies`` names the predicates a fact of this one states as well, which an
+    extractor reads from the same words: "I mostly code in Erlang" is Erlang as the
+    main language and Erlang used. A correction of a value misread in one such fact
+    (``PATCH`` with ``since="start"``) corrects the others read with it.
     """
 
     name: str
@@ -54,14 +59,15 @@ class PredicateSpec:
     held_with: str | None = None
     left: bool = False
     also_ends: tuple[str, ...] = ()
+    implies: tuple[str, ...] = ()
 
 
 def _spec(name: str, cardinality: Cardinality, family: str | None = None,
           description: str = "", questions: tuple[str, ...] = (),
           held_with: str | None = None, left: bool = False,
-          also_ends: tuple[str, ...] = ()) -> PredicateSpec:
+          also_ends: tuple[str, ...] = (), implies: tuple[str, ...] = ()) -> PredicateSpec:
     return PredicateSpec(name, cardinality, family or name, description, questions,
-                         held_with, left, also_ends)
+                         held_with, left, also_ends, implies)
 
 
 #: What a person does for its own sake: stopping it ends liking it as a pastime too.
@@ -94,7 +100,8 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
           questions=("What diet does X follow?", "Is X vegetarian?", "What does X eat?")),
     _spec("MAIN_LANGUAGE", ONE, description="the programming language a person uses most",
           questions=("Which programming language does X use most?",
-                     "What is X's main programming language?", "What language does X code in?")),
+                     "What is X's main programming language?", "What language does X code in?"),
+          implies=("USES",)),
     _spec("PLAYS_SPORT", ONE, description="the sport a person does regularly",
           questions=("Which sport does X do?", "What sport does X play?",
                      "What does X do for exercise?"), also_ends=_PASTIMES),
@@ -116,8 +123,8 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
     _spec("HAS_PARTNER", ONE, description="a person's partner (boyfriend, girlfriend)",
           questions=("Who is X's partner?", "Who is X dating?"), also_ends=("MARRIED_TO",)),
     # multi-valued: each object has its own timeline
-    _spec("LIKES", MANY, "SENTIMENT"),
-    _spec("LOVES", MANY, "SENTIMENT"),
+    _spec("LIKES", MANY, "SENTIMENT", also_ends=("HOBBY",)),
+    _spec("LOVES", MANY, "SENTIMENT", also_ends=("HOBBY",)),
     _spec("PREFERS", MANY, "SENTIMENT"),
     _spec("DISLIKES", MANY, "SENTIMENT"),
     _spec("USES", MANY),
@@ -177,6 +184,13 @@ class PredicateRegistry:
             if owner is not None and spec.cardinality is Cardinality.ONE:
                 held.setdefault(owner.family, []).append(spec.family)
         return held
+
+    def read_with(self, name: str) -> list[str]:
+        """The predicates one statement can give with ``name`` about the same value: those
+        it implies and those that imply it."""
+        implied = self.specs[name].implies if name in self.specs else ()
+        return [p for p, spec in self.specs.items()
+                if p != name and (p in implied or name in spec.implies)]
 
 
 def check_predicate(name: str) -> str:

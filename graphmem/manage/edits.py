@@ -25,13 +25,14 @@ from graphmem.edit.audit import Action
 from graphmem.edit.unit import Edit
 from graphmem.errors import ConflictError, ValidationError
 from graphmem.extract.rules.render import stated
-from graphmem.ingest.apply import Statement
+from graphmem.ingest.apply import Statement, TimelineEditor
 from graphmem.ingest.resolve import NameRequest
 from graphmem.manage.reads import fact_in_scope
 from graphmem.memory import Memory
 from graphmem.models import Cardinality, Category, Entity, Episode, Fact, FactStatus, Scope
 from graphmem.scan import all_episodes, all_facts
-from graphmem.store.base import WriteBatch
+from graphmem.store.base import FactQuery, WriteBatch
+from graphmem.temporal import TimeFilter
 from graphmem.edit.unit import decided_again_on_conflict
 
 #: The importance a restored memory has at least, so the next decay run does not take it
@@ -200,9 +201,45 @@ def correct_fact(memory: Memory, tenant: str, fact_id: str, *, object: str | Non
 
 def _supersede(edit: Edit, old: Fact, obj: Entity, text: str, category: Category,
                since: CorrectionSince) -> Correction:
-    when = old.valid_from if since == "start" else max(edit.now, old.valid_from)
+    """Correct ``old`` to ``obj`` and, when it was misread (``since="start"``), the facts
+    read with it from the same words (:func:`_read_with`), all in one timeline edit."""
+    others = _read_with(edit, old) if since == "start" else []
+    wanted = [(old, text, category),
+              *((f, stated(f.subject_name, f.predicate, obj.name), f.category) for f in others)]
     editor = edit.timeline()
-    editor.load_facts([old])
+    editor.load_facts([f for f, _, _ in wanted])
+    for fact, said, kind in wanted:
+        _restate(edit, editor, fact, obj, said, kind, since)
+    outcome = editor.finish()
+    changed = {f.id: f for f in outcome.changed if f.id not in set(outcome.deleted_ids)}
+    made = [*outcome.created, *outcome.confirmed]
+    successor: dict[str, str] = {}
+    for fact, _, _ in wanted:
+        new = next((f for f in made if f.object_id == obj.id and f.predicate == fact.predicate
+                    and f.subject_id == fact.subject_id), None)
+        if new is None:
+            raise ConflictError(f"memory {fact.id!r} could not be corrected")
+        successor[fact.id] = new.id
+        current_old = changed.get(fact.id, fact)
+        if current_old.superseded_by != new.id:  # different timelines: link them here
+            changed[fact.id] = current_old.model_copy(update={"superseded_by": new.id})
+            latest_new = changed.get(new.id, new)
+            changed[new.id] = latest_new.model_copy(
+                update={"supersedes": list(dict.fromkeys([*latest_new.supersedes, fact.id]))})
+    edit.write(WriteBatch(facts=list(changed.values()),
+                          delete_fact_ids=sorted(set(outcome.deleted_ids))))
+    if others:  # the caller records the named memory's own change
+        edit.record([*fact_changes("memory.superseded", [changed[f.id] for f in others]),
+                     *fact_changes("memory.created", [changed[successor[f.id]] for f in others])])
+    return Correction(memory=changed[successor[old.id]].public(),
+                      superseded=changed[old.id].public())
+
+
+def _restate(edit: Edit, editor: TimelineEditor, old: Fact, obj: Entity, text: str,
+             category: Category, since: CorrectionSince) -> None:
+    """Put the corrected value into ``old``'s timeline: from ``old``'s start when it was
+    wrong, from now when it changed."""
+    when = old.valid_from if since == "start" else max(edit.now, old.valid_from)
 
     def statement(object_id: str, object_name: str, said: str, retract: bool) -> Statement:
         return Statement(
@@ -218,20 +255,21 @@ def _supersede(edit: Edit, old: Fact, obj: Entity, text: str, category: Category
     elif spec.cardinality is not Cardinality.ONE:
         editor.apply(statement(old.object_id, old.object_name, f"Corrected: {old.text}", True))
     editor.apply(statement(obj.id, obj.name, text, False))
-    outcome = editor.finish()
-    new = next((f for f in [*outcome.created, *outcome.confirmed] if f.object_id == obj.id), None)
-    if new is None:
-        raise ConflictError(f"memory {old.id!r} could not be corrected")
-    changed = {f.id: f for f in outcome.changed if f.id not in set(outcome.deleted_ids)}
-    current_old = changed.get(old.id, old)
-    if current_old.superseded_by != new.id:  # different timelines: link them here
-        changed[old.id] = current_old.model_copy(update={"superseded_by": new.id})
-        latest_new = changed.get(new.id, new)
-        changed[new.id] = latest_new.model_copy(
-            update={"supersedes": list(dict.fromkeys([*latest_new.supersedes, old.id]))})
-    edit.write(WriteBatch(facts=list(changed.values()),
-                          delete_fact_ids=sorted(set(outcome.deleted_ids))))
-    return Correction(memory=changed[new.id].public(), superseded=changed[old.id].public())
+
+
+def _read_with(edit: Edit, old: Fact) -> list[Fact]:
+    """The current facts only the messages of ``old`` gave, about the same value, of the
+    predicates it implies or is implied by ("mainly programs in Erlang" and "uses Erlang",
+    both read from "I mostly code in Erlang"): a misreading of the value is theirs too."""
+    related = edit.registry.read_with(old.predicate)
+    if not related or not old.message_ids:
+        return []
+    found = edit.store.list_facts(edit.tenant, FactQuery(
+        scope_keys=[old.scope_key], predicates=related, entity_id=old.subject_id,
+        time=TimeFilter(as_of=edit.now), limit=50))
+    return [f for f in found if f.subject_id == old.subject_id and f.object_id == old.object_id
+            and f.status is FactStatus.ACTIVE and f.valid_at(edit.now)
+            and f.message_ids and set(f.message_ids) <= set(old.message_ids)]
 
 
 def _object_type(memory: Memory, tenant: str, fact: Fact) -> str:

@@ -229,3 +229,47 @@ def test_stats_with_growth(client: TestClient) -> None:
     assert body["stats"]["facts_by_category"] == {"preference": 1, "fact": 2}
     [month] = body["facts_by_month"]
     assert month["added"] == 3 and month["total"] == 3
+
+
+def _current(client: TestClient) -> set[tuple[str, str]]:
+    listed = client.get("/v1/memories", params=ALICE).json()["memories"]
+    return {(m["predicate"], m["object"]) for m in listed}
+
+
+def _language_facts(client: TestClient, *contents: str) -> dict[str, str]:
+    assert client.post("/v1/episodes", json=episode(*contents)).status_code == 201
+    return {m["predicate"]: m["id"] for m in client.get("/v1/memories", params=ALICE).json()[
+        "memories"] if m["object"] == "Erlang"}
+
+
+def test_a_misread_value_is_corrected_in_every_fact_read_from_the_same_words(
+        clients: tuple[TestClient, TestClient]) -> None:
+    """"I mostly code in Erlang" is Erlang as the main language and Erlang used; the value
+    was misread (Elixir), so correcting either memory corrects both."""
+    client, other = clients
+    named = _language_facts(client, "I mostly code in Erlang these days")
+    assert set(named) == {"MAIN_LANGUAGE", "USES"}
+    body = client.patch(f"/v1/memories/{named['USES']}", json={"object": "Elixir"}).json()
+    assert body["memory"]["predicate"] == "USES" and body["superseded"]["id"] == named["USES"]
+    assert _current(client) == {("MAIN_LANGUAGE", "Elixir"), ("USES", "Elixir")}
+    main = client.get(f"/v1/memories/{named['MAIN_LANGUAGE']}").json()["memory"]
+    assert main["superseded_by"] is not None and main["valid_until"] == main["valid_from"]
+    assert other.get("/v1/memories", params=ALICE).json()["memories"] == []
+
+
+def test_a_value_that_changed_or_was_said_again_elsewhere_is_corrected_alone(
+        clients: tuple[TestClient, TestClient]) -> None:
+    client, _ = clients
+    named = _language_facts(client, "I mostly code in Erlang these days")
+    client.patch(f"/v1/memories/{named['MAIN_LANGUAGE']}",
+                 json={"object": "Elixir", "since": "now"})
+    assert _current(client) == {("MAIN_LANGUAGE", "Elixir"), ("USES", "Erlang")}
+
+    client.post("/v1/episodes", json=episode("I mostly code in Python these days",
+                                             "I use Python at work too", scope={"user_id": "bob"}))
+    python = {m["predicate"]: m["id"] for m in client.get("/v1/memories", params={
+        "user_id": "bob"}).json()["memories"] if m["object"] == "Python"}
+    client.patch(f"/v1/memories/{python['MAIN_LANGUAGE']}", json={"object": "Rust"})
+    listed = client.get("/v1/memories", params={"user_id": "bob"}).json()["memories"]
+    assert {(m["predicate"], m["object"]) for m in listed} == {("MAIN_LANGUAGE", "Rust"),
+                                                               ("USES", "Python")}

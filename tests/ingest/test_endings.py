@@ -42,3 +42,21 @@ def test_giving_up_one_pastime_leaves_the_others(ingestor: Ingestor, store: Grap
     tell(ingestor, tenant, 1, "I love hiking.", "I love rock climbing.")
     tell(ingestor, tenant, 3, "I stopped rock climbing.")
     assert slot(store, tenant, "LOVES") == {"hiking"}
+
+
+def test_interest_lost_ends_the_hobby_and_the_love_of_it(ingestor: Ingestor, store: GraphStore,
+                                                         tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I play chess every weekend and I love chess.", "I love hiking.")
+    tell(ingestor, tenant, 3, "I lost interest in chess.")
+    assert slot(store, tenant, "HOBBY") == set()
+    assert slot(store, tenant, "LOVES") == {"hiking"}
+    assert slot(store, tenant, "HOBBY", as_of=day(2)) == {"chess"}
+    assert slot(store, tenant, "LOVES", as_of=day(2)) == {"chess", "hiking"}
+
+
+def test_no_longer_liking_a_drink_ends_no_hobby(ingestor: Ingestor, store: GraphStore,
+                                                tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I play chess every weekend.", "I love coffee.")
+    tell(ingestor, tenant, 3, "I gave up coffee.")
+    assert slot(store, tenant, "HOBBY") == {"chess"}
+    assert slot(store, tenant, "LOVES") == set()

@@ -240,8 +240,9 @@ def activity(verb: Token, speech: Speech) -> str | None:
     return " ".join(words) if len(words) <= 8 else None
 
 
-def gerund(verb: Token) -> str:
-    """"cook" -> "cooking", keeping objects: "play chess" -> "playing chess"."""
+def gerund(verb: Token, objects: bool = True) -> str:
+    """"cook" -> "cooking", keeping objects unless told not to: "play chess" -> "playing
+    chess"."""
     lemma = verb.lemma_.lower()
     if verb.tag_ == "VBG":
         head = verb.lower_
@@ -254,5 +255,5 @@ def gerund(verb: Token) -> str:
         head = lemma + lemma[-1] + "ing"
     else:
         head = lemma + "ing"
-    objects = [phrase(c) for c in verb.children if c.dep_ == "dobj"]
-    return " ".join([head, *[o for o in objects if o]])
+    said = [phrase(c) for c in verb.children if c.dep_ == "dobj"] if objects else []
+    return " ".join([head, *[o for o in said if o]])

@@ -198,6 +198,16 @@ def cease(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
+def lose_interest(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I lost interest in chess", "I've lost all interest in padel": a pastime ends as
+    when it is given up. Not "I never lost interest", not "I might lose interest"."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.tense == "future":
+        return []
+    things = [t for o in dobjs(verb) if o.lemma_.lower() == "interest" for t in pobjs(o, ("in",))]
+    return [f for t in things for f in _ended(t, "stop", clause.subjects, speech)]
+
+
 def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Finding]:
     """What ends when ``t`` is given up, sold, rehomed or left."""
     word = t.lemma_.lower()
@@ -470,7 +480,7 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "be": (together, done_with, habit_over), "last": (habit_over,),
     "do": (no_slot, done_with, habit_over), "finish": (habit_over,), "have": (no_slot,),
     "follow": (no_slot,), "drink": (consume,), "smoke": (consume,), "eat": (consume,),
-    "pass": (pass_away,), "die": (pass_away,), "run": (pass_away,), "lose": (pass_away,),
+    "pass": (pass_away,), "die": (pass_away,), "run": (pass_away,), "lose": (pass_away, lose_interest),
     "go": (transition, pass_away),
     "switch": (transition,), "move": (transition, move_out), "change": (transition,),
     "replace": (transition,), "swap": (transition,), "trade": (transition,),

@@ -117,13 +117,28 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
     elif lemma in ACTIVITY_VERBS and habitual and lemma != "play" and not any(
             c.dep_ == "prt" or (c.dep_ == "prep" and c.lower_ in ("out", "into", "over", "across"))
             for c in verb.children):
-        objects = [t for t in dobjs(verb) if t.lower_ not in ("lot", "lots", "bit", "ton", "tons")]
+        objects = [t for t in dobjs(verb) if t.lower_ not in ("lot", "lots", "bit", "ton", "tons")
+                   and not _distance(t)]
         if not objects and not any(c.dep_ in ("xcomp", "ccomp", "prep") and c.lower_ != "in"
                                    for c in verb.children if c.dep_ != "prep" or c.lower_ in
                                    ("to", "for")):
-            out += each(clause, lambda s: [Finding(s, "HOBBY", gerund(verb), "activity",
+            bare = any(_distance(t) for t in dobjs(verb))  # "running", not "running 5k"
+            doing = gerund(verb, objects=not bare)
+            out += each(clause, lambda s: [Finding(s, "HOBBY", doing, "activity",
                                                     confidence=0.7)])
     return out
+
+
+#: How far one runs, swims or rides: "5k", "10 miles", "40 laps", "a half marathon".
+_DISTANCE_UNITS = frozenset({"k", "km", "kilometer", "kilometre", "mile", "mi", "lap", "length",
+                             "meter", "metre", "m", "marathon", "ultra", "stretch"})
+
+
+def _distance(t: Token) -> bool:
+    """A distance as the object of an activity verb ("I run 5k three times a week"): the
+    activity is the habit, the distance only how much of it."""
+    return t.tag_ == "CD" or t.lemma_.lower() in _DISTANCE_UNITS or bool(
+        re.fullmatch(r"\d+(\.\d+)?(k|km|mi|m)", t.lower_))
 
 
 def _going_to(step: Token, clause: Clause, speech: Speech) -> list[Finding]:

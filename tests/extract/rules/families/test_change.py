@@ -285,3 +285,14 @@ def test_a_drinking_habit_is_a_liking_that_can_end(extractor: RuleExtractor, tex
 def test_a_language_switched_from_is_left(extractor: RuleExtractor, text: str,
                                           expected: set[Triple]) -> None:
     assert triples(said(extractor, text)) == expected
+
+
+@pytest.mark.parametrize("text", ["I lost interest in chess", "honestly I've lost all interest in chess"])
+def test_interest_lost_ends_the_pastime(extractor: RuleExtractor, text: str) -> None:
+    assert ("Bob", "LIKES", "chess", "retract") in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", ["I never lost interest in chess", "I might lose interest in chess",
+                                  "I'll lose interest in chess soon"])
+def test_interest_not_lost_ends_nothing(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[3] == "retract"}

@@ -52,3 +52,20 @@ def test_a_sport_no_longer_played_ends(extractor: RuleExtractor, text: str) -> N
 ])
 def test_a_plan_called_off_is_retracted(extractor: RuleExtractor, text: str) -> None:
     assert triples(said(extractor, text)) == {("Bob", "PLANS", "move to Lisbon", "retract")}
+
+
+@pytest.mark.parametrize(("text", "sport"), [
+    ("I run 5k three times a week", "running"),
+    ("I swim 40 laps most mornings", "swimming"),
+    ("I run marathons", "running"),
+])
+def test_a_distance_is_how_much_of_the_sport_not_the_sport(extractor: RuleExtractor, text: str,
+                                                           sport: str) -> None:
+    found = triples(said(extractor, text))
+    assert ("Bob", "PLAYS_SPORT", sport, "assert") in found
+    assert {t[2] for t in found} == {sport}
+
+
+@pytest.mark.parametrize("text", ["I run a small bakery", "I run the company"])
+def test_running_a_business_is_no_sport(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] in ("PLAYS_SPORT", "HOBBY")}
