@@ -42,11 +42,23 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
     # one lives in a place, whatever the tagger says ("Valencia" read as a person)
     places = [t for t in pobjs(clause.verb, ("in", "at", "near")) if is_place(t)
               or t.head.lower_ == "in" and is_named(t) and t.ent_type_ != TECH_LABEL]
+    places += _there(clause.verb) if not places else []
     action: Action = "assert" if stretch else "retract" if ended else action_of(clause)
     timing: Timing = "span" if stretch else "start"
     found = each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action, timing=timing)
                                      for t in places if (n := phrase(t))])
     return [reworded(f, _PAST) for f in found] if stretch else found
+
+
+def _there(verb: Token) -> list[Token]:
+    """"Porto is lovely in spring, I live there now": "there" is the last town or country
+    named before it in the sentence, when there is one."""
+    there = next((c for c in verb.children if c.lower_ == "there" and c.dep_ == "advmod"), None)
+    if there is None:
+        return []
+    named = [t for t in verb.sent if t.i < there.i and is_place(t)
+             and not (t.dep_ == "nsubj" and t.head is verb)]
+    return named[-1:]
 
 
 #: What one rents, leases or signs for to live in: "a small flat", "a lease".

@@ -178,3 +178,15 @@ def test_the_speaker_and_another_breaking_up_ends_the_partner(
 def test_a_pet_named_in_the_same_breath_is_one_pet(extractor: RuleExtractor, text: str,
                                                   pets: set[str]) -> None:
     assert {t[2] for t in triples(said(extractor, text)) if t[1] == "HAS_PET"} == pets
+
+
+@pytest.mark.parametrize("text", ["Porto is lovely in spring, I live there now",
+                                  "my sister lives in Porto and I live there too"])
+def test_living_there_is_living_in_the_place_named_before(extractor: RuleExtractor,
+                                                          text: str) -> None:
+    assert ("Bob", "LIVES_IN", "Porto", "assert") in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", ["I live there now", "I met Tom at the gym and I live there now"])
+def test_there_with_no_place_before_it_names_no_home(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] == "LIVES_IN"}
