@@ -109,14 +109,25 @@ def words(name: str) -> list[str]:
     return normalize_name(name).split()
 
 
+def described(name: str) -> bool:
+    """Whether ``name`` describes someone by another's relation ("Sam's brother", "Ben's
+    dad") rather than naming them: its first word is no first name of theirs, so "Sam"
+    never stands for "Sam's brother"."""
+    return any(w.endswith(("'s", "\u2019s", "'", "\u2019")) for w in words(name))
+
+
+def _names(entity: Entity) -> list[list[str]]:
+    return [w for n in [entity.name, *entity.aliases] if not described(n) and (w := words(n))]
+
+
 def first_names(entity: Entity) -> set[str]:
-    """The first word of each of an entity's names and aliases."""
-    return {w[0] for n in [entity.name, *entity.aliases] if (w := words(n))}
+    """The first word of each of an entity's names and aliases (descriptions are none)."""
+    return {w[0] for w in _names(entity)}
 
 
 def surnames(entity: Entity) -> set[str]:
     """The rest of each of its names that has more than one word ("chen" of "Melanie Chen")."""
-    return {" ".join(w[1:]) for n in [entity.name, *entity.aliases] if len(w := words(n)) > 1}
+    return {" ".join(w[1:]) for w in _names(entity) if len(w) > 1}
 
 
 def other_surname(entity: Entity, name: str) -> bool:

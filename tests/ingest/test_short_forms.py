@@ -197,3 +197,21 @@ def test_a_short_form_new_beside_others_it_may_not_mean_stays_apart(
         text: str) -> None:
     _tell(Ingestor(store, rules, embedder), tenant, 2, text)
     assert "Mel" in {e.name for e in store.find_entities(tenant, MAYA.visible_keys, ["mel"])}
+
+
+@pytest.mark.parametrize("speaker", ["Sam", "Ben", "Zoe"])
+def test_a_speaker_is_never_their_relative(store: GraphStore, embedder: Embedder,
+                                           rules: RuleExtractor, tenant: str,
+                                           speaker: str) -> None:
+    """"i work at Tesco", "my brother works at Asda" in a first episode: "Sam" is no short
+    form of "Sam's brother", so the brother's job does not end the speaker's."""
+    scope = Scope(user_id=speaker.lower())
+    Ingestor(store, rules, embedder).ingest(tenant, EpisodeInput(scope=scope, messages=[
+        Message(id=f"m{i}", speaker=speaker, content=text,
+                timestamp=datetime(2026, 1, 10, 20, i, tzinfo=UTC))
+        for i, text in enumerate(["i work at Tesco", "my brother works at Asda"])]))
+    current = store.list_facts(tenant, FactQuery(scope_keys=scope.visible_keys,
+                                                 predicates=["WORKS_AT"]))
+    assert {(f.subject_name, f.object_name) for f in current} == {
+        (speaker, "Tesco"), (f"{speaker}'s brother", "Asda")}
+    assert len({f.subject_id for f in current}) == 2

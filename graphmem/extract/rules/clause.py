@@ -90,6 +90,9 @@ def build_clause(verb: Token, speech: Speech) -> Clause | None:
         modal = "can"
     negated = any(c.dep_ == "neg" and not contrastive(c) or c.lower_ == "never"
                   for c in verb.children)
+    # "I'm not vegan" parsed with "vegan" as the verb: the "not" hangs on its auxiliary
+    negated = negated or any(c.dep_ == "neg" and not contrastive(c)
+                             for a in aux for c in a.children)
     if verb.dep_ == "xcomp" and any(c.dep_ == "neg" and not contrastive(c)
                                     for c in verb.head.children):
         negated = True  # "I'm not going to move to Berlin", "I didn't start working there"

@@ -22,3 +22,11 @@ def test_eating_again_what_a_diet_rules_out_ends_it(extractor: RuleExtractor, te
                                   "I ate chicken yesterday.", "I might eat fish again."])
 def test_eating_as_a_habit_or_once_ends_no_diet(extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[3] == "retract"}
+
+
+@pytest.mark.parametrize("text", ["im not vegan", "Im not vegan lol", "im not vegan btw"])
+def test_a_diet_denied_in_chat_is_no_diet(extractor: RuleExtractor, text: str) -> None:
+    """The parser reads "vegan" as the verb there and hangs "not" on "'m"."""
+    found = triples(said(extractor, text))
+    assert ("Bob", "DIET", "vegan", "assert") not in found
+    assert ("Bob", "DIET", "vegan", "retract") in found
