@@ -116,11 +116,12 @@ class SearchEngine:
         # One store call for every channel: on a server store, one round trip.
         found = self.store.search_channels(tenant, channel_plan(request, text, vector, time,
                                                                 depth))
-        focus = (relative_focus(self.store, tenant, request.scope, request.query,
-                                [*found.entities, *found.named])
-                 or choose_focus(request.query, found.entities, found.named)
-                 or user_focus(self.store, tenant, request.scope, request.query)
-                 or stranger_focus(request.query, [*found.entities, *found.named]))
+        focus = relative_focus(self.store, tenant, request.scope, request.query,
+                               [*found.entities, *found.named])
+        if focus is None:
+            focus = (choose_focus(request.query, found.entities, found.named)
+                     or user_focus(self.store, tenant, request.scope, request.query)
+                     or stranger_focus(request.query, [*found.entities, *found.named]))
         walked = hop_weights(found.walked)
         ranked: dict[str, list[str]] = {
             "bm25": ["f:" + s.id for s in found.bm25],

@@ -168,29 +168,48 @@ def kin_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Fo
 
 
 def relative_focus(store: GraphStore, tenant: str, scope: Scope, question: str,
-                   known: list[Entity]) -> Focus:
-    """The people "Maya's sister" or "Sam's wife" name in a question about them ("Where does
-    Maya's sister work?"): those whose facts relate the named person to them that way. Not
-    a question of who they are ("Who is Maya's sister?"), which the named person's own facts
-    answer."""
-    said = _RELATIVE.search(question)
-    if said is None or _WHO_IS.match(question):
-        return Focus()
-    word = kin_word(said.group(2).lower())
-    owner_words = _name_words(said.group(1))
-    owners = [e.id for e in known if e.type in PERSON_TYPES and owner_words
-              and owner_words <= {w for n in (e.name, *e.aliases) for w in _name_words(n)}]
-    if word is None or not owners:
-        return Focus()
-    people = related_people(store, tenant, scope, owners, word)
-    if not people:
-        return Focus()
-    return Focus(tuple(people), frozenset({said.group(2).lower(), word, *owner_words,
-                                           *(w for e in people for w in _name_words(e.name))}))
+                   known: list[Entity]) -> Focus | None:
+    """The people "Maya's sister" or "sam's wife" name in a question about them ("Where does
+    maya's sister work?"): those whose facts relate the named person to them that way.
+    None when the question speaks of no known person's relative, or asks who they are
+    ("Who is Maya's sister?", which the named person's own facts answer). A relative the
+    graph does not know is a stranger (:attr:`Focus.stranger`): the named person's own
+    values never answer for them."""
+    if _WHO_IS.match(question):
+        return None
+    for said in _RELATIVE.finditer(question):
+        word = kin_word(said.group(2).lower())
+        if word is None:
+            continue
+        owner_words, owners = _relative_owner(store, tenant, scope, said.group(1).split(), known)
+        if not owners:
+            continue
+        people = related_people(store, tenant, scope, owners, word)
+        return Focus(tuple(people), frozenset({said.group(2).lower(), word, *owner_words,
+                                               *(w for e in people
+                                                 for w in _name_words(e.name))}))
+    return None
 
 
-#: "Maya's sister", "Sam Lee's wife": a named person's relative.
-_RELATIVE = re.compile(r"((?:[A-Z][\w-]*\s+){0,2}[A-Z][\w-]*)['’]s\s+(\w+)")
+def _relative_owner(store: GraphStore, tenant: str, scope: Scope, before: list[str],
+                    known: list[Entity]) -> tuple[set[str], list[str]]:
+    """Whose relative the words before "'s" name: the longest run of them ending there that
+    is all of a known person's name ("Sam Lee", "maya"), or the scope's user by id."""
+    for size in range(min(3, len(before)), 0, -1):
+        words = _name_words(" ".join(before[-size:]))
+        if not words or words & NOT_NAMES:
+            continue
+        owners = [e.id for e in known if e.type in PERSON_TYPES
+                  and words <= {w for n in (e.name, *e.aliases) for w in _name_words(n)}]
+        if not owners and scope.user_id is not None and words == {normalize_name(scope.user_id)}:
+            owners = [e.id for e in _owner(store, tenant, scope)[1]]
+        if owners:
+            return words, owners
+    return set(), []
+
+
+#: "Maya's sister", "sam lee's wife": a relative of whoever the words before "'s" name.
+_RELATIVE = re.compile(r"((?:[\w-]+\s+){0,2}[\w-]+)['’]s\s+(\w+)")
 #: Questions of who someone is, not of what is true of them.
 _WHO_IS = re.compile(r"^\W*(?:who(?:'s|\s+is|\s+was|\s+are)|what(?:'s|\s+is)\s+the\s+name)\b",
                      re.IGNORECASE)

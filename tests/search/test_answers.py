@@ -213,6 +213,27 @@ def test_a_named_persons_relative_is_who_the_question_is_about(memory: Memory,
     assert who[0] == "Lena is Maya's sister."
 
 
+@pytest.mark.parametrize("question", ["where does maya's sister work?",
+                                      "where does maya's sister live?",
+                                      "what car does maya's sister drive?",
+                                      "where does maya's brother work?"])
+def test_a_relative_asked_in_lowercase_is_never_answered_by_the_users_own_value(
+        memory: Memory, tenant: str, question: str) -> None:
+    """Typed as people type ("maya's sister", seen by a new user through REST): the
+    question is about the sister, or about a brother the graph does not know, so Maya's
+    own city, car or employer is never the slot's answer for them."""
+    say(memory, tenant, "maya", "2025-01-10T09:00:00", "I live in Lyon and I drive a Mazda.")
+    say(memory, tenant, "maya", "2025-01-11T09:00:00", "I work at Acme.")
+    say(memory, tenant, "maya", "2025-01-12T09:00:00",
+        "My sister Priya works at Google as a software engineer.")
+    hits = ask(memory, tenant, "maya", question)
+    assert not [h.text for h in hits if "slot" in h.channels and h.text.startswith("Maya ")]
+    if "sister" in question:  # a brother no one knows has no answer to rank first
+        assert not hits[0].text.startswith("Maya "), [h.text for h in hits]
+    if question == "where does maya's sister work?":
+        assert hits[0].text == "Priya works at Google."
+
+
 # -- a member scope sees the user's memory and the group's ----------------------------
 def _member_scope_seeded(memory: Memory, tenant: str) -> Scope:
     group, user = Scope(group_id="book-club"), Scope(user_id="maya")
