@@ -130,7 +130,7 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
     _spec("USES", MANY),
     _spec("KNOWS", MANY),
     _spec("HAS_VISITED", MANY),
-    _spec("OWNS", MANY),
+    _spec("OWNS", MANY, also_ends=("DRIVES", "HAS_PHONE")),  # "I sold the Focus"
     _spec("HAS", MANY),
     _spec("HAS_RELATIVE", MANY),
     _spec("HAS_SISTER", MANY),

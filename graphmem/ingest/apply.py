@@ -265,8 +265,12 @@ class TimelineEditor:
         else:
             objects = {f.object_id for f in self._timelines[key].values()
                        if f.status is FactStatus.ACTIVE and f.valid_at(st.valid_from)}
-        return [self._ending(st, f) for f in self._current_of(st, others)
-                if f.object_id in objects and f.valid_from < st.valid_from]
+        current = [f for f in self._current_of(st, others) if f.valid_from < st.valid_from]
+        ended = [f for f in current if f.object_id in objects]
+        if not ended and st.object_name:  # "sold the Focus" ends driving the "Ford Focus"
+            named = [f for f in current if _shortened(st.object_name, f.object_name)]
+            ended = named if len(named) == 1 else []
+        return [self._ending(st, f) for f in ended]
 
     def _current_of(self, st: Statement, predicates: list[str]) -> list[Fact]:
         """The statement's subject's facts of these predicates that hold when it is said,
@@ -335,6 +339,12 @@ class TimelineEditor:
         self._created.add(fact.id)
 
     def _add_marker(self, key: str, st: Statement) -> None:
+        same = next((f for f in self._timelines[key].values()
+                     if f.status is FactStatus.RETRACTION and f.object_id == st.object_id
+                     and f.valid_from == st.valid_from), None)
+        if same is not None:  # one ending said twice ("sold my car": owned and driven)
+            self.replace(with_evidence(same, [st.evidence]))
+            return
         marker = self._new_fact(key, st, FactStatus.RETRACTION)
         self._timelines[key][marker.id] = marker
 
@@ -471,6 +481,14 @@ class TimelineEditor:
         for fact in rebuild_timeline(timeline.values(), self.now):
             timeline[fact.id] = fact
         return deleted
+
+
+def _shortened(short: str, full: str) -> bool:
+    """Whether ``short`` is ``full`` with words left off its start or end, as people shorten
+    what they own: "Focus" for "Ford Focus", "Pixel" for "Pixel 8"."""
+    said, named = short.casefold().split(), full.casefold().split()
+    return 0 < len(said) < len(named) and (named[:len(said)] == said
+                                            or named[-len(said):] == said)
 
 
 def _cardinality(value: str | None) -> Cardinality | None:

@@ -60,3 +60,29 @@ def test_no_longer_liking_a_drink_ends_no_hobby(ingestor: Ingestor, store: Graph
     tell(ingestor, tenant, 3, "I gave up coffee.")
     assert slot(store, tenant, "HOBBY") == {"chess"}
     assert slot(store, tenant, "LOVES") == set()
+
+
+def test_a_car_sold_by_its_model_alone_is_no_longer_driven(ingestor: Ingestor, store: GraphStore,
+                                                           tenant: str) -> None:
+    """"sold the focus" ends "drives Ford Focus" (seen by a new user): people shorten what
+    they own, and a sale ends driving it; "I sold my Ford Focus" ends it once."""
+    tell(ingestor, tenant, 1, "I drive a Ford Focus.", "I own a bike.")
+    tell(ingestor, tenant, 3, "moved to Bath last weekend, and sold the focus")
+    assert slot(store, tenant, "DRIVES") == set()
+    assert slot(store, tenant, "DRIVES", as_of=day(2)) == {"Ford Focus"}
+    assert slot(store, tenant, "OWNS") == {"bike"}
+    tell(ingestor, tenant, 5, "I drive a Ford Focus.")
+    tell(ingestor, tenant, 7, "I sold my Ford Focus.")
+    markers = store.list_facts(tenant, FactQuery(
+        scope_keys=ALICE.visible_keys, predicates=["DRIVES"], statuses=[FactStatus.RETRACTION],
+        time=TimeFilter(include_history=True)))
+    assert sorted(m.valid_from for m in markers) == [day(3), day(7)]
+
+
+def test_a_car_bought_in_place_of_a_sold_one_is_the_car(ingestor: Ingestor, store: GraphStore,
+                                                        tenant: str) -> None:
+    """"VW Golf" is a car, not the sport golf; bought in place of the Focus, it is driven."""
+    tell(ingestor, tenant, 1, "I drive a Ford Focus.")
+    tell(ingestor, tenant, 3, "I sold the Focus and bought a VW Golf")
+    assert slot(store, tenant, "DRIVES") == {"VW Golf"}
+    assert slot(store, tenant, "PLAYS_SPORT") == set()

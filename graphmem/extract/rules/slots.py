@@ -109,6 +109,11 @@ _VAGUE_TAILS = frozenset({"thing", "things", "stuff", "phase", "lifestyle", "kic
                           "routine", "habit"})
 
 
+#: Car words that are common words or names too: a car only when capitalised.
+_WORDY_MAKES = frozenset({"land", "range", "alfa", "smart", "genesis", "lincoln", "mini", "leaf",
+                          "beetle", "ram", "model"})
+
+
 def value_slot(name: str, token: Token | None = None) -> str | None:
     """The slot a value belongs to by its own words: a diet, a sport, a phone, a car, a language."""
     low = name.lower().strip()
@@ -119,6 +124,8 @@ def value_slot(name: str, token: Token | None = None) -> str | None:
         return value_slot(" ".join(name.split()[:-1]), None)
     if low in DIETS or (len(words) == 2 and words[1] == "diet" and words[0] in DIETS):
         return "DIET"
+    if len(words) > 1 and words[0] in CAR_WORDS and words[0] not in _WORDY_MAKES:
+        return "DRIVES"  # a make and its model before a sport's name: "VW Golf", "Kia Rio"
     if low in SPORTS or (len(words) > 1 and words[-1] in SPORTS and words[-1] != "polo"
                          and not words[0].endswith(("ing", "ed")) and words[0] not in (
                              "play", "plays", "do", "does", "did", "go", "went")):
@@ -131,8 +138,7 @@ def value_slot(name: str, token: Token | None = None) -> str | None:
                 and words[0] not in ("my", "the", "a", "an", "your", "new", "old", "work")):
         return "HAS_PHONE"  # "Google Pixel 8", "Nothing Phone 2"
     if words[0] in CAR_WORDS and (words[0] != "model" or len(words) > 1) and \
-            (words[0] not in ("land", "range", "alfa", "smart", "genesis", "lincoln", "mini",
-                              "leaf", "beetle", "ram") or name[:1].isupper()):
+            (words[0] not in _WORDY_MAKES or name[:1].isupper()):
         return "DRIVES"
     if kind_of(name) == LANGUAGE and (token is None or token.ent_type_ == TECH_LABEL
                                       or name[:1].isupper()):
