@@ -23,18 +23,25 @@ _SHARED_KIN = frozenset({"KNOWS", "HAS_RELATIVE", "HAS_CHILD", "HAS_PARENT", "HA
 _PEOPLE = frozenset({"person"})
 
 
+#: Relations at work that facts other than kin state: "my boss" is whom one reports to.
+_AT_WORK = {"boss": "REPORTS_TO", "manager": "REPORTS_TO"}
+
+
 def kin_word(word: str) -> str | None:
-    """The kin word ("sister") a word is, plural or not ("sisters")."""
-    if word in KIN:
-        return word
-    return word.rstrip("s") if word.rstrip("s") in KIN else None
+    """The kin word ("sister", "boss") a word is, plural or not ("sisters")."""
+    for said in (word, word.rstrip("s")):
+        if said in KIN or said in _AT_WORK:
+            return said
+    return None
 
 
 def related_people(store: GraphStore, tenant: str, scope: Scope, owners: list[str],
                    word: str) -> list[Entity]:
     """The people the ``owners``' current facts relate to them as ``word`` ("sister")."""
+    kin = KIN.get(word)
     related = {f.object_id for f in store.facts_about(tenant, scope.visible_keys, owners,
                                                       TimeFilter(), KIN_FACTS)
-               if f.subject_id in owners and f.predicate == KIN[word] and f.object_id
-               and (KIN[word] not in _SHARED_KIN or word in f.text.lower())}
+               if f.subject_id in owners and f.object_id and (
+                   f.predicate == kin and (kin not in _SHARED_KIN or word in f.text.lower())
+                   or f.predicate == _AT_WORK.get(word))}
     return [e for e in store.get_entities(tenant, sorted(related)) if e.type in _PEOPLE]

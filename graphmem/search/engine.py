@@ -120,8 +120,9 @@ class SearchEngine:
                                [*found.entities, *found.named])
         if focus is None:
             focus = (choose_focus(request.query, found.entities, found.named)
-                     or user_focus(self.store, tenant, request.scope, request.query)
-                     or stranger_focus(request.query, [*found.entities, *found.named]))
+                     or user_focus(self.store, tenant, request.scope, request.query))
+            if not focus and not focus.stranger:
+                focus = stranger_focus(request.query, [*found.entities, *found.named])
         walked = hop_weights(found.walked)
         ranked: dict[str, list[str]] = {
             "bm25": ["f:" + s.id for s in found.bm25],

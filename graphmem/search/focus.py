@@ -120,6 +120,8 @@ def speaks_of_self(question: str) -> bool:
     words = [w.lower() for w in _WORD.findall(question)]
     kin_owners = {i for i, (a, b) in enumerate(zip(words, words[1:]))
                   if a in ("my", "our") and kin_word(b) is not None}
+    if _WHO_IS.match(question):  # "Who is my boss?": the user's own facts say who
+        kin_owners = set()
     return any(w in FIRST_PERSON for i, w in enumerate(words) if i not in kin_owners)
 
 
@@ -152,17 +154,20 @@ def owner_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> 
 
 def kin_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Focus:
     """The people "my sister", "my wife", "my boss" name in a user's scope: those the
-    user's current facts relate to them that way ("Ana is Noah's sister.")."""
+    user's current facts relate to them that way ("Ana is Noah's sister."). One the graph
+    does not know is a stranger (:attr:`Focus.stranger`): the user's own values never
+    answer for them. Not a question of who they are ("Who is my boss?"), which the user's
+    own facts answer (:func:`owner_focus`)."""
     words = [w.lower() for w in _WORD.findall(question)]
     kin = next((b for a, b in zip(words, words[1:]) if a in ("my", "our")
                 and kin_word(b) is not None), None)
     word = kin_word(kin) if kin is not None else None
-    if kin is None or word is None or scope.user_id is None:
+    if kin is None or word is None or scope.user_id is None or _WHO_IS.match(question):
         return Focus()
     people = related_people(store, tenant, scope, [e.id for e in _owner(store, tenant, scope)[1]],
                       word)
     if not people:
-        return Focus()
+        return Focus((), frozenset({kin, word}))
     return Focus(tuple(people), frozenset({kin, word, *(w for e in people
                                                         for w in _name_words(e.name))}))
 

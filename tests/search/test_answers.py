@@ -234,6 +234,19 @@ def test_a_relative_asked_in_lowercase_is_never_answered_by_the_users_own_value(
         assert hits[0].text == "Priya works at Google."
 
 
+def test_my_boss_is_whom_i_report_to(memory: Memory, tenant: str) -> None:
+    """"Who is my boss?" is answered from the graph like "Who is my manager?" (seen by a new
+    user: no slot answer, the employer first); "Where does my boss live?" is the boss's
+    home, which no one said, so the user's own is never the answer."""
+    say(memory, tenant, "maya", "2025-01-10T09:00:00",
+        "I live in Lyon and I work at Acme. My manager is Tom.")
+    for question in ("who is my boss?", "Who's my boss", "who is my manager?"):
+        hits = ask(memory, tenant, "maya", question)
+        assert hits[0].text == "Maya reports to Tom." and "slot" in hits[0].channels, question
+    assert not [h for h in ask(memory, tenant, "maya", "where does my boss live?")
+                if "Lyon" in h.text]
+
+
 # -- a member scope sees the user's memory and the group's ----------------------------
 def _member_scope_seeded(memory: Memory, tenant: str) -> Scope:
     group, user = Scope(group_id="book-club"), Scope(user_id="maya")
