@@ -82,8 +82,10 @@ class Speller:
 
 
 #: Contractions chat types without their apostrophe, whose bare form is no English word the
-#: rules need ("im" parses as "i" and a verb "m", and "im Dev" names no one).
+#: rules need ("im" parses as "i" and a verb "m", and "im Dev" names no one), and chat's
+#: shorthands the parser reads as something else ("my fav band": "fav" a compound noun).
 _BARE_CONTRACTIONS = {
+    "fav": "favourite", "Fav": "Favourite", "fave": "favourite", "Fave": "Favourite",
     "im": "I'm", "Im": "I'm", "ive": "I've", "Ive": "I've", "dont": "don't", "Dont": "Don't",
     "doesnt": "doesn't", "didnt": "didn't", "Didnt": "Didn't", "isnt": "isn't",
     "wasnt": "wasn't", "arent": "aren't", "werent": "weren't", "havent": "haven't",

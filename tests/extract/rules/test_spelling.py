@@ -9,6 +9,7 @@ import pytest
 from graphmem.extract.rules.extractor import RuleExtractor
 from graphmem.extract.rules.spelling import Speller
 from graphmem.models import Episode, Message
+from tests.extract.rules.conftest import said, triples
 
 
 @pytest.fixture(scope="module")
@@ -76,3 +77,9 @@ def test_a_sentence_the_rules_read_as_typed_is_not_mended() -> None:
     facts = RuleExtractor().extract(episode, []).facts
 
     assert ("PROJECT_USES", "Go") in [(f.predicate, f.object) for f in facts]
+
+
+def test_chat_shorthand_for_favourite_reads_as_the_word(extractor: RuleExtractor) -> None:
+    """"my fav band is Arctic Monkeys now" (seen by a new user) stored nothing."""
+    assert ("Bob", "FAVORITE_BAND", "Arctic Monkeys", "assert") in triples(
+        said(extractor, "my fav band is Arctic Monkeys now"))
