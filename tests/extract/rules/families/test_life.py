@@ -190,3 +190,14 @@ def test_living_there_is_living_in_the_place_named_before(extractor: RuleExtract
 @pytest.mark.parametrize("text", ["I live there now", "I met Tom at the gym and I live there now"])
 def test_there_with_no_place_before_it_names_no_home(extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == "LIVES_IN"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("my mum lives in Leeds", ("Bob's mum", "LIVES_IN", "Leeds", "assert")),
+    ("my sister works at Google", ("Bob's sister", "WORKS_AT", "Google", "assert")),
+])
+def test_a_verb_tagged_as_a_plural_noun_is_still_the_verb(extractor: RuleExtractor, text: str,
+                                                          expected: Triple) -> None:
+    """The tagger reads "lives" in "my mum lives in Leeds" as the plural of "life" (a new
+    user's "my mum lives in Leeds" stored nothing; "my mom lives in Leeds" did)."""
+    assert expected in triples(said(extractor, text))
