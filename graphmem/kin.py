@@ -24,7 +24,9 @@ _PEOPLE = frozenset({"person"})
 
 
 #: Relations at work that facts other than kin state: "my boss" is whom one reports to.
-_AT_WORK = {"boss": "REPORTS_TO", "manager": "REPORTS_TO"}
+#: ("manager" is no kin word: with it, blind4_holdout lost an as-of manager probe on both
+#: stores; "who is my manager?" is the user's own question as it was.)
+_AT_WORK = {"boss": "REPORTS_TO"}
 
 
 def kin_word(word: str) -> str | None:
