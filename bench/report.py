@@ -181,6 +181,8 @@ def temporal_section() -> list[str]:
            "phrasings no rule reads are still the main failure, and probes that expect nothing "
            "fail when a raw turn in the top 3 mentions another value (the rules extractor, not "
            "the LLM path, is measured here)."]
+    if data.get("note"):  # how the run was taken, when it differs from the usual
+        out += ["", f"**This run:** {data['note']}"]
     if misses:
         out += ["", "Failed probes (dev and extra):", "", *(f"- `{m}`" for m in misses)]
     return [*out, ""]
