@@ -102,9 +102,14 @@ def build_clause(verb: Token, speech: Speech) -> Clause | None:
         modal = modal or next((a.lower_ for a in head_aux if a.tag_ == "MD"), None)
         modal = {"'ll": "will", "ll": "will", "wo": "will", "'d": "would", "ca": "can"}.get(
             modal or "", modal)
+    # "dont play tennis anymore, switched to padel": a finite verb after a bare one is a new
+    # statement, outside the first one's "don't ... anymore"
+    shares = verb.dep_ == "conj" and not aux and verb.head != verb and not (
+        verb.tag_ in ("VBD", "VBZ") and verb.head.tag_ == "VB")
+    if shares:
         negated = negated or any(c.dep_ == "neg" for c in verb.head.children)
     text = verb.sent.text.lower()
-    ended = _ended(verb) or (verb.dep_ == "conj" and _ended(verb.head) and not aux)
+    ended = _ended(verb) or (shares and _ended(verb.head))
     hedged = modal in ("might", "may", "could") or any(h in text for h in _HEDGES)
     perfect = verb.tag_ == "VBN" and any(a.lemma_ == "have" and a.tag_ != "VBD" for a in aux)
     perfect = perfect or (verb.tag_ == "VBG" and any(a.lower_ == "been" for a in aux))

@@ -71,7 +71,7 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
             continue
         used_to = _used_to(token)
         if token.dep_ in ("xcomp", "pcomp") and token.head.lemma_ not in _PASS_THROUGH \
-                and not used_to:
+                and not used_to and not _had_to(token):
             continue
         if token.dep_ == "advcl" and any(c.dep_ == "aux" and c.lower_ == "to"
                                          for c in token.children):
@@ -99,6 +99,15 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
     found += lesson_facts(sent, speech, earlier_tech)
     earlier_tech.extend(tech_in(sent))
     return settle(_dedupe(deny([f for f in found if not _own_name(f)], sent)))
+
+
+def _had_to(token: Token) -> bool:
+    """"we had to rehome Biscuit", "I had to sell my car": a past obligation is what was
+    done (not "I have to sell my car", which is still to do)."""
+    head = token.head
+    return token.dep_ == "xcomp" and head.lemma_ == "have" and head.tag_ == "VBD" and any(
+        c.dep_ == "aux" and c.lower_ == "to" for c in token.children) and not any(
+        c.dep_ == "neg" for c in head.children)
 
 
 def _diet_as_verb(token: Token) -> bool:

@@ -231,7 +231,9 @@ class RuleExtractor:
                 for _ in ner.pipe(named, batch_size=self.batch_size):
                     pass  # the NER annotates the docs in place
             merge = nlp.get_pipe("merge_entities")
-            return [merge(_without_article(d)) for d in docs]
+            places = self._places
+            return [merge(places.named_places(_without_article(d)) if places is not None
+                          else _without_article(d)) for d in docs]
 
 
 #: Diets and sports written with a hyphen, which the tokenizer would split in three ("low",

@@ -162,6 +162,12 @@ _NOT_PAST = frozenset({"need", "speed", "seed", "feed", "breed", "united", "red"
                        "kindred", "ahead", "instead", "bread", "dread", "thread", "spread"})
 
 
+#: Openings of a negated present: "dont really play tennis anymore".
+_DONT = frozenset({"don't", "dont", "don’t"})
+#: Words that make a negated present a statement about now, not an order.
+_NOWADAYS = re.compile(r"\b(?:anymore|any\s+more|these\s+days|nowadays|now)\b", re.IGNORECASE)
+
+
 def with_subject(sentence: str) -> str:
     """"Replaced my phone with a Pixel." -> "I replaced my phone with a Pixel."
 
@@ -180,6 +186,11 @@ def with_subject(sentence: str) -> str:
     following = words[i + 1].lower() if i + 1 < len(words) else ""
     if i == 0 and verb == "not" and following not in ("to", "that", "only", "just", "even"):
         return "I'm " + sentence  # "not vegan anymore, doing keto now", "not a fan of X"
+    if i == 0 and (verb == "no" and following == "longer" or verb in _DONT
+                   and _NOWADAYS.search(sentence)):
+        # "dont really play tennis anymore, switched to padel", "no longer eat meat"; a
+        # "don't" without a word of time is an order ("don't forget the milk")
+        return "I " + sentence[:1].lower() + sentence[1:]
     if i and verb.endswith("ing") and len(verb) > 5 and following in _GERUND_OBJECTS:
         # "Currently living in Denver."; without the adverb "Losing my job was hard" is a
         # gerund subject, not a dropped "I'm"

@@ -283,6 +283,44 @@ def appositive_name(token: Token) -> str | None:
     return None
 
 
+def stated_name(token: Token) -> str | None:
+    """The name a relative or pet is given in a sentence of its own: "my boyfriend is Jake",
+    "my cat is called Biscuit", "my dog is named Rex", "my cat's name is Biscuit"; or the
+    appositive's ("my sister Anna"). Not a past or negated one ("my cat was called Tom",
+    "my boss isn't Sarah"), and only a name ("my sister is Canadian" names no one)."""
+    if (appositive := appositive_name(token)) is not None:
+        return appositive
+    if token.lemma_.lower() not in KIN and token.lemma_.lower() not in PETS:
+        return None
+    verb = token.head
+    wanted: tuple[str, ...] = ("attr",)
+    if token.dep_ == "nsubjpass" and verb.lemma_ in ("call", "name"):
+        wanted = ("oprd", "attr")
+    elif token.dep_ == "poss" and verb.lemma_ == "name" and verb.dep_ == "nsubj":
+        verb = verb.head  # "my cat's name is Biscuit"
+    elif token.dep_ != "nsubj":
+        return None
+    if verb.lemma_ not in ("be", "call", "name") or verb.tag_ == "VBD" or any(
+            c.dep_ == "neg" or c.tag_ == "VBD" for c in verb.children):
+        return None
+    named = token.dep_ == "poss"  # after "name is" a capitalised word is the name
+    for c in verb.children:
+        if c.dep_ in wanted and c.text[:1].isupper() and c.ent_type_ not in _NOT_NAMES and \
+                (named or c.ent_type_ == "PERSON" or c.tag_ in ("NNP", "NNPS")) \
+                and not any(d.dep_ == "det" for d in c.children):
+            return c.text
+    return None
+
+
+def had_by_speaker(token: Token) -> bool:
+    """Whether the speaker says they have ``token``: "I have a new boss, Sarah", "we got a
+    puppy, Miso" (the object of have/get with a first-person subject, not negated)."""
+    verb = token.head
+    return token.dep_ == "dobj" and verb.lemma_ in ("have", "get") and any(
+        c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in verb.children) and not any(
+        c.dep_ == "neg" for c in verb.children)
+
+
 def possessor(token: Token) -> str | None:
     """"me" for my/our, "you" for your, "other" for his/her/their, "name" for Anna's."""
     for c in token.children:

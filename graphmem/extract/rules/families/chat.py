@@ -38,6 +38,15 @@ _MOSTLY = re.compile(r"(?:,|^|\b(?i:and|but))\s*(?i:mostly|mainly|primarily)\s+(
 #: "officially a data scientist now": a title said without a verb.
 _TITLE_NOW = re.compile(r"^\s*(?i:officially|finally|now)\s+(?i:an?|the)\s+([a-z][a-z -]{2,40}?)"
                         r"\s+(?i:now|as\s+of\s+today)\b")
+#: "..., still nursing tho", "still a nurse": a title kept, said as a fragment.
+_STILL = re.compile(r"(?:^|[,;]\s*|\b(?i:but|and)\s+)(?i:still)\s+(?:(?i:an?)\s+)?([a-z][a-z-]+)"
+                    r"(?=\s*(?:[!.,;]|$|\s+(?i:tho|though|too|there|at|for|full[- ]time|part[- ]time)\b))")
+#: Trades said by their work: "still nursing" is still a nurse (not "still driving", "still
+#: coding": those are as often a car or a hobby).
+_TRADES = MappingProxyType({
+    "nursing": "nurse", "teaching": "teacher", "lecturing": "lecturer", "tutoring": "tutor",
+    "waitressing": "waitress", "waitering": "waiter", "freelancing": "freelancer",
+    "consulting": "consultant", "plumbing": "plumber", "cheffing": "chef"})
 #: "no more rowing for me", "not plant-based anymore": a sport or diet said to be over.
 _NO_MORE = re.compile(r"(?:\b(?i:no\s+more)|(?:^|[,.;!]\s*|\bso\s+)(?i:not))\s+([a-z][a-z-]*(?:\s[a-z-]+)?)"
                       r"\s+(?i:for\s+me|anymore|any\s+more)\b")
@@ -209,7 +218,7 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
         return []
     text = sent.text
     me = speech.me()
-    out = _dating(sent, me) + _new_pet(sent, me) + _made_me(text, me)
+    out = _dating(sent, me) + _new_pet(sent, me) + _made_me(text, me) + _still_title(text, me)
     out += [Finding(me, slot, m.group(1).lower(), SLOT_TYPES[slot], "retract")
             for m in _NO_MORE.finditer(text)
             if (slot := value_slot(m.group(1)) or "") in ("PLAYS_SPORT", "DIET")]
@@ -307,6 +316,18 @@ def _lead_in(text: str) -> int:
     or 0."""
     found = _LEAD_IN.match(text)
     return found.end() if found else 0
+
+
+def _still_title(text: str, me: Party) -> list[Finding]:
+    """"new job at Asda, still nursing tho", "still a nurse": the title holds through the
+    change of employer (which would otherwise end it)."""
+    out = []
+    for m in _STILL.finditer(text):
+        word = m.group(1).lower()
+        title = _TRADES.get(word, word)
+        if title in OCCUPATIONS:
+            out.append(Finding(me, "JOB_TITLE", title, "role", confidence=0.8))
+    return out
 
 
 def _made_me(text: str, me: Party) -> list[Finding]:

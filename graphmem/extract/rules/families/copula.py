@@ -19,9 +19,9 @@ from graphmem.extract.rules.clause import Clause, Finding, Rule
 from graphmem.extract.rules.lexicon import (
     HOMES, LANGUAGE_LABELS, inflections, is_company, is_named, is_occupation, is_org, is_place,
     object_type, pobjs)
-from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, appositive_name, conjuncts,
+from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, conjuncts, stated_name,
                                             copula_subjects, has_det, is_person_name, noun_owner,
-                                            possessor)
+                                            had_by_speaker, possessor)
 from graphmem.extract.rules.phrases import activity, phrase, verb_phrase
 from graphmem.extract.rules.slots import (
     is_language, married, slot_finding, value_name, value_slot)
@@ -390,7 +390,7 @@ def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
         lemma = token.lemma_.lower()
         if lemma in KIN or lemma in PETS:
             owner = _kin_owner(token, speech)
-            name = appositive_name(token) if owner is not None else None
+            name = stated_name(token) if owner is not None else None
             if owner is None or name is None:
                 continue
             if lemma in PETS:
@@ -446,7 +446,7 @@ def _held(job: Token) -> bool:
 def _kin_owner(token: Token, speech: Speech) -> Party | None:
     """Whose sister or dog: "my" is the speaker, "Emma's" is Emma, "her" the clause's subject."""
     holder = token.head if token.dep_ == "compound" else token  # "her dog Pepper"
-    whose = possessor(token) or possessor(holder)
+    whose = possessor(token) or possessor(holder) or ("me" if had_by_speaker(token) else None)
     if whose == "me":
         return speech.me() if speech.first_person else None
     if whose == "name":

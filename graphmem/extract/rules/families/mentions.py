@@ -27,7 +27,7 @@ from graphmem.extract.rules.lexicon import (
     OCCUPATIONS, capitalised, is_company, is_named, is_occupation, is_place, is_school,
     pobjs)
 from graphmem.extract.rules.parties import (FIRST_PERSON, KIN, Party, Speech, appositive_name,
-                                            possessor)
+                                            had_by_speaker, possessor)
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
 
@@ -65,7 +65,7 @@ def mention_facts(sent: Span, speech: Speech) -> list[Finding]:
             continue
         if not _speakers(token) or not _held(token):
             continue
-        if lemma in _BOSSES and possessor(token) == "me":
+        if lemma in _BOSSES and (possessor(token) == "me" or had_by_speaker(token)):
             name = appositive_name(token) or next(
                 (c.text for c in token.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
             if name is not None:

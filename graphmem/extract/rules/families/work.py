@@ -272,6 +272,21 @@ def _jobs_ended(s: Party, orgs: list[Token]) -> list[Finding]:
             for t in orgs if (n := phrase(t))]
 
 
+def made_redundant(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I got made redundant", "they made me redundant": the job ends, whichever it was."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.hedged or \
+            clause.tense == "future" and not has_time(verb):
+        return []
+    said = [c for c in verb.children if c.lower_ == "redundant" and c.dep_ in ("oprd", "acomp")]
+    if said:  # "I was made redundant": the subject's job
+        return each(clause, lambda s: _jobs_ended(s, pobjs(verb, ("from", "at"))))
+    made = [c for c in verb.children if c.lower_ == "redundant" and c.dep_ in ("ccomp", "xcomp")
+            and any(d.lower_ == "me" for d in c.children)]
+    return [Finding(speech.me(), "WORKS_AT", "", "organization", "retract")] \
+        if made and speech.first_person else []
+
+
 #: What one hands in to leave a job.
 _NOTICES = frozenset({"resignation", "notice", "two-weeks", "letter"})
 
@@ -298,7 +313,8 @@ _VERB_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "land": (start_job,), "accept": (start_job,), "take": (start_job,),
     "sign": (start_job,), "hire": (start_job,), "promote": (promote,),
     "quit": (leave,), "leave": (leave,), "resign": (leave,), "retire": (leave,),
-    "lose": (leave,), "lay": (leave,), "fire": (leave,), "teach": (teach,),
+    "lose": (leave,), "lay": (leave,), "fire": (leave,), "sack": (leave,),
+    "make": (made_redundant,), "teach": (teach,),
     "train": (train_as,), "retrain": (train_as,), "hand": (hand_in_notice,),
     "give": (hand_in_notice,), "submit": (hand_in_notice,), "put": (hand_in_notice,),
     "turn": (hand_in_notice,),
@@ -306,5 +322,5 @@ _VERB_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
 #: A work verb also reads "at <company>" (:func:`work_at`) beside its own rules.
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType(
     {**_VERB_RULES, **{verb: (*_VERB_RULES.get(verb, ()), work_at) for verb in _WORK_VERBS}})
-TRIGGERS: frozenset[str] = frozenset()
+TRIGGERS: frozenset[str] = frozenset({"redundant"})  # "I was made redundant"
 PATTERNS: tuple[re.Pattern[str], ...] = ()

@@ -296,3 +296,33 @@ def test_interest_lost_ends_the_pastime(extractor: RuleExtractor, text: str) -> 
                                   "I'll lose interest in chess soon"])
 def test_interest_not_lost_ends_nothing(extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[3] == "retract"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("we had to rehome Biscuit", ("Bob", "HAS_PET", "Biscuit", "retract")),
+    ("I had to quit my job", ("Bob", "WORKS_AT", "", "retract")),
+    ("I had to sell my car", ("Bob", "OWNS", "car", "retract")),
+    ("dont really play tennis anymore, switched to padel",
+     ("Bob", "PLAYS_SPORT", "padel", "assert")),
+    ("dont really play tennis anymore, switched to padel",
+     ("Bob", "PLAYS_SPORT", "tennis", "retract")),
+])
+def test_what_was_done_or_given_up_in_chat_shorthand(extractor: RuleExtractor, text: str,
+                                                     expected: Triple) -> None:
+    """A past obligation is what was done; a dropped "I" before "don't ... anymore" is the
+    speaker's, and the clause after it is not under its "don't"."""
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", [
+    "I have to sell my car", "I didn't have to sell my car", "don't forget the milk",
+])
+def test_what_is_still_to_do_or_an_order_ends_nothing(extractor: RuleExtractor,
+                                                      text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[3] == "retract"}
+
+
+def test_we_had_to_rehome_our_cat_does_not_keep_the_cat(extractor: RuleExtractor) -> None:
+    found = triples(said(extractor, "we had to rehome our cat Biscuit"))
+    assert ("Bob", "HAS_PET", "Biscuit", "retract") in found
+    assert ("Bob", "HAS_PET", "Biscuit", "assert") not in found

@@ -140,3 +140,28 @@ def test_life_news_after_a_heading_is_read_as_the_speakers(extractor: RuleExtrac
                                   "A new job at Dell would be nice.", "I want a new job at Dell."])
 def test_a_new_job_sought_is_no_job(extractor: RuleExtractor, text: str) -> None:
     assert not [t for t in triples(said(extractor, text)) if t[1] == "WORKS_AT"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("my cat is called Biscuit", ("Bob", "HAS_PET", "Biscuit", "assert")),
+    ("my dog is named Rex", ("Bob", "HAS_PET", "Rex", "assert")),
+    ("my cat's name is Biscuit", ("Bob", "HAS_PET", "Biscuit", "assert")),
+    ("my boyfriend is Jake", ("Bob", "HAS_PARTNER", "Jake", "assert")),
+    ("my wife is Priya", ("Bob", "MARRIED_TO", "Priya", "assert")),
+    ("I have a sister, Anna", ("Bob", "HAS_SISTER", "Anna", "assert")),
+    ("I have a new boss, Sarah", ("Bob", "REPORTS_TO", "Sarah", "assert")),
+])
+def test_a_relative_or_pet_named_in_a_sentence_of_its_own(extractor: RuleExtractor, text: str,
+                                                          expected: Triple) -> None:
+    """Seen by a new user: only "my cat Biscuit" (an appositive) was read."""
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", [
+    "my sister is Canadian", "my wife is Italian", "my cat was called Tom",
+    "my husband is a doctor", "I don't have a sister, Anna",
+])
+def test_no_name_is_given_where_none_is_said(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[1] in ("HAS_SISTER", "MARRIED_TO", "HAS_PET", "HAS_PARTNER")
+                and t[3] == "assert"}

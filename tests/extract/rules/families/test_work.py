@@ -135,3 +135,41 @@ def test_no_job_change_where_none_is_said(extractor: RuleExtractor, text: str) -
 def test_teaching_at_a_school_is_a_job_there(extractor: RuleExtractor, text: str,
                                              expected: set[Triple]) -> None:
     assert triples(said(extractor, text)) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I work at Bosch in Stuttgart", ("Bob", "WORKS_AT", "Bosch", "assert")),
+    ("I work for Bosch in Stuttgart now", ("Bob", "WORKS_AT", "Bosch", "assert")),
+    ("im a junior developer at Spotify", ("Bob", "WORKS_AT", "Spotify", "assert")),
+    ("I'm a developer at Spotify in Stockholm", ("Bob", "WORKS_AT", "Spotify", "assert")),
+])
+def test_an_employer_said_with_its_town_is_the_employer(extractor: RuleExtractor, text: str,
+                                                        expected: Triple) -> None:
+    """Seen by a new user: the NER took "Bosch in Stuttgart" for one organisation (merged into
+    one word, no employer was read) and "Spotify" for a town (a title, no employer)."""
+    found = triples(said(extractor, text))
+    assert expected in found
+    assert not {t for t in found if t[1] == "WORKS_AT" and t[2] != expected[2]}
+
+
+def test_a_title_at_a_known_town_is_no_employer(extractor: RuleExtractor) -> None:
+    found = triples(said(extractor, "I'm a nurse at Boston"))
+    assert ("Bob", "JOB_TITLE", "nurse", "assert") in found
+    assert not {t for t in found if t[1] == "WORKS_AT"}
+
+
+@pytest.mark.parametrize("text", [
+    "I got made redundant", "I was made redundant yesterday", "got made redundant last week",
+    "they made me redundant", "I got sacked",
+])
+def test_redundancy_and_the_sack_end_the_job(extractor: RuleExtractor, text: str) -> None:
+    assert ("Bob", "WORKS_AT", "", "retract") in triples(said(extractor, text))
+
+
+def test_a_job_title_kept_through_a_new_job_is_restated(extractor: RuleExtractor) -> None:
+    """"new job at Asda, still nursing tho" had ended the title with the old employer."""
+    found = triples(said(extractor, "new job at Asda, still nursing tho"))
+    assert {("Bob", "WORKS_AT", "Asda", "assert"),
+            ("Bob", "JOB_TITLE", "nurse", "assert")} <= found
+    assert not {t for t in triples(said(extractor, "I'm still driving tho"))
+                if t[1] == "JOB_TITLE"}
