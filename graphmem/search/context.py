@@ -104,7 +104,11 @@ def _stated_by(hit: SearchHit, request: ContextRequest) -> bool:
 def assemble_context(engine: SearchEngine, count_tokens: Callable[[str], int], tenant: str,
                      request: ContextRequest, *, profile: str | None = None,
                      summaries: list[str] | None = None) -> Context:
-    """Fill the budget: profile first, then summaries, then memories by relevance."""
+    """Fill the budget: profile first, then summaries, then memories by relevance.
+
+    With nothing to say (a new user, or a time view before anything was said) the prompt
+    is empty, so a client can add it to the system prompt without a heading over nothing.
+    """
     header = "## What you remember about this user\n"
     used = count_tokens(header)
     ctx = Context(token_budget=request.token_budget)
@@ -143,6 +147,8 @@ def assemble_context(engine: SearchEngine, count_tokens: Callable[[str], int], t
         if category in chosen:
             ctx.sections.append(ContextSection(title=title, items=chosen[category]))
             parts.append(f"### {title}\n" + "\n".join(_line(h) for h in chosen[category]) + "\n")
+    if len(parts) == 1:  # nothing remembered: no heading over nothing in the prompt
+        return ctx
     ctx.prompt = "\n".join(parts).strip() + "\n"
     ctx.tokens = used
     return ctx

@@ -67,6 +67,8 @@ def test_context_before_anything_was_said_is_empty(memory: Memory, tenant: str,
     assert before.profile is None and before.summaries == []
     assert before.items == []
     assert "Acme" not in before.prompt and "Honda" not in before.prompt
+    # nothing to say is an empty prompt, not a heading over nothing (seen by a new user)
+    assert before.prompt == "" and before.tokens == 0
 
 
 def test_include_history_shows_what_ended_before_as_of_but_nothing_later(

@@ -131,8 +131,13 @@ def _uses(subject: Party, name: str, action: Action, *, alone: bool,
 
 def use(clause: Clause, speech: Speech) -> list[Finding]:
     verb = clause.verb
-    if any(c.dep_ == "xcomp" for c in verb.children) or verb.tag_ == "VBN" and \
-            not clause.perfect and not any(c.dep_ == "auxpass" for c in verb.children):
+    # "I use Go at work": the parser read the language as a verb ("use [to] go")
+    misread = [c for c in verb.children if c.dep_ == "xcomp" and c.text[:1].isupper()
+               and c.i > 0 and is_language(c.text, said=True)
+               and not any(a.dep_ == "aux" for a in c.children)]
+    if any(c.dep_ == "xcomp" and c not in misread for c in verb.children) or \
+            verb.tag_ == "VBN" and not clause.perfect and \
+            not any(c.dep_ == "auxpass" for c in verb.children):
         return rather(clause, speech)
     if clause.modal in ("would", "could", "should", "might") or \
             any(c.lower_ == "rather" for c in verb.children):
@@ -140,9 +145,10 @@ def use(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.tense == "past" and not clause.perfect:
         return []
     names = [(phrase(t), t) for t in dobjs(verb) if t.ent_type_ != TECH_LABEL]
+    names += [(t.text, t) for t in misread]
     names += [(phrase(t), t) for t in clause_tech(verb)]
     tools = [(n, t) for n, t in names if n and (t.ent_type_ in (TECH_LABEL, "PRODUCT", "ORG")
-                                                 or t.tag_ in ("NNP", "NNPS"))]
+                                                 or t.tag_ in ("NNP", "NNPS") or t in misread)]
     action: Action = "retract" if clause.negated or clause.ended else "assert"
     alone = len(tools) == 1
     return [_uses(s, n, action, alone=alone) for s in _tech_subjects(clause, speech)

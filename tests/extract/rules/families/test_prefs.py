@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from graphmem.extract.rules import RuleExtractor
 from tests.extract.rules.cases import ONE_PER_RULE
 from tests.extract.rules.conftest import Triple, family_cases, said, triples
@@ -23,3 +25,10 @@ def test_a_joined_clause_with_its_own_subject_is_that_subjects(extractor: RuleEx
                                     "dinosaurs."))
     assert ("Alfie", "LOVES", "dinosaurs", "assert") in found
     assert not [t for t in found if t[0] == "Poppy" and t[2] == "dinosaurs"]
+
+
+@pytest.mark.parametrize("text", ["I use Go at work", "we use Go and Rust at work"])
+def test_go_used_at_work_is_the_language(extractor: RuleExtractor, text: str) -> None:
+    """Seen by a new user: the parser read "use Go at work" as "use [to] go", so nothing was
+    stored."""
+    assert ("Bob", "USES", "Go", "assert") in triples(said(extractor, text))
