@@ -30,7 +30,9 @@ Action = Literal["assert", "retract"]
 #: How a sentence's time expression applies to a fact: when a state began
 #: (``start``), when something happened (``event``), the span of a trip
 #: (``trip``), a deadline (``due``), the date a plan is for (``plan``), or not at all.
-Timing = Literal["start", "event", "trip", "due", "plan", "span", "none"]
+#: How a finding's time expression dates it; "last" is the last day a state holds ("my last
+#: day is March 31": it ends when that day does).
+Timing = Literal["start", "event", "trip", "due", "plan", "span", "last", "none"]
 
 _HEDGES = ("i think", "i guess", "maybe", "probably", "perhaps", "not sure", "kind of", "sort of",
            "i suppose", "possibly", "might", "i believe", "i reckon")

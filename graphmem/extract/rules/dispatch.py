@@ -177,6 +177,7 @@ def _dedupe(found: list[Finding]) -> list[Finding]:
     seen: dict[tuple[str, str, str, str], Finding] = {}
     for f in found:
         key = (f.subject.name.lower(), f.predicate, f.obj.lower(), f.action)
-        if key not in seen or seen[key].confidence < f.confidence:
-            seen[key] = f
+        if key not in seen or seen[key].confidence < f.confidence or (
+                f.timing == "last" and seen[key].timing != "last"):
+            seen[key] = f  # "I quit, my last day is Friday": the ending that says when
     return list(seen.values())

@@ -180,7 +180,7 @@ class RuleExtractor:
         for i, ((unit, _, _), doc) in enumerate(zip(pieces, docs, strict=True)):
             if unit is not previous:
                 earlier_tech, previous = [], unit
-            speech = Speech(unit.speaker, unit.first_person, people, speakers)
+            speech = Speech(unit.speaker, unit.first_person, people, speakers, unit.text)
             if i in mended_docs:
                 # a word that looks like a slip ("backend", one edit from "backed") is left as
                 # typed when the rules read the sentence as typed; otherwise the slip hid what
@@ -206,7 +206,7 @@ class RuleExtractor:
                     facts, placed = place(facts, candidates, fix, sent.text, unit.speaker,
                                           partial(_fact, sent=sent, unit=unit))
                     unplaced = unplaced or not placed
-        facts = fill_retractions(_dedupe(facts), candidates)
+        facts = fill_retractions(_dedupe(_latest_endings(facts)), candidates)
         warnings = [f"{len(others)} non-English message(s) ({', '.join(sorted(set(others)))}) "
                     "stored without rule extraction"] if others else []
         language = "en" if english or not others else others[0]
@@ -343,7 +343,7 @@ def _time_of(finding: Finding, sent: Span, when: datetime) -> TimeSpan | None:
         if a.dep_ in ("aux", "auxpass")))
     prefer = "past" if (finding.timing == "event" or said_done and finding.timing == "start") \
         and finding.predicate != "TRAVELS_TO" else (
-        "future" if finding.timing in ("trip", "due", "plan") else "auto")
+        "future" if finding.timing in ("trip", "due", "plan", "last") else "auto")
     span = resolve(text, when, prefer=prefer)  # type: ignore[arg-type]
     if span is not None and finding.timing == "start" and _VAGUE.search(span.text):
         return None  # "for a few weeks now" does not say when it began
@@ -362,6 +362,8 @@ def _interval(finding: Finding, span: TimeSpan | None, when: datetime
         return when, None
     if finding.timing == "span":
         return span.start, span.end
+    if finding.timing == "last":  # held through its last day
+        return span.end, None
     if finding.action == "retract" and finding.timing == "start" and span.relation in ("at",
                                                                                       "until"):
         # "left last month", "worked there until 2020": still there until it was over;
@@ -380,6 +382,23 @@ def _interval(finding: Finding, span: TimeSpan | None, when: datetime
     if finding.timing in ("due", "plan"):
         return when, span.start if span.granularity == "hour" else span.end
     return when, None
+
+
+def _latest_endings(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """One message's endings of the same thing: the one dated latest. "I handed in my
+    notice. My last day is March 31.": the job ends on March 31, not when it was said. An
+    ending of whichever value ("my notice") gives way to one that names it, not the
+    reverse."""
+    def same(a: ExtractedFact, b: ExtractedFact) -> bool:
+        return (a.subject.lower(), a.predicate, a.message_id) == (
+            b.subject.lower(), b.predicate, b.message_id) and (
+            not a.object or a.object.lower() == b.object.lower())
+
+    endings = [f for f in facts if f.action == "retract" and f.valid_from is not None]
+    dropped = {id(f) for f in endings for g in endings if g is not f and same(f, g)
+               and g.valid_from is not None and f.valid_from is not None
+               and g.valid_from > f.valid_from}
+    return [f for f in facts if id(f) not in dropped]
 
 
 def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:

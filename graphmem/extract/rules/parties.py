@@ -82,6 +82,7 @@ class Speech:
     first_person: bool
     people: frozenset[str]
     speakers: frozenset[str] = frozenset()  # the participants: "I love it, Nate!" names no object
+    message: str = ""  # the whole message the sentence is from ("...notice. My last day is...")
 
     def me(self) -> Party:
         return Party(self.speaker, "person", True)

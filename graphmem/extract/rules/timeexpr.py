@@ -78,8 +78,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("rel_weekend", re.compile(r"\b(last|next|this|the|coming)\s+weekend\b", _I)),
     ("rel_unit", re.compile(r"\b(last|next|this|earlier\s+this|later\s+this|the\s+past|the\s+last)"
                             r"\s+(week|month|year)\b", _I)),
-    ("rel_day", re.compile(r"\b(last|next|this|coming|on|by|until|till|before|since)\s+(" + _DAY_RE
-                           + r")\b", _I)),
+    # "my last day is Friday": a weekday after "is" is the day, as after "on"
+    ("rel_day", re.compile(r"\b(last|next|this|coming|on|by|until|till|before|since|is|was)"
+                           r"\s+(" + _DAY_RE + r")\b", _I)),
     ("rel_season", re.compile(r"\b(last|next|this|in\s+the|in|during\s+the|over\s+the)\s+("
                               + _SEASON_RE + r")\b", _I)),
     ("rel_month", re.compile(r"\b(last|next|this|in|since|by|until|till|before|during|from|early|"
@@ -409,7 +410,7 @@ def _weekday(today: date, which: str, weekday: int, direction: str
              ) -> tuple[date, date, Granularity, Relation]:
     if which == "this":
         day = today - timedelta(days=today.weekday()) + timedelta(days=weekday)
-    elif which == "last" or (which in ("on", "since") and direction == "past"):
+    elif which in ("last", "was") or (which in ("on", "since", "is") and direction == "past"):
         day = today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
     else:  # next, coming, by, until, before, or a future "on Friday"
         day = today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)

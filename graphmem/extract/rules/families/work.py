@@ -9,6 +9,7 @@ possessions are in :mod:`graphmem.extract.rules.families.life`.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -17,7 +18,7 @@ from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing
                                            has_time, past_stretch, past_until, reworded)
 from graphmem.extract.rules.lexicon import (
     dobjs, has_prt, capitalised, is_company, is_named, is_occupation, object_type, pobjs)
-from graphmem.extract.rules.parties import VAGUE, Party, Speech
+from graphmem.extract.rules.parties import VAGUE, Party, Speech, possessor
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
 from graphmem.extract.rules.terms import TECH_LABEL
@@ -287,6 +288,32 @@ def made_redundant(clause: Clause, speech: Speech) -> list[Finding]:
         if made and speech.first_person else []
 
 
+#: A message that says the speaker is leaving a job: "handed in my notice, my last day is...".
+_LEAVING_TALK = re.compile(r"\b(?:notice|resign|quit|leav|job|work|employ|redundan|contract)\w*",
+                           re.IGNORECASE)
+#: "my last day (at Tesco) is March 31", "my final day is Friday".
+_LAST_DAY = re.compile(r"\b(?:last|final)\s+day\b", re.IGNORECASE)
+
+
+def last_day(clause: Clause, speech: Speech) -> list[Finding]:
+    """"my last day at Tesco is March 31", "handed in my notice, my last day is the 31st":
+    the job ends on that day, not when it was said. Only when the message speaks of work
+    ("my last day of holiday is Friday" ends nothing)."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.tense == "past" or not speech.first_person \
+            or not has_time(verb):
+        return []
+    days = [t for t in verb.children if t.dep_ == "nsubj" and _LAST_DAY.search(
+        " ".join(x.lower_ for x in t.subtree if x.i <= t.i)) and possessor(t) == "me"]
+    if not days:
+        return []
+    orgs = [t for t in pobjs(days[0], ("at", "with")) if is_named(t)
+            and t.text not in speech.speakers]
+    if not orgs and (pobjs(days[0], ("of",)) or not _LEAVING_TALK.search(speech.message)):
+        return []
+    return [replace(f, timing="last") for f in _jobs_ended(speech.me(), orgs)]
+
+
 #: What one hands in to leave a job.
 _NOTICES = frozenset({"resignation", "notice", "two-weeks", "letter"})
 
@@ -301,8 +328,8 @@ def hand_in_notice(clause: Clause, speech: Speech) -> list[Finding]:
     notices = [t for t in dobjs(verb) if t.lemma_.lower() == "resignation" or (
         t.lemma_.lower() in _NOTICES and any(c.dep_ == "poss" for c in t.children)
         and (t.lemma_.lower() != "letter" or any(c.lower_ == "resignation" for c in t.subtree)))]
-    if not notices:
-        return []
+    if not notices or _LAST_DAY.search(speech.message):
+        return []  # the last day, said in the message, is when the job ends (:func:`last_day`)
     orgs = pobjs(verb, ("at", "to")) + [o for t in notices for o in pobjs(t, ("at", "to"))]
     orgs = [t for t in orgs if is_named(t) and t.text not in speech.speakers]
     return each(clause, lambda s: _jobs_ended(s, orgs))
@@ -314,7 +341,7 @@ _VERB_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "sign": (start_job,), "hire": (start_job,), "promote": (promote,),
     "quit": (leave,), "leave": (leave,), "resign": (leave,), "retire": (leave,),
     "lose": (leave,), "lay": (leave,), "fire": (leave,), "sack": (leave,),
-    "make": (made_redundant,), "teach": (teach,),
+    "make": (made_redundant,), "be": (last_day,), "teach": (teach,),
     "train": (train_as,), "retrain": (train_as,), "hand": (hand_in_notice,),
     "give": (hand_in_notice,), "submit": (hand_in_notice,), "put": (hand_in_notice,),
     "turn": (hand_in_notice,),
@@ -323,4 +350,4 @@ _VERB_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType(
     {**_VERB_RULES, **{verb: (*_VERB_RULES.get(verb, ()), work_at) for verb in _WORK_VERBS}})
 TRIGGERS: frozenset[str] = frozenset({"redundant"})  # "I was made redundant"
-PATTERNS: tuple[re.Pattern[str], ...] = ()
+PATTERNS: tuple[re.Pattern[str], ...] = (_LAST_DAY,)  # "My last day is Friday."

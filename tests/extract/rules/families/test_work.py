@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from graphmem.extract.rules import RuleExtractor
@@ -173,3 +175,23 @@ def test_a_job_title_kept_through_a_new_job_is_restated(extractor: RuleExtractor
             ("Bob", "JOB_TITLE", "nurse", "assert")} <= found
     assert not {t for t in triples(said(extractor, "I'm still driving tho"))
                 if t[1] == "JOB_TITLE"}
+
+
+@pytest.mark.parametrize("text", [
+    "I handed in my notice at Tesco, my last day is the 30th of June",
+    "I handed in my notice. My last day is June 30.",
+    "my last day at Tesco is June 30", "I quit my job, my last day is Friday",
+])
+def test_a_job_ends_on_its_last_day_not_when_the_notice_is_given(extractor: RuleExtractor,
+                                                                 text: str) -> None:
+    """Seen by a new user: the notice ended the job the day it was handed in, so for the
+    weeks worked out the assistant thought them unemployed."""
+    endings = [f for f in said(extractor, text).facts if f.predicate == "WORKS_AT"]
+    assert [f.action for f in endings] == ["retract"]
+    last = datetime(2024, 6, 30 if "June" in text else 14, tzinfo=UTC)  # REF is a Wednesday
+    assert endings[0].valid_from == last + timedelta(days=1)  # held through its last day
+
+
+@pytest.mark.parametrize("text", ["my last day of school is Friday", "My last day is Friday."])
+def test_a_last_day_not_of_a_job_ends_none(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] == "WORKS_AT"}
