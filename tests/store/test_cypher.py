@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
-from graphmem.errors import ValidationError
+from graphmem.errors import StoreError, ValidationError
 from graphmem.models import Fact, FactStatus
 from graphmem.store.neo4j import reads, reminders, resolution, schema, search_reads, timelines
 from graphmem.store.neo4j import writes
@@ -263,3 +264,36 @@ def test_migrations_cover_every_version_and_are_idempotent() -> None:
 def test_vector_scan_is_only_for_graphmem_vector_indexes() -> None:
     with pytest.raises(ValueError, match="not a graphmem vector index"):
         search_reads.vector_scan_scope("Fact) DETACH DELETE (n", "t", ["s"], [0.1], 10)
+
+
+def _failing_first(times: int, code: str) -> tuple[list[str], schema.Runner]:
+    """A runner whose ``db.awaitIndexes`` fails ``times`` times with a driver error of
+    ``code`` (the driver's own error class, as the connection wraps it)."""
+    from neo4j.exceptions import Neo4jError
+
+    calls: list[str] = []
+
+    def run(text: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        calls.append(text)
+        if text == schema.AWAIT_INDEXES and calls.count(text) <= times:
+            cause = Neo4jError._hydrate_neo4j(code=code, message="index vanished")
+            raise StoreError("Neo4j write failed") from cause
+        return []
+
+    return calls, run
+
+
+def test_waiting_for_indexes_again_when_one_vanished_while_waited_on() -> None:
+    """Seen in CI: four processes opening at once, one's constraint index dropped while
+    another waited for it, and db.awaitIndexes failed that process's open."""
+    calls, run = _failing_first(2, "Neo.ClientError.Procedure.ProcedureCallFailed")
+    schema._await_indexes(run, 5)
+    assert calls.count(schema.AWAIT_INDEXES) == 3
+    calls, run = _failing_first(1, "Neo.ClientError.Security.Forbidden")
+    with pytest.raises(StoreError):
+        schema._await_indexes(run, 5)  # any other failure is not waited out
+    assert calls.count(schema.AWAIT_INDEXES) == 1
+    calls, run = _failing_first(99, "Neo.ClientError.Procedure.ProcedureCallFailed")
+    with pytest.raises(StoreError):
+        schema._await_indexes(run, 5)
+    assert calls.count(schema.AWAIT_INDEXES) == schema.AWAIT_ATTEMPTS

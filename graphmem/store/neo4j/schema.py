@@ -10,10 +10,11 @@ with :class:`SchemaError` rather than half-used.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
-from graphmem.errors import SchemaError
+from graphmem.errors import SchemaError, StoreError
 from graphmem.store.neo4j import reads, reminders, timelines
 from graphmem.store.text import scope_token
 
@@ -199,12 +200,37 @@ def ensure_schema(run: Runner, dimension: int, *, await_seconds: int = 300) -> i
     _check_vector_dimensions(run, dimension)
     if version != SCHEMA_VERSION:
         run(WRITE_VERSION, {"version": SCHEMA_VERSION})
-    run(AWAIT_INDEXES, {"seconds": await_seconds})
+    _await_indexes(run, await_seconds)
     failed = run(FAILED_INDEXES, {})
     if failed:
         names = ", ".join(f"{r['name']} ({r['failureMessage']})" for r in failed)
         raise SchemaError(f"Neo4j indexes failed to populate: {names}")
     return SCHEMA_VERSION
+
+
+#: How often to wait for the indexes again when one vanished while waited on (below).
+AWAIT_ATTEMPTS = 5
+_PROCEDURE_FAILED = "Neo.ClientError.Procedure.ProcedureCallFailed"
+
+
+def _await_indexes(run: Runner, seconds: int) -> None:
+    """Wait for every index to come online.
+
+    Processes opening one database at the same moment (``graphmem serve --workers N``) may
+    race to create a constraint: the loser's backing index appears and is dropped again,
+    and ``db.awaitIndexes`` fails on the index it was waiting for, which no longer exists
+    (CI saw it: "Indexes not guaranteed to be online: timeline_key"). Waiting again sees
+    the indexes as they now are; any other failure is raised at once.
+    """
+    for attempt in range(1, AWAIT_ATTEMPTS + 1):
+        try:
+            run(AWAIT_INDEXES, {"seconds": seconds})
+            return
+        except StoreError as err:
+            if attempt == AWAIT_ATTEMPTS or getattr(err.__cause__, "code", None) != \
+                    _PROCEDURE_FAILED:
+                raise
+            time.sleep(0.2 * attempt)
 
 
 def _check_vector_dimensions(run: Runner, dimension: int) -> None:
