@@ -74,6 +74,8 @@ def locomo_section() -> list[str]:
                 f"(goal {300 if store == 'embedded' else 150}: "
                 f"{_mark(data['ingest']['turns_per_second'] >= (300 if store == 'embedded' else 150))}); "
                 f"search p50 {data['search_ms']['p50']} ms, p95 {data['search_ms']['p95']} ms.", ""]
+        if data.get("note"):  # how the run was taken, when it differs from the usual
+            out += [f"**This run:** {data['note']}", ""]
     if out:
         out += ["The turn context window (two turns before, one after), the neighbour pooling of "
                 "turn vectors, the speaker prior and the channel weights were chosen on these same "
