@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from graphmem.extract.rules.parties import KIN
 from graphmem.models import Entity, Scope
+from graphmem.names import normalize_name
 from graphmem.store.base import GraphStore
 from graphmem.temporal import TimeFilter
 
@@ -46,4 +47,23 @@ def related_people(store: GraphStore, tenant: str, scope: Scope, owners: list[st
                if f.subject_id in owners and f.object_id and (
                    f.predicate == kin and (kin not in _SHARED_KIN or word in f.text.lower())
                    or f.predicate == _AT_WORK.get(word))}
-    return [e for e in store.get_entities(tenant, sorted(related)) if e.type in _PEOPLE]
+    people = [e for e in store.get_entities(tenant, sorted(related)) if e.type in _PEOPLE]
+    return people + [e for e in _unnamed(store, tenant, scope, owners, word)
+                     if e.id not in related]
+
+
+#: Kin words that name the same relative: "my mom" is whom "my mum" was said of.
+_SAME_RELATIVE = (frozenset({"mom", "mum", "mother"}), frozenset({"dad", "father"}),
+                  frozenset({"sister", "sis"}), frozenset({"brother", "bro"}))
+
+
+def _unnamed(store: GraphStore, tenant: str, scope: Scope, owners: list[str],
+             word: str) -> list[Entity]:
+    """The owners' relatives never named, stored under the owner's name: "my mom lives in
+    Madrid" is said of "Maya's mom" (a new user's "where does my mom live?" found nothing,
+    since no fact relates Maya to a named mother)."""
+    words = next((same for same in _SAME_RELATIVE if word in same), frozenset({word}))
+    names = [normalize_name(f"{owner.name}'s {w}") for owner in store.get_entities(tenant, owners)
+             for w in sorted(words)]
+    return [e for e in store.find_entities(tenant, scope.visible_keys, names)
+            if e.type in _PEOPLE] if names else []

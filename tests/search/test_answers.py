@@ -428,3 +428,15 @@ def test_a_relative_said_by_relation_is_the_one_known_by_name(memory: Memory,
     assert not any("Swansea" in t for t in found), found
     jean = texts(ask(memory, tenant, "maya", "Where does Jean live?"))
     assert "Cardiff" in jean[0], jean
+
+
+@pytest.mark.parametrize("question", ["where does my mom live?", "Where does my mum live?",
+                                      "where does maya's mom live?"])
+def test_a_relative_never_named_is_found_by_relation(memory: Memory, tenant: str,
+                                                     question: str) -> None:
+    """"my mom lives in Madrid" is stored of "Maya's mom"; a new user's "where does my mom
+    live?" then found only Maya's own facts (no fact relates Maya to a named mother)."""
+    say(memory, tenant, "maya", "2025-05-03T10:00:00", "my mom lives in Madrid")
+    say(memory, tenant, "maya", "2025-05-04T10:00:00", "I have a dog and I mainly code in Go")
+    found = texts(ask(memory, tenant, "maya", question))
+    assert found and "Madrid" in found[0], found

@@ -44,7 +44,8 @@ from graphmem.extract.rules.slots import CAR_WORDS, DIETS, PHONE_WORDS, SPORTS
 from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_asides
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
 from graphmem.extract.rules.places import PlaceNames
-from graphmem.extract.rules.parties import Speech
+from graphmem.extract.rules.namecase import PersonNames
+from graphmem.extract.rules.parties import Speech, first_names
 from graphmem.extract.rules.terms import TermMarker, spellings
 from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve, resolve_range
 from graphmem.extract.rules.titles import TitleJoiner
@@ -101,6 +102,8 @@ class RuleExtractor:
         self._terms: TermMarker | None = None
         self._speller: Speller | None = None
         self._places: PlaceNames | None = None
+        self._first_names: frozenset[str] = frozenset()
+        self._names: PersonNames | None = None
         self._lock = threading.Lock()
         # spaCy pipelines are not documented as thread-safe (the shared StringStore grows
         # during parsing), so concurrent extract() calls take turns at the parser
@@ -115,6 +118,8 @@ class RuleExtractor:
                     self._gate, self._terms = Gate(), TermMarker(nlp)
                     self._speller = Speller(_value_words())
                     self._places = PlaceNames()
+                    self._first_names = first_names()
+                    self._names = PersonNames(self._first_names, self._speller.frequency)
                     self._nlp = nlp
         return self._nlp
 
@@ -157,6 +162,8 @@ class RuleExtractor:
             text = without_asides(with_apostrophes(unit.text))  # "im Dev", "Lisbon btw,"
             if self._places is not None:  # "i live in leeds": a name the parser can see
                 text = self._places.capitalised(text)
+            if self._names is not None:  # "my sister jess": a name, not a noun
+                text = self._names.capitalised(text)
             sentences, language = _english_sentences(plain_correction(text) or text)
             if language != "en":
                 others.append(language)
@@ -180,7 +187,8 @@ class RuleExtractor:
         for i, ((unit, _, _), doc) in enumerate(zip(pieces, docs, strict=True)):
             if unit is not previous:
                 earlier_tech, previous = [], unit
-            speech = Speech(unit.speaker, unit.first_person, people, speakers, unit.text)
+            speech = Speech(unit.speaker, unit.first_person, people, speakers, unit.text,
+                            self._first_names)
             if i in mended_docs:
                 # a word that looks like a slip ("backend", one edit from "backed") is left as
                 # typed when the rules read the sentence as typed; otherwise the slip hid what

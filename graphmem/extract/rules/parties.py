@@ -83,6 +83,9 @@ class Speech:
     people: frozenset[str]
     speakers: frozenset[str] = frozenset()  # the participants: "I love it, Nate!" names no object
     message: str = ""  # the whole message the sentence is from ("...notice. My last day is...")
+    #: First names anyone may have, lower case (the ``nicknames`` dataset): a capitalised one
+    #: the tagger misread ("Emily" as an adverb, for its "-ly") is still someone.
+    first_names: frozenset[str] = frozenset()
 
     def me(self) -> Party:
         return Party(self.speaker, "person", True)
@@ -98,6 +101,8 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
         subj = subj or [c for c in node.children if c.dep_ == "npadvmod" and c.i < node.i
                         and any(x.lower_ in FIRST_PERSON for x in conjuncts(c))]  # "Chris and I"
         subj = [t for t in subj if not _opener(t)]
+        if not subj and (misread := [c for c in node.children if _misread_name(c, node, speech)]):
+            return [Party(c.text, "person") for c in misread]  # "Emily lives in Denver"
         if subj:
             break
         if node.dep_ in ("advcl", "ccomp") and _diary(node, speech):
@@ -124,6 +129,28 @@ def subjects_of(verb: Token, speech: Speech) -> list[Party]:
         parties += [Party(c.text, "person") for c in verb.children
                     if c.text not in named and _joined_name(c, speech)]
     return parties
+
+
+def _misread_name(token: Token, verb: Token, speech: Speech) -> bool:
+    """A first name before its verb that the parser took for a modifier: "Emily lives in
+    Denver" ("Emily" tagged an adverb, for its "-ly"), so the sentence had no subject."""
+    return token.dep_ in ("advmod", "npadvmod", "intj", "dep") and token.i < verb.i \
+        and token.text[:1].isupper() and not token.text.isupper() \
+        and token.lower_ in speech.first_names and token.lower_ not in WORD_NAMES
+
+
+#: First names that are as often a word at the start of a sentence ("May I ...", "Will do").
+WORD_NAMES = frozenset({"may", "june", "april", "august", "will", "mark", "bill", "hope",
+                         "grace", "faith", "joy", "art", "don", "sunny", "summer", "dawn",
+                         "rusty", "sandy", "honey", "sky", "rich", "frank", "earnest"})
+
+
+def first_names() -> frozenset[str]:
+    """First names, lower case, from the ``nicknames`` dataset (also used by entity
+    resolution); loaded by the rules extractor once."""
+    from nicknames import name_triplets
+
+    return frozenset(n.lower() for t in name_triplets() for n in (t.name1, t.name2))
 
 
 def _misplaced_subject(verb: Token) -> Token | None:

@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from graphmem.extract.rules.parties import first_names
+
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
 
@@ -61,17 +63,9 @@ def _known_names() -> frozenset[str]:
              if c["population"] >= MIN_POPULATION}
     names |= {c["name"] for c in cache.get_countries().values()}
     names |= {s["name"] for s in cache.get_us_states().values()}
-    people = _first_names()
+    people = first_names()
     return frozenset(n for n in (n.lower() for n in names if n.isascii()
                                  and n.replace(" ", "").isalpha()) if n not in people)
-
-
-def _first_names() -> frozenset[str]:
-    """First names (the ``nicknames`` dataset, also used by entity resolution): "mary",
-    "charlotte", "madison" after "to" are more often someone than somewhere."""
-    from nicknames import name_triplets
-
-    return frozenset(n.lower() for t in name_triplets() for n in (t.name1, t.name2))
 
 
 @dataclass(frozen=True)

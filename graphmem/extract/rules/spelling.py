@@ -59,6 +59,11 @@ class Speller:
         """
         return _WORD.sub(lambda m: self.word(m.group(0)) or m.group(0), text)
 
+    def frequency(self, word: str) -> float:
+        """How often ``word`` (lower case) occurs in the dictionary's English, 0 when never:
+        names are rare ("dana" 3e-7), the words said of people are not ("kinda" 4e-5)."""
+        return float(self._spell.word_usage_frequency(word))
+
     def word(self, word: str) -> str | None:
         """The word ``word`` is a slip of, or None if it is not one."""
         if word in self._mended:
@@ -92,6 +97,8 @@ _BARE_CONTRACTIONS = {
     "Havent": "Haven't", "hasnt": "hasn't", "wouldnt": "wouldn't", "couldnt": "couldn't",
     "shouldnt": "shouldn't", "youre": "you're", "theyre": "they're", "hes": "he's",
     "shes": "she's", "thats": "that's", "Thats": "That's", "whats": "what's",
+    # chat's short forms of words the rules read: "my bf tom", "living in portland rn"
+    "bf": "boyfriend", "gf": "girlfriend", "rn": "right now", "hubby": "husband",
 }
 _BARE_CONTRACTION = re.compile(r"(?<![\w'’-])(" + "|".join(_BARE_CONTRACTIONS) + r")(?![\w'’-])")
 
@@ -107,7 +114,7 @@ def with_apostrophes(text: str) -> str:
 
 #: Chat's asides inside a sentence ("decided against Lisbon btw, staying in Berlin"): the
 #: parser reads "btw" as a noun the name before it modifies, and no rule sees the name.
-_ASIDE = re.compile(r"(?<=\w)\s+(?:btw|tbh|imo|imho|ngl|fyi|lol|lmao)\b(?![\w'’-])", re.IGNORECASE)
+_ASIDE = re.compile(r"(?<=\w)\s+(?:btw|tbh|imo|imho|ngl|fyi|lol|lmao|tho)\b(?![\w'’-])", re.IGNORECASE)
 
 
 def without_asides(text: str) -> str:

@@ -150,8 +150,14 @@ _NEW_PET = re.compile(r"(?:^|[.!?]\s+|\b(?i:i|we|i've|we've)\s+)(?i:just\s+)?"
 _PET_NAME = re.compile(r"\b(?i:(?:his|her|its)\s+name(?:'s|\s+is)|(?:we|i)\s+(?:named|called)"
                        r"\s+(?:him|her|it))\s+([A-Z][\w'-]+)")
 #: The speaker dating someone: "I've been seeing ...", "dating again!", "seeing someone new".
-_DATING = re.compile(r"(?:^|[.!?]\s+|\b(?i:i'm|i\s+am|i've\s+been|i\s+have\s+been|we're)\s+)"
-                     r"(?i:(?:been\s+)?(?:seeing|dating)\b|met\s+someone\b(?=.*\b(?i:together|dating)\b))")
+_DATING = re.compile(r"(?:^|[.!?]\s+|\b(?i:i'm|i\s+am|i've\s+been|i\s+have\s+been|we're|i(?=\s+"
+                     r"(?i:started|began)))\s+)"
+                     r"(?i:(?:been\s+|started\s+|begun\s+)?(?:seeing|dating)\b|met\s+someone\b(?=.*\b(?i:together|dating)\b))")
+#: Seeing someone for care, not dating: "started seeing a therapist, her name is Dr Lee".
+_SEEING_CARE = re.compile(r"\bseeing\s+(?:a|an|my|the)\s+(?:new\s+)?(?:therapist|counsell?or|"
+                          r"doctor|dr|physio\w*|psycholog\w+|psychiatrist|specialist|dentist|"
+                          r"nutritionist|dietitian|consultant|gp|nurse|coach|trainer|tutor)\b",
+                          re.IGNORECASE)
 #: Who that is: "his name is Karim", "a guy named Jonas".
 _DATE_NAME = re.compile(r"\b(?i:(?:his|her|their)\s+name(?:'s|\s+is)|(?:a\s+(?:guy|girl|man|woman|"
                         r"boy|lady)|someone)\s+(?:named|called))\s+([A-Z][\w'-]+)")
@@ -359,7 +365,7 @@ def _dating(sent: Span, me: Party) -> list[Finding]:
     given in the message the speaker says they are dating in (not "my sister is dating a
     guy called Niall", which is the sister's)."""
     message = sent.doc.text
-    if not _DATING.search(message):
+    if not _DATING.search(message) or _SEEING_CARE.search(message):
         return []
     return [Finding(me, "HAS_PARTNER", name, "person", confidence=0.8)
             for m in _DATE_NAME.finditer(sent.text) if (name := clean_name(m.group(1)))]

@@ -1,0 +1,82 @@
+"""People's names typed in lower case after the relation that introduces them.
+
+Chat rarely capitalises: "my sister jess lives in denver", "my bf tom works at amazon", "my
+manager is dana kowalski", "his name is omar". The tagger takes a lower-case "jess" for a
+common noun, so no rule sees a person. Before parsing, a name right after such a relation is
+written as a name: a known first name (the ``nicknames`` dataset,
+:func:`graphmem.extract.rules.parties.first_names`), or a word English rarely uses (a
+name the dataset lacks: "my bf omar"; after "is", only two such words, a first name and a
+surname, since "my sister is vegan" says what she is). A rare word after the first name is
+its surname ("kowalski", not "lives"). As with towns (:mod:`.places`), capitalised text is
+never changed, and first names that are as often words ("will", "may", "grace") are left
+alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from graphmem.extract.rules.parties import KIN, WORD_NAMES
+
+#: Relations that introduce a person by name, besides kin: "my manager is dana".
+_ROLES = ("manager", "boss", "supervisor", "lead", "mentor", "coach", "therapist", "doctor",
+          "landlord", "flatmate", "housemate", "teammate", "bf", "gf", "hubby", "bestie")
+_RELATION = "|".join(sorted({*KIN, *_ROLES}, key=len, reverse=True))
+#: "my (new) sister jess", "my manager is dana", "her name's jess", "his name is omar".
+_INTRODUCED = re.compile(
+    r"\b(?:(?:my|our|his|her|their)\s+(?:(?:new|old|ex|current|best|little|big|older|younger|"
+    r"baby|twin|line)\s+)*(?:" + _RELATION + r")(?:,|\s+(?:is|was|'s)(?:\s+(?:called|named))?)?"
+    r"|(?:his|her|their)\s+name(?:\s+is|'s))\s+(?=[a-z])", re.IGNORECASE)
+_WORD = re.compile(r"[a-z][a-z'-]*")
+_NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z'-]*)")
+#: Words English uses less often than this (per word of text) may be names: names are rare
+#: ("dana" 3e-7, "jess" 6e-7, "patel" 5e-8), what is said of people is not ("retired"
+#: 1e-5, "kinda" 4e-5, "great" 5e-4). Chosen on those words, not on any benchmark.
+RARE = 3e-6
+
+
+@dataclass(frozen=True)
+class PersonNames:
+    """Writes lower-case names after a relation as names; built once per extractor.
+
+    ``frequency`` is how often English uses a lower-case word (0 for never).
+
+    >>> rare = {"kowalski": 0.0, "omar": 5e-7}
+    >>> names = PersonNames(frozenset({"jess", "dana"}), lambda w: rare.get(w, 1e-3))
+    >>> names.capitalised("my sister jess lives in denver, my manager is dana kowalski")
+    'my sister Jess lives in denver, my manager is Dana Kowalski'
+    >>> names.capitalised("my bf omar is great, my sister is vegan")
+    'my bf Omar is great, my sister is vegan'
+    """
+
+    first_names: frozenset[str]
+    frequency: Callable[[str], float]
+
+    def capitalised(self, text: str) -> str:
+        out: list[str] = []
+        at = 0
+        for intro in _INTRODUCED.finditer(text):
+            first = _WORD.match(text, intro.end())
+            if first is None or intro.end() < at or first.group(0) in WORD_NAMES:
+                continue
+            surname = _NEXT_WORD.match(text, first.end())
+            last = surname.group(1) if surname is not None and len(surname.group(1)) > 2 \
+                and self._rare(surname.group(1)) else None
+            said = intro.group(0).lower().split()
+            # "my sister is <word>" may say what she is; "her name is <word>" names her
+            stated = said[-1] in ("is", "was", "'s", "called", "named") and "name" not in said \
+                and not said[-1].startswith("name")
+            name = first.group(0)
+            if not (name in self.first_names or self._rare(name) and (last or not stated)):
+                continue
+            out += [text[at:first.start()], name.capitalize()]
+            at = first.end()
+            if last is not None and surname is not None:
+                out += [text[at:surname.start(1)], last.capitalize()]
+                at = surname.end(1)
+        return "".join([*out, text[at:]])
+
+    def _rare(self, word: str) -> bool:
+        return self.frequency(word) < RARE

@@ -1,0 +1,39 @@
+"""Names typed in lower case after the relation that introduces them (rules.namecase), and
+first names the tagger misreads: with the real first-name list and dictionary."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.extract.rules import RuleExtractor
+from tests.extract.rules.conftest import Triple, said, triples
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("my bf tom works at amazon", ("Bob", "HAS_PARTNER", "Tom", "assert")),
+    ("my sister jess lives in denver", ("Jess", "LIVES_IN", "Denver", "assert")),
+    ("my sister jess lives in denver", ("Bob", "HAS_SISTER", "Jess", "assert")),
+    ("my manager is dana kowalski", ("Bob", "REPORTS_TO", "Dana Kowalski", "assert")),
+    ("my bf omar is great", ("Bob", "HAS_PARTNER", "Omar", "assert")),
+    ("started seeing someone new, his name is omar", ("Bob", "HAS_PARTNER", "Omar", "assert")),
+    ("Emily lives in Denver now, not Chicago", ("Emily", "LIVES_IN", "Denver", "assert")),
+    ("Kelly works at Google", ("Kelly", "WORKS_AT", "Google", "assert")),
+])
+def test_people_typed_as_people_type_them(extractor: RuleExtractor, text: str,
+                                          expected: Triple) -> None:
+    """Seen by a new user: lower-case names after "my sister", "my bf", "my manager is" were
+    read as nouns, and "Emily" (tagged an adverb for its "-ly") was no subject: nothing was
+    stored."""
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "predicate"), [
+    ("my sister is vegan", "HAS_SISTER"),  # what she is, not who
+    ("my manager is kinda strict", "REPORTS_TO"),
+    ("my brother will visit soon", "HAS_BROTHER"),  # "will" is a word here
+    ("started seeing a therapist, her name is Dr Lee", "HAS_PARTNER"),
+])
+def test_words_after_a_relation_are_no_names(extractor: RuleExtractor, text: str,
+                                             predicate: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[1] == predicate and t[3] == "assert"}
