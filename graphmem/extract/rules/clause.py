@@ -129,7 +129,13 @@ def _ended(verb: Token) -> bool:
     # "I'm vegan these days, not keto anymore": the "anymore" of a denied value is its own
     denied = {t.i for n in verb.sent if contrastive(n) for t in verb.doc[n.i: verb.sent.end]
               if t.lower_ in ("anymore", "longer", "more")}
-    words = [t.lower_ for t in verb.subtree if t.i not in inner and t.i not in denied]
+    # "I used to live in Vancouver but not anymore, moved to Toronto": the parser hangs the
+    # first clause's "not anymore" on the verb after the comma, which it does not end
+    commas = [p.i for p in verb.children if p.dep_ == "punct" and p.lower_ == "," and p.i < verb.i]
+    before = {t.i for c in verb.children if c.dep_ in ("advmod", "neg") and commas
+              and c.i < max(commas) for t in c.subtree}
+    words = [t.lower_ for t in verb.subtree
+             if t.i not in inner and t.i not in denied and t.i not in before]
     pairs = set(zip(words, words[1:], strict=False))
     return ("anymore" in words or ("no", "longer") in pairs or ("any", "longer") in pairs
             or ("any", "more") in pairs

@@ -45,7 +45,7 @@ from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_a
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
 from graphmem.extract.rules.places import PlaceNames
 from graphmem.extract.rules.namecase import PersonNames
-from graphmem.extract.rules.parties import Speech, first_names
+from graphmem.extract.rules.parties import PETS, Speech, first_names
 from graphmem.extract.rules.terms import TermMarker, spellings
 from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve, resolve_range
 from graphmem.extract.rules.titles import TitleJoiner
@@ -214,7 +214,7 @@ class RuleExtractor:
                     facts, placed = place(facts, candidates, fix, sent.text, unit.speaker,
                                           partial(_fact, sent=sent, unit=unit))
                     unplaced = unplaced or not placed
-        facts = fill_retractions(_dedupe(_latest_endings(facts)), candidates)
+        facts = fill_retractions(_dedupe(_named_pets(_latest_endings(facts))), candidates)
         warnings = [f"{len(others)} non-English message(s) ({', '.join(sorted(set(others)))}) "
                     "stored without rule extraction"] if others else []
         language = "en" if english or not others else others[0]
@@ -390,6 +390,17 @@ def _interval(finding: Finding, span: TimeSpan | None, when: datetime
     if finding.timing in ("due", "plan"):
         return when, span.start if span.granularity == "hour" else span.end
     return when, None
+
+
+def _named_pets(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """One message's pet, named in one sentence and not in another ("adopted a dog!! shes
+    a greyhound named Luna"): one pet, Luna, not a second called "dog"."""
+    named = {(f.subject.lower(), f.message_id, word) for f in facts
+             if f.predicate == "HAS_PET" and f.action == "assert" and f.object.lower() not in PETS
+             for word in re.findall(r"[a-z]+", f.text.lower()) if word in PETS}
+    return [f for f in facts if not (
+        f.predicate == "HAS_PET" and f.action == "assert"
+        and (f.subject.lower(), f.message_id, f.object.lower()) in named)]
 
 
 def _latest_endings(facts: list[ExtractedFact]) -> list[ExtractedFact]:

@@ -109,7 +109,14 @@ def with_apostrophes(text: str) -> str:
     >>> with_apostrophes("yo. im Dev, i dont drink coffee")
     "yo. I'm Dev, i don't drink coffee"
     """
+    text = _TIMES.sub(lambda m: _TIMES_WORDS.get(m.group(1), m.group(1) + " times"), text)
     return _BARE_CONTRACTION.sub(lambda m: _BARE_CONTRACTIONS[m.group(1)], text)
+
+
+#: "started rock climbing 2x a week": the parser takes "2x" for the object, and no rule
+#: sees the sport; written out ("twice a week") it reads as how often.
+_TIMES = re.compile(r"(?<![\w.])(\d{1,2})x(?=\s+(?:a|an|per|every|each)\s)", re.IGNORECASE)
+_TIMES_WORDS = {"1": "once", "2": "twice"}
 
 
 #: Chat's asides inside a sentence ("decided against Lisbon btw, staying in Berlin"): the

@@ -414,7 +414,7 @@ _HABIT_SLOTS = frozenset({"PLAYS_SPORT", "DIET", "MAIN_LANGUAGE"})
 
 def habit_over(clause: Clause, speech: Speech) -> list[Finding]:
     """"kickboxing is out", "keto is over", "badminton is done for me", "padel's on hold",
-    "low-carb didn't last": the speaker's sport, diet or language has ended; and
+    "low-carb didn't last", "the vegan diet didn't stick": the speaker's sport, diet or language has ended; and
     "cross-country skiing is my thing": it holds. Only a value with no one else's
     name on it ("my brother's football is over" is his)."""
     verb = clause.verb
@@ -426,7 +426,8 @@ def habit_over(clause: Clause, speech: Speech) -> list[Finding]:
               in _HABIT_SLOTS]
     if not values:
         return []
-    ended = clause.lemma == "last" and clause.negated or verb.lower_ in ("done", "finished") \
+    ended = clause.lemma in ("last", "stick") and clause.negated \
+        or verb.lower_ in ("done", "finished") \
         or clause.lemma == "be" and any(
         c.lower_ in _OVER_WORDS and c.dep_ in ("acomp", "advmod", "attr", "prt", "prep")
         for c in verb.children) or any(t.lemma_.lower() in _PAUSES for t in pobjs(verb, ("on",)))
@@ -477,7 +478,7 @@ def move_out(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
-    "be": (together, done_with, habit_over), "last": (habit_over,),
+    "be": (together, done_with, habit_over), "last": (habit_over,), "stick": (habit_over,),
     "do": (no_slot, done_with, habit_over), "finish": (habit_over,), "have": (no_slot,),
     "follow": (no_slot,), "drink": (consume,), "smoke": (consume,), "eat": (consume,),
     "pass": (pass_away,), "die": (pass_away,), "run": (pass_away,), "lose": (pass_away, lose_interest),

@@ -148,7 +148,7 @@ _NEW_PET = re.compile(r"(?:^|[.!?]\s+|\b(?i:i|we|i've|we've)\s+)(?i:just\s+)?"
                       r"(?i:got|adopted|rescued|brought\s+home|bought)\s+(?i:a|an|our|my)\s+"
                       r"(?:[\w-]+\s+){0,2}?(?i:(" + "|".join(sorted(PETS)) + r"))\b")
 _PET_NAME = re.compile(r"\b(?i:(?:his|her|its)\s+name(?:'s|\s+is)|(?:we|i)\s+(?:named|called)"
-                       r"\s+(?:him|her|it))\s+([A-Z][\w'-]+)")
+                       r"\s+(?:him|her|it)|(?<=\s)named)\s+([A-Z][\w'-]+)")  # "a greyhound named Luna"
 #: The speaker dating someone: "I've been seeing ...", "dating again!", "seeing someone new".
 _DATING = re.compile(r"(?:^|[.!?]\s+|\b(?i:i'm|i\s+am|i've\s+been|i\s+have\s+been|we're|i(?=\s+"
                      r"(?i:started|began)))\s+)"

@@ -102,13 +102,16 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
         # "took up X" is always an activity; "picked up padel", not "picked up my sister"
         names = [n for t in dobjs(verb) if (n := phrase(t)) and (
             lemma == "take" or t.lemma_.lower() in ACTIVITY_NOUNS or
-            lemma == "pick" and value_slot(n) == "PLAYS_SPORT")]
+            lemma in ("pick", "start", "begin") and value_slot(n) == "PLAYS_SPORT")]
         gerunds = [c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"]
         names += [gerund(c) if c.lemma_ in ACTIVITY_VERBS else c.lower_ for c in gerunds
                   if c.lemma_ not in ("play", "do") and (
                       c.lemma_ in ACTIVITY_VERBS or value_slot(c.lower_) == "PLAYS_SPORT")]
         names += [n for c in gerunds if c.lemma_ in ("play", "do") for t in dobjs(c)
                   if (n := phrase(t)) and value_slot(n) == "PLAYS_SPORT"]  # "started playing padel"
+        # "started pickleball three times a week": the sport read as a complement
+        names += [n for c in verb.children if c.dep_ == "xcomp" and c.tag_ in ("NN", "NNS")
+                  and (n := phrase(c)) and value_slot(n) == "PLAYS_SPORT"]
         out += each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in names])
     elif lemma == "get" and clause.tense == "past":
         names = [n for t in pobjs(verb, ("into",)) if (t.lemma_.lower() in ACTIVITY_NOUNS

@@ -326,3 +326,17 @@ def test_we_had_to_rehome_our_cat_does_not_keep_the_cat(extractor: RuleExtractor
     found = triples(said(extractor, "we had to rehome our cat Biscuit"))
     assert ("Bob", "HAS_PET", "Biscuit", "retract") in found
     assert ("Bob", "HAS_PET", "Biscuit", "assert") not in found
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("vegan diet didnt stick tbh, eating fish again", ("Bob", "DIET", "vegan", "retract")),
+    ("I used to live in Vancouver but not anymore, moved to toronto in 2023",
+     ("Bob", "LIVES_IN", "Toronto", "assert")),
+])
+def test_more_endings_and_moves_in_chat(extractor: RuleExtractor, text: str,
+                                        expected: Triple) -> None:
+    """Seen by a new user: "didn't stick" ended nothing, and the first clause's "not
+    anymore", hung by the parser on "moved", made the move to Toronto an ending."""
+    found = triples(said(extractor, text))
+    assert expected in found
+    assert (*expected[:3], "retract" if expected[3] == "assert" else "assert") not in found

@@ -215,3 +215,11 @@ def test_jobs_bosses_and_diets_said_in_chat(extractor: RuleExtractor, text: str,
 def test_an_offer_declined_or_someone_elses_job_is_no_employer(extractor: RuleExtractor,
                                                                text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == "WORKS_AT"}
+
+
+def test_a_new_pet_named_in_the_next_sentence_is_one_pet(extractor: RuleExtractor) -> None:
+    """"adopted a dog!! shes a greyhound named Luna" stored a pet called "dog" (new-user
+    trial); the dog is Luna."""
+    pets = {t for t in triples(said(extractor, "adopted a dog!! shes a greyhound named Luna"))
+            if t[1] == "HAS_PET"}
+    assert pets == {("Bob", "HAS_PET", "Luna", "assert")}

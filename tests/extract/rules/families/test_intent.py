@@ -69,3 +69,15 @@ def test_a_distance_is_how_much_of_the_sport_not_the_sport(extractor: RuleExtrac
 @pytest.mark.parametrize("text", ["I run a small bakery", "I run the company"])
 def test_running_a_business_is_no_sport(extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] in ("PLAYS_SPORT", "HOBBY")}
+
+
+@pytest.mark.parametrize(("text", "sport"), [
+    ("started pickleball 3x a week with my friend Barb", "pickleball"),
+    ("I started pickleball", "pickleball"),
+    ("started rock climbing 2x a week", "climbing"),
+])
+def test_a_sport_started_as_people_say_it(extractor: RuleExtractor, text: str,
+                                          sport: str) -> None:
+    """Seen by a new user: "2x a week" was read as the object, and a sport the parser took
+    for a complement of "started" was none."""
+    assert ("Bob", "PLAYS_SPORT", sport, "assert") in triples(said(extractor, text))
