@@ -24,11 +24,15 @@ from graphmem.extract.rules.parties import KIN, WORD_NAMES
 _ROLES = ("manager", "boss", "supervisor", "lead", "mentor", "coach", "therapist", "doctor",
           "landlord", "flatmate", "housemate", "teammate", "bf", "gf", "hubby", "bestie")
 _RELATION = "|".join(sorted({*KIN, *_ROLES}, key=len, reverse=True))
-#: "my (new) sister jess", "my manager is dana", "her name's jess", "his name is omar".
+#: "my (new) sister jess", "my manager is dana", "her name's jess", "his name is omar",
+#: "new manager at msft is raj patel".
 _INTRODUCED = re.compile(
     r"\b(?:(?:my|our|his|her|their)\s+(?:(?:new|old|ex|current|best|little|big|older|younger|"
     r"baby|twin|line)\s+)*(?:" + _RELATION + r")(?:,|\s+(?:is|was|'s)(?:\s+(?:called|named))?)?"
-    r"|(?:his|her|their)\s+name(?:\s+is|'s))\s+(?=[a-z])", re.IGNORECASE)
+    r"|(?:his|her|their)\s+name(?:\s+is|'s)"
+    # "new manager at msft is raj patel": news of the speaker's own, without the "my"
+    r"|(?:^|(?<=[.!?]\s))(?:new|current)\s+(?:" + _RELATION + r")(?:\s+(?:at|@)\s+[\w&.-]+)?"
+    r"\s+(?:is|'s))\s+(?=[a-z])", re.IGNORECASE)
 _WORD = re.compile(r"[a-z][a-z'-]*")
 _NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z'-]*)")
 #: Words English uses less often than this (per word of text) may be names: names are rare

@@ -308,6 +308,10 @@ def owner_of(noun: Token, speech: Speech) -> Party | None:
     if noun.lower_ == "home" and noun.dep_ in ("attr", "nsubj", "advmod") and speech.first_person \
             and not any(c.dep_ in ("det", "poss", "prep") for c in noun.children):
         return speech.me()  # "Lisbon is home now", "Home is Tel Aviv now"
+    if noun.dep_ == "nsubj" and noun.i == noun.sent.start + 1 and speech.first_person and \
+            noun.doc[noun.i - 1].lower_ == "new" and not any(
+            c.dep_ in ("det", "poss") for c in noun.children):
+        return speech.me()  # "new manager at msft is raj patel": news of the speaker's own
     return None
 
 

@@ -18,6 +18,7 @@ from tests.extract.rules.conftest import Triple, said, triples
     ("started seeing someone new, his name is omar", ("Bob", "HAS_PARTNER", "Omar", "assert")),
     ("Emily lives in Denver now, not Chicago", ("Emily", "LIVES_IN", "Denver", "assert")),
     ("Kelly works at Google", ("Kelly", "WORKS_AT", "Google", "assert")),
+    ("new manager at msft is raj patel, hes chill", ("Bob", "REPORTS_TO", "Raj Patel", "assert")),
 ])
 def test_people_typed_as_people_type_them(extractor: RuleExtractor, text: str,
                                           expected: Triple) -> None:
@@ -30,6 +31,8 @@ def test_people_typed_as_people_type_them(extractor: RuleExtractor, text: str,
 @pytest.mark.parametrize(("text", "predicate"), [
     ("my sister is vegan", "HAS_SISTER"),  # what she is, not who
     ("my manager is kinda strict", "REPORTS_TO"),
+    ("new manager is kinda strict", "REPORTS_TO"),
+    ("The new manager is Raj", "REPORTS_TO"),  # a manager, not said to be the speaker's
     ("my brother will visit soon", "HAS_BROTHER"),  # "will" is a word here
     ("started seeing a therapist, her name is Dr Lee", "HAS_PARTNER"),
 ])
