@@ -119,7 +119,7 @@ class RuleExtractor:
                     self._speller = Speller(_value_words())
                     self._places = PlaceNames()
                     self._first_names = first_names()
-                    self._names = PersonNames(self._first_names, self._speller.frequency)
+                    self._names = PersonNames(self._first_names, self._speller.unusual)
                     self._nlp = nlp
         return self._nlp
 

@@ -6,8 +6,9 @@ common noun, so no rule sees a person. Before parsing, a name right after such a
 written as a name: a known first name (the ``nicknames`` dataset,
 :func:`graphmem.extract.rules.parties.first_names`), or a word English rarely uses (a
 name the dataset lacks: "my bf omar"; after "is", only two such words, a first name and a
-surname, since "my sister is vegan" says what she is). A rare word after the first name is
-its surname ("kowalski", not "lives"). As with towns (:mod:`.places`), capitalised text is
+surname, since "my sister is vegan" says what she is; never a slip of a common word, "my
+sister jsut moved"). A rare word after the first name is its surname ("kowalski", not
+"lives"). As with towns (:mod:`.places`), capitalised text is
 never changed, and first names that are as often words ("will", "may", "grace") are left
 alone.
 """
@@ -45,10 +46,11 @@ RARE = 3e-6
 class PersonNames:
     """Writes lower-case names after a relation as names; built once per extractor.
 
-    ``frequency`` is how often English uses a lower-case word (0 for never).
+    ``unusual(word, below)`` says whether English uses a lower-case word less often than
+    ``below`` and it is no slip of a common word (:meth:`.spelling.Speller.unusual`).
 
     >>> rare = {"kowalski": 0.0, "omar": 5e-7}
-    >>> names = PersonNames(frozenset({"jess", "dana"}), lambda w: rare.get(w, 1e-3))
+    >>> names = PersonNames(frozenset({"jess", "dana"}), lambda w, below: rare.get(w, 1) < below)
     >>> names.capitalised("my sister jess lives in denver, my manager is dana kowalski")
     'my sister Jess lives in denver, my manager is Dana Kowalski'
     >>> names.capitalised("my bf omar is great, my sister is vegan")
@@ -56,7 +58,7 @@ class PersonNames:
     """
 
     first_names: frozenset[str]
-    frequency: Callable[[str], float]
+    unusual: Callable[[str, float], bool]
 
     def capitalised(self, text: str) -> str:
         out: list[str] = []
@@ -83,4 +85,4 @@ class PersonNames:
         return "".join([*out, text[at:]])
 
     def _rare(self, word: str) -> bool:
-        return self.frequency(word) < RARE
+        return self.unusual(word, RARE)

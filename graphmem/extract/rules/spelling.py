@@ -59,10 +59,12 @@ class Speller:
         """
         return _WORD.sub(lambda m: self.word(m.group(0)) or m.group(0), text)
 
-    def frequency(self, word: str) -> float:
-        """How often ``word`` (lower case) occurs in the dictionary's English, 0 when never:
-        names are rare ("dana" 3e-7), the words said of people are not ("kinda" 4e-5)."""
-        return float(self._spell.word_usage_frequency(word))
+    def unusual(self, word: str, rarer_than: float) -> bool:
+        """Whether English uses ``word`` (lower case) less often than ``rarer_than`` per word
+        and it is no slip of a common word: names are rare ("dana" 3e-7, "kowalski" never),
+        the words said of people are not ("kinda" 4e-5), and "jsut" is "just"."""
+        return float(self._spell.word_usage_frequency(word)) < rarer_than and \
+            self.word(word) is None
 
     def word(self, word: str) -> str | None:
         """The word ``word`` is a slip of, or None if it is not one."""

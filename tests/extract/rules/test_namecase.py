@@ -33,6 +33,7 @@ def test_people_typed_as_people_type_them(extractor: RuleExtractor, text: str,
     ("my manager is kinda strict", "REPORTS_TO"),
     ("new manager is kinda strict", "REPORTS_TO"),
     ("The new manager is Raj", "REPORTS_TO"),  # a manager, not said to be the speaker's
+    ("my sister jsut moved to leeds", "HAS_SISTER"),  # a slip of "just", no name
     ("my brother will visit soon", "HAS_BROTHER"),  # "will" is a word here
     ("started seeing a therapist, her name is Dr Lee", "HAS_PARTNER"),
 ])
