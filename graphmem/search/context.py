@@ -13,9 +13,12 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from graphmem.extract.base import SELF
 from graphmem.models import Category, CleanText, Count, Flag, Scope, UtcDateTime
+from graphmem.names import normalize_name
 from graphmem.search.engine import SearchEngine
 from graphmem.search.models import SearchHit, SearchRequest
+from graphmem.speakers import known_speaker
 
 #: Section order in the prompt; raw turns go last under "Conversation excerpts".
 CATEGORY_TITLES: dict[Category | None, str] = {
@@ -101,6 +104,26 @@ def _stated_by(hit: SearchHit, request: ContextRequest) -> bool:
     return limit is None or hit.valid_from is None or hit.valid_from <= limit
 
 
+def _user_names(engine: SearchEngine, tenant: str, scope: Scope) -> frozenset[str]:
+    """The names the user of a user scope goes by in its facts (none for a group scope)."""
+    if scope.user_id is None:
+        return frozenset()
+    names = {normalize_name(n) for n in (scope.user_id, known_speaker(engine.store, tenant, scope),
+                                         SELF) if n}
+    for person in engine.store.find_entities(tenant, [scope.key], sorted(names)):
+        names |= {normalize_name(n) for n in (person.name, *person.aliases)}  # "Maya Lopez"
+    return frozenset(names)
+
+
+def _section(hit: SearchHit, user: frozenset[str]) -> Category | None:
+    """Where a hit goes: its category's section, except a fact about someone other than the
+    user, which goes under People ("Greg does golf as their sport" is the husband's, and was
+    listed under the user's Preferences; seen by a new user)."""
+    if user and hit.kind == "fact" and hit.subject and normalize_name(hit.subject) not in user:
+        return Category.PERSON
+    return hit.category
+
+
 def assemble_context(engine: SearchEngine, count_tokens: Callable[[str], int], tenant: str,
                      request: ContextRequest, *, profile: str | None = None,
                      summaries: list[str] | None = None) -> Context:
@@ -133,16 +156,18 @@ def assemble_context(engine: SearchEngine, count_tokens: Callable[[str], int], t
         as_known_at=request.as_known_at, include_history=request.include_history)).results
     chosen: dict[Category | None, list[SearchHit]] = {}
     shown = {text.strip() for text in [profile, *(summaries or [])] if text}
+    user = _user_names(engine, tenant, request.scope)
     for hit in hits:
         if not _stated_by(hit, request) or hit.text.strip() in shown:
             continue  # the profile is a stored fact too: said once, in its own layer
+        section = _section(hit, user)
         cost = count_tokens(_line(hit) + "\n")
-        title_cost = 0 if hit.category in chosen else count_tokens(
-            f"### {CATEGORY_TITLES[hit.category]}\n")
+        title_cost = 0 if section in chosen else count_tokens(
+            f"### {CATEGORY_TITLES[section]}\n")
         if used + cost + title_cost > request.token_budget:
             continue
         used += cost + title_cost
-        chosen.setdefault(hit.category, []).append(hit)
+        chosen.setdefault(section, []).append(hit)
     for category, title in CATEGORY_TITLES.items():
         if category in chosen:
             ctx.sections.append(ContextSection(title=title, items=chosen[category]))

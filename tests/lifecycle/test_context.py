@@ -108,3 +108,17 @@ def test_no_context_line_was_first_stated_after_as_of(memory: Memory, tenant: st
     for when, _, word in STATEMENTS:
         if when > as_of:
             assert word not in built.prompt, (as_of, word, built.prompt)
+
+
+def test_another_persons_facts_are_under_people_not_the_users_preferences(
+        memory: Memory, tenant: str, clock: Clock) -> None:
+    """A new user's context listed "Greg does golf as their sport." (her husband's) under
+    Preferences, as if it were hers."""
+    chat(memory, tenant, "My husband Greg plays golf every weekend.", "Fun!",
+         "I love hiking and I live in Scottsdale.", "Nice.")
+    built = memory.context(tenant, ContextRequest(scope=ALICE,
+                                                  message="any ideas for a weekend trip?"))
+    sections = {s.title: [h.text for h in s.items] for s in built.sections}
+    assert any("Greg" in t and "golf" in t for t in sections.get("People", [])), sections
+    assert not any("Greg" in t for t in sections.get("Preferences", [])), sections
+    assert any("Alice" in t and "hiking" in t for t in sections.get("Preferences", [])), sections
