@@ -16,6 +16,8 @@ from tests.extract.rules.conftest import Triple, said, triples
     ("my manager is dana kowalski", ("Bob", "REPORTS_TO", "Dana Kowalski", "assert")),
     ("my bf omar is great", ("Bob", "HAS_PARTNER", "Omar", "assert")),
     ("started seeing someone new, his name is omar", ("Bob", "HAS_PARTNER", "Omar", "assert")),
+    ("marcus and i broke up :( started seeing someone new, his name is omar",
+     ("Bob", "HAS_PARTNER", "Omar", "assert")),
     ("Emily lives in Denver now, not Chicago", ("Emily", "LIVES_IN", "Denver", "assert")),
     ("Kelly works at Google", ("Kelly", "WORKS_AT", "Google", "assert")),
     ("new manager at msft is raj patel, hes chill", ("Bob", "REPORTS_TO", "Raj Patel", "assert")),

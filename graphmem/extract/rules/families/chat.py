@@ -149,8 +149,9 @@ _NEW_PET = re.compile(r"(?:^|[.!?]\s+|\b(?i:i|we|i've|we've)\s+)(?i:just\s+)?"
                       r"(?:[\w-]+\s+){0,2}?(?i:(" + "|".join(sorted(PETS)) + r"))\b")
 _PET_NAME = re.compile(r"\b(?i:(?:his|her|its)\s+name(?:'s|\s+is)|(?:we|i)\s+(?:named|called)"
                        r"\s+(?:him|her|it)|(?<=\s)named)\s+([A-Z][\w'-]+)")  # "a greyhound named Luna"
-#: The speaker dating someone: "I've been seeing ...", "dating again!", "seeing someone new".
-_DATING = re.compile(r"(?:^|[.!?]\s+|\b(?i:i'm|i\s+am|i've\s+been|i\s+have\s+been|we're|i(?=\s+"
+#: The speaker dating someone: "I've been seeing ...", "dating again!", "seeing someone new"
+#: (also after an emoticon: "we broke up :( started seeing someone new").
+_DATING = re.compile(r"(?:^|[.!?]\s+|[:;][()DP/|]\s+|\b(?i:i'm|i\s+am|i've\s+been|i\s+have\s+been|we're|i(?=\s+"
                      r"(?i:started|began)))\s+)"
                      r"(?i:(?:been\s+|started\s+|begun\s+)?(?:seeing|dating)\b|met\s+someone\b(?=.*\b(?i:together|dating)\b))")
 #: Seeing someone for care, not dating: "started seeing a therapist, her name is Dr Lee".
