@@ -43,7 +43,7 @@ from graphmem.extract.rules.lexicon import OCCUPATIONS
 from graphmem.extract.rules.slots import CAR_WORDS, DIETS, PHONE_WORDS, SPORTS
 from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_asides
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
-from graphmem.extract.rules.places import PlaceNames
+from graphmem.extract.rules.places import PlaceNames, known_places
 from graphmem.extract.rules.namecase import PersonNames
 from graphmem.extract.rules.parties import PETS, Speech, first_names
 from graphmem.extract.rules.terms import TermMarker, spellings
@@ -117,8 +117,8 @@ class RuleExtractor:
                     nlp = self._build()
                     self._gate, self._terms = Gate(), TermMarker(nlp)
                     self._speller = Speller(_value_words())
-                    self._places = PlaceNames()
-                    self._first_names = first_names()
+                    self._first_names = first_names()  # read once, for places and people
+                    self._places = PlaceNames(known_places(self._first_names))
                     self._names = PersonNames(self._first_names, self._speller.unusual)
                     self._nlp = nlp
         return self._nlp

