@@ -43,7 +43,8 @@ def related_people(store: GraphStore, tenant: str, scope: Scope, owners: list[st
     """The people the ``owners``' current facts relate to them as ``word`` ("sister")."""
     kin = KIN.get(word)
     related = {f.object_id for f in store.facts_about(tenant, scope.visible_keys, owners,
-                                                      TimeFilter(), KIN_FACTS)
+                                                      TimeFilter(), KIN_FACTS,
+                                                      embeddings=False)
                if f.subject_id in owners and f.object_id and (
                    f.predicate == kin and (kin not in _SHARED_KIN or word in f.text.lower())
                    or f.predicate == _AT_WORK.get(word))}

@@ -36,7 +36,8 @@ def stored_candidates(store: GraphStore, tenant: str, scope: Scope, episode: Epi
     selves = {e.id for e in found  # whom an unnamed "I" is, whatever they are called now
               if me in {normalize_name(n) for n in (e.name, *e.aliases)}}
     own = [f for f in store.facts_about(tenant, keys, sorted(subjects), TimeFilter(),
-                                             MAX_CANDIDATES) if f.subject_id in subjects]
+                                             MAX_CANDIDATES, embeddings=False)
+           if f.subject_id in subjects]
     own_ids = {f.id for f in own}
     order = [*(i for i in hits if i in own_ids), *(f.id for f in own),
              *(i for i in hits if i not in own_ids)]

@@ -80,7 +80,8 @@ def introductions(store: GraphStore, tenant: str, scope: Scope,
     ids = {c.id for c in candidates}
     out: dict[str, set[tuple[str, str]]] = defaultdict(set)
     for fact in store.facts_about(tenant, scope.visible_keys, list(ids),
-                                  TimeFilter(include_history=True), _INTRODUCTIONS):
+                                  TimeFilter(include_history=True), _INTRODUCTIONS,
+                                  embeddings=False):
         if (fact.object_id in ids and fact.subject_id not in ids
                 and fact.status is not FactStatus.RETRACTION):
             out[fact.object_id].add((normalize_name(fact.subject_name),

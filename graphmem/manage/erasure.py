@@ -127,7 +127,8 @@ def _erase(edit: Edit, facts: list[Fact], entity_ids: set[str], delete_sources: 
     doomed_keys = sorted({f.scope_key for f in doomed.values()})
     orphans = {eid for eid in ends - entity_ids
                if all(x.id in doomed for x in edit.store.facts_about(
-                   edit.tenant, doomed_keys, [eid], EVERYTHING, len(doomed) + 1))}
+                   edit.tenant, doomed_keys, [eid], EVERYTHING, len(doomed) + 1,
+                   embeddings=False))}
     doomed_entities = sorted(
         e.id for e in edit.store.get_entities(edit.tenant, sorted(entity_ids | orphans)))
     gone = {e.id for e in episodes}

@@ -136,7 +136,7 @@ def read_slot(store: GraphStore, tenant: str, scope_keys: list[str], focus: Focu
     view = TimeFilter(as_of=time.as_of, as_known_at=time.as_known_at)
     family = match.spec.family
     facts = [f for f in store.facts_about(tenant, scope_keys, list(focus.ids), everything,
-                                          SLOT_READ_LIMIT)
+                                          SLOT_READ_LIMIT, embeddings=False)
              if f.subject_id in focus.ids and registry.spec(f.predicate).family == family]
     current = sorted((f for f in facts if view.matches(f, now)),
                      key=lambda f: (f.valid_from, f.recorded_at), reverse=True)

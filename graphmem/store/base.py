@@ -287,8 +287,10 @@ class GraphStore(Protocol):
         """Newest ``valid_from`` first."""
 
     def facts_about(self, tenant: str, scope_keys: list[str], entity_ids: list[str],
-                    time: TimeFilter, limit: int) -> list[Fact]:
-        """Facts whose subject or object is one of the entities (one hop)."""
+                    time: TimeFilter, limit: int, *, embeddings: bool = True) -> list[Fact]:
+        """Facts whose subject or object is one of the entities (one hop), most important
+        first; without their vectors if ``embeddings`` is false (a slot read takes up to 200
+        facts and needs none of their 384 floats)."""
 
     def record_access(self, tenant: str, fact_ids: list[str], at: datetime) -> None:
         """Count one access per occurrence of an id and set last access.

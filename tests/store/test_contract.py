@@ -131,6 +131,23 @@ def test_record_access_touches_only_access_fields(store: GraphStore, embedder: E
     assert after.access_count == 1 and after.last_accessed == NOW
 
 
+def test_facts_about_without_vectors_are_the_same_facts(store: GraphStore, embedder: Embedder,
+                                                        tenant: str) -> None:
+    created = Ingestor(store, ScriptedExtractor({}), embedder).add_facts(
+        tenant, [fact("LIVES_IN", "Lisbon", 1), fact("LIKES", "surfing", 2),
+                 fact("WORKS_AT", "Acme", 3)]).created
+    alice = created[0].subject_id
+
+    def about(embeddings: bool) -> list[Fact]:
+        return store.facts_about(tenant, ALICE.visible_keys, [alice], TimeFilter(), 10,
+                                 embeddings=embeddings)
+
+    full, bare = about(True), about(False)
+    assert [f.id for f in bare] == [f.id for f in full] and len(full) == 3
+    assert all(f.embedding for f in full) and all(f.embedding is None for f in bare)
+    assert [f.model_copy(update={"embedding": None}) for f in full] == bare
+
+
 def test_stats_count_by_status_and_category(store: GraphStore, embedder: Embedder,
                                             tenant: str) -> None:
     Ingestor(store, ScriptedExtractor({}), embedder).add_facts(

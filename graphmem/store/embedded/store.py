@@ -309,15 +309,14 @@ class EmbeddedStore:
         return self._embedded(facts[query.offset: query.offset + query.limit])
 
     def facts_about(self, tenant: str, scope_keys: list[str], entity_ids: list[str],
-                    time: TimeFilter, limit: int) -> list[Fact]:
+                    time: TimeFilter, limit: int, *, embeddings: bool = True) -> list[Fact]:
         now = utcnow()
         with self._lock:
             facts = [f for i in self._index.fact_ids_touching(entity_ids)
                      if (f := self._index.fact(tenant, i)) is not None
                      and f.scope_key in scope_keys and time.matches(f, now)]
         best = heapq.nlargest(limit, facts, key=lambda f: (f.importance, f.valid_from))
-        with self._lock:
-            return [self._index.with_embedding(f) for f in best]
+        return self._embedded(best) if embeddings else best
 
     def record_access(self, tenant: str, fact_ids: list[str], at: datetime) -> None:
         # Read the current record and write it back under the store lock, touching

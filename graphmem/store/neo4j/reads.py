@@ -332,8 +332,9 @@ def list_facts(tenant: str, scope_keys: list[str], time: TimeFilter, now: dateti
 
 
 def facts_about(tenant: str, scope_keys: list[str], entity_ids: list[str], time: TimeFilter,
-                now: datetime, limit: int) -> Query:
+                now: datetime, limit: int, embeddings: bool = True) -> Query:
     """One hop: facts whose SUBJECT or OBJECT is one of the entities, most important first."""
+    projection = "properties(f)" if embeddings else fact_projection("f")
     condition, params = time_filter("f", time, now)
     params.update({"tenant": tenant, "scopeKeys": scope_keys, "ids": entity_ids,
                    "limit": limit})
@@ -345,7 +346,7 @@ def facts_about(tenant: str, scope_keys: list[str], entity_ids: list[str], time:
         f"WITH f WHERE f.tenant = $tenant AND f.scopeKey IN $scopeKeys AND {condition}\n"
         "WITH f LIMIT $limit\n"
         # projected last: properties(f) carries the embedding
-        "RETURN properties(f) AS f ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC",
+        f"RETURN {projection} AS f ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC",
         params,
     )
 

@@ -295,11 +295,11 @@ class Neo4jStore(Neo4jConnection):
         ))
 
     def facts_about(self, tenant: str, scope_keys: list[str], entity_ids: list[str],
-                    time: TimeFilter, limit: int) -> list[Fact]:
+                    time: TimeFilter, limit: int, *, embeddings: bool = True) -> list[Fact]:
         if not entity_ids or not scope_keys or limit <= 0:
             return []
         return self._facts(reads.facts_about(tenant, scope_keys, records.unique(entity_ids), time,
-                                              utcnow(), limit))
+                                              utcnow(), limit, embeddings))
 
     def record_access(self, tenant: str, fact_ids: list[str], at: datetime) -> None:
         if fact_ids:
