@@ -86,3 +86,16 @@ def test_a_car_bought_in_place_of_a_sold_one_is_the_car(ingestor: Ingestor, stor
     tell(ingestor, tenant, 3, "I sold the Focus and bought a VW Golf")
     assert slot(store, tenant, "DRIVES") == {"VW Golf"}
     assert slot(store, tenant, "PLAYS_SPORT") == set()
+
+
+def test_a_pastime_given_up_by_a_shorter_plural_name_ends(ingestor: Ingestor, store: GraphStore,
+                                                          tenant: str) -> None:
+    """"I have given up the watercolours" ends "watercolour painting" (a fourth trial: it
+    stayed current): a plural of the name's first word is the pastime, as "the Focus" is
+    the Ford Focus."""
+    tell(ingestor, tenant, 1, "I have taken up watercolour painting at the community centre.",
+         "I love hiking.")
+    tell(ingestor, tenant, 3, "I have given up the watercolours, I am afraid.")
+    assert slot(store, tenant, "HOBBY") == set()
+    assert slot(store, tenant, "HOBBY", as_of=day(2)) == {"watercolour painting"}
+    assert slot(store, tenant, "LOVES") == {"hiking"}

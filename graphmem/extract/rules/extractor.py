@@ -45,6 +45,7 @@ from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_a
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
 from graphmem.extract.rules.places import PlaceNames, known_places
 from graphmem.extract.rules.namecase import PersonNames
+from graphmem.extract.rules.orgcase import EmployerNames
 from graphmem.extract.rules.parties import PETS, Speech, first_names
 from graphmem.extract.rules.terms import TermMarker, spellings
 from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve, resolve_range
@@ -104,6 +105,7 @@ class RuleExtractor:
         self._places: PlaceNames | None = None
         self._first_names: frozenset[str] = frozenset()
         self._names: PersonNames | None = None
+        self._employers: EmployerNames | None = None
         self._lock = threading.Lock()
         # spaCy pipelines are not documented as thread-safe (the shared StringStore grows
         # during parsing), so concurrent extract() calls take turns at the parser
@@ -120,6 +122,7 @@ class RuleExtractor:
                     self._first_names = first_names()  # read once, for places and people
                     self._places = PlaceNames(known_places(self._first_names))
                     self._names = PersonNames(self._first_names, self._speller.unusual)
+                    self._employers = EmployerNames(self._speller.unusual)
                     self._nlp = nlp
         return self._nlp
 
@@ -164,6 +167,8 @@ class RuleExtractor:
                 text = self._places.capitalised(text)
             if self._names is not None:  # "my sister jess": a name, not a noun
                 text = self._names.capitalised(text)
+            if self._employers is not None:  # "a job at tesco": an employer, not a noun
+                text = self._employers.capitalised(text)
             sentences, language = _english_sentences(plain_correction(text) or text)
             if language != "en":
                 others.append(language)

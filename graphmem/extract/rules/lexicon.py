@@ -126,12 +126,22 @@ def pobjs(token: Token, preps: tuple[str, ...]) -> list[Token]:
             continue
         if prep.dep_ not in ("prep", "agent", "dative") or prep.lower_ not in preps:
             continue
-        direct = [c for c in prep.children if c.dep_ in ("pobj", "pcomp")]
+        direct = [_misread_doer(c) for c in prep.children if c.dep_ in ("pobj", "pcomp")]
         for c in direct:
             found += [unwrap(x) for x in (c, *conjuncts(c))]
         if not direct:  # "over to", "back to"
             found += pobjs(prep, tuple(c.lower_ for c in prep.children if c.dep_ == "prep"))
     return found
+
+
+def _misread_doer(token: Token) -> Token:
+    """"a job at Tesco stacking shelves": the parser makes "Tesco" the subject of "stacking",
+    and "stacking" the object of "at"; the name is what "at" governs."""
+    if token.dep_ == "pcomp" and token.tag_ == "VBG":
+        for c in token.children:
+            if c.dep_ == "nsubj" and c.tag_ == "NNP" and c.i < token.i:
+                return c
+    return token
 
 
 def dobjs(token: Token) -> list[Token]:

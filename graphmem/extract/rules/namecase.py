@@ -19,21 +19,32 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from graphmem.extract.rules.parties import KIN, WORD_NAMES
+from graphmem.extract.rules.parties import KIN, PETS, WORD_NAMES
 
 #: Relations that introduce a person by name, besides kin: "my manager is dana".
 _ROLES = ("manager", "boss", "supervisor", "lead", "mentor", "coach", "therapist", "doctor",
           "landlord", "flatmate", "housemate", "teammate", "bf", "gf", "hubby", "bestie")
 _RELATION = "|".join(sorted({*KIN, *_ROLES}, key=len, reverse=True))
+#: Who may be introduced as "a <being> called <name>".
+_BEINGS = frozenset({"guy", "girl", "man", "woman", "boy", "lady", "gentleman", "bloke", "fella",
+                     "chap", "dude", "someone", "friend", "kitten", "puppy"})
 #: "my (new) sister jess", "my manager is dana", "her name's jess", "his name is omar",
 #: "new manager at msft is raj patel".
 _INTRODUCED = re.compile(
     r"\b(?:(?:my|our|his|her|their)\s+(?:(?:new|old|ex|current|best|little|big|older|younger|"
     r"baby|twin|line)\s+)*(?:" + _RELATION + r")(?:,|\s+(?:is|was|'s)(?:\s+(?:called|named))?)?"
-    r"|(?:his|her|their)\s+name(?:\s+is|'s)"
+    r"|(?:his|her|their|its)\s+name(?:\s+is|'s)"
+    # "me n mia are together", "going out w priya", "been seeing omar": a partner by name
+    r"|\bme\s+and|\b(?:going|went)\s+out\s+with|\b(?:been|started|i'm|am)\s+(?:dating|seeing)"
+    # "a hamster called nugget", "a guy named omar"
+    r"|\b(?:" + "|".join(sorted(PETS | _BEINGS, key=len, reverse=True))
+    + r")(?:\s+(?:is|was|'s))?\s+(?:called|named)"
     # "new manager at msft is raj patel": news of the speaker's own, without the "my"
     r"|(?:^|(?<=[.!?]\s))(?:new|current)\s+(?:" + _RELATION + r")(?:\s+(?:at|@)\s+[\w&.-]+)?"
     r"\s+(?:is|'s))\s+(?=[a-z])", re.IGNORECASE)
+#: "nugget died this morning": a bare word opening a sentence, then a death, is a name.
+_DIED = re.compile(r"(?:^|(?<=[.!?]\s))(?=[a-z][a-z'-]*\s+(?:died|passed\s+away|was\s+put\s+down|"
+                   r"ran\s+away)\b)")
 _WORD = re.compile(r"[a-z][a-z'-]*")
 _NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z'-]*)")
 #: Words English uses less often than this (per word of text) may be names: names are rare
@@ -55,6 +66,9 @@ class PersonNames:
     'my sister Jess lives in denver, my manager is Dana Kowalski'
     >>> names.capitalised("my bf omar is great, my sister is vegan")
     'my bf Omar is great, my sister is vegan'
+    >>> rare["nugget"] = 7e-7
+    >>> names.capitalised("got a hamster called nugget. nugget died, my mum died")
+    'got a hamster called Nugget. Nugget died, my mum died'
     """
 
     first_names: frozenset[str]
@@ -63,16 +77,19 @@ class PersonNames:
     def capitalised(self, text: str) -> str:
         out: list[str] = []
         at = 0
-        for intro in _INTRODUCED.finditer(text):
+        intros = sorted([*_INTRODUCED.finditer(text), *_DIED.finditer(text)],
+                        key=lambda m: m.start())
+        for intro in intros:
             first = _WORD.match(text, intro.end())
-            if first is None or intro.end() < at or first.group(0) in WORD_NAMES:
+            if first is None or intro.end() < at or first.group(0) in WORD_NAMES \
+                    or first.group(0) in KIN:
                 continue
             surname = _NEXT_WORD.match(text, first.end())
             last = surname.group(1) if surname is not None and len(surname.group(1)) > 2 \
                 and self._rare(surname.group(1)) else None
             said = intro.group(0).lower().split()
             # "my sister is <word>" may say what she is; "her name is <word>" names her
-            stated = said[-1] in ("is", "was", "'s", "called", "named") and "name" not in said \
+            stated = bool(said) and said[-1] in ("is", "was", "'s") and "name" not in said \
                 and not said[-1].startswith("name")
             name = first.group(0)
             if not (name in self.first_names or self._rare(name) and (last or not stated)):

@@ -36,7 +36,8 @@ DIETS = frozenset({
     "vegan", "vegetarian", "veggie", "pescatarian", "pescetarian", "keto", "ketogenic", "paleo",
     "carnivore", "omnivore", "flexitarian", "gluten-free", "halal", "kosher", "low-carb",
     "plant-based", "dairy-free", "whole30", "fruitarian", "lacto-vegetarian", "raw",
-    "mediterranean", "low-fat", "intermittent fasting", "atkins", "dash", "low-fodmap"})
+    "mediterranean", "low-fat", "intermittent fasting", "atkins", "dash", "low-fodmap",
+    "low-salt", "low-sodium", "low-sugar", "sugar-free", "lactose-free"})
 #: Sports, and the verbs that name them ("I swim" is swimming).
 SPORTS = frozenset({
     "yoga", "pilates", "crossfit", "karate", "judo", "taekwondo", "kickboxing", "boxing", "mma",

@@ -101,6 +101,9 @@ _BARE_CONTRACTIONS = {
     "shes": "she's", "thats": "that's", "Thats": "That's", "whats": "what's",
     # chat's short forms of words the rules read: "my bf tom", "living in portland rn"
     "bf": "boyfriend", "gf": "girlfriend", "rn": "right now", "hubby": "husband",
+    # "bought a Kia Sorento bc we need 7 seats": read as part of the car's name
+    "bc": "because", "b/c": "because", "cuz": "because", "coz": "because", "bcoz": "because",
+    "abt": "about", "tmrw": "tomorrow", "ppl": "people", "prolly": "probably",
 }
 _BARE_CONTRACTION = re.compile(r"(?<![\w'’-])(" + "|".join(_BARE_CONTRACTIONS) + r")(?![\w'’-])")
 
@@ -110,9 +113,22 @@ def with_apostrophes(text: str) -> str:
 
     >>> with_apostrophes("yo. im Dev, i dont drink coffee")
     "yo. I'm Dev, i don't drink coffee"
+    >>> with_apostrophes("gonna live w my dad prob, me n mia split. no prob")
+    'gonna live with my dad probably, me and mia split. no prob'
     """
     text = _TIMES.sub(lambda m: _TIMES_WORDS.get(m.group(1), m.group(1) + " times"), text)
+    text = _SHORT_LINK.sub(lambda m: _SHORT_LINKS[m.group(1)], text)
+    text = _PROBABLY.sub("probably", text)
     return _BARE_CONTRACTION.sub(lambda m: _BARE_CONTRACTIONS[m.group(1)], text)
+
+
+#: One-letter links chat writes between two words: "skateboarding w my mates", "live w/ my
+#: dad", "me n mia are together". Read as they stand, "w" is a noun the parser hangs the
+#: next words on, and "n" splits the couple.
+_SHORT_LINKS = {"w": "with ", "w/": "with ", "n": "and "}
+_SHORT_LINK = re.compile(r"(?<=\w )(w/|w(?= )|n(?= )) ?(?=[\w'’])")
+#: "gonna live w my dad prob": "prob" is no name ("Prob is Maya's dad"); "no prob" is thanks.
+_PROBABLY = re.compile(r"(?<![\w'’-])(?<!no )probs?(?![\w'’/-])")
 
 
 #: "started rock climbing 2x a week": the parser takes "2x" for the object, and no rule

@@ -9,7 +9,7 @@ import pytest
 from graphmem.extract.rules.extractor import RuleExtractor
 from graphmem.extract.rules.spelling import Speller
 from graphmem.models import Episode, Message
-from tests.extract.rules.conftest import said, triples
+from tests.extract.rules.conftest import Triple, said, triples
 
 
 @pytest.fixture(scope="module")
@@ -83,3 +83,13 @@ def test_chat_shorthand_for_favourite_reads_as_the_word(extractor: RuleExtractor
     """"my fav band is Arctic Monkeys now" (seen by a new user) stored nothing."""
     assert ("Bob", "FAVORITE_BAND", "Arctic Monkeys", "assert") in triples(
         said(extractor, "my fav band is Arctic Monkeys now"))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("bought a Kia Sorento bc we need 7 seats", ("Bob", "DRIVES", "Kia Sorento", "assert")),
+    ("started skateboarding w my mates", ("Bob", "PLAYS_SPORT", "skateboarding", "assert")),
+])
+def test_chat_shorthand_is_read_as_the_words_it_stands_for(extractor: RuleExtractor, text: str,
+                                                           expected: Triple) -> None:
+    """A fourth trial: "bc" became part of the car's name ("drives Kia Sorento bc")."""
+    assert expected in triples(said(extractor, text))

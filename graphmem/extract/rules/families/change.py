@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule, each, has_time
 from graphmem.extract.rules.lexicon import (
-    OCCUPATIONS, dobjs, has_prt, is_company, is_named, is_place, object_type, pobjs, taken_up)
+    ACTIVITY_VERBS, LANGUAGE_LABELS, OCCUPATIONS, dobjs, has_prt, is_company, is_named, is_place, object_type, pobjs, taken_up)
 from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, appositive_name, conjuncts,
                                             possessor)
-from graphmem.extract.rules.phrases import phrase
+from graphmem.extract.rules.phrases import gerund, phrase
 from graphmem.extract.rules.slots import (
     DIETS, SLOT_THINGS, SLOT_TYPES, SPORT_VERBS, SPORTS, fits, is_language,
     slot_finding, slot_noun, value_name, value_slot)
@@ -182,7 +182,8 @@ def cease(clause: Clause, speech: Speech) -> list[Finding]:
     new = taken_up(verb)  # "dropped Java for Go": Go is new
     objects = [t for t in dobjs(verb) + pobjs(verb, ("on",) if lemma == "give" else ())
                if t.i not in new]
-    objects += [c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"]
+    objects += [c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"
+                or c.dep_ in ("oprd", "acomp") and c.lower_ in DIETS]  # "I stopped vegetarian"
     owners = clause.subjects
     passive = [c for c in verb.children if c.dep_ == "nsubjpass"]
     if passive and lemma in ("rehome", "sell", "give", "adopt"):
@@ -230,11 +231,17 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
         if t.lemma_ in ("play", "do"):
             return [Finding(s, "PLAYS_SPORT", n, "activity", "retract") for s in owners
                     for o in dobjs(t) if (n := phrase(o)) and value_slot(n) == "PLAYS_SPORT"]
+        if value_slot(t.lower_) == "PLAYS_SPORT":  # "I'm done with skateboarding"
+            return [Finding(s, "PLAYS_SPORT", t.lower_, "activity", "retract") for s in owners]
+        if t.lemma_ in ACTIVITY_VERBS and lemma in ("give", "quit", "stop"):  # "stopped painting"
+            return [Finding(s, "HOBBY", gerund(t), "activity", "retract") for s in owners]
         return []
     if word in _JOB_WORDS and lemma in ("give", "quit", "stop"):  # "gave up my job at Acme"
         places = pobjs(t, ("at", "with", "for")) or pobjs(t.head, ("at", "with", "for"))
         return [Finding(s, "WORKS_AT", n, "organization", "retract") for s in owners
                 for o in places if (n := phrase(o))]
+    if word in DIETS:  # "I stopped vegetarian", said without "being"
+        return [Finding(s, "DIET", word, "diet", "retract") for s in owners]
     name = value_name(t)
     if not name:
         return []
@@ -244,6 +251,11 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
         return [Finding(s, "PLAYS_SPORT", name, "activity", "retract") for s in owners]
     if slot == "DIET":
         return [Finding(s, "DIET", name, "diet", "retract") for s in owners]
+    if word in _COURSES and lemma in ("give", "quit", "stop", "drop", "leave"):
+        # "I stopped the german course": the language is no longer being learnt
+        return [Finding(s, "LEARNING", c.text.lower(), "skill", "retract") for s in owners
+                for c in t.children if c.dep_ in ("amod", "compound")
+                and c.ent_type_ in LANGUAGE_LABELS]
     if pet_named and lemma in ("rehome", "sell", "give", "lose"):
         called = appositive_name(t)
         named = [called] if called else (
@@ -259,6 +271,21 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
             word not in _JOB_WORDS and possessor(t) is None:
         return [Finding(s, "LIKES", name, object_type(t), "retract") for s in owners]
     return []
+
+
+#: What one learns a language in: "the german course", "my spanish lessons".
+_COURSES = frozenset({"course", "class", "classes", "lesson", "lessons"})
+
+
+def end_of(clause: Clause, speech: Speech) -> list[Finding]:
+    """"That's the end of running for me", "that was the end of keto": the speaker's pastime,
+    sport or diet ended. Not "the end of the film" (nothing of the speaker's)."""
+    verb = clause.verb
+    if not speech.first_person or clause.negated or clause.modal or clause.tense == "future":
+        return []
+    ends = [c for c in verb.children if c.dep_ == "attr" and c.lemma_.lower() == "end"]
+    return [f for end in ends for t in pobjs(end, ("of",))
+            for f in _ended(t, "end", [speech.me()], speech)]
 
 
 def consume(clause: Clause, speech: Speech) -> list[Finding]:
@@ -427,6 +454,7 @@ def habit_over(clause: Clause, speech: Speech) -> list[Finding]:
     if not values:
         return []
     ended = clause.lemma in ("last", "stick") and clause.negated \
+        or clause.lemma == "go" and any(t.lower_ == "window" for t in pobjs(verb, ("out", "of"))) \
         or verb.lower_ in ("done", "finished") \
         or clause.lemma == "be" and any(
         c.lower_ in _OVER_WORDS and c.dep_ in ("acomp", "advmod", "attr", "prt", "prep")
@@ -478,11 +506,12 @@ def move_out(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
-    "be": (together, done_with, habit_over), "last": (habit_over,), "stick": (habit_over,),
+    "be": (together, done_with, habit_over, end_of), "last": (habit_over,),
+    "stick": (habit_over,),
     "do": (no_slot, done_with, habit_over), "finish": (habit_over,), "have": (no_slot,),
     "follow": (no_slot,), "drink": (consume,), "smoke": (consume,), "eat": (consume,),
     "pass": (pass_away,), "die": (pass_away,), "run": (pass_away,), "lose": (pass_away, lose_interest),
-    "go": (transition, pass_away),
+    "go": (transition, pass_away, habit_over),
     "switch": (transition,), "move": (transition, move_out), "change": (transition,),
     "replace": (transition,), "swap": (transition,), "trade": (transition,),
     "exchange": (transition,), "upgrade": (transition,), "relocate": (transition,),

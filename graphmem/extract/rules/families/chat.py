@@ -161,7 +161,8 @@ _SEEING_CARE = re.compile(r"\bseeing\s+(?:a|an|my|the)\s+(?:new\s+)?(?:therapist
                           re.IGNORECASE)
 #: Who that is: "his name is Karim", "a guy named Jonas".
 _DATE_NAME = re.compile(r"\b(?i:(?:his|her|their)\s+name(?:'s|\s+is)|(?:a\s+(?:guy|girl|man|woman|"
-                        r"boy|lady)|someone)\s+(?:named|called))\s+([A-Z][\w'-]+)")
+                        r"boy|lady|gentleman|fella|bloke|chap|dude)|someone)\s+(?:named|called))\s+"
+                        r"([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)")
 #: "Elixir is what I reach for now", "Pixel 8 is my main one now", "Rust is my go-to these
 #: days": a value said to be the one in use (its slot told by the value).
 _GO_TO = re.compile(r"(?:^\W*(?:(?i:honestly|tbh|ngl|so|ok|okay|well|yeah|lately)\W+)?"

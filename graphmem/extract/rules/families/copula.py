@@ -65,7 +65,23 @@ def copula(clause: Clause, speech: Speech) -> list[Finding]:
         for prep in [c for c in verb.children if c.dep_ == "prep"]:
             out += _where(prep, clause, speech)
     out += _stack(verb, clause)
+    out += _together(verb, clause)
     return out
+
+
+def _together(verb: Token, clause: Clause) -> list[Finding]:
+    """"Mia and I are together now", "me n mia are officially together": the other one is
+    the speaker's partner. Not "we were together for years" (past), nor "we're together
+    in Rome" (a place, not a couple)."""
+    if clause.negated or clause.modal or clause.tense == "past" or not any(
+            c.dep_ == "advmod" and c.lower_ == "together" for c in verb.children) or any(
+            c.dep_ == "prep" for c in verb.children):
+        return []
+    me = [s for s in clause.subjects if s.is_speaker]
+    others = [s for s in clause.subjects if not s.is_speaker]
+    if len(me) != 1 or len(others) != 1 or not others[0].name[:1].isupper():
+        return []
+    return [Finding(me[0], "HAS_PARTNER", others[0].name, "person")]
 
 
 def _stack(verb: Token, clause: Clause) -> list[Finding]:
@@ -143,6 +159,14 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
         title = phrase(attr)
         if title and "," in title:  # "I'm Omar, barista at Blue Bottle": the name is not in it
             title = title.rsplit(",", 1)[1].strip()
+        past = [c for c in attr.children if c.dep_ in ("amod", "compound")
+                and c.lower_ in _PAST_TITLE]
+        if past and title:  # "I'm a retired English teacher": a title held, not held now
+            held = " ".join(w for w in title.split() if w.lower() not in _PAST_TITLE)
+            ended = [Finding(s, "JOB_TITLE", held, "role", "retract") for s in clause.subjects]
+            return out + ended + ([Finding(s, "WORKS_AT", "", "organization", "retract")
+                                   for s in clause.subjects]
+                                  if any(c.lower_ == "retired" for c in past) else [])
         employers = [t for t in _workplaces(attr, clause.verb) if (n := phrase(t))]
         towns = _town_of_work(attr) if clause.tense == "present" and not employers else []
         for s in clause.subjects:
@@ -153,6 +177,10 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
             out += [Finding(s, "LIVES_IN", n, "place", confidence=0.7)
                     for t in towns if (n := phrase(t))]
     return out
+
+
+#: Words that make a title one held before: "a retired teacher", "a former nurse".
+_PAST_TITLE = frozenset({"retired", "former", "ex"})
 
 
 def _said_name(attr: Token) -> bool:

@@ -50,6 +50,9 @@ def diet(clause: Clause, speech: Speech) -> list[Finding]:
                       "amod", "nsubj") and c.dep_ != "nsubj":
             words += [c, *conjuncts(c)]
             words += [x for x in c.children if x.dep_ in ("amod", "compound", "acomp")]
+    for plan in pobjs(verb, ("on",)):  # "I'm on a low-salt diet"
+        if plan.lemma_.lower() == "diet":
+            words += [x for x in plan.children if x.dep_ in ("amod", "compound")]
     names = list(dict.fromkeys(w.lower_ for w in words if w.lower_ in DIETS
                                or w.lemma_.lower() in DIETS))
     names += [n for w in words if (n := _hyphenated(w)) in DIETS and n not in names]
@@ -60,6 +63,18 @@ def diet(clause: Clause, speech: Speech) -> list[Finding]:
     if eats_all:  # "I eat everything again", "I just eat normally": no diet any more
         return each(clause, lambda s: [Finding(s, "DIET", "", "diet", "retract")])
     return each(clause, lambda s: [Finding(s, "DIET", n, "diet", action) for n in names])
+
+
+def put_on(clause: Clause, speech: Speech) -> list[Finding]:
+    """"My doctor has put me on a low-salt diet": the speaker's diet, whoever chose it."""
+    verb = clause.verb
+    if clause.negated or clause.modal or not speech.first_person or not any(
+            t.lower_ == "me" for t in dobjs(verb)):
+        return []
+    names = [n for plan in pobjs(verb, ("on",)) if plan.lemma_.lower() == "diet"
+             for x in plan.children if x.dep_ in ("amod", "compound")
+             if (n := _hyphenated(x)) in DIETS]
+    return [Finding(speech.me(), "DIET", n, "diet") for n in names]
 
 
 def _hyphenated(word: Token) -> str:
@@ -121,7 +136,7 @@ def diet_word(clause: Clause, speech: Speech) -> list[Finding]:
 
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     **{word: (diet_word,) for word in DIETS},
-    "be": (diet,), "become": (diet,), "eat": (diet,), "go": (diet,), "turn": (diet,),
+    "put": (put_on,), "be": (diet,), "become": (diet,), "eat": (diet,), "go": (diet,), "turn": (diet,),
     "try": (diet,), "follow": (diet,), "stay": (diet,), "keep": (diet,), "return": (diet,),
     "do": (diet,),
 })

@@ -164,10 +164,34 @@ def marry(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def date_someone(clause: Clause, speech: Speech) -> list[Finding]:
-    people = [t for t in dobjs(clause.verb) if t.ent_type_ == "PERSON"]
-    if clause.negated or clause.tense == "past" or not people:
+    """"I'm dating Priya", "been going out with Priya for two weeks", "I have been seeing
+    Geoffrey", "started seeing Omar": a partner. Not a date had ("went out with Priya last
+    night") nor an appointment ("I'm seeing Dr Lee on Monday", "seeing Tom tomorrow"): going
+    out and seeing count only as under way for a while (been ..., started ...)."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.tense == "past":
         return []
+    if clause.lemma == "go":
+        if not any(c.dep_ == "prt" and c.lower_ == "out" for c in verb.children):
+            return []
+        found = pobjs(verb, ("with",))
+    else:
+        found = dobjs(verb)
+    if clause.lemma != "date" and not _under_way(verb):
+        return []
+    people = [t for t in found if t.ent_type_ == "PERSON" or t.tag_ == "NNP" and t.ent_type_ in (
+        "", "PERSON") and t.text[:1].isupper()]
     return each(clause, lambda s: [Finding(s, "HAS_PARTNER", t.text, "person") for t in people])
+
+
+def _under_way(verb: Token) -> bool:
+    """"(have) been seeing", "started seeing", "began going out with": a going on, not an
+    appointment. A word of time to come ("tomorrow", "on Monday") makes it one."""
+    been = any(c.dep_ == "aux" and c.lower_ == "been" for c in verb.children)
+    started = verb.dep_ == "xcomp" and verb.head.lemma_ in ("start", "begin")
+    later = any(t.ent_type_ in ("DATE", "TIME") and t.lower_ in ("tomorrow", "tonight")
+                or t.lower_ in ("tomorrow", "tonight", "later") for t in verb.subtree)
+    return verb.tag_ == "VBG" and (been or started) and not later
 
 
 def know(clause: Clause, speech: Speech) -> list[Finding]:
@@ -393,6 +417,7 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "start": (found_business,),  "live": (live,), "reside": (live,),
     "move": (move,), "relocate": (move,), "grow": (grow_up,), "come": (grow_up,),
     "marry": (marry,), "divorce": (marry,), "separate": (marry,), "date": (date_someone,),
+    "see": (date_someone,), "go": (date_someone,),
     "break": (break_up,), "split": (break_up,), "know": (know,), "speak": (know,),
     "meet": (meet,), "have": (have, birth), "buy": (acquire,), "purchase": (acquire,),
     "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "pick": (acquire,),

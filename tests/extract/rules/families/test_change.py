@@ -340,3 +340,28 @@ def test_more_endings_and_moves_in_chat(extractor: RuleExtractor, text: str,
     found = triples(said(extractor, text))
     assert expected in found
     assert (*expected[:3], "retract" if expected[3] == "assert" else "assert") not in found
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I stopped vegetarian, in Bavaria is too hard", ("Bob", "DIET", "vegetarian", "retract")),
+    ("I stopped the german course, now my german is B2",
+     ("Bob", "LEARNING", "german", "retract")),
+    ("keto's gone out the window too, cant be bothered", ("Bob", "DIET", "keto", "retract")),
+    ("think im done w skateboarding", ("Bob", "PLAYS_SPORT", "skateboarding", "retract")),
+    ("That's the end of running for me.", ("Bob", "PLAYS_SPORT", "running", "retract")),
+    ("I stopped painting last year", ("Bob", "HOBBY", "painting", "retract")),
+])
+def test_endings_a_fourth_trial_said_their_own_way(extractor: RuleExtractor, text: str,
+                                                   expected: Triple) -> None:
+    """A new user's endings that kept the value current: a diet stopped without "being",
+    a language's course dropped, a diet "gone out the window", "done w" a sport, "the end
+    of" a sport, a pastime stopped."""
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", [
+    "that was the end of the film", "I stopped worrying about it", "we stopped for coffee",
+])
+def test_an_end_of_something_not_the_speakers_ends_nothing(extractor: RuleExtractor,
+                                                           text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[3] == "retract"}

@@ -165,3 +165,17 @@ def test_no_name_is_given_where_none_is_said(extractor: RuleExtractor, text: str
     assert not {t for t in triples(said(extractor, text))
                 if t[1] in ("HAS_SISTER", "MARRIED_TO", "HAS_PET", "HAS_PARTNER")
                 and t[3] == "assert"}
+
+
+@pytest.mark.parametrize(("text", "owner", "title"), [
+    ("I am a retired English teacher", "Bob", "English teacher"),
+    ("I'm a former nurse", "Bob", "nurse"),
+    ("my mum is a retired nurse", "Bob's mum", "nurse"),
+])
+def test_a_retired_or_former_title_is_not_held_now(extractor: RuleExtractor, text: str,
+                                                   owner: str, title: str) -> None:
+    """A new user's "retired English teacher" was stored as her current job title, and her
+    context said she "works as a retired English teacher"."""
+    found = triples(said(extractor, text))
+    assert (owner, "JOB_TITLE", title, "retract") in found
+    assert not {t for t in found if t[1] == "JOB_TITLE" and t[3] == "assert"}

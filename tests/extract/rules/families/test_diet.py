@@ -30,3 +30,15 @@ def test_a_diet_denied_in_chat_is_no_diet(extractor: RuleExtractor, text: str) -
     found = triples(said(extractor, text))
     assert ("Bob", "DIET", "vegan", "assert") not in found
     assert ("Bob", "DIET", "vegan", "retract") in found
+
+
+@pytest.mark.parametrize("text", ["My doctor has put me on a low-salt diet.",
+                                  "I'm on a low-salt diet now"])
+def test_a_diet_one_is_put_on_or_is_on(extractor: RuleExtractor, text: str) -> None:
+    """A new user's doctor-ordered diet was not stored: neither "put me on" nor "on a ...
+    diet" was read, and "low-salt" was no diet word."""
+    assert ("Bob", "DIET", "low-salt", "assert") in triples(said(extractor, text))
+
+
+def test_someone_else_put_on_a_diet_is_not_the_speaker(extractor: RuleExtractor) -> None:
+    assert not triples(said(extractor, "The vet put our dog on a diet."))

@@ -201,3 +201,28 @@ def test_a_verb_tagged_as_a_plural_noun_is_still_the_verb(extractor: RuleExtract
     """The tagger reads "lives" in "my mum lives in Leeds" as the plural of "life" (a new
     user's "my mum lives in Leeds" stored nothing; "my mom lives in Leeds" did)."""
     assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "partner"), [
+    ("me n mia are officially together now", "Mia"),
+    ("Mia and I are together now", "Mia"),
+    ("been going out w priya for like 2 weeks", "Priya"),
+    ("I'm dating Priya", "Priya"),
+    ("I have been seeing Geoffrey for a month", "Geoffrey"),
+    ("started seeing Omar last month", "Omar"),
+    ("I have been seeing a gentleman called Geoffrey Hale, a retired solicitor.", "Geoffrey Hale"),
+])
+def test_a_partner_said_in_the_words_of_dating(extractor: RuleExtractor, text: str,
+                                               partner: str) -> None:
+    """A new user's partners that were never stored: "together", "going out with",
+    "dating", "been seeing"."""
+    assert ("Bob", "HAS_PARTNER", partner, "assert") in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", [
+    "I'm seeing Tom tomorrow", "went out with Priya last night", "going out with friends tonight",
+    "we're together in Rome", "we were together for 3 years", "I saw Geoffrey at the club",
+])
+def test_a_meeting_a_night_out_or_a_past_couple_is_no_partner(extractor: RuleExtractor,
+                                                              text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] == "HAS_PARTNER"}
