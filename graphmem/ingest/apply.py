@@ -28,6 +28,7 @@ from datetime import datetime, timedelta
 from graphmem.embed.base import Embedder
 from graphmem.extract.rules.render import ended
 from graphmem.ingest import held_with
+from graphmem.ingest.fulfilled import carries_out, planned_predicates
 from graphmem.ingest.normalise import normalise, value_of, with_evidence
 from graphmem.models import (
     Cardinality,
@@ -185,6 +186,17 @@ class TimelineEditor:
                 self._retract(self.key_of(other), other)
         else:
             self._assert(key, st)
+            for plan in self._carried_out(st):
+                self._retract(self.key_of(plan), plan)
+
+    def _carried_out(self, st: Statement) -> list[Statement]:
+        """The subject's plans this assertion carries out ("move to Exeter" once living in
+        Exeter), ended when it starts (:mod:`graphmem.ingest.fulfilled`)."""
+        if st.predicate not in planned_predicates():
+            return []
+        return [self._ending(st, f) for f in self._current_of(st, ["PLANS"])
+                if f.valid_from <= st.valid_from
+                and carries_out(st.predicate, st.object_name, f.object_name)]
 
     def _retract(self, key: str, st: Statement) -> None:
         self._load_keys([key])

@@ -99,3 +99,15 @@ def test_a_pastime_given_up_by_a_shorter_plural_name_ends(ingestor: Ingestor, st
     assert slot(store, tenant, "HOBBY") == set()
     assert slot(store, tenant, "HOBBY", as_of=day(2)) == {"watercolour painting"}
     assert slot(store, tenant, "LOVES") == {"hiking"}
+
+
+def test_a_move_made_ends_the_plan_to_make_it(ingestor: Ingestor, store: GraphStore,
+                                              tenant: str) -> None:
+    """"I am moving to Exeter" then "I am now settled in Exeter": the plan was carried out
+    (a fourth trial had both current); a plan to move elsewhere stays."""
+    tell(ingestor, tenant, 1, "I live in Bath.", "I am moving to Exeter in the autumn.",
+         "I'm planning to move to Lisbon one day.")
+    tell(ingestor, tenant, 5, "I am now settled in Exeter.")
+    assert slot(store, tenant, "LIVES_IN") == {"Exeter"}
+    assert slot(store, tenant, "PLANS") == {"move to Lisbon"}
+    assert slot(store, tenant, "PLANS", as_of=day(3)) == {"move to Exeter", "move to Lisbon"}

@@ -247,6 +247,20 @@ def test_my_boss_is_whom_i_report_to(memory: Memory, tenant: str) -> None:
                 if "Lyon" in h.text]
 
 
+def test_children_hobbies_and_learning_are_slots(memory: Memory, tenant: str) -> None:
+    """A fourth trial: "Who are Dave's children?" matched the married-to slot and led with
+    "Dave is no longer married"; "What is Dave learning?" ranked the fact, first on both
+    fact channels, below unrelated turns. Each is now a slot of its own."""
+    say(memory, tenant, "dave", "2025-01-06T09:00:00",
+        "I'm married to Grace. My kids are Ella and Sam. I started to learn German.")
+    say(memory, tenant, "dave", "2025-03-06T09:00:00", "Grace and I are separating.")
+    children = ask(memory, tenant, "dave", "Who are Dave's children?")
+    assert {h.text for h in children[:2]} == {"Ella is Dave's kid.", "Sam is Dave's kid."}
+    assert all("slot" in h.channels for h in children[:2])
+    learning = ask(memory, tenant, "dave", "What is Dave learning?")
+    assert learning[0].text == "Dave is learning German." and "slot" in learning[0].channels
+
+
 # -- a member scope sees the user's memory and the group's ----------------------------
 def _member_scope_seeded(memory: Memory, tenant: str) -> Scope:
     group, user = Scope(group_id="book-club"), Scope(user_id="maya")

@@ -20,10 +20,13 @@ from dataclasses import dataclass
 
 from graphmem.extract.rules.namecase import RARE  # names of firms are as rare as people's
 
-#: "work at", "working for", "a job at", "an internship with", "hired by", "starting at".
+#: "work at", "working for", "a job at", "an internship with", "hired by", "starting at",
+#: "got the costa job".
 _WORKPLACE = re.compile(
     r"\b(?:work(?:s|ed|ing)?\s+(?:at|for)|(?:job|internship|placement|shift|position|role|"
-    r"gig)\s+(?:at|with)|(?:hired|employed)\s+(?:at|by)|(?:start|started|starting)\s+at)\s+"
+    r"gig)\s+(?:at|with)|(?:hired|employed)\s+(?:at|by)|(?:start|started|starting)\s+at"
+    # "got the costa job"
+    r"|(?:got|get|landed)\s+the(?=\s+[a-z][a-z&'-]*\s+(?:job|gig|internship)\b))\s+"
     r"(?=[a-z])", re.IGNORECASE)
 _WORD = re.compile(r"[a-z][a-z&'-]*")
 _NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z&'-]*)")

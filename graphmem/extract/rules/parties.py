@@ -272,7 +272,19 @@ def party_of(token: Token, speech: Speech) -> Party | None:
         return Party("project", "project")
     if is_person_name(token, speech):
         return Party(token.text, "person")
-    return None
+    joined = _joined_subject(token, speech)
+    return Party(joined.text, "person") if joined is not None else None
+
+
+def _joined_subject(token: Token, speech: Speech) -> Token | None:
+    """Who "he" or "she" is as the subject of a clause joined to one whose subject is a
+    name: "Chidi is at Google but he moved to London" -> Chidi. Not a clause said by
+    someone ("Sarah said he moved": "he" is not Sarah), nor any other pronoun."""
+    verb = token.head
+    if token.lower_ not in ("he", "she") or token.dep_ != "nsubj" or verb.dep_ != "conj":
+        return None
+    named = [c for c in verb.head.children if c.dep_ == "nsubj"]
+    return named[0] if len(named) == 1 and is_person_name(named[0], speech) else None
 
 
 def is_person_name(token: Token, speech: Speech) -> bool:
@@ -311,13 +323,22 @@ def appositive_name(token: Token) -> str | None:
     return None
 
 
-def stated_name(token: Token) -> str | None:
-    """The name a relative or pet is given in a sentence of its own: "my boyfriend is Jake",
-    "my cat is called Biscuit", "my dog is named Rex", "my cat's name is Biscuit"; or the
-    appositive's ("my sister Anna"). Not a past or negated one ("my cat was called Tom",
-    "my boss isn't Sarah"), and only a name ("my sister is Canadian" names no one)."""
+def stated_names(token: Token) -> list[str]:
+    """The names relatives or pets are given in a sentence of their own: "my boyfriend is
+    Jake", "my cat is called Biscuit", "my dog is named Rex", "my cat's name is Biscuit",
+    "my kids are Ella and Sam"; or the appositive's ("my sister Anna"). Not a past or
+    negated one ("my cat was called Tom", "my boss isn't Sarah"), and only names ("my
+    sister is Canadian" names no one)."""
     if (appositive := appositive_name(token)) is not None:
-        return appositive
+        return [appositive]
+    first = _stated_name(token)
+    if first is None:
+        return []
+    return [first.text, *(c.text for c in conjuncts(first)
+                          if c.tag_ in ("NNP", "NNPS") and c.text[:1].isupper())]
+
+
+def _stated_name(token: Token) -> Token | None:
     if token.lemma_.lower() not in KIN and token.lemma_.lower() not in PETS:
         return None
     verb = token.head
@@ -336,7 +357,7 @@ def stated_name(token: Token) -> str | None:
         if c.dep_ in wanted and c.text[:1].isupper() and c.ent_type_ not in _NOT_NAMES and \
                 (named or c.ent_type_ == "PERSON" or c.tag_ in ("NNP", "NNPS")) \
                 and not any(d.dep_ == "det" for d in c.children):
-            return c.text
+            return c
     return None
 
 

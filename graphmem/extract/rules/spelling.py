@@ -115,10 +115,13 @@ def with_apostrophes(text: str) -> str:
     "yo. I'm Dev, i don't drink coffee"
     >>> with_apostrophes("gonna live w my dad prob, me n mia split. no prob")
     'gonna live with my dad probably, me and mia split. no prob'
+    >>> with_apostrophes("Chidi's at Google, Chidi's car is red")
+    "Chidi is at Google, Chidi's car is red"
     """
     text = _TIMES.sub(lambda m: _TIMES_WORDS.get(m.group(1), m.group(1) + " times"), text)
     text = _SHORT_LINK.sub(lambda m: _SHORT_LINKS[m.group(1)], text)
     text = _PROBABLY.sub("probably", text)
+    text = _NAME_IS.sub(r"\1 is ", text)
     return _BARE_CONTRACTION.sub(lambda m: _BARE_CONTRACTIONS[m.group(1)], text)
 
 
@@ -127,6 +130,12 @@ def with_apostrophes(text: str) -> str:
 #: next words on, and "n" splits the couple.
 _SHORT_LINKS = {"w": "with ", "w/": "with ", "n": "and "}
 _SHORT_LINK = re.compile(r"(?<=\w )(w/|w(?= )|n(?= )) ?(?=[\w'’])")
+#: "Chidi's at Google in Dublin": after a name, "'s" before a preposition, an article or an
+#: "-ing" is "is" (what a name owns is a noun); read as a possessive, "Chidi's" was stored
+#: as a person of its own.
+_NAME_IS = re.compile(r"\b([A-Z][a-z]+)['’]s[ \t]+(?=(?:at|in|on|from|with|into|a|an|now|still|"
+                      r"also|not|moving|working|living|going|getting|doing|studying|dating|"
+                      r"pregnant|engaged|married|retired|back|off|away)\b)")
 #: "gonna live w my dad prob": "prob" is no name ("Prob is Maya's dad"); "no prob" is thanks.
 _PROBABLY = re.compile(r"(?<![\w'’-])(?<!no )probs?(?![\w'’/-])")
 
@@ -142,10 +151,18 @@ _TIMES_WORDS = {"1": "once", "2": "twice"}
 _ASIDE = re.compile(r"(?<=\w)\s+(?:btw|tbh|imo|imho|ngl|fyi|lol|lmao|tho)\b(?![\w'’-])", re.IGNORECASE)
 
 
+#: An emoji between two words ("got the costa job 💪 barista now") ends a thought as a comma
+#: would; read as a word, the parser joins what is on both sides into one noun phrase.
+_EMOJI_BETWEEN = re.compile(r"(?<=\w)[ \t]*[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+"
+                            r"(?=[ \t]+\w)")
+
+
 def without_asides(text: str) -> str:
-    """``text`` without chat's asides after a word.
+    """``text`` without chat's asides after a word, and an emoji between words as a comma.
 
     >>> without_asides("decided against Lisbon btw, staying in Berlin for now")
     'decided against Lisbon, staying in Berlin for now'
+    >>> without_asides("ok got the costa job 💪 barista now 😍")
+    'ok got the costa job, barista now 😍'
     """
-    return _ASIDE.sub("", text)
+    return _EMOJI_BETWEEN.sub(",", _ASIDE.sub("", text))

@@ -14,6 +14,9 @@ from tests.extract.rules.conftest import Triple, said, triples
     ("i work at nike", ("Bob", "WORKS_AT", "Nike", "assert")),
     ("I work at farfetch as a backend developer", ("Bob", "WORKS_AT", "Farfetch", "assert")),
     ("my sister works at google", ("Bob's sister", "WORKS_AT", "Google", "assert")),
+    # an emoji between words is a comma: "job 💪 barista" is no one noun phrase
+    ("ok got the costa job 💪 barista now", ("Bob", "WORKS_AT", "Costa", "assert")),
+    ("I got the Costa job", ("Bob", "WORKS_AT", "Costa", "assert")),
 ])
 def test_employers_typed_in_lower_case(extractor: RuleExtractor, text: str,
                                        expected: Triple) -> None:
@@ -24,7 +27,8 @@ def test_employers_typed_in_lower_case(extractor: RuleExtractor, text: str,
 
 
 @pytest.mark.parametrize("text", ["he works at home", "I work at night", "I work for myself",
-                                  "she works at a bakery in town"])
+                                  "she works at a bakery in town", "I got the London job",
+                                  "got the new job"])
 def test_everyday_words_after_work_at_are_no_employer_names(extractor: RuleExtractor,
                                                             text: str) -> None:
     assert not {t for t in triples(said(extractor, text))

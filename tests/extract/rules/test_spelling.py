@@ -93,3 +93,11 @@ def test_chat_shorthand_is_read_as_the_words_it_stands_for(extractor: RuleExtrac
                                                            expected: Triple) -> None:
     """A fourth trial: "bc" became part of the car's name ("drives Kia Sorento bc")."""
     assert expected in triples(said(extractor, text))
+
+
+def test_a_name_s_before_a_place_is_the_name_is(extractor: RuleExtractor) -> None:
+    """"Tom's at Google" is "Tom is at Google": read as a possessive, a fourth trial stored a
+    person called "Chidi's"."""
+    found = triples(said(extractor, "Tom's a nurse now, Tom's car is red"))
+    assert ("Tom", "JOB_TITLE", "nurse", "assert") in found
+    assert not {t for t in found if "'s" in t[0]}

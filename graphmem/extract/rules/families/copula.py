@@ -19,7 +19,7 @@ from graphmem.extract.rules.clause import Clause, Finding, Rule
 from graphmem.extract.rules.lexicon import (
     HOMES, LANGUAGE_LABELS, inflections, is_company, is_named, is_occupation, is_org, is_place,
     object_type, pobjs)
-from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, conjuncts, stated_name,
+from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, conjuncts, stated_names,
                                             copula_subjects, has_det, is_person_name, noun_owner,
                                             had_by_speaker, possessor)
 from graphmem.extract.rules.phrases import activity, phrase, verb_phrase
@@ -418,18 +418,21 @@ def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
         lemma = token.lemma_.lower()
         if lemma in KIN or lemma in PETS:
             owner = _kin_owner(token, speech)
-            name = stated_name(token) if owner is not None else None
-            if owner is None or name is None:
+            names = stated_names(token) if owner is not None else []
+            if owner is None:
                 continue
-            if lemma in PETS:
-                out.append(Finding(owner, "HAS_PET", name, "animal", timing="none",
-                                   statement=f"{{s}} has a {lemma} named {name}"))
-            elif KIN[lemma] != "KNOWS" or owner.is_speaker:
-                # "my old boss Gerald": what he was, not what he is
-                was = [c.lower_ for c in token.children if c.dep_ == "amod"
-                       and c.lower_ in _FORMER]
-                out.append(Finding(owner, KIN[lemma], name, "person", timing="none",
-                                   statement=f"{name} is {{s's}} {' '.join([*was, token.lower_])}"))
+            # "my kids are Ella and Sam": each is the speaker's kid
+            word = lemma if token.tag_ == "NNS" else token.lower_
+            for name in names:
+                if lemma in PETS:
+                    out.append(Finding(owner, "HAS_PET", name, "animal", timing="none",
+                                       statement=f"{{s}} has a {word} named {name}"))
+                elif KIN[lemma] != "KNOWS" or owner.is_speaker:
+                    # "my old boss Gerald": what he was, not what he is
+                    was = [c.lower_ for c in token.children if c.dep_ == "amod"
+                           and c.lower_ in _FORMER]
+                    out.append(Finding(owner, KIN[lemma], name, "person", timing="none",
+                                       statement=f"{name} is {{s's}} {' '.join([*was, word])}"))
         elif lemma in ("hobby", "hobbies", "passion", "pastime") and token.dep_ == "nsubj" and \
                 possessor(token) == "me" and speech.first_person and token.head.tag_ == "VBG" \
                 and any(a.lemma_ == "be" for a in token.head.children if a.dep_ == "aux"):

@@ -18,7 +18,7 @@ from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing
                                            has_time, past_stretch, past_until, reworded)
 from graphmem.extract.rules.lexicon import (
     dobjs, has_prt, capitalised, is_company, is_named, is_occupation, object_type, pobjs)
-from graphmem.extract.rules.parties import VAGUE, Party, Speech, possessor
+from graphmem.extract.rules.parties import VAGUE, Party, Speech, has_det, possessor
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
 from graphmem.extract.rules.terms import TECH_LABEL
@@ -140,6 +140,10 @@ def start_job(clause: Clause, speech: Speech) -> list[Finding]:
     for t in jobs:
         orgs += pobjs(t, ("at", "with", "for", "from"))
         titles += pobjs(t, ("as",))
+        if t.lemma_.lower() == "job" and has_det(t, ("the",)):  # "got the Costa job"
+            # a town's job is a job there ("the London job"), not the employer
+            orgs += [c for c in t.children if c.dep_ == "compound" and c.tag_ == "NNP"
+                     and c.ent_type_ != "GPE"]
     for t in list(titles):  # "a job as a barista at Blue Bottle"
         orgs += [o for o in pobjs(t, ("at", "with", "for")) if o not in orgs]
     if verb.lemma_ == "hire":

@@ -179,3 +179,11 @@ def test_a_retired_or_former_title_is_not_held_now(extractor: RuleExtractor, tex
     found = triples(said(extractor, text))
     assert (owner, "JOB_TITLE", title, "retract") in found
     assert not {t for t in found if t[1] == "JOB_TITLE" and t[3] == "assert"}
+
+
+def test_relatives_named_together_are_each_a_relative(extractor: RuleExtractor) -> None:
+    """"My kids are Ella and Sam" stored only Ella, as "Ella is Ann's kids" (a fourth trial)."""
+    found = said(extractor, "My kids are Ella and Sam.")
+    assert triples(found) == {("Bob", "HAS_CHILD", "Ella", "assert"),
+                              ("Bob", "HAS_CHILD", "Sam", "assert")}
+    assert {f.text for f in found.facts} == {"Ella is Bob's kid.", "Sam is Bob's kid."}

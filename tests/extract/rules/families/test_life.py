@@ -226,3 +226,12 @@ def test_a_partner_said_in_the_words_of_dating(extractor: RuleExtractor, text: s
 def test_a_meeting_a_night_out_or_a_past_couple_is_no_partner(extractor: RuleExtractor,
                                                               text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == "HAS_PARTNER"}
+
+
+def test_he_or_she_after_a_named_subject_is_that_person(extractor: RuleExtractor) -> None:
+    """"Maria lives in Rome and she works at Fiat": the joined clause's "she" is Maria; a
+    clause someone says ("Sarah said he moved") is not about its speaker."""
+    assert ("Maria", "WORKS_AT", "Fiat", "assert") in triples(
+        said(extractor, "Maria lives in Rome and she works at Fiat"))
+    assert not {t for t in triples(said(extractor, "Sarah said he moved to London"))
+                if t[0] == "Sarah"}

@@ -1,0 +1,40 @@
+"""Plans a new fact carries out: "I'm moving to Exeter" ends once "I live in Exeter" holds.
+
+A plan is a fact of its own (``PLANS``, "move to Exeter"), with no end date of its own:
+without this, the plan and the home it led to both stayed current ("Margaret is planning
+a move to Exeter" beside "Margaret lives in Exeter", seen by a new user). A plan is carried
+out by the fact it names: a move to a town by living there, a job at a firm by working there.
+"""
+
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+
+#: For a predicate, how a plan of it reads with ``{}`` for the value.
+_PLANNED_AS = MappingProxyType({
+    "LIVES_IN": r"(?:move|moving|relocate|relocating|go|going|head|heading)(?:\s+back)?\s+to\s+{}",
+    "WORKS_AT": r"(?:join|joining|start|starting|work|working)\s+(?:at\s+|for\s+)?{}",
+})
+
+
+def carries_out(predicate: str, value: str, plan: str) -> bool:
+    """Whether holding ``predicate`` ``value`` carries out the plan ``plan``.
+
+    >>> carries_out("LIVES_IN", "Exeter", "move to Exeter")
+    True
+    >>> carries_out("LIVES_IN", "Exeter", "move to Bristol")
+    False
+    >>> carries_out("WORKS_AT", "Stripe", "join Stripe")
+    True
+    """
+    pattern = _PLANNED_AS.get(predicate)
+    if pattern is None or not value.strip():
+        return False
+    return re.fullmatch(pattern.format(re.escape(value.strip())), plan.strip(),
+                        re.IGNORECASE) is not None
+
+
+def planned_predicates() -> frozenset[str]:
+    """The predicates whose facts can carry a plan out."""
+    return frozenset(_PLANNED_AS)
