@@ -261,6 +261,14 @@ def test_children_hobbies_and_learning_are_slots(memory: Memory, tenant: str) ->
     assert learning[0].text == "Dave is learning German." and "slot" in learning[0].channels
 
 
+def test_a_health_condition_answers_a_health_question(memory: Memory, tenant: str) -> None:
+    """"Any health problems?" had nothing to find (a fourth trial: "Nadia drives VW Golf." led)."""
+    say(memory, tenant, "nadia", "2025-01-06T09:00:00",
+        "I drive a VW Golf. Also I have asthma, nothing serious.")
+    hits = ask(memory, tenant, "nadia", "Does Nadia have any health problems?")
+    assert hits[0].text == "Nadia has asthma." and "slot" in hits[0].channels
+
+
 # -- a member scope sees the user's memory and the group's ----------------------------
 def _member_scope_seeded(memory: Memory, tenant: str) -> Scope:
     group, user = Scope(group_id="book-club"), Scope(user_id="maya")

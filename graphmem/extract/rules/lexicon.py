@@ -7,6 +7,7 @@ frozen sets; the helpers read objects and prepositional objects off a verb.
 
 from __future__ import annotations
 
+import re
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -311,3 +312,31 @@ def clean_name(raw: str) -> str | None:
         words.append(w.strip("'\u2019"))
     name = " ".join(words)
     return name or None
+
+
+#: Conditions people live with, as they are said (lower case).
+CONDITIONS = frozenset({
+    "asthma", "diabetes", "type 1 diabetes", "type 2 diabetes", "arthritis",
+    "rheumatoid arthritis", "osteoarthritis", "migraines", "migraine", "epilepsy", "adhd",
+    "add", "autism", "dyslexia", "depression", "anxiety", "ocd", "ptsd", "bipolar disorder",
+    "coeliac disease", "celiac disease", "crohn's disease", "crohn's", "ibs", "colitis",
+    "eczema", "psoriasis", "hypertension", "high blood pressure", "high cholesterol",
+    "hypothyroidism", "hyperthyroidism", "lupus", "multiple sclerosis", "ms", "long covid",
+    "chronic fatigue syndrome", "fibromyalgia", "sleep apnea", "sleep apnoea", "insomnia",
+    "tinnitus", "glaucoma", "endometriosis", "pcos", "gout", "copd", "cancer",
+    "breast cancer", "heart disease", "a heart condition", "scoliosis", "sciatica",
+    "a bad back", "back pain", "chronic pain", "anemia", "anaemia", "hay fever",
+})
+
+
+def condition_name(name: str | None) -> str | None:
+    """The condition a noun phrase names, as typed ("ADHD"), or None: "type 2 diabetes",
+    "my migraines"."""
+    if not name:
+        return None
+    typed = name.strip()
+    bare = re.sub(r"^(?:my|a|an|the|some|bad|severe|mild)\s+", "", typed, flags=re.IGNORECASE)
+    for candidate in (typed, bare):
+        if candidate.lower() in CONDITIONS:
+            return candidate if candidate.isupper() else candidate.lower()  # "ADHD" as typed
+    return None

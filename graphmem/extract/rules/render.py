@@ -55,6 +55,7 @@ _STYLES = MappingProxyType({
                             "{s} does not want to be called {o}"),
     "AGE": Style(_C.PERSON, 0.6, "{s} is {o} years old", "{s} is not {o} years old"),
     "ALLERGIC_TO": Style(_C.FACT, 0.8, "{s} is allergic to {o}", "{s} is not allergic to {o}"),
+    "HAS_CONDITION": Style(_C.FACT, 0.8, "{s} has {o}", "{s} no longer has {o}"),
     "LIKES": Style(_C.PREFERENCE, 0.5, "{s} likes {o}", "{s} no longer likes {o}"),
     "LOVES": Style(_C.PREFERENCE, 0.55, "{s} loves {o}", "{s} no longer loves {o}"),
     "PREFERS": Style(_C.PREFERENCE, 0.65, "{s} prefers {o}", "{s} no longer prefers {o}"),
@@ -100,7 +101,8 @@ _EMPTY_RETRACT = MappingProxyType({
 #: ``FAVORITE_<THING>`` (``FAVORITE_BAND``, ``FAVORITE_BOOK``...) is functional too.
 NEW_PREDICATES = MappingProxyType({
     "IS_FROM": Cardinality.ONE, "HAS_PARTNER": Cardinality.ONE,
-    "ALLERGIC_TO": Cardinality.MANY, "LEARNING": Cardinality.MANY})
+    "ALLERGIC_TO": Cardinality.MANY, "LEARNING": Cardinality.MANY,
+    "HAS_CONDITION": Cardinality.MANY})
 
 
 def cardinality(predicate: str) -> Cardinality | None:

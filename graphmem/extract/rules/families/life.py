@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing, action_of, each,
                                            has_time, past_stretch, past_until, reworded)
 from graphmem.extract.rules.lexicon import (
-    BUSINESSES, EVENT_NOUNS, HOMES, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, dobjs, has_prt,
+    BUSINESSES, EVENT_NOUNS, HOMES, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, condition_name,
+    dobjs, has_prt,
     is_company, is_named, is_place, object_type, pobjs)
 from graphmem.extract.rules.parties import KIN, PETS, Party, Speech, conjuncts, possessor
 from graphmem.extract.rules.phrases import phrase, trips
@@ -280,6 +281,8 @@ def have(clause: Clause, speech: Speech) -> list[Finding]:
                 name = phrase(obj)
                 if name and verb.sent.text and has_time(verb):
                     out.append(Finding(s, "PLANS", name, "event", timing="plan"))
+            elif condition_name(phrase(obj) or obj.lower_):
+                continue  # "I have Asthma": a condition (families.health), not a thing owned
             elif (lemma in POSSESSIONS or obj.ent_type_ == "PRODUCT"
                   or value_slot(phrase(obj) or "", obj) in ("DRIVES", "HAS_PHONE")) and \
                     not (clause.negated and not clause.ended):
