@@ -354,9 +354,12 @@ def _time_of(finding: Finding, sent: Span, when: datetime) -> TimeSpan | None:
     said_done = head is not None and (head.tag_ == "VBD" or any(
         a.tag_ == "VBD" or a.lower_ in ("have", "'ve", "has", "'s") for a in head.children
         if a.dep_ in ("aux", "auxpass")))
+    # "Starting at Ledgerly on 1 July", "I'm starting there on 1 July": an arrangement ahead
+    arranged = head is not None and head.tag_ == "VBG" and finding.timing == "start" and all(
+        a.lemma_ == "be" for a in head.children if a.dep_ in ("aux", "auxpass"))
     prefer = "past" if (finding.timing == "event" or said_done and finding.timing == "start") \
         and finding.predicate != "TRAVELS_TO" else (
-        "future" if finding.timing in ("trip", "due", "plan", "last") else "auto")
+        "future" if finding.timing in ("trip", "due", "plan", "last") or arranged else "auto")
     span = resolve(text, when, prefer=prefer)  # type: ignore[arg-type]
     if span is not None and finding.timing == "start" and _VAGUE.search(span.text):
         return None  # "for a few weeks now" does not say when it began

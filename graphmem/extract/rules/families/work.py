@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing, action_of, each,
                                            has_time, past_stretch, past_until, reworded)
 from graphmem.extract.rules.lexicon import (
-    dobjs, has_prt, capitalised, is_company, is_named, is_occupation, object_type, pobjs)
+    dobjs, has_prt, capitalised, is_company, is_named, is_occupation, is_org, is_place,
+    object_type, pobjs)
 from graphmem.extract.rules.parties import VAGUE, Party, Speech, has_det, possessor
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
@@ -157,6 +158,56 @@ def start_job(clause: Clause, speech: Speech) -> list[Finding]:
     return each(clause, lambda s: [Finding(s, "WORKS_AT", n, object_type(t))
                                     for t in orgs if (n := phrase(t))]
                  + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := _title(t))])
+
+
+#: Names that are a school, not an employer: "started at Leeds University".
+_SCHOOL_WORDS = frozenset({"university", "college", "school", "academy", "uni"})
+
+
+def start_at(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I started at Ledgerly last week", "starting at Ledgerly as Head of Finance on 1 July":
+    a workplace started at, with no job noun (see :func:`start_job`). Not a time ("started
+    at 9"), a town, a school ("at Leeds University") or a place one starts from ("at the
+    bottom")."""
+    verb = clause.verb
+    if clause.negated or clause.modal in ("would", "could", "should", "might") or \
+            dobjs(verb) or clause.tense == "past" and verb.tag_ != "VBD":
+        return []
+    places: list[Token] = []
+    for prep in verb.children:
+        if prep.dep_ not in ("prep", "advmod") or prep.lower_ != "at":  # "Starting at X as"
+            continue
+        named = [c for c in prep.children if c.dep_ == "pobj"]
+        if not named and prep.i + 1 < len(prep.doc):  # "at Ledgerly" with "Ledgerly" an adverb
+            after = prep.doc[prep.i + 1]
+            named = [after] if after.head == verb and after.dep_ == "advmod" else []
+        places += [_called(t) or t for t in named]
+    orgs = [t for t in places if t.text[:1].isupper() and t.ent_type_ not in (
+        "GPE", "LOC", "TIME", "DATE", "CARDINAL") and not is_place(t)
+        and not {w.lower() for w in t.text.split()} & _SCHOOL_WORDS
+        and (is_org(t) or is_company(t) or t.tag_ in ("NNP", "RB"))]
+    if not orgs:
+        return []
+    # "as Head of Finance", hung by the parser on "called" when the firm is introduced
+    titles = pobjs(verb, ("as",)) + [t for o in orgs if o.i > 0 and o.nbor(-1).lower_ in (
+        "called", "named") for t in pobjs(o.nbor(-1), ("as",))]
+    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization")
+                                   for t in orgs if (n := phrase(t) or t.text)]
+                 + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := _title(t))])
+
+
+#: Nouns a firm is introduced by before its name: "a fintech startup called Ledgerly".
+_FIRM_NOUNS = frozenset({"startup", "start-up", "company", "firm", "agency", "business",
+                         "bank", "charity", "consultancy", "studio", "shop", "place"})
+
+
+def _called(token: Token) -> Token | None:
+    """The name after "a startup called": the token after "called"/"named", if capitalised."""
+    doc = token.doc
+    if token.lemma_.lower() not in _FIRM_NOUNS or token.i + 2 >= len(doc):
+        return None
+    word, name = doc[token.i + 1], doc[token.i + 2]
+    return name if word.lower_ in ("called", "named") and name.text[:1].isupper() else None
 
 
 def _taken_after(verb: Token) -> bool:
@@ -340,7 +391,7 @@ def hand_in_notice(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 _VERB_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
-    "work": (work,), "join": (join,), "start": (start_job,), "get": (start_job,),
+    "work": (work,), "join": (join,), "start": (start_job, start_at), "get": (start_job,),
     "land": (start_job,), "accept": (start_job,), "take": (start_job,),
     "sign": (start_job,), "hire": (start_job,), "promote": (promote,),
     "quit": (leave,), "leave": (leave,), "resign": (leave,), "retire": (leave,),

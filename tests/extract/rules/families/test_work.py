@@ -195,3 +195,31 @@ def test_a_job_ends_on_its_last_day_not_when_the_notice_is_given(extractor: Rule
 @pytest.mark.parametrize("text", ["my last day of school is Friday", "My last day is Friday."])
 def test_a_last_day_not_of_a_job_ends_none(extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == "WORKS_AT"}
+
+
+@pytest.mark.parametrize(("text", "org", "title"), [
+    ("I'm starting at Ledgerly on 1 July", "Ledgerly", None),
+    ("Starting at a fintech startup called Ledgerly as Head of Finance on 1 July.", "Ledgerly",
+     "Head of Finance"),
+    ("I started at Google in 2020", "Google", None),
+])
+def test_a_workplace_started_at_without_a_job_noun(extractor: RuleExtractor, text: str, org: str,
+                                                   title: str | None) -> None:
+    """A fourth trial: "Starting at a fintech startup called Ledgerly as Head of Finance on 1
+    July" stored neither the employer nor the title. An arrangement ahead ("starting ... on
+    1 July") starts on the next 1 July, not the last one."""
+    found = said(extractor, text)
+    assert ("Bob", "WORKS_AT", org, "assert") in triples(found)
+    if title is not None:
+        assert ("Bob", "JOB_TITLE", title, "assert") in triples(found)
+    if "July" in text:
+        start = next(f.valid_from for f in found.facts if f.predicate == "WORKS_AT")
+        assert start is not None and start > REF
+
+
+@pytest.mark.parametrize("text", ["I started at 9", "we started at the bottom",
+                                  "I started at Leeds University in 2019",
+                                  "the race started at noon"])
+def test_a_start_at_a_time_a_place_or_a_school_is_no_job(extractor: RuleExtractor,
+                                                         text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] == "WORKS_AT"}
