@@ -191,8 +191,8 @@ def start_at(clause: Clause, speech: Speech) -> list[Finding]:
     # "as Head of Finance", hung by the parser on "called" when the firm is introduced
     titles = pobjs(verb, ("as",)) + [t for o in orgs if o.i > 0 and o.nbor(-1).lower_ in (
         "called", "named") for t in pobjs(o.nbor(-1), ("as",))]
-    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization")
-                                   for t in orgs if (n := phrase(t) or t.text)]
+    names = [phrase(t) or t.text for t in orgs]
+    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization") for n in names]
                  + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := _title(t))])
 
 
