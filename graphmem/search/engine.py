@@ -28,7 +28,7 @@ from graphmem.search.focus import (NAME_CANDIDATES, Focus, choose_focus, focus_n
 from graphmem.search.models import SearchHit, SearchRequest, SearchResponse
 from graphmem.search.overrides import overridden_across_scopes
 from graphmem.search.slots import SlotAnswer, SlotMatch, SlotMatcher, read_slot
-from graphmem.search.timeq import Window, overlaps, query_window
+from graphmem.search.timeq import Window, overlaps, query_window, without_time_words
 from graphmem.search.traverse import hop_weights, query_ngrams, rank_by_query
 from graphmem.search.turns import bm25_prior, named_speakers, prefer_speakers, vector_prior
 from graphmem.store.base import ChannelPlan, GraphStore, TurnHit
@@ -157,7 +157,9 @@ class SearchEngine:
         found_turns = [turns[i] for i in best if i in turns]
         # The reads that depend on fusion (or on the focus), side by side on a server store.
         pool = self._channels()
-        match = self.slots.match(focus.blank(request.query)) if focus or focus.stranger else None
+        # asked as of a moment, "Where did Dave work in March 2025?" asks for the slot then
+        asked = without_time_words(request.query) if request.as_of else request.query
+        match = self.slots.match(focus.blank(asked)) if focus or focus.stranger else None
         slot_read = pool.submit(self._slot, tenant, keys, focus, match if focus else None, time,
                                 now)
         saying = pool.submit(self.store.facts_of_episodes, tenant, list(dict.fromkeys(

@@ -56,6 +56,26 @@ def query_window(query: str, now: datetime) -> Window | None:
         return None
 
 
+#: The time expressions :func:`query_window` reads, to take out of a question.
+_TIME_WORDS = re.compile(
+    rf"\s*\b(?:before|until|prior to|after|since|in|during|of|last|next|this)\s+"
+    rf"(?:(?:{_MONTH}|spring|summer|autumn|fall|winter)(?:\s+(?:of\s+)?{_YEAR})?|{_YEAR})\b"
+    rf"|\s*\b{_MONTH}\s+(?:of\s+)?{_YEAR}\b"
+    r"|\s*\b(?:last|this)\s+(?:year|month|week)\b|\s*\byesterday\b", re.IGNORECASE)
+
+
+def without_time_words(query: str) -> str:
+    """``query`` without the time expressions that name its window: what it asks, apart
+    from when.
+
+    >>> without_time_words("Where did Dave work in March 2025?")
+    'Where did Dave work?'
+    >>> without_time_words("where did she live last summer")
+    'where did she live'
+    """
+    return _TIME_WORDS.sub("", query).strip()
+
+
 def _window(q: str, now: datetime) -> Window | None:
     if m := re.search(rf"\b(?:before|until|prior to)\s+{_YEAR}\b", q):
         return None, _year(int(m.group(1)))[0]

@@ -261,6 +261,17 @@ def test_children_hobbies_and_learning_are_slots(memory: Memory, tenant: str) ->
     assert learning[0].text == "Dave is learning German." and "slot" in learning[0].channels
 
 
+def test_a_slot_asked_with_its_time_in_words_and_as_of_is_the_slot_then(memory: Memory,
+                                                                         tenant: str) -> None:
+    """"Where did Dave work in March 2025?" asked as of 15 March 2025: the words of time kept
+    the question from the slot, and a diet led (a fourth trial)."""
+    say(memory, tenant, "dave", "2025-01-06T09:00:00", "I work at KPMG. I'm on a keto diet.")
+    say(memory, tenant, "dave", "2025-07-01T09:00:00", "I started at Ledgerly today.")
+    hits = ask(memory, tenant, "dave", "Where did Dave work in March 2025?",
+               as_of=datetime(2025, 3, 15, tzinfo=UTC))
+    assert hits[0].text == "Dave works at KPMG." and "slot" in hits[0].channels
+
+
 def test_a_health_condition_answers_a_health_question(memory: Memory, tenant: str) -> None:
     """"Any health problems?" had nothing to find (a fourth trial: "Nadia drives VW Golf." led)."""
     say(memory, tenant, "nadia", "2025-01-06T09:00:00",

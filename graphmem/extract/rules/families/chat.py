@@ -153,6 +153,7 @@ _PET_NAME = re.compile(r"\b(?i:(?:his|her|its)\s+name(?:'s|\s+is)|(?:we|i)\s+(?:
 #: (also after an emoticon: "we broke up :( started seeing someone new").
 _DATING = re.compile(r"(?:^|[.!?]\s+|[:;][()DP/|]\s+|\b(?i:i'm|i\s+am|i've\s+been|i\s+have\s+been|we're|i(?=\s+"
                      r"(?i:started|began)))\s+)"
+                     r"(?i:(?:also|and|plus|oh|so|anyway|btw)\s+)?"  # "Also dating someone new"
                      r"(?i:(?:been\s+|started\s+|begun\s+)?(?:seeing|dating)\b|met\s+someone\b(?=.*\b(?i:together|dating)\b))")
 #: Seeing someone for care, not dating: "started seeing a therapist, her name is Dr Lee".
 _SEEING_CARE = re.compile(r"\bseeing\s+(?:a|an|my|the)\s+(?:new\s+)?(?:therapist|counsell?or|"

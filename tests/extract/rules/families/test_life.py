@@ -211,6 +211,8 @@ def test_a_verb_tagged_as_a_plural_noun_is_still_the_verb(extractor: RuleExtract
     ("I have been seeing Geoffrey for a month", "Geoffrey"),
     ("started seeing Omar last month", "Omar"),
     ("I have been seeing a gentleman called Geoffrey Hale, a retired solicitor.", "Geoffrey Hale"),
+    ("Promoted to CFO 🎉. Also dating someone new, her name's Amara, she's a pharmacist.",
+     "Amara"),
 ])
 def test_a_partner_said_in_the_words_of_dating(extractor: RuleExtractor, text: str,
                                                partner: str) -> None:
