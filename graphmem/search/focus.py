@@ -36,6 +36,9 @@ PERSON_TYPES = frozenset({"person"})
 NAME_CANDIDATES = 16
 #: Words by which a user speaks of themself, and how :meth:`Focus.blank` words each.
 FIRST_PERSON = {"i": "X", "me": "X", "myself": "X", "my": "X's", "mine": "X's"}
+#: How an assistant speaks of the user in the user's own memory ("Where does she live
+#: now?"), and how :meth:`Focus.blank` words each.
+THIRD_PERSON = {"she": "X", "he": "X", "her": "X's", "his": "X's", "him": "X"}
 #: Capitalised words that name no one.
 NOT_NAMES = frozenset({
     "i", "what", "where", "when", "who", "whom", "whose", "which", "why", "how", "is", "are",
@@ -55,6 +58,9 @@ class Focus:
     names: frozenset[str] = field(default_factory=frozenset)
     pronouns: bool = False
     """Whether the question speaks of the focus in the first person ("Where do I work?")."""
+    third: bool = False
+    """Whether it speaks of the focus as "she" or "he", naming no one ("Does she have pets?"
+    asked in her own memory)."""
 
     @property
     def ids(self) -> frozenset[str]:
@@ -68,7 +74,8 @@ class Focus:
         answered by the facts of each."""
         seen = {e.id for e in self.entities}
         return Focus((*self.entities, *(e for e in other.entities if e.id not in seen)),
-                     self.names | other.names, self.pronouns or other.pronouns)
+                     self.names | other.names, self.pronouns or other.pronouns,
+                     self.third or other.third)
 
     @property
     def stranger(self) -> bool:
@@ -100,6 +107,8 @@ class Focus:
                     out.pop()
             elif self.pronouns and bare.lower() in FIRST_PERSON:
                 word = FIRST_PERSON[bare.lower()] + word[len(bare):]
+            elif self.third and bare.lower() in THIRD_PERSON:
+                word = THIRD_PERSON[bare.lower()] + word[len(bare):]
             out.append(word)
         return " ".join(out)
 
@@ -133,9 +142,9 @@ def user_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> F
 
 
 def owner_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Focus:
-    """The scope's user as the focus of a question in the first person, or of one that
-    calls them by their user id ("Where does maya work?" in ``maya``'s scope), if the
-    graph knows them.
+    """The scope's user as the focus of a question in the first person, of one that calls
+    them by their user id ("Where does maya work?" in ``maya``'s scope), or of one that
+    says "she" or "he" and names no one (:func:`speaks_of_them`), if the graph knows them.
 
     The owner is the person the user speaks as in their recent messages (else their
     user id), as :func:`graphmem.lifecycle.records.owner_name` names them.
@@ -144,12 +153,26 @@ def owner_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> 
         return Focus()
     by_id = normalize_name(scope.user_id)
     pronouns = speaks_of_self(question)
-    if not pronouns and by_id not in focus_names(question):
+    third = not pronouns and speaks_of_them(question)
+    if not pronouns and not third and by_id not in focus_names(question):
         return Focus()
     name, people = _owner(store, tenant, scope)
     if not people:
         return Focus()
-    return Focus(tuple(people), frozenset({*_name_words(name), by_id}), pronouns=pronouns)
+    return Focus(tuple(people), frozenset({*_name_words(name), by_id}), pronouns=pronouns,
+                 third=third)
+
+
+def speaks_of_them(question: str) -> bool:
+    """Whether a question speaks of someone as "she" or "he" and names no one ("What is her
+    job title?"): asked of a user's memory, the user. Called only when the question named
+    no one the scope knows; a capitalised word after the first may be a name it does not
+    know ("Does Priya have pets, and does she drive?"), and kin are kin ("her sister")."""
+    words = _WORD.findall(question)
+    lower = [w.lower() for w in words]
+    return any(w in THIRD_PERSON for w in lower) and not any(
+        w[:1].isupper() and w.lower() not in NOT_NAMES for w in words[1:]) and not any(
+        kin_word(w) is not None for w in lower)
 
 
 def kin_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Focus:

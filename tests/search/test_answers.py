@@ -272,6 +272,22 @@ def test_a_slot_asked_with_its_time_in_words_and_as_of_is_the_slot_then(memory: 
     assert hits[0].text == "Dave works at KPMG." and "slot" in hits[0].channels
 
 
+def test_she_in_a_users_own_memory_naming_no_one_is_the_user(memory: Memory,
+                                                              tenant: str) -> None:
+    """A fourth trial asked Nadia's memory "What is her job title?" and "Does she have
+    pets?": nothing was the focus, no slot answered, and her origin led."""
+    say(memory, tenant, "nadia", "2025-01-06T09:00:00",
+        "I'm from Brazil. I work as a tech lead. My brother Rafael is a dentist. "
+        "We adopted a cat named Pipoca.")
+    title = ask(memory, tenant, "nadia", "What is her job title?")
+    assert title[0].text == "Nadia works as a tech lead." and "slot" in title[0].channels
+    pets = ask(memory, tenant, "nadia", "Does she have pets?")
+    assert pets[0].text == "Nadia has a cat named Pipoca." and "slot" in pets[0].channels
+    # "her brother" is kin, and a name the scope does not know is someone else
+    assert "slot" not in ask(memory, tenant, "nadia", "Does Priya have pets, or does she?")[0]\
+        .channels
+
+
 def test_a_health_condition_answers_a_health_question(memory: Memory, tenant: str) -> None:
     """"Any health problems?" had nothing to find (a fourth trial: "Nadia drives VW Golf." led)."""
     say(memory, tenant, "nadia", "2025-01-06T09:00:00",

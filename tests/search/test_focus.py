@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from graphmem.embed.base import Embedder
 from graphmem.ingest.inputs import FactInput
 from graphmem.ingest.pipeline import Ingestor
 from graphmem.models import Scope
-from graphmem.search.focus import find_focus, speaks_of_self
+from graphmem.search.focus import find_focus, speaks_of_self, speaks_of_them
 from graphmem.store.base import GraphStore, TurnHit
 from tests.ingest.helpers import ScriptedExtractor, day
 
@@ -50,3 +52,13 @@ def test_the_user_and_their_kin_are_told_apart() -> None:
     assert speaks_of_self("Can you suggest a dinner recipe for me and my partner?")
     assert speaks_of_self("What should I buy my sisters?")
     assert speaks_of_self("Where do I work?")
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What is her job title?", True), ("Does she have pets?", True),
+    ("Where does he live now?", True), ("Does Priya have pets, or does she?", False),
+    ("Where does her sister live?", False), ("Where do I live?", False),
+    ("Who likes jazz?", False),
+])
+def test_she_or_he_naming_no_one(question: str, expected: bool) -> None:
+    assert speaks_of_them(question) is expected
