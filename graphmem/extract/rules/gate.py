@@ -87,7 +87,11 @@ _ABBREVIATION = re.compile(r"\b(?:St|Mr|Mrs|Ms|Dr|Jr|Sr|Prof|Mt|Ave|No|vs|etc|In
                            r"i\.e|approx|Jan|Feb|Mar|Apr|Aug|Sept?|Oct|Nov|Dec)\.$")
 #: Where a sentence ends: a stop before a capital, a line break, a CJK full stop, or an
 #: ellipsis before any word ("I work at Zalando... sorry, I meant Delivery Hero").
+#: A semicolon between two clauses ends one: "I have given up the watercolours, I am afraid;
+#: my hands are not steady enough" was parsed as one clause under "not", the giving up
+#: negated with it.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+"
+                           r"|(?<=;)\s+(?=(?:i|we|my|our|it|he|she|they)\b|[A-Z])"
                            r"|(?:(?<=\.\.\.)|(?<=\u2026))\s*(?=[A-Za-z])"
                            r"|(?<=[\u3002\uff01\uff1f])\s*")  # and CJK full stops
 

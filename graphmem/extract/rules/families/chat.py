@@ -124,7 +124,8 @@ _EMPTY_SLOTS = MappingProxyType({"phoneless": "HAS_PHONE", "carless": "DRIVES",
                                  "boss-less": "REPORTS_TO", "bossless": "REPORTS_TO",
                                  "manager-free": "REPORTS_TO", "boss-free": "REPORTS_TO"})
 #: "Infosys and I parted ways", "parted ways with Globex": the job ends.
-_PARTED = re.compile(r"(?:([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3})\s+and\s+(?i:i)\s+(?i:parted\s+ways)"
+_PARTED = re.compile(r"(?:([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3})\s+and\s+(?i:i)\s+"
+                     r"(?:(?i:have|'ve)\s+)?(?i:parted\s+ways)"
                      r"|(?i:parted\s+ways\s+with)\s+([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3}))")
 #: "Weekends are for badminton (and the pub afterwards)": the sport.
 _WEEKENDS = re.compile(r"\b(?i:weekends|evenings|mornings)\s+(?i:are)\s+(?i:for|all\s+about)\s+"
@@ -253,10 +254,13 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
         word = " ".join(m.group(1).lower().split())
         slot = _EMPTY_SLOTS.get(word, "WORKS_AT")
         out.append(Finding(me, slot, "", SLOT_TYPES[slot], "retract", confidence=0.8))
-    if _JOB_TALK.search(sent.doc.text):  # not "Tom and I parted ways": a job is spoken of
+    if _JOB_TALK.search(speech.message or sent.doc.text):  # a job is spoken of in the message
         out += [Finding(me, "WORKS_AT", org, "organization", "retract", confidence=0.8)
                 for m in _PARTED.finditer(text)
                 if (org := (m.group(1) or m.group(2)).rstrip(".'"))]
+    else:  # "Geoffrey and I have parted ways, quite amicably": a couple no longer
+        out += [Finding(me, "HAS_PARTNER", name, "person", "retract", confidence=0.8)
+                for m in _PARTED.finditer(text) if (name := clean_name(m.group(1) or m.group(2)))]
     out += _in_use(text, me)
     out += [Finding(me, "WORKS_AT", org, "organization", confidence=0.8)
             for m in _HIRED_BY.finditer(text) if (org := (m.group(1) or m.group(2)).rstrip(".'"))]

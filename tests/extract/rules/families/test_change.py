@@ -365,3 +365,17 @@ def test_endings_a_fourth_trial_said_their_own_way(extractor: RuleExtractor, tex
 def test_an_end_of_something_not_the_speakers_ends_nothing(extractor: RuleExtractor,
                                                            text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[3] == "retract"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Geoffrey and I have parted ways, quite amicably.",
+     ("Bob", "HAS_PARTNER", "Geoffrey", "retract")),
+    ("I have given up the watercolours, I am afraid; my hands are not steady enough.",
+     ("Bob", "LIKES", "watercolours", "retract")),
+])
+def test_a_couple_parted_and_a_giving_up_before_a_negated_clause(
+        extractor: RuleExtractor, text: str, expected: Triple) -> None:
+    """A fourth trial: "Geoffrey and I have parted ways" kept him current (only a job could
+    be parted from), and the clause after a semicolon ("my hands are not steady") negated
+    the giving up before it."""
+    assert expected in triples(said(extractor, text))
