@@ -153,8 +153,11 @@ _ASIDE = re.compile(r"(?<=\w)\s+(?:btw|tbh|imo|imho|ngl|fyi|lol|lmao|tho)\b(?![\
 
 #: An emoji between two words ("got the costa job 💪 barista now") ends a thought as a comma
 #: would; read as a word, the parser joins what is on both sides into one noun phrase.
-_EMOJI_BETWEEN = re.compile(r"(?<=\w)[ \t]*[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+"
-                            r"(?=[ \t]+\w)")
+_EMOJI = r"[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+"
+_EMOJI_BETWEEN = re.compile(rf"(?<=\w)[ \t]*{_EMOJI}(?=[ \t]+\w)")
+#: Anywhere else an emoji says nothing the rules read, and after a name it would join it
+#: ("a hamster called nugget 🐹" stored the name "Nugget 🐹").
+_EMOJI_ELSEWHERE = re.compile(rf"[ \t]*{_EMOJI}")
 
 
 def without_asides(text: str) -> str:
@@ -163,6 +166,6 @@ def without_asides(text: str) -> str:
     >>> without_asides("decided against Lisbon btw, staying in Berlin for now")
     'decided against Lisbon, staying in Berlin for now'
     >>> without_asides("ok got the costa job 💪 barista now 😍")
-    'ok got the costa job, barista now 😍'
+    'ok got the costa job, barista now'
     """
-    return _EMOJI_BETWEEN.sub(",", _ASIDE.sub("", text))
+    return _EMOJI_ELSEWHERE.sub("", _EMOJI_BETWEEN.sub(",", _ASIDE.sub("", text)))

@@ -47,6 +47,7 @@ def test_words_after_a_relation_are_no_names(extractor: RuleExtractor, text: str
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("got a hamster called nugget", ("Bob", "HAS_PET", "Nugget", "assert")),
+    ("got a hamster called nugget 🐹", ("Bob", "HAS_PET", "Nugget", "assert")),  # not "Nugget 🐹"
     ("nugget died this morning", ("Bob", "HAS_PET", "Nugget", "retract")),
     ("my cat is called biscuit", ("Bob", "HAS_PET", "Biscuit", "assert")),
     ("we got a puppy named max", ("Bob", "HAS_PET", "Max", "assert")),
