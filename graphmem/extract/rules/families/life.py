@@ -17,8 +17,7 @@ from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing
                                            has_time, past_stretch, past_until, reworded)
 from graphmem.extract.rules.lexicon import (
     BUSINESSES, EVENT_NOUNS, HOMES, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, condition_name,
-    dobjs, has_prt,
-    is_company, is_named, is_place, object_type, pobjs)
+    dobjs, has_prt, is_company, is_named, is_place, object_type, pobjs)
 from graphmem.extract.rules.parties import KIN, PETS, Party, Speech, conjuncts, possessor
 from graphmem.extract.rules.phrases import phrase, trips
 from graphmem.extract.rules.slots import is_language, married, value_slot
@@ -187,11 +186,10 @@ def date_someone(clause: Clause, speech: Speech) -> list[Finding]:
 
 def _under_way(verb: Token) -> bool:
     """"(have) been seeing", "started seeing", "began going out with": a going on, not an
-    appointment. A word of time to come ("tomorrow", "on Monday") makes it one."""
+    appointment ("been seeing the physio tomorrow" has a time to come)."""
     been = any(c.dep_ == "aux" and c.lower_ == "been" for c in verb.children)
     started = verb.dep_ == "xcomp" and verb.head.lemma_ in ("start", "begin")
-    later = any(t.ent_type_ in ("DATE", "TIME") and t.lower_ in ("tomorrow", "tonight")
-                or t.lower_ in ("tomorrow", "tonight", "later") for t in verb.subtree)
+    later = any(t.lower_ in ("tomorrow", "tonight", "later") for t in verb.subtree)
     return verb.tag_ == "VBG" and (been or started) and not later
 
 
