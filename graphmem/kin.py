@@ -9,7 +9,7 @@ what is stored (:mod:`graphmem.ingest.resolve`).
 
 from __future__ import annotations
 
-from graphmem.extract.rules.parties import KIN
+from graphmem.extract.rules.parties import KIN, SAME_RELATIVE
 from graphmem.models import Entity, Scope
 from graphmem.names import normalize_name
 from graphmem.store.base import GraphStore
@@ -53,17 +53,12 @@ def related_people(store: GraphStore, tenant: str, scope: Scope, owners: list[st
                      if e.id not in related]
 
 
-#: Kin words that name the same relative: "my mom" is whom "my mum" was said of.
-_SAME_RELATIVE = (frozenset({"mom", "mum", "mother"}), frozenset({"dad", "father"}),
-                  frozenset({"sister", "sis"}), frozenset({"brother", "bro"}))
-
-
 def _unnamed(store: GraphStore, tenant: str, scope: Scope, owners: list[str],
              word: str) -> list[Entity]:
     """The owners' relatives never named, stored under the owner's name: "my mom lives in
     Madrid" is said of "Maya's mom" (a new user's "where does my mom live?" found nothing,
     since no fact relates Maya to a named mother)."""
-    words = next((same for same in _SAME_RELATIVE if word in same), frozenset({word}))
+    words = next((same for same in SAME_RELATIVE if word in same), frozenset({word}))
     names = [normalize_name(f"{owner.name}'s {w}") for owner in store.get_entities(tenant, owners)
              for w in sorted(words)]
     return [e for e in store.find_entities(tenant, scope.visible_keys, names)

@@ -42,6 +42,9 @@ KIN = MappingProxyType({
     "colleague": "KNOWS", "coworker": "KNOWS", "boss": "KNOWS", "neighbor": "KNOWS",
     "neighbour": "KNOWS", "mentor": "KNOWS",
 })
+#: Kin words that name the same relative: "my mom" is whom "my mum" was said of.
+SAME_RELATIVE = (frozenset({"mom", "mum", "mother"}), frozenset({"dad", "father"}),
+                 frozenset({"sister", "sis"}), frozenset({"brother", "bro"}))
 PETS = frozenset({"dog", "puppy", "pup", "cat", "kitten", "kitty", "hamster", "parrot", "bird",
                   "rabbit", "bunny", "fish", "goldfish", "turtle", "tortoise", "horse", "pony",
                   "guinea", "snake", "lizard", "gecko", "ferret", "chinchilla", "cockatiel",
