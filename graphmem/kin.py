@@ -38,14 +38,15 @@ def kin_word(word: str) -> str | None:
     return None
 
 
-def related_people(store: GraphStore, tenant: str, scope: Scope, owners: list[str],
+def related_people(store: GraphStore, tenant: str, scope: Scope, owners: list[Entity],
                    word: str) -> list[Entity]:
     """The people the ``owners``' current facts relate to them as ``word`` ("sister")."""
     kin = KIN.get(word)
-    related = {f.object_id for f in store.facts_about(tenant, scope.visible_keys, owners,
+    ids = [e.id for e in owners]
+    related = {f.object_id for f in store.facts_about(tenant, scope.visible_keys, ids,
                                                       TimeFilter(), KIN_FACTS,
                                                       embeddings=False)
-               if f.subject_id in owners and f.object_id and (
+               if f.subject_id in ids and f.object_id and (
                    f.predicate == kin and (kin not in _SHARED_KIN or word in f.text.lower())
                    or f.predicate == _AT_WORK.get(word))}
     people = [e for e in store.get_entities(tenant, sorted(related)) if e.type in _PEOPLE]
@@ -53,13 +54,12 @@ def related_people(store: GraphStore, tenant: str, scope: Scope, owners: list[st
                      if e.id not in related]
 
 
-def _unnamed(store: GraphStore, tenant: str, scope: Scope, owners: list[str],
+def _unnamed(store: GraphStore, tenant: str, scope: Scope, owners: list[Entity],
              word: str) -> list[Entity]:
     """The owners' relatives never named, stored under the owner's name: "my mom lives in
     Madrid" is said of "Maya's mom" (a new user's "where does my mom live?" found nothing,
     since no fact relates Maya to a named mother)."""
     words = next((same for same in SAME_RELATIVE if word in same), frozenset({word}))
-    names = [normalize_name(f"{owner.name}'s {w}") for owner in store.get_entities(tenant, owners)
-             for w in sorted(words)]
+    names = [normalize_name(f"{owner.name}'s {w}") for owner in owners for w in sorted(words)]
     return [e for e in store.find_entities(tenant, scope.visible_keys, names)
             if e.type in _PEOPLE] if names else []

@@ -213,7 +213,7 @@ class EntityResolver:
             word = kin_word(said["kin"]) if said is not None else None
             if req.type != "person" or said is None or word is None:
                 continue
-            owners = [e.id for e in self.store.find_entities(
+            owners = [e for e in self.store.find_entities(
                 tenant, scope.visible_keys, [normalize_name(said["owner"])]) if e.type == "person"]
             people = related_people(self.store, tenant, scope, owners, word) if owners else []
             if len(people) == 1:

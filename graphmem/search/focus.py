@@ -187,8 +187,7 @@ def kin_focus(store: GraphStore, tenant: str, scope: Scope, question: str) -> Fo
     word = kin_word(kin) if kin is not None else None
     if kin is None or word is None or scope.user_id is None or _WHO_IS.match(question):
         return Focus()
-    people = related_people(store, tenant, scope, [e.id for e in _owner(store, tenant, scope)[1]],
-                      word)
+    people = related_people(store, tenant, scope, _owner(store, tenant, scope)[1], word)
     if not people:
         return Focus((), frozenset({kin, word}))
     return Focus(tuple(people), frozenset({kin, word, *(w for e in people
@@ -220,17 +219,17 @@ def relative_focus(store: GraphStore, tenant: str, scope: Scope, question: str,
 
 
 def _relative_owner(store: GraphStore, tenant: str, scope: Scope, before: list[str],
-                    known: list[Entity]) -> tuple[set[str], list[str]]:
+                    known: list[Entity]) -> tuple[set[str], list[Entity]]:
     """Whose relative the words before "'s" name: the longest run of them ending there that
     is all of a known person's name ("Sam Lee", "maya"), or the scope's user by id."""
     for size in range(min(3, len(before)), 0, -1):
         words = _name_words(" ".join(before[-size:]))
         if not words or words & NOT_NAMES:
             continue
-        owners = [e.id for e in known if e.type in PERSON_TYPES
+        owners = [e for e in known if e.type in PERSON_TYPES
                   and words <= {w for n in (e.name, *e.aliases) for w in _name_words(n)}]
         if not owners and scope.user_id is not None and words == {normalize_name(scope.user_id)}:
-            owners = [e.id for e in _owner(store, tenant, scope)[1]]
+            owners = _owner(store, tenant, scope)[1]
         if owners:
             return words, owners
     return set(), []
