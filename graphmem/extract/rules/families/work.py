@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing, action_of, each,
                                            has_time, past_stretch, past_until, reworded)
 from graphmem.extract.rules.lexicon import (
-    dobjs, has_prt, capitalised, is_company, is_named, is_occupation, is_org, is_place,
-    object_type, pobjs)
+    dobjs, has_prt, capitalised, is_company, is_named, is_occupation, is_org, object_type, pobjs)
 from graphmem.extract.rules.parties import VAGUE, Party, Speech, has_det, possessor
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
@@ -162,6 +161,11 @@ def start_job(clause: Clause, speech: Speech) -> list[Finding]:
 
 #: Names that are a school, not an employer: "started at Leeds University".
 _SCHOOL_WORDS = frozenset({"university", "college", "school", "academy", "uni"})
+#: Words of study in a sentence make a start somewhere a school's ("started at Stanford as a
+#: freshman", "started at MIT for my PhD").
+_STUDY_WORDS = _SCHOOL_WORDS | {"study", "student", "degree", "course", "semester", "freshman",
+                                "major", "phd", "masters", "master", "undergrad", "class",
+                                "term", "lecture", "grad", "bachelor"}
 
 
 def start_at(clause: Clause, speech: Speech) -> list[Finding]:
@@ -171,7 +175,8 @@ def start_at(clause: Clause, speech: Speech) -> list[Finding]:
     bottom")."""
     verb = clause.verb
     if clause.negated or clause.modal in ("would", "could", "should", "might") or \
-            dobjs(verb) or clause.tense == "past" and verb.tag_ != "VBD":
+            dobjs(verb) or clause.tense == "past" and verb.tag_ != "VBD" or any(
+            t.lemma_.lower() in _STUDY_WORDS for t in verb.sent):  # "started at MIT as a PhD"
         return []
     places: list[Token] = []
     for prep in verb.children:
@@ -183,7 +188,7 @@ def start_at(clause: Clause, speech: Speech) -> list[Finding]:
             named = [after] if after.head == verb and after.dep_ == "advmod" else []
         places += [_called(t) or t for t in named]
     orgs = [t for t in places if t.text[:1].isupper() and t.ent_type_ not in (
-        "GPE", "LOC", "TIME", "DATE", "CARDINAL") and not is_place(t)
+        "GPE", "LOC", "FAC", "TIME", "DATE", "CARDINAL")
         and not {w.lower() for w in t.text.split()} & _SCHOOL_WORDS
         and (is_org(t) or is_company(t) or t.tag_ in ("NNP", "RB"))]
     if not orgs:
@@ -198,7 +203,9 @@ def start_at(clause: Clause, speech: Speech) -> list[Finding]:
 
 #: Nouns a firm is introduced by before its name: "a fintech startup called Ledgerly".
 _FIRM_NOUNS = frozenset({"startup", "start-up", "company", "firm", "agency", "business",
-                         "bank", "charity", "consultancy", "studio", "shop", "place"})
+                         "bank", "charity", "consultancy", "studio", "shop", "place", "bakery",
+                         "cafe", "café", "restaurant", "bar", "pub", "salon", "clinic", "hotel",
+                         "store", "gym", "nursery", "practice", "garage", "lab", "brewery"})
 
 
 def _called(token: Token) -> Token | None:

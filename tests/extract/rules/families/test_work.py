@@ -202,6 +202,8 @@ def test_a_last_day_not_of_a_job_ends_none(extractor: RuleExtractor, text: str) 
     ("Starting at a fintech startup called Ledgerly as Head of Finance on 1 July.", "Ledgerly",
      "Head of Finance"),
     ("I started at Google in 2020", "Google", None),
+    ("Handed in my notice. Starting at a bakery called Crumbs as head baker on 1 July.",
+     "Crumbs", "head baker"),  # tried by hand: a bakery is a firm introduced by its name
 ])
 def test_a_workplace_started_at_without_a_job_noun(extractor: RuleExtractor, text: str, org: str,
                                                    title: str | None) -> None:
@@ -213,7 +215,8 @@ def test_a_workplace_started_at_without_a_job_noun(extractor: RuleExtractor, tex
     if title is not None:
         assert ("Bob", "JOB_TITLE", title, "assert") in triples(found)
     if "July" in text:
-        start = next(f.valid_from for f in found.facts if f.predicate == "WORKS_AT")
+        start = next(f.valid_from for f in found.facts
+                     if f.predicate == "WORKS_AT" and f.object == org)
         assert start is not None and start > REF
 
 
