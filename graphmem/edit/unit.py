@@ -38,7 +38,8 @@ from graphmem.edit.changes import Change, Sinks
 from graphmem.embed.base import Embedder
 from graphmem.errors import TimelineConflictError
 from graphmem.embed.turns import turn_vectors
-from graphmem.ingest.apply import TimelineEditor, embed_facts
+from graphmem.embed.facts import embed_facts
+from graphmem.ingest.apply import TimelineEditor
 from graphmem.ingest.resolve import EntityResolver, NameRequest, Resolution
 from graphmem.models import Episode, Scope
 from graphmem.predicates import PredicateRegistry

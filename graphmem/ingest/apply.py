@@ -25,11 +25,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from graphmem.embed.base import Embedder
 from graphmem.extract.rules.render import ended
 from graphmem.ingest import held_with
-from graphmem.ingest.fulfilled import carries_out, planned_predicates
-from graphmem.ingest.normalise import normalise, value_of, with_evidence
+from graphmem.ingest.fulfilled import carried_out, planned_predicates
+from graphmem.ingest.shortnames import shortened
+from graphmem.ingest.normalise import (merge_confidence, normalise, restated_by, value_of,
+                                       with_evidence)
 from graphmem.models import (
     Cardinality,
     Category,
@@ -83,29 +84,6 @@ class Outcome:
     reopened: list[Fact] = field(default_factory=list)
     changed: list[Fact] = field(default_factory=list)  # everything to write
     deleted_ids: list[str] = field(default_factory=list)  # facts merged away or emptied
-
-
-def embed_facts(embedder: Embedder, facts: list[Fact]) -> list[Fact]:
-    """The facts, with a vector on each that lacks one (retraction markers never need one)."""
-    missing = [f for f in facts if f.embedding is None and f.status is not FactStatus.RETRACTION]
-    if not missing:
-        return facts
-    vectors = embedder.embed([f.text for f in missing])
-    filled = {f.id: f.model_copy(update={"embedding": [float(x) for x in vectors[i]]})
-              for i, f in enumerate(missing)}
-    return [filled.get(f.id, f) for f in facts]
-
-
-def _restated_by(fact: Fact, evidence: Evidence) -> bool:
-    """Whether ``evidence`` names a source (messages) the fact already holds as evidence."""
-    return bool(evidence.message_ids) and any(
-        e.episode_id == evidence.episode_id and e.message_ids == evidence.message_ids
-        for e in fact.evidence)
-
-
-def merge_confidence(a: float, b: float) -> float:
-    """Independent confirmations raise confidence: 1 - (1-a)(1-b), capped below certainty."""
-    return round(min(0.99, 1 - (1 - a) * (1 - b)), 4)
 
 
 class TimelineEditor:
@@ -190,13 +168,11 @@ class TimelineEditor:
                 self._retract(self.key_of(plan), plan)
 
     def _carried_out(self, st: Statement) -> list[Statement]:
-        """The subject's plans this assertion carries out ("move to Exeter" once living in
-        Exeter), ended when it starts (:mod:`graphmem.ingest.fulfilled`)."""
+        """The subject's plans this assertion carries out, ended when it starts."""
         if st.predicate not in planned_predicates():
             return []
-        return [self._ending(st, f) for f in self._current_of(st, ["PLANS"])
-                if f.valid_from <= st.valid_from
-                and carries_out(st.predicate, st.object_name, f.object_name)]
+        return [self._ending(st, f) for f in carried_out(
+            st.predicate, st.object_name, st.valid_from, self._current_of(st, ["PLANS"]))]
 
     def _retract(self, key: str, st: Statement) -> None:
         self._load_keys([key])
@@ -280,7 +256,7 @@ class TimelineEditor:
         current = [f for f in self._current_of(st, others) if f.valid_from < st.valid_from]
         ended = [f for f in current if f.object_id in objects]
         if not ended and st.object_name:  # "sold the Focus" ends driving the "Ford Focus"
-            named = [f for f in current if _shortened(st.object_name, f.object_name)]
+            named = [f for f in current if shortened(st.object_name, f.object_name)]
             ended = named if len(named) == 1 else []
         return [self._ending(st, f) for f in ended]
 
@@ -334,7 +310,7 @@ class TimelineEditor:
     def _assert(self, key: str, st: Statement) -> None:
         timeline = self._timelines[key]
         same = _same_value_at(timeline.values(), st)
-        if same is not None and _restated_by(same, st.evidence):
+        if same is not None and restated_by(same, st.evidence):
             return  # the same source again (a client's retry) is no new confirmation
         if same is not None:
             merged = with_evidence(same, [*same.evidence, st.evidence]).model_copy(update={
@@ -493,22 +469,6 @@ class TimelineEditor:
         for fact in rebuild_timeline(timeline.values(), self.now):
             timeline[fact.id] = fact
         return deleted
-
-
-def _shortened(short: str, full: str) -> bool:
-    """Whether ``short`` is ``full`` with words left off its start or end, as people shorten
-    what they own: "Focus" for "Ford Focus", "Pixel" for "Pixel 8", and what they do:
-    "the watercolours" for "watercolour painting" (a plural is its singular here)."""
-    said, named = _singular(short).split(), _singular(full).split()
-    return 0 < len(said) < len(named) and (named[:len(said)] == said
-                                            or named[-len(said):] == said)
-
-
-def _singular(name: str) -> str:
-    """``name`` in lower case with each word's plural "s" dropped ("watercolours" ->
-    "watercolour"; not "glass" or "bus")."""
-    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us"))
-                    else w for w in name.casefold().split() if w not in ("the", "my"))
 
 
 def _cardinality(value: str | None) -> Cardinality | None:

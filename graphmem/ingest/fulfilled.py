@@ -9,7 +9,11 @@ out by the fact it names: a move to a town by living there, a job at a firm by w
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from datetime import datetime
 from types import MappingProxyType
+
+from graphmem.models import Fact
 
 #: For a predicate, how a plan of it reads with ``{}`` for the value.
 _PLANNED_AS = MappingProxyType({
@@ -38,3 +42,8 @@ def carries_out(predicate: str, value: str, plan: str) -> bool:
 def planned_predicates() -> frozenset[str]:
     """The predicates whose facts can carry a plan out."""
     return frozenset(_PLANNED_AS)
+
+
+def carried_out(predicate: str, value: str, at: datetime, plans: Iterable[Fact]) -> list[Fact]:
+    """The plans, begun by ``at``, that holding ``predicate`` ``value`` from then carries out."""
+    return [p for p in plans if p.valid_from <= at and carries_out(predicate, value, p.object_name)]

@@ -85,3 +85,15 @@ def _merge_adjacent(timeline: dict[str, Fact], markers: list[Fact]) -> list[str]
         else:
             keep = fact
     return merged_away
+
+
+def restated_by(fact: Fact, evidence: Evidence) -> bool:
+    """Whether ``evidence`` names a source (messages) the fact already holds as evidence."""
+    return bool(evidence.message_ids) and any(
+        e.episode_id == evidence.episode_id and e.message_ids == evidence.message_ids
+        for e in fact.evidence)
+
+
+def merge_confidence(a: float, b: float) -> float:
+    """Independent confirmations raise confidence: 1 - (1-a)(1-b), capped below certainty."""
+    return round(min(0.99, 1 - (1 - a) * (1 - b)), 4)

@@ -30,7 +30,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from graphmem.errors import ConflictError, NotFoundError
-from graphmem.ingest.apply import merge_confidence
+from graphmem.ingest.normalise import merge_confidence
 from graphmem.ingest.normalise import with_evidence
 from graphmem.edit.changes import Change, fact_changes
 from graphmem.lifecycle import records

@@ -2,7 +2,7 @@
 
 :func:`sentence_findings` is the single entry point. It runs the facts best
 caught by surface patterns (:mod:`.families.lexical`: names, "call me X", age,
-"Todo:"; :mod:`.families.chat`: slots said in shorthand), the noun-phrase facts (:func:`.families.copula.noun_facts`: "my sister
+"Todo:"; :mod:`.families.chat`: slots said in shorthand), the noun-phrase facts (:func:`.families.nouns.noun_facts`: "my sister
 Anna"), every verb rule the families register for each clause's lemma (see
 :mod:`graphmem.extract.rules.families`), and finally the lesson detector; then
 :func:`.slots.settle` puts values into their slots. Questions state nothing and
@@ -23,11 +23,12 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import Clause, Finding, Rule, build_clause, tech_in
 from graphmem.extract.rules.contrast import deny
 from graphmem.extract.rules.families import FAMILIES
-from graphmem.extract.rules.families.copula import copula, linking, noun_facts, passive_state
+from graphmem.extract.rules.families.copula import copula, linking, passive_state
 from graphmem.extract.rules.families.lesson import lesson_facts
 from graphmem.extract.rules.families.chat import chat_facts
 from graphmem.extract.rules.families.lexical import lexical_facts
 from graphmem.extract.rules.families.mentions import mention_facts
+from graphmem.extract.rules.families.nouns import noun_facts
 from graphmem.extract.rules.families.prefs import clause_tech
 from graphmem.extract.rules.families.states import progressive_slot
 from graphmem.extract.rules.parties import PROJECT_NOUNS, Speech

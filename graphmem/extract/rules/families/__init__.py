@@ -22,8 +22,8 @@ from typing import Protocol
 
 from graphmem.extract.rules.clause import Rule
 from graphmem.extract.rules.families import (
-    change, chat, copula, diet, events, health, intent, lesson, lexical, life, manager, mentions,
-    prefs, school, states, work)
+    change, chat, copula, diet, events, health, intent, lesson, lexical, life, loss, manager,
+    mentions, nouns, prefs, school, states, work)
 
 
 class Family(Protocol):
@@ -36,4 +36,4 @@ class Family(Protocol):
 
 #: Every family, in the order its verb rules run for a lemma several families read.
 FAMILIES: tuple[Family, ...] = (work, life, school, events, prefs, intent, states, diet, health,
-                                manager, change, copula, lesson, lexical, chat, mentions)
+                                manager, change, loss, copula, nouns, lesson, lexical, chat, mentions)

@@ -1,15 +1,15 @@
 """Verb rules for change: a slot's value closes, or is replaced.
 
 * **cessation** verbs (stop, quit, give up, drop, ditch, sell, rehome, leave,
-  pass away, "done with") close the value they take as object, and a slot
+  "done with") close the value they take as object, and a slot
   named without a value ("I don't do any sport now", "I no longer drive",
   "we're no longer together") closes whatever its current value is;
 * **transitions** (switch/move/go/change from X to Y, replace/swap X with/for Y,
   trade in X for Y, ditch X for Y) close X and open Y, in the slot the values
   or the verb's object name ("changed jobs from IBM to SAP").
 
-Opening values is :mod:`graphmem.extract.rules.families.states`; negated states are
-closed by dispatch._never_asserted.
+Opening values is :mod:`graphmem.extract.rules.families.states`; a pet gone (died, ran
+away, lost) is :mod:`.loss`; negated states are closed by dispatch._never_asserted.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule, each, has_time
 from graphmem.extract.rules.lexicon import (
-    ACTIVITY_VERBS, LANGUAGE_LABELS, OCCUPATIONS, dobjs, has_prt, is_company, is_named, is_place, object_type, pobjs, taken_up)
+    ACTIVITY_VERBS, LANGUAGE_LABELS, dobjs, has_prt, is_company, is_named, is_place, object_type, pobjs, taken_up)
 from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, appositive_name, conjuncts,
                                             possessor)
 from graphmem.extract.rules.phrases import gerund, phrase
@@ -341,79 +341,6 @@ def together(clause: Clause, speech: Speech) -> list[Finding]:
             for s in me]
 
 
-def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
-    """"Our cat Luna passed away", "my dog died", "our dog ran away", "our cat went
-    missing": the pet is gone.
-
-    A bare name ("Biscuit died last week"), said in the first person by someone
-    other than the name, ends the speaker's pet of that name if they have one (a
-    retraction of a value not held ends nothing); a person's death ends no relation
-    to them ("my grandma Rose died" still names a grandmother)."""
-    verb = clause.verb
-    if clause.lemma == "lose":  # "We lost our greyhound Pepper last night"
-        return _lost_pet(clause, speech)
-    if clause.negated or clause.modal or clause.tense == "future" or (
-            clause.lemma in ("pass", "run") and not has_prt(verb, "away")) or (
-            clause.lemma == "go" and not any(c.lower_ == "missing" for c in verb.children)):
-        return []
-    out: list[Finding] = []
-    for t in (c for c in verb.children if c.dep_ == "nsubj"):
-        # "my dog", "our dog Rex" (Rex with a compound), "Rex, our dog," (an apposition)
-        kind = t if t.lemma_.lower() in PETS else next(
-            (c for c in t.children if c.dep_ in ("compound", "appos")
-             and c.lemma_.lower() in PETS), None)
-        if kind is None and _bare_name(t, speech):
-            out.append(Finding(speech.me(), "HAS_PET", t.text, "animal", "retract"))
-            continue
-        if kind is not None and kind is not t and is_named(t) and speech.first_person and \
-                possessor(t) is None and possessor(kind) is None:
-            # "Mochi the guinea pig died": the speaker's pet of that name, if they have one
-            out.append(Finding(speech.me(), "HAS_PET", t.text, "animal", "retract"))
-            continue
-        if kind is None or not speech.first_person or "me" not in (possessor(t), possessor(kind)):
-            continue
-        name = t.text if kind is not t and is_named(t) else appositive_name(t) or phrase(t)
-        if name:
-            out.append(Finding(speech.me(), "HAS_PET", name, "animal", "retract"))
-    return out
-
-
-def _lost_pet(clause: Clause, speech: Speech) -> list[Finding]:
-    """"We lost our greyhound Pepper", "I lost my cat": the speaker's pet has died (not "lost
-    my keys", nor "lost our dog in the park for an hour", said with a time span)."""
-    if clause.negated or clause.modal or clause.tense != "past" or not speech.first_person:
-        return []
-    out: list[Finding] = []
-    for t in dobjs(clause.verb):
-        kind = t if t.lemma_.lower() in PETS else next(
-            (c for c in t.children if c.dep_ == "compound" and c.lemma_.lower() in PETS), None)
-        if kind is None or "me" not in (possessor(t), possessor(kind)):
-            continue
-        name = appositive_name(kind) or (t.text if kind is not t and is_named(t) else phrase(t))
-        if name:
-            out.append(Finding(speech.me(), "HAS_PET", name, "animal", "retract"))
-    return out
-
-
-#: Plural nouns that open a sentence about a death and name no pet.
-_NOT_PET_NAMES = KIN.keys() | PETS | OCCUPATIONS | {"grandparent", "people", "plant", "flower",
-                                                    "friend", "neighbour", "neighbor"}
-
-
-def _bare_name(token: Token, speech: Speech) -> bool:
-    """A name alone, not one of the episode's people or speakers, said in the first person."""
-    # a pet's name may read as a plural noun at the sentence's start ("Pickles passed away")
-    # (not "Grandparents passed away", "Things died down")
-    verb = token.head
-    opening_name = token.pos_ == "NOUN" and token.i == token.sent.start and \
-        token.text[:1].isupper() and token.lemma_.lower() not in _NOT_PET_NAMES and \
-        verb.lemma_ in ("die", "pass") and \
-        all(c.lower_ == "away" for c in verb.children if c.dep_ == "prt")
-    return (speech.first_person and (is_named(token) and token.pos_ == "PROPN" or opening_name)
-            and not list(token.children) and token.text not in speech.people
-            and token.text not in speech.speakers and token.text != speech.speaker)
-
-
 def done_with(clause: Clause, speech: Speech) -> list[Finding]:
     """"I'm done with Java", "I'm through with tennis": it has ended."""
     verb = clause.verb
@@ -510,8 +437,7 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "stick": (habit_over,),
     "do": (no_slot, done_with, habit_over), "finish": (habit_over,), "have": (no_slot,),
     "follow": (no_slot,), "drink": (consume,), "smoke": (consume,), "eat": (consume,),
-    "pass": (pass_away,), "die": (pass_away,), "run": (pass_away,), "lose": (pass_away, lose_interest),
-    "go": (transition, pass_away, habit_over),
+    "lose": (lose_interest,), "go": (transition, habit_over),
     "switch": (transition,), "move": (transition, move_out), "change": (transition,),
     "replace": (transition,), "swap": (transition,), "trade": (transition,),
     "exchange": (transition,), "upgrade": (transition,), "relocate": (transition,),
@@ -521,6 +447,5 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "resign": (step_down,),
 })
 #: Words the sentence gate must let through for these rules.
-TRIGGERS: frozenset[str] = frozenset({"rehomed", "rehome", "together", "died", "passed", "done",
-                                      "through", "missing"})
+TRIGGERS: frozenset[str] = frozenset({"rehomed", "rehome", "together", "done", "through"})
 PATTERNS: tuple[re.Pattern[str], ...] = ()

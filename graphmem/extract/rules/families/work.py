@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing, action_of, each,
                                            has_time, past_stretch, past_until, reworded)
 from graphmem.extract.rules.lexicon import (
-    dobjs, has_prt, capitalised, is_company, is_named, is_occupation, is_org, object_type, pobjs)
+    BUSINESSES, dobjs, has_prt, capitalised, is_company, is_named, is_occupation, is_org,
+    is_school, object_type, pobjs)
 from graphmem.extract.rules.parties import VAGUE, Party, Speech, has_det, possessor
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
@@ -159,13 +160,12 @@ def start_job(clause: Clause, speech: Speech) -> list[Finding]:
                  + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := _title(t))])
 
 
-#: Names that are a school, not an employer: "started at Leeds University".
-_SCHOOL_WORDS = frozenset({"university", "college", "school", "academy", "uni"})
 #: Words of study in a sentence make a start somewhere a school's ("started at Stanford as a
 #: freshman", "started at MIT for my PhD").
-_STUDY_WORDS = _SCHOOL_WORDS | {"study", "student", "degree", "course", "semester", "freshman",
-                                "major", "phd", "masters", "master", "undergrad", "class",
-                                "term", "lecture", "grad", "bachelor"}
+_STUDY_WORDS = frozenset({"university", "college", "school", "academy", "uni", "study",
+                          "student", "degree", "course", "semester", "freshman", "major", "phd",
+                          "masters", "master", "undergrad", "class", "term", "lecture", "grad",
+                          "bachelor"})
 
 
 def start_at(clause: Clause, speech: Speech) -> list[Finding]:
@@ -189,7 +189,7 @@ def start_at(clause: Clause, speech: Speech) -> list[Finding]:
         places += [_called(t) or t for t in named]
     orgs = [t for t in places if t.text[:1].isupper() and t.ent_type_ not in (
         "GPE", "LOC", "FAC", "TIME", "DATE", "CARDINAL")
-        and not {w.lower() for w in t.text.split()} & _SCHOOL_WORDS
+        and not is_school(t)
         and (is_org(t) or is_company(t) or t.tag_ in ("NNP", "RB"))]
     if not orgs:
         return []
@@ -202,10 +202,8 @@ def start_at(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 #: Nouns a firm is introduced by before its name: "a fintech startup called Ledgerly".
-_FIRM_NOUNS = frozenset({"startup", "start-up", "company", "firm", "agency", "business",
-                         "bank", "charity", "consultancy", "studio", "shop", "place", "bakery",
-                         "cafe", "café", "restaurant", "bar", "pub", "salon", "clinic", "hotel",
-                         "store", "gym", "nursery", "practice", "garage", "lab", "brewery"})
+_FIRM_NOUNS = BUSINESSES | {"start-up", "bank", "consultancy", "place", "pub", "hotel", "nursery",
+                            "garage", "lab", "brewery"}
 
 
 def _called(token: Token) -> Token | None:
