@@ -48,6 +48,7 @@ def serve(
     from uvicorn.config import LOGGING_CONFIG
 
     from api.app import create_app
+    from graphmem.cli.listener import TcpListenerConfig, run_workers
 
     # graphmem's own loggers (the API's warnings) go where uvicorn's do, at INFO whatever
     # uvicorn's level; the audit trail is the JSONL file of GRAPHMEM_AUDIT_LOG
@@ -76,6 +77,6 @@ def serve(
         return
     # each worker builds its own app from the environment, given these options through it
     os.environ.update({f"GRAPHMEM_{k.upper()}": str(v) for k, v in options.items()})
-    uvicorn.run("api.app:app_from_environment", factory=True, workers=workers,
-                host=settings.host, port=settings.port, log_level=log_level,
-                log_config=log_config)
+    run_workers(TcpListenerConfig(
+        "api.app:app_from_environment", factory=True, workers=workers, host=settings.host,
+        port=settings.port, log_level=log_level, log_config=log_config))
