@@ -9,15 +9,16 @@
 4. reports requests/s, p50/p95/p99 per kind and errors, and writes
    ``bench/results/api_load.json`` with the machine's facts.
 
-With ``--store neo4j`` the facts go into a Neo4j (NEO4J_URI, or a local server that
-``bench/stores.py`` starts) and the load runs once per ``--workers`` count against
-``graphmem serve --store neo4j --workers N`` (one seeding, the same client each time);
-that writes ``bench/results/api_load_neo4j.json``.
+The load runs once per ``--workers`` count against ``graphmem serve --workers N`` (one
+seeding, the same client each time). With ``--store neo4j`` the facts go into a Neo4j
+(NEO4J_URI, or a local server that ``bench/stores.py`` starts), and the run writes
+``bench/results/api_load_neo4j.json``; on the embedded store each run gets a copy of the
+seeded file, so no run starts from what another one wrote.
 
 Target on 2 cores: 200 search req/s at p95 <= 100 ms, no errors. The clients share
 the machine with the server, so the figure is a lower bound for the server.
 
-    python bench/api_load.py --facts 10000 --duration 20 --concurrency 8
+    python bench/api_load.py --facts 10000 --duration 20 --concurrency 8 --workers 1 2
     python bench/api_load.py --store neo4j --workers 1 2 4
 """
 
@@ -27,6 +28,7 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -226,11 +228,9 @@ def main() -> None:
                         help="in-process searches timed before the server starts")
     parser.add_argument("--store", choices=["embedded", "neo4j"], default="embedded")
     parser.add_argument("--workers", type=int, nargs="+", default=[1],
-                        help="uvicorn workers, one load run per count (neo4j only)")
+                        help="uvicorn workers, one load run per count")
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args()
-    if args.store == "embedded" and args.workers != [1]:
-        parser.error("--workers above 1 needs --store neo4j (the server refuses it)")
 
     with tempfile.TemporaryDirectory(prefix="graphmem-api-load-") as tmp:
         print(f"seeding {args.facts} facts...", flush=True)
@@ -244,12 +244,12 @@ def main() -> None:
                     "GRAPHMEM_NEO4J_PASSWORD": os.environ.get("NEO4J_PASSWORD", "")},
                     Path(tmp), args, n) for n in args.workers]
         if args.store == "embedded":  # closed first: the server opens the file itself
-            runs = [run(["--store", "embedded", "--db-path", str(Path(tmp) / "bench.db")], {},
-                        Path(tmp), args, 1)]
+            runs = [run(["--store", "embedded", "--db-path", str(_copy_of(Path(tmp), n)),
+                         "--workers", str(n)], {}, Path(tmp), args, n) for n in args.workers]
     base = {"seed_seconds": round(seed_seconds, 1),
             "search_in_process": summary(in_process, sum(in_process))}
     if args.store == "embedded":
-        result = {**runs[0], **base}
+        result = {**runs[0], **base, "runs": runs}  # the first run's figures on top
         result["config"]["store"] = "embedded"
         name = "api_load"
     else:
@@ -259,6 +259,15 @@ def main() -> None:
         name = "api_load_neo4j"
     if not args.no_write:
         print("wrote", write_result(name, result))
+
+
+def _copy_of(tmp: Path, workers: int) -> Path:
+    """A copy of the seeded file (the store closed it, so it is whole) for one run."""
+    copy = tmp / f"bench-{workers}.db"
+    for suffix in ("", "-wal"):
+        if (tmp / f"bench.db{suffix}").exists():
+            shutil.copyfile(tmp / f"bench.db{suffix}", tmp / f"{copy.name}{suffix}")
+    return copy
 
 
 def run(store_args: list[str], store_env: dict[str, str], tmp: Path, args: argparse.Namespace,

@@ -4,10 +4,10 @@ Options override the environment (``GRAPHMEM_HOST``, ``GRAPHMEM_PORT``,
 ``GRAPHMEM_STORE``, ``GRAPHMEM_DB_PATH``, ``GRAPHMEM_API_KEYS``... or ``.env``).
 Without API keys the server refuses to bind anything but loopback.
 
-``--workers N`` runs N server processes on one port (uvicorn's workers), for
-the Neo4j store only: the embedded store keeps its indexes in the memory of
-the process that opened it and rebuilds them whenever another process has
-written the file, so workers that all write would spend their time rebuilding.
+``--workers N`` runs N server processes on one port (uvicorn's workers), on
+either store. On the embedded store each worker keeps its own in-memory mirror
+of the file and replays the rows the others' writes logged (store/embedded/
+changes.py); its writes serialise on SQLite's write lock.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from graphmem.errors import SetupError
 from graphmem.settings import Settings
 
 
@@ -41,7 +40,7 @@ def serve(
         help="The embedded store's file \\[default: graphmem.db]", dir_okay=False)] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
     workers: Annotated[int, typer.Option(
-        min=1, help="Server processes; more than one needs the Neo4j store")] = 1,
+        min=1, help="Server processes on one port")] = 1,
 ) -> None:
     """Serve the REST API; OpenAPI docs at /docs."""
     import uvicorn
@@ -61,12 +60,6 @@ def serve(
                              "store": store.value if store else None}
     options = {k: v for k, v in given.items() if v is not None}
     settings = Settings(**options)
-    if workers > 1 and settings.store == "embedded":
-        raise SetupError(
-            f"--workers {workers} needs --store neo4j: the embedded store keeps its indexes in "
-            "the memory of each process and rebuilds them whenever another process writes "
-            "its file, so several writing workers would spend their time rebuilding; serve it "
-            "with --workers 1")
     app = create_app(settings)  # also checks the settings before any worker starts
     shown = f"[{settings.host}]" if ":" in settings.host else settings.host
     Console().print(f"graphmem serving on [bold]http://{shown}:{settings.port}[/] "

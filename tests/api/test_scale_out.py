@@ -1,5 +1,6 @@
 """Several server processes on one store: ``graphmem serve --workers N``, and two
-``graphmem serve`` processes on one Neo4j racing to rewrite one timeline."""
+``graphmem serve`` processes on one Neo4j, or on one SQLite file, racing to rewrite one
+timeline."""
 
 from __future__ import annotations
 
@@ -32,17 +33,32 @@ def _neo4j_env(neo4j_uri: Any) -> dict[str, str]:
             "GRAPHMEM_API_KEYS": f'{{"{sha(KEY_A)}": "{TENANT_A}"}}'}
 
 
-def test_several_workers_on_the_embedded_store_are_refused(tmp_path: Path) -> None:
-    [port] = free_ports(1)
-    done = subprocess.run(
-        [sys.executable, "-c", "from graphmem.cli import app; app()", "serve", "--store",
-         "embedded", "--db-path", str(tmp_path / "m.db"), "--workers", "2", "--port", str(port)],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path, env=dict(os.environ))
+def _embedded_env() -> dict[str, str]:
+    return {"GRAPHMEM_API_KEYS": f'{{"{sha(KEY_A)}": "{TENANT_A}"}}'}
 
-    assert done.returncode == 2, done
-    assert "--workers 2 needs --store neo4j" in done.stderr
-    assert "rebuilds them whenever another process writes" in done.stderr
-    assert not (tmp_path / "m.db").exists()  # refused before anything was opened
+
+def test_several_workers_serve_one_embedded_file(tmp_path: Path) -> None:
+    """Two workers, each with its own mirror of the file: whichever takes a request, it
+    answers from every write, the other worker's included (a search records its facts'
+    access, which is a write too)."""
+    args = ["--store", "embedded", "--db-path", str(tmp_path / "m.db"), "--workers", "2"]
+    query = {"scope": {"user_id": "maya"}, "query": "Where does Maya work?"}
+    with serving(tmp_path, _embedded_env(), args) as up:
+        with up.client(KEY_A) as client:
+            for month, company in enumerate(COMPANIES[:4], start=1):
+                made = client.post("/v1/episodes",
+                                   json=_episode("maya", f"I work at {company}", month))
+                assert made.status_code == 201, made.text
+                answers = set()
+                for _ in range(12):  # new connections: both workers take some
+                    with up.client(KEY_A) as fresh:
+                        found = fresh.post("/v1/memories/search", json=query).json()["results"]
+                    answers.add(tuple(r["object"] for r in found if r["predicate"] == "WORKS_AT"
+                                      and r["valid_until"] is None))
+                assert answers == {(company,)}, (company, answers)
+        jobs = _jobs(up, "maya")
+    assert len(jobs) == 4
+    assert [j["object"] for j in jobs if j["valid_until"] is None] == [COMPANIES[3]]
 
 
 def _episode(user: str, content: str, month: int) -> dict[str, Any]:
@@ -82,12 +98,21 @@ def test_two_processes_racing_on_one_timeline_leave_one_current_value(
     is kept, exactly one is current, and each SUPERSEDES edge points back in time. The
     first person exists before the race; the others are new to every writer, so the
     processes also race to create them (and must end with one entity each)."""
+    _race(tmp_path, _neo4j_env(neo4j_uri), ["--store", "neo4j"])
+
+
+def test_two_processes_racing_on_one_embedded_file_leave_one_current_value(
+        tmp_path: Path) -> None:
+    """The same race on one SQLite file: two processes, each with its own mirror."""
+    _race(tmp_path, _embedded_env(),
+          ["--store", "embedded", "--db-path", str(tmp_path / "m.db")])
+
+
+def _race(tmp_path: Path, env: dict[str, str], args: list[str]) -> None:
     users = [f"racer-{uuid.uuid4().hex[:8]}" for _ in range(RACES)]
     months = {company: 1 + (i * 5) % 8 for i, company in enumerate(COMPANIES)}
-    env = _neo4j_env(neo4j_uri)
     with ExitStack() as stack:
-        servers = [stack.enter_context(serving(tmp_path, env, ["--store", "neo4j"]))
-                   for _ in range(2)]
+        servers = [stack.enter_context(serving(tmp_path, env, args)) for _ in range(2)]
         for user in users[:1]:
             with servers[0].client(KEY_A) as client:
                 made = client.post("/v1/episodes", json=_episode(user, "I live in Lisbon", 1))
@@ -106,7 +131,8 @@ def test_two_processes_racing_on_one_timeline_leave_one_current_value(
                 codes = list(pool.map(write, [user] * len(COMPANIES), range(len(COMPANIES))))
                 assert codes == [201] * len(COMPANIES)
         for user in users:
-            _check_one_current_job(_jobs(servers[1], user), months)
+            for server in servers:  # each process's mirror ends the same
+                _check_one_current_job(_jobs(server, user), months)
 
 
 def _check_one_current_job(jobs: list[dict[str, Any]], months: dict[str, int]) -> None:

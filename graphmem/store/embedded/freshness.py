@@ -3,16 +3,16 @@
 The mirror (parsed facts, graph, vectors) is built from the SQLite file when the
 store opens and then follows this process's own writes. Another process may
 write the same file: a ``graphmem ingest`` or ``forget`` run from the command
-line beside a running server, or a second server. SQLite tells a connection
+line beside a running server, or another API worker. SQLite tells a connection
 when that happened: ``PRAGMA data_version`` changes when any *other* connection
 commits. :class:`FreshLock` is the store's lock; each time a thread takes it
-(not on re-entry) it asks, and rebuilds the mirror when the file moved. A store
-call that takes the lock many times (a search's channels: a dozen) asks once,
-at its start (:meth:`FreshLock.checked`): each asking is a statement on the
-write connection, which lets go of the GIL and hands it to another thread. The
-question costs a few microseconds; the rebuild costs as much as opening the
-store, so several processes that all write often are better served by Neo4j
-(which is why ``graphmem serve`` keeps one worker on the embedded store).
+(not on re-entry) it asks, and when the file moved it has the store catch up:
+reload the records the other process's writes changed (:mod:`.changes`), or the
+whole mirror when the change log no longer reaches back that far. A store call
+that takes the lock many times (a search's channels: a dozen) asks once, at its
+start (:meth:`FreshLock.checked`): each asking is a statement on the write
+connection, which lets go of the GIL and hands it to another thread. The question
+costs a few microseconds; catching up costs a read of the changed rows.
 """
 
 from __future__ import annotations
@@ -27,17 +27,18 @@ DATA_VERSION = "PRAGMA data_version"
 
 
 class FreshLock:
-    """A re-entrant lock that reloads the mirror when another connection committed.
+    """A re-entrant lock that has the mirror catch up when another connection committed.
 
     ``connection`` returns the store's open connection, or ``None`` while it is
-    closed; ``reload`` rebuilds the mirror from it. Both run under the lock.
+    closed; ``catch_up`` brings the mirror up to the file and calls :meth:`mark_loaded`.
+    Both run under the lock.
     """
 
     def __init__(self, connection: Callable[[], sqlite3.Connection | None],
-                 reload: Callable[[], None]) -> None:
+                 catch_up: Callable[[], None]) -> None:
         self._lock = threading.RLock()
         self._connection = connection
-        self._reload = reload
+        self._catch_up_mirror = catch_up
         self._depth = 0  # only changed while holding the lock
         self._seen: tuple[int, int] | None = None  # (id of the connection, its data_version)
         self._checked = threading.local()  # .active: inside checked() on this thread
@@ -91,4 +92,4 @@ class FreshLock:
         now = self.file_version()
         if now is None or self._seen is None or now == self._seen:
             return
-        self._reload()  # sets _seen through mark_loaded
+        self._catch_up_mirror()  # sets _seen through mark_loaded

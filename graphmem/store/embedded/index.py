@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import sqlite3
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 import networkx as nx
@@ -23,11 +23,14 @@ import numpy.typing as npt
 from graphmem.models import Entity, Fact
 from graphmem.store.base import WriteBatch
 from graphmem.store.embedded import sql
+from graphmem.store.embedded.changes import Changed
 from graphmem.store.embedded.vectors import VectorIndex
 
 ScopeKey = tuple[str, str]  # (tenant, scope_key)
 Vector = list[float] | npt.NDArray[np.float32]
 M = TypeVar("M", Fact, Entity)
+#: Ids a statement when a mirror reads records by id (well under SQLite's variable limit).
+_CHUNK = 500
 
 
 def _row(blob: object) -> npt.NDArray[np.float32] | None:
@@ -102,15 +105,9 @@ class EmbeddedIndex:
     def load(self, db: sqlite3.Connection) -> None:
         vectors = _Blocks(flush_every=2048)  # bounded: a large store's rows are not all held
         for doc, blob in db.execute(sql.LOAD_FACTS):  # docs are stored without the vector
-            fact = Fact.model_validate_json(doc)
-            self._put_fact(fact, vectors)
-            if (row := _row(blob)) is not None:
-                vectors.add(self._index(self._fact_vectors, fact), fact.id, row)
+            self._load_fact(doc, blob, vectors)
         for doc, blob in db.execute(sql.LOAD_ENTITIES):
-            entity = Entity.model_validate_json(doc)
-            self._put_entity(entity, vectors)
-            if (row := _row(blob)) is not None:
-                vectors.add(self._index(self._entity_vectors, entity), entity.id, row)
+            self._load_entity(doc, blob, vectors)
         vectors.flush()
         for tenant, scope_key, episode_id, idx, blob in db.execute(sql.LOAD_TURNS):
             if (row := _row(blob)) is not None:
@@ -121,11 +118,7 @@ class EmbeddedIndex:
         for fid in batch.delete_fact_ids:
             self._drop_fact(fid)
         for eid in batch.delete_entity_ids:
-            entity = self.entities.pop(eid, None)
-            if entity is not None:
-                self._index(self._entity_vectors, entity).remove([eid])
-            if self.graph.has_node(eid):
-                self.graph.remove_node(eid)
+            self._drop_entity(eid)
         for episode_id in batch.delete_episode_ids:
             self._drop_turns(episode_id)
         blocks = _Blocks()
@@ -140,6 +133,34 @@ class EmbeddedIndex:
                 self._drop_turns(episode.id)
                 self._put_turns((episode.tenant, episode.scope_key), episode.id,
                                 dict(enumerate(vectors)))
+
+    def refresh(self, db: sqlite3.Connection, changed: Changed) -> None:
+        """Make the changed records (another process's writes) what the file holds now:
+        reloaded where they are there, dropped where they are gone."""
+        facts = _by_id(db, sql.facts_by_id, changed.facts)
+        entities = _by_id(db, sql.entities_by_id, changed.entities)
+        for fid in changed.facts - facts.keys():
+            self._drop_fact(fid)
+        for eid in changed.entities - entities.keys():
+            self._drop_entity(eid)
+        vectors = _Blocks()
+        for doc, blob in entities.values():
+            self._load_entity(doc, blob, vectors)
+        for doc, blob in facts.values():
+            self._load_fact(doc, blob, vectors)
+        vectors.flush()
+        episodes = sorted(changed.episodes)
+        for episode_id in episodes:
+            self._drop_turns(episode_id)
+        turns: dict[tuple[ScopeKey, str], dict[int, npt.NDArray[np.float32]]] = {}
+        for start in range(0, len(episodes), _CHUNK):
+            chunk = episodes[start:start + _CHUNK]
+            for tenant, scope_key, episode_id, idx, blob in db.execute(
+                    sql.turns_of_episodes(len(chunk)), chunk):
+                if (row := _row(blob)) is not None:
+                    turns.setdefault(((tenant, scope_key), episode_id), {})[idx] = row
+        for (scope, episode_id), rows in turns.items():
+            self._put_turns(scope, episode_id, rows)
 
     # -- lookups --------------------------------------------------------------
     def fact(self, tenant: str, fact_id: str) -> Fact | None:
@@ -223,11 +244,53 @@ class EmbeddedIndex:
         if self.graph.has_edge(old.subject_id, old.object_id, key=fact_id):
             self.graph.remove_edge(old.subject_id, old.object_id, key=fact_id)
 
+    def _load_fact(self, doc: str, blob: object, vectors: _Blocks) -> None:
+        """Put a fact read from the file (its doc and vector column), replacing the mirror's."""
+        fact = Fact.model_validate_json(doc)
+        self._forget_vector(self._fact_vectors, self.facts.get(fact.id), fact, blob)
+        self._put_fact(fact, vectors)
+        if (row := _row(blob)) is not None:
+            vectors.add(self._index(self._fact_vectors, fact), fact.id, row)
+
+    def _load_entity(self, doc: str, blob: object, vectors: _Blocks) -> None:
+        entity = Entity.model_validate_json(doc)
+        self._forget_vector(self._entity_vectors, self.entities.get(entity.id), entity, blob)
+        self._put_entity(entity, vectors)
+        if (row := _row(blob)) is not None:
+            vectors.add(self._index(self._entity_vectors, entity), entity.id, row)
+
+    def _drop_entity(self, entity_id: str) -> None:
+        entity = self.entities.pop(entity_id, None)
+        if entity is not None:
+            self._index(self._entity_vectors, entity).remove([entity_id])
+        if self.graph.has_node(entity_id):
+            self.graph.remove_node(entity_id)
+
+    def _forget_vector(self, indexes: dict[ScopeKey, VectorIndex], old: Fact | Entity | None,
+                       new: Fact | Entity, blob: object) -> None:
+        """Drop ``old``'s vector before ``new`` (the same record, reloaded) is put, where
+        the new one will not replace it in place: it has no vector now, or another scope."""
+        if old is not None and (_row(blob) is None
+                                or (old.tenant, old.scope_key) != (new.tenant, new.scope_key)):
+            self._index(indexes, old).remove([old.id])
+
     def _put_entity(self, entity: Entity, vectors: _Blocks) -> None:
         if entity.embedding is not None:
             vectors.add(self._index(self._entity_vectors, entity), entity.id, entity.embedding)
         self.entities[entity.id] = _compact(entity, _ENTITY_FIELDS, _ENTITY_SHARED)
         self.graph.add_node(entity.id)
+
+
+def _by_id(db: sqlite3.Connection, statement: Callable[[int], str],
+           ids: set[str]) -> dict[str, tuple[str, object]]:
+    """Each found id's (doc, embedding) row, read ``_CHUNK`` ids a statement."""
+    wanted = sorted(ids)
+    found: dict[str, tuple[str, object]] = {}
+    for start in range(0, len(wanted), _CHUNK):
+        chunk = wanted[start:start + _CHUNK]
+        found.update({str(i): (str(doc), blob)
+                      for i, doc, blob in db.execute(statement(len(chunk)), chunk)})
+    return found
 
 
 def _nearest(indexes: dict[ScopeKey, VectorIndex], tenant: str, scope_keys: list[str],

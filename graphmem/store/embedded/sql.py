@@ -12,7 +12,9 @@ from graphmem.store.text import scope_token
 #: 2: a turn's full-text entry holds its neighbouring turns too (models.turn_context_texts);
 #:    fact and turn entries carry a scope token, so a search reads one scope's postings.
 #: 3: entity entries carry a scope token too.
-SCHEMA_VERSION = 3
+#: 4: a log of what each write changed (``changes``), which other processes' mirrors
+#:    replay; a graphmem without it would write without logging.
+SCHEMA_VERSION = 4
 
 #: The turns' full-text table: a turn's own words, its neighbours' (context), its scope token.
 CREATE_TURNS_FTS = ("CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5 (content, context,"
@@ -87,6 +89,10 @@ CREATE INDEX IF NOT EXISTS timelines_scope ON timelines (tenant, scope_key);
 CREATE TABLE IF NOT EXISTS requests (tenant TEXT NOT NULL, key TEXT NOT NULL,
     created_at TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (tenant, key));
 CREATE INDEX IF NOT EXISTS requests_created ON requests (tenant, created_at);
+
+-- what each write changed, for other processes' mirrors (changes.py)
+CREATE TABLE IF NOT EXISTS changes (seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    facts TEXT NOT NULL, entities TEXT NOT NULL, episodes TEXT NOT NULL);
 """
 
 
@@ -166,6 +172,28 @@ LOAD_FACTS = "SELECT doc, embedding FROM facts"
 LOAD_ENTITIES = "SELECT doc, embedding FROM entities"
 LOAD_TURNS = ("SELECT tenant, scope_key, episode_id, idx, embedding FROM turns"
               " WHERE embedding IS NOT NULL")
+
+
+# -- the change log (changes.py) ----------------------------------------------------
+INSERT_CHANGE = "INSERT INTO changes (facts, entities, episodes) VALUES (?, ?, ?)"
+PRUNE_CHANGES = "DELETE FROM changes WHERE seq <= ?"
+LAST_CHANGE = "SELECT COALESCE(MAX(seq), 0) FROM changes"
+CHANGES_SINCE = "SELECT seq, facts, entities, episodes FROM changes WHERE seq > ? ORDER BY seq"
+
+
+# -- reads: what another process changed, by id (store/embedded/changes.py) -----------
+def facts_by_id(count: int) -> str:
+    return f"SELECT id, doc, embedding FROM facts WHERE id IN ({placeholders(count)})"
+
+
+def entities_by_id(count: int) -> str:
+    return f"SELECT id, doc, embedding FROM entities WHERE id IN ({placeholders(count)})"
+
+
+def turns_of_episodes(count: int) -> str:
+    return ("SELECT tenant, scope_key, episode_id, idx, embedding FROM turns"
+            f" WHERE embedding IS NOT NULL AND episode_id IN ({placeholders(count)})")
+
 
 # -- reads: episodes ----------------------------------------------------------------
 EPISODE_DOC = "SELECT doc FROM episodes WHERE id=? AND tenant=?"

@@ -10,8 +10,9 @@ ranking, kept transactionally in step with the rows).
 
 A lock serialises access, so one store can be shared by the threads of a web
 server. Another process may write the same file (a command-line run beside a
-server): the lock notices and rebuilds the mirror (:mod:`.freshness`). Raw turns
-become search hits in :mod:`.turns`.
+server, or another API worker): the lock notices, and the mirror reloads what that
+process's writes changed (:mod:`.freshness`, :mod:`.changes`). Raw turns become search
+hits in :mod:`.turns`.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from graphmem.models import (
     utcnow,
 )
 from graphmem.search.channels import channels_by_parts
-from graphmem.store.embedded import fulltext, sql, turns, writes
+from graphmem.store.embedded import changes, fulltext, sql, turns, writes
 from graphmem.store.base import FactQuery, Reminder, Scored, ScoredEntity, StoredResponse
 from graphmem.store.base import StoreStats
 from graphmem.store.base import ChannelHits, ChannelPlan, TurnHit, WriteBatch
@@ -60,7 +61,8 @@ class EmbeddedStore:
         self._index = EmbeddedIndex(embedding_dim)
         # Every read and write takes this lock; it rebuilds the mirror when another
         # process wrote the file since (see freshness.py).
-        self._lock = FreshLock(lambda: self._conn, self._load_memory_indexes)
+        self._lock = FreshLock(lambda: self._conn, self._catch_up)
+        self._mirror_seq = 0  # the newest row of the change log the mirror holds
 
     # -- lifecycle ------------------------------------------------------------
     def open(self) -> None:
@@ -113,10 +115,34 @@ class EmbeddedStore:
 
     def _load_memory_indexes(self) -> None:
         version = self._lock.file_version()  # before reading: a commit during the load shows
+        seq = changes.last(self._db)  # likewise: rows after it are replayed
         index = EmbeddedIndex(self.embedding_dim)
         index.load(self._db)
         self._index = index
+        self._mirror_seq = seq
         self._lock.mark_loaded(version)
+
+    def _catch_up(self) -> None:
+        """Another process committed: reload what its writes changed (the change log), or
+        the whole mirror when the log no longer reaches back to the mirror's last row."""
+        version = self._lock.file_version()
+        found = changes.since(self._db, self._mirror_seq)
+        if found is None:
+            self._load_memory_indexes()
+            return
+        changed, seq = found
+        if changed:
+            self._index.refresh(self._db, changed)
+        self._mirror_seq = seq
+        self._lock.mark_loaded(version)
+
+    def _replay_others(self, db: sqlite3.Connection) -> None:
+        """Inside a write transaction: replay the rows other processes logged since the
+        mirror's last one. The write lock is held, so none lands after this until the
+        commit, and the caller reads and writes over the file's current records (a
+        record written back from a stale mirror would undo another process's change)."""
+        if changes.last(db) != self._mirror_seq:
+            self._catch_up()
 
     @property
     def _db(self) -> sqlite3.Connection:
@@ -158,6 +184,8 @@ class EmbeddedStore:
         try:
             with self._lock:
                 with self._transaction() as db:
+                    self._replay_others(db)
+                    seq = changes.record(db, changes.Changed.of_batch(batch))
                     writes.lock_timelines(db, tenant, batch)
                     writes.delete_facts(db, tenant, batch.delete_fact_ids)
                     writes.delete_episodes(db, tenant, batch.delete_episode_ids)
@@ -171,6 +199,7 @@ class EmbeddedStore:
                         [(m.episode_id, m.entity_id) for m in batch.mentions],
                     )
                 self._index.apply(batch)
+                self._mirror_seq = seq
         except sqlite3.Error as err:
             raise StoreError(f"embedded store write failed, nothing was written: {err}") from err
 
@@ -323,6 +352,7 @@ class EmbeddedStore:
         # only the access fields, so a concurrent forget or merge is never undone.
         with self._lock:
             with self._transaction() as db:
+                self._replay_others(db)
                 counts = Counter(fact_ids)
                 updated = [f.model_copy(update={"access_count": f.access_count + n,
                                                 "last_accessed": at})
@@ -330,8 +360,10 @@ class EmbeddedStore:
                 db.executemany(sql.UPDATE_FACT_DOC,
                                [(f.model_dump_json(exclude={"embedding"}), f.id, tenant)
                                 for f in updated])
+                seq = changes.record(db, changes.Changed(facts={f.id for f in updated}))
             for fact in updated:
                 self._index.replace_fact(fact)
+            self._mirror_seq = seq
 
     # -- search channels ------------------------------------------------------
     def _filter_scored(self, tenant: str, scope_keys: list[str], ranked: list[tuple[str, float]],
