@@ -270,6 +270,18 @@ def is_school(token: Token) -> bool:
         w in _SCHOOL_WORDS for w in words)
 
 
+#: What a student is at a school, not a job title there: "started at Stanford as a freshman",
+#: "I'm at Leeds as a PhD student" (the phrase's head word; "a senior engineer" is a job).
+_STUDENT_ROLES = frozenset({"freshman", "fresher", "sophomore", "junior", "senior", "student",
+                            "undergrad", "undergraduate", "postgrad", "postgraduate",
+                            "grad", "doctoral", "phd", "pupil"})
+
+
+def is_student_role(token: Token) -> bool:
+    """Whether a title after "as" says a student, not a job ("as a freshman")."""
+    return token.lemma_.lower() in _STUDENT_ROLES or token.lower_ in _STUDENT_ROLES
+
+
 #: Last words that make a name a company's: "Brightline Health", "Redwing Aerospace".
 _COMPANY_WORDS = frozenset({
     "inc", "inc.", "ltd", "llc", "gmbh", "corp", "corporation", "co", "company", "labs", "lab",

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule, Timing, action_of, each
 from graphmem.extract.rules.lexicon import (
-    capitalised, dobjs, is_named, is_occupation, is_org, is_place, is_school, pobjs)
+    capitalised, dobjs, is_named, is_occupation, is_org, is_place, is_school, is_student_role,
+    pobjs)
 from graphmem.extract.rules.parties import (KIN, Speech, appositive_name, conjuncts,
                                             copula_subjects, possessor)
 from graphmem.extract.rules.phrases import phrase
@@ -109,14 +110,22 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
     action = action_of(clause)
     return each(clause, lambda s: [Finding(s, _studies_or_works(t, titles), n, "organization",
                                            action) for t in orgs if (n := phrase(t))]
-                 + [Finding(s, "JOB_TITLE", n, "role", action) for t in titles
+                 + [Finding(s, "JOB_TITLE", n, "role", action) for t in _job_titles(titles)
                     if orgs and (n := phrase(t))])
 
 
 def _studies_or_works(place: Token, titles: list[Token]) -> str:
     """"I'm at Leeds University now", "started at the University of Porto": a student's
-    school, unless a title says it is a job there ("at Leeds University as a lecturer")."""
+    school, unless a title says it is a job there ("at Leeds University as a lecturer");
+    and any place one is at as a student ("started at Stanford as a freshman")."""
+    if titles and all(is_student_role(t) for t in titles):
+        return "STUDIES_AT"
     return "STUDIES_AT" if is_school(place) and not titles else "WORKS_AT"
+
+
+def _job_titles(titles: list[Token]) -> list[Token]:
+    """The titles that are jobs: "as a freshman" is a student's year, not a title."""
+    return [t for t in titles if not is_student_role(t)]
 
 
 def out_of_work(clause: Clause, speech: Speech) -> list[Finding]:
@@ -235,7 +244,7 @@ def started_at(clause: Clause, speech: Speech) -> list[Finding]:
     timing: Timing = "event" if clause.tense == "past" else "start"
     return each(clause, lambda s: [Finding(s, _studies_or_works(t, titles), n, "organization",
                                            timing=timing) for t in orgs if (n := phrase(t))]
-                 + [Finding(s, "JOB_TITLE", n, "role") for t in titles
+                 + [Finding(s, "JOB_TITLE", n, "role") for t in _job_titles(titles)
                     if orgs and (n := phrase(t))])
 
 

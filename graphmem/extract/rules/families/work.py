@@ -18,7 +18,7 @@ from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing
                                            has_time, past_stretch, past_until, reworded)
 from graphmem.extract.rules.lexicon import (
     BUSINESSES, dobjs, has_prt, capitalised, is_company, is_named, is_occupation, is_org,
-    is_school, object_type, pobjs)
+    is_school, is_student_role, object_type, pobjs)
 from graphmem.extract.rules.parties import VAGUE, Party, Speech, has_det, possessor
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
@@ -122,7 +122,10 @@ def join(clause: Clause, speech: Speech) -> list[Finding]:
     if sports:  # "joined the rowing club", "joined a handball team": the sport
         return each(clause, lambda s: [Finding(s, "PLAYS_SPORT", n, "activity") for n in sports])
     titles = pobjs(clause.verb, ("as",)) if orgs else []
-    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", timing="start")
+    # "joined Harvard as a freshman": a school joined as a student, no job there
+    predicate = "STUDIES_AT" if titles and all(map(is_student_role, titles)) else "WORKS_AT"
+    titles = [t for t in titles if not is_student_role(t)]
+    return each(clause, lambda s: [Finding(s, predicate, n, "organization", timing="start")
                                     for t in orgs if (n := phrase(t))]
                  + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := _title(t))])
 

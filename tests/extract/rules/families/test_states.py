@@ -250,3 +250,27 @@ def test_a_new_thing_is_the_model_its_apposition_names(extractor: RuleExtractor,
 def test_values_said_in_passing_are_read_clean(extractor: RuleExtractor, text: str,
                                                expected: set[Triple]) -> None:
     assert triples(said(extractor, text)) == expected
+
+
+@pytest.mark.parametrize(("text", "school"), [
+    ("I started at Stanford as a freshman last fall.", "Stanford"),  # had a job and a title
+    ("I'm at Leeds as a PhD student now.", "Leeds"),
+    ("I joined Harvard as a freshman in 2023.", "Harvard"),
+    ("Starting at MIT as a grad student in September.", "MIT"),
+])
+def test_a_place_started_at_as_a_student_is_a_school_not_a_job(
+        extractor: RuleExtractor, text: str, school: str) -> None:
+    found = triples(said(extractor, text))
+    assert ("Bob", "STUDIES_AT", school, "assert") in found
+    assert not {t for t in found if t[1] in ("WORKS_AT", "JOB_TITLE")}
+
+
+@pytest.mark.parametrize(("text", "employer", "title"), [
+    ("I started at Google as a senior engineer in May.", "Google", "senior engineer"),
+    ("I joined Stripe as a junior developer.", "Stripe", "junior developer"),
+    ("I'm at Leeds University as a lecturer.", "Leeds University", "lecturer"),
+])
+def test_a_students_year_as_an_adjective_is_still_a_job(
+        extractor: RuleExtractor, text: str, employer: str, title: str) -> None:
+    found = triples(said(extractor, text))
+    assert {("Bob", "WORKS_AT", employer, "assert"), ("Bob", "JOB_TITLE", title, "assert")} <= found
