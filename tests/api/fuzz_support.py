@@ -199,12 +199,15 @@ def neo4j_counts(driver: Any) -> Callable[[], tuple[int, ...]]:
 
 
 def embedded_counts(store: EmbeddedStore) -> Callable[[], tuple[int, ...]]:
-    """Row counts of every table of the store's SQLite file, read on a connection of our own."""
+    """Row counts of every table of the store's SQLite file, read on a connection of our own.
+
+    Not the change log (``changes``, and SQLite's counter of its rows): an earlier search's
+    access statistics, written up to half a second later, add a row to it."""
     def count() -> tuple[int, ...]:
         with sqlite3.connect(f"file:{store.path}?mode=ro", uri=True) as conn:
             tables = [r[0] for r in conn.execute(
                 "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE '%fts%' "
-                "ORDER BY name")]
+                "AND name NOT IN ('changes', 'sqlite_sequence') ORDER BY name")]
             return tuple(int(conn.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0])
                          for t in tables)
     return count

@@ -56,8 +56,11 @@ def last(db: sqlite3.Connection) -> int:
     return int(db.execute(sql.LAST_CHANGE).fetchone()[0])
 
 
-def record(db: sqlite3.Connection, changed: Changed) -> int:
-    """Log ``changed`` inside the caller's write transaction; return its row's number."""
+def record(db: sqlite3.Connection, changed: Changed, last_seq: int) -> int:
+    """Log ``changed`` inside the caller's write transaction; return its row's number
+    (``last_seq``, the newest row, when nothing changed and nothing is logged)."""
+    if not changed:
+        return last_seq
     seq = db.execute(sql.INSERT_CHANGE, (json.dumps(sorted(changed.facts)),
                                json.dumps(sorted(changed.entities)),
                                json.dumps(sorted(changed.episodes)))).lastrowid

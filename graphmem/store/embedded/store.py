@@ -185,7 +185,7 @@ class EmbeddedStore:
             with self._lock:
                 with self._transaction() as db:
                     self._replay_others(db)
-                    seq = changes.record(db, changes.Changed.of_batch(batch))
+                    seq = changes.record(db, changes.Changed.of_batch(batch), self._mirror_seq)
                     writes.lock_timelines(db, tenant, batch)
                     writes.delete_facts(db, tenant, batch.delete_fact_ids)
                     writes.delete_episodes(db, tenant, batch.delete_episode_ids)
@@ -360,7 +360,8 @@ class EmbeddedStore:
                 db.executemany(sql.UPDATE_FACT_DOC,
                                [(f.model_dump_json(exclude={"embedding"}), f.id, tenant)
                                 for f in updated])
-                seq = changes.record(db, changes.Changed(facts={f.id for f in updated}))
+                seq = changes.record(db, changes.Changed(facts={f.id for f in updated}),
+                                     self._mirror_seq)
             for fact in updated:
                 self._index.replace_fact(fact)
             self._mirror_seq = seq
