@@ -212,6 +212,14 @@ def is_named(token: Token) -> bool:
                                                                  "ORDINAL", "TECH")
 
 
+def is_named_business(token: Token) -> bool:
+    """A business noun named by the capitalised word before it: "Crumbs bakery", "Luigi's
+    pizzeria" is a firm, where "the bakery" is not one."""
+    return token.lemma_.lower() in BUSINESSES and any(
+        c.dep_ in ("compound", "poss") and c.i < token.i and capitalised(c)
+        and c.tag_ in ("NNP", "NNPS") for c in token.children)
+
+
 def capitalised(token: Token) -> bool:
     """Whether a name is written with a capital, also when the NER merged its article into
     it ("the University of Porto")."""

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule, Timing, action_of, each
 from graphmem.extract.rules.lexicon import (
-    capitalised, dobjs, is_named, is_occupation, is_org, is_place, is_school, is_student_role,
-    pobjs)
+    capitalised, dobjs, is_named, is_named_business, is_occupation, is_org, is_place, is_school,
+    is_student_role, pobjs)
 from graphmem.extract.rules.parties import (KIN, Speech, appositive_name, conjuncts,
                                             copula_subjects, possessor)
 from graphmem.extract.rules.phrases import phrase
@@ -238,14 +238,15 @@ def started_at(clause: Clause, speech: Speech) -> list[Finding]:
     # "started as a junior data analyst at Kestrel Insurance": the employer hangs off the title
     places = pobjs(verb, ("at", "with")) + [o for t in titles if is_occupation(t)
                                             for o in pobjs(t, ("at", "with", "for"))]
-    orgs = [t for t in places if (is_named(t) or t.ent_type_ == TECH_LABEL and capitalised(t))
+    orgs = [t for t in places if (is_named(t) or t.ent_type_ == TECH_LABEL and capitalised(t)
+                                  or is_named_business(t))  # "started at Crumbs bakery"
             and t.text not in speech.speakers]
     # "I start at Etsy on Monday" is ahead: only a past start is an event gone by
     timing: Timing = "event" if clause.tense == "past" else "start"
     return each(clause, lambda s: [Finding(s, _studies_or_works(t, titles), n, "organization",
                                            timing=timing) for t in orgs if (n := phrase(t))]
-                 + [Finding(s, "JOB_TITLE", n, "role") for t in _job_titles(titles)
-                    if orgs and (n := phrase(t))])
+                 + [Finding(s, "JOB_TITLE", n, "role", timing=timing)  # from the same start
+                    for t in _job_titles(titles) if orgs and (n := phrase(t))])
 
 
 def settle_in(clause: Clause, speech: Speech) -> list[Finding]:

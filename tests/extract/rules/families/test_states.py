@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem.extract.rules import RuleExtractor
-from tests.extract.rules.conftest import Triple, exact_cases, said, triples
+from tests.extract.rules.conftest import REF, Triple, exact_cases, said, triples
 
 B = "Bob"
 
@@ -274,3 +274,25 @@ def test_a_students_year_as_an_adjective_is_still_a_job(
         extractor: RuleExtractor, text: str, employer: str, title: str) -> None:
     found = triples(said(extractor, text))
     assert {("Bob", "WORKS_AT", employer, "assert"), ("Bob", "JOB_TITLE", title, "assert")} <= found
+
+
+@pytest.mark.parametrize(("text", "employer"), [
+    # a hand trial of 2026-11-29: nothing was stored ("bakery" lower case, its name a compound)
+    ("Big news: I started at Crumbs bakery as head baker this week!", "Crumbs bakery"),
+    ("I got a job at Crumbs bakery.", "Crumbs bakery"),
+    ("I work at Luigi's pizzeria.", "Luigi's pizzeria"),
+])
+def test_a_business_named_before_its_noun_is_an_employer(
+        extractor: RuleExtractor, text: str, employer: str) -> None:
+    assert ("Bob", "WORKS_AT", employer, "assert") in triples(said(extractor, text))
+
+
+def test_an_unnamed_business_is_no_employer(extractor: RuleExtractor) -> None:
+    assert not {t for t in triples(said(extractor, "I started at the bakery this week."))
+                if t[1] == "WORKS_AT"}
+
+
+def test_a_title_started_with_the_job_starts_when_it_does(extractor: RuleExtractor) -> None:
+    found = said(extractor, "I started at Crumbs bakery as head baker this week.")
+    starts = {f.predicate: f.valid_from for f in found.facts}
+    assert starts["JOB_TITLE"] == starts["WORKS_AT"] < REF  # this week's start, both
