@@ -9,8 +9,10 @@ log the mirror was rebuilt whole, which under two API workers happened on every 
 searches a second instead of 85.
 
 The log keeps the last :data:`KEEP` rows. A process further behind than that (idle
-while a long import ran beside it) rebuilds its mirror whole, as it did before; so does
-one that opened the file before the log existed.
+while a long import ran beside it) rebuilds its mirror whole, as it did before. A
+graphmem from before the log (schema 3) refuses the migrated file when it opens it; one
+already running when a newer one migrates the file would write without logging, so stop
+old processes before upgrading.
 """
 
 from __future__ import annotations
