@@ -125,3 +125,27 @@ def test_a_notice_served_ends_the_job_when_the_next_one_starts(ingestor: Ingesto
     assert slot(store, tenant, "WORKS_AT", as_of=day(6, 15)) == {"Tesco"}
     assert slot(store, tenant, "WORKS_AT", as_of=day(7, 2)) == {"Crumbs"}
     assert slot(store, tenant, "JOB_TITLE", as_of=day(7, 2)) == {"head baker"}
+
+
+def test_a_second_trial_of_endings(ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    """The fifth new-user trial's sentences (2026-11-29): each had left its fact current."""
+    tell(ingestor, tenant, 1, "My husband Geoffrey is retired.", "I'm learning Italian.")
+    tell(ingestor, tenant, 2, "My gf Ava is lovely.", "I'm learning Japanese.")
+    tell(ingestor, tenant, 4, "sophomore year now. dropped japanese, no time for it honestly")
+    tell(ingestor, tenant, 5, "my gf Ava and I broke up today. kinda rough")
+    tell(ingestor, tenant, 6, "My husband Geoffrey passed away last night, after a long illness.")
+    tell(ingestor, tenant, 7, "I gave up Italian.")
+
+    for predicate in ("HAS_PARTNER", "MARRIED_TO", "LEARNING"):
+        assert slot(store, tenant, predicate) == set(), predicate
+    assert slot(store, tenant, "HAS_PARTNER", as_of=day(4)) == {"Ava"}
+    assert slot(store, tenant, "MARRIED_TO", as_of=day(5)) == {"Geoffrey"}
+    assert slot(store, tenant, "LEARNING", as_of=day(3)) == {"Italian", "Japanese"}
+    assert slot(store, tenant, "LEARNING", as_of=day(6)) == {"Italian"}
+
+
+def test_a_death_ends_a_partner_only(ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    tell(ingestor, tenant, 1, "My sister Jo is a teacher.", "My wife Ann is a nurse.")
+    tell(ingestor, tenant, 3, "My sister Jo passed away.", "Tom died.")
+    assert slot(store, tenant, "HAS_SISTER") == {"Jo"}  # still a sister
+    assert slot(store, tenant, "MARRIED_TO") == {"Ann"}  # another name's death ends no one

@@ -101,6 +101,15 @@ ADVICE_VERBS = frozenset({
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
 ORG_LABELS = frozenset({"ORG", "FAC"})
 LANGUAGE_LABELS = frozenset({"LANGUAGE", "NORP"})
+#: Languages people learn, named the way they say them; the tagger often reads one as a
+#: place or a people ("I gave up Spanish": GPE).
+SPOKEN_LANGUAGES = frozenset({
+    "arabic", "basque", "bengali", "cantonese", "catalan", "chinese", "czech", "danish", "dutch",
+    "english", "farsi", "finnish", "french", "gaelic", "german", "greek", "hebrew", "hindi",
+    "hungarian", "icelandic", "indonesian", "irish", "italian", "japanese", "korean", "latin",
+    "malay", "mandarin", "norwegian", "persian", "polish", "portuguese", "romanian",
+    "russian", "spanish", "swahili", "swedish", "tagalog", "thai", "turkish", "ukrainian",
+    "urdu", "vietnamese", "welsh"})
 #: Irregular forms of verbs the rules read (past tense, participle, third person).
 IRREGULAR = MappingProxyType({
     "buy": "bought", "sell": "sold", "teach": "taught", "meet": "met", "know": "knew known",

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule, each, has_time
 from graphmem.extract.rules.lexicon import (
-    ACTIVITY_VERBS, LANGUAGE_LABELS, dobjs, has_prt, is_company, is_named, is_place, object_type, pobjs, taken_up)
+    ACTIVITY_VERBS, LANGUAGE_LABELS, SPOKEN_LANGUAGES, dobjs, has_prt, is_company, is_named,
+    is_place, object_type, pobjs, taken_up)
 from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, appositive_name, conjuncts,
-                                            possessor)
+                                            has_det, possessor)
 from graphmem.extract.rules.phrases import gerund, phrase
 from graphmem.extract.rules.slots import (
     DIETS, SLOT_THINGS, SLOT_TYPES, SPORT_VERBS, SPORTS, fits, is_language,
@@ -183,7 +184,8 @@ def cease(clause: Clause, speech: Speech) -> list[Finding]:
     objects = [t for t in dobjs(verb) + pobjs(verb, ("on",) if lemma == "give" else ())
                if t.i not in new]
     objects += [c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"
-                or c.dep_ in ("oprd", "acomp") and c.lower_ in DIETS]  # "I stopped vegetarian"
+                or c.dep_ in ("oprd", "acomp") and (c.lower_ in DIETS  # "I stopped vegetarian"
+                                                    or c.lower_ in SPOKEN_LANGUAGES)]
     owners = clause.subjects
     passive = [c for c in verb.children if c.dep_ == "nsubjpass"]
     if passive and lemma in ("rehome", "sell", "give", "adopt"):
@@ -242,6 +244,10 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
                 for o in places if (n := phrase(o))]
     if word in DIETS:  # "I stopped vegetarian", said without "being"
         return [Finding(s, "DIET", word, "diet", "retract") for s in owners]
+    if t.lower_ in SPOKEN_LANGUAGES and lemma in ("give", "quit", "stop", "drop") and \
+            not has_det(t, ("the", "a", "an")):
+        # "dropped japanese", "gave up Spanish": no longer learnt
+        return [Finding(s, "LEARNING", t.text, "skill", "retract") for s in owners]
     name = value_name(t)
     if not name:
         return []

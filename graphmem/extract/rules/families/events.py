@@ -79,6 +79,8 @@ def attend(clause: Clause, speech: Speech) -> list[Finding]:
             for t in pobjs(verb, ("from", "at")) + pobjs(d, ("from", "at")) if (n := phrase(t))])
     objects = dobjs(verb) if clause.lemma == "attend" else pobjs(verb, ("from",))
     past = clause.tense == "past"
+    if not past and verb.tag_ in ("VBP", "VBZ"):
+        return []  # "I attend a class every Thursday": a habit, not a plan ("I'm attending")
     if not past and clause.lemma == "attend":  # "I attend Leeds University": studies (school)
         objects = [t for t in objects if not is_school(t)]
     return each(clause, lambda s: [

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from graphmem.extract.base import SELF
 from graphmem.extract.rules.clause import Clause, Finding, Rule, each
 from graphmem.extract.rules.lexicon import (
-    ACTIVITY_NOUNS, ACTIVITY_VERBS, TRIP_NOUNS, dobjs, has_prt, imperative, pobjs)
+    ACTIVITY_NOUNS, ACTIVITY_VERBS, SPOKEN_LANGUAGES, TRIP_NOUNS, dobjs, has_prt, imperative,
+    pobjs)
 from graphmem.extract.rules.parties import VAGUE, Speech
 from graphmem.extract.rules.phrases import gerund, phrase, trips, verb_phrase
 from graphmem.extract.rules.slots import value_slot
@@ -167,7 +168,9 @@ def learn(clause: Clause, speech: Speech) -> list[Finding]:
                or t.tag_ == "NNP"]
     out += each(clause, lambda s: [Finding(s, "STUDIES_AT", n, "organization")
                                     for t in schools if (n := phrase(t))])
-    subjects = [n for t in dobjs(verb) if t.pos_ in ("NOUN", "PROPN") and (n := phrase(t))]
+    subjects = [n for t in dobjs(verb) if (t.pos_ in ("NOUN", "PROPN")
+                                          or t.lower_ in SPOKEN_LANGUAGES)  # "Italian": JJ
+                and (n := phrase(t) or (t.text if t.lower_ in SPOKEN_LANGUAGES else None))]
     if clause.tense == "past" and not clause.perfect:
         techs = [n for t in dobjs(verb) if t.ent_type_ == TECH_LABEL if (n := phrase(t))]
         return out + each(clause, lambda s: [Finding(s, "SKILLED_IN", n, "skill") for n in techs])

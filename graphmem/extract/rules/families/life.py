@@ -400,7 +400,10 @@ def break_up(clause: Clause, speech: Speech) -> list[Finding]:
         paired = speech.first_person and any(
             c.dep_ == "nsubj" and (any(t.dep_ == "conj" and t.lower_ in ("i", "me")
                                        for t in c.subtree)
-                                   or c.lower_ == "i" and c.i > 0 and c.nbor(-1).lower_ == "and")
+                                   or c.lower_ == "i" and c.i > 0 and c.nbor(-1).lower_ == "and"
+                                   # "Me and my boyfriend Sam split up"
+                                   or c.lower_ in ("i", "me")
+                                   and any(t.dep_ == "conj" for t in c.children))
             for c in verb.children)  # the parser may hang "my boyfriend" off the verb
         if paired and not together:
             return [Finding(speech.me(), "HAS_PARTNER", "", "person", "retract")]

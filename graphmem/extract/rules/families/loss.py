@@ -1,6 +1,10 @@
 """A pet gone: "our cat Luna passed away", "my dog died", "our dog ran away", "our cat went
-missing", "we lost our greyhound Pepper", and a bare name's death ("Biscuit died last week").
-A person's death ends no relation to them ("my grandma Rose died" still names a grandmother).
+missing", "we lost our greyhound Pepper", and a bare name's death ("Biscuit died last week"). A partner's death, said with the word
+for them, ends the marriage or the partnership ("My husband Geoffrey passed away"); any
+other person's death ends no relation to them ("my grandma Rose died" still names a
+grandmother). A bare name's death ("Geoffrey passed away") ends no partner: the rules do
+not know whether the name is a partner's or a pet's, and a retraction of a partner not
+held would still be kept as "no longer with" that name.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
     A bare name ("Biscuit died last week"), said in the first person by someone
     other than the name, ends the speaker's pet of that name if they have one (a
     retraction of a value not held ends nothing); a person's death ends no relation
-    to them ("my grandma Rose died" still names a grandmother)."""
+    to them but a partner's ("my grandma Rose died" still names a grandmother)."""
     verb = clause.verb
     if clause.lemma == "lose":  # "We lost our greyhound Pepper last night"
         return _lost_pet(clause, speech)
@@ -42,6 +46,12 @@ def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
              and c.lemma_.lower() in PETS), None)
         if kind is None and _bare_name(t, speech):
             out.append(Finding(speech.me(), "HAS_PET", t.text, "animal", "retract"))
+            continue
+        if clause.lemma in ("die", "pass") and speech.first_person and possessor(t) == "me" \
+                and KIN.get(t.lemma_.lower()) in _COUPLED:
+            # "My husband Geoffrey passed away": no longer married (a sister stays a sister)
+            out.append(Finding(speech.me(), KIN[t.lemma_.lower()], appositive_name(t) or "",
+                               "person", "retract"))
             continue
         if kind is not None and kind is not t and is_named(t) and speech.first_person and \
                 possessor(t) is None and possessor(kind) is None:
@@ -73,6 +83,8 @@ def _lost_pet(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
+#: The relations a partner's death ends; kin stay kin ("my grandma Rose died").
+_COUPLED = ("MARRIED_TO", "HAS_PARTNER")
 #: Plural nouns that open a sentence about a death and name no pet.
 _NOT_PET_NAMES = KIN.keys() | PETS | OCCUPATIONS | {"grandparent", "people", "plant", "flower",
                                                     "friend", "neighbour", "neighbor"}

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Finding, Rule
-from graphmem.extract.rules.lexicon import LANGUAGE_LABELS, is_org, object_type, pobjs
+from graphmem.extract.rules.lexicon import LANGUAGE_LABELS, dobjs, has_prt, is_org, object_type, pobjs
 from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, had_by_speaker,
                                             is_person_name, noun_owner, possessor, stated_names)
 from graphmem.extract.rules.phrases import phrase
@@ -31,13 +31,15 @@ _FORMER = frozenset({"old", "former", "previous", "ex"})
 def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
     """Facts carried by a noun phrase anywhere: "my sister Anna", "experience with Java"."""
     out: list[Finding] = []
+    parting = _parting(sent)
     for token in sent:
         lemma = token.lemma_.lower()
         if lemma in KIN or lemma in PETS:
             owner = _kin_owner(token, speech)
             names = stated_names(token) if owner is not None else []
-            if owner is None:
-                continue
+            if owner is None or (parting or _died(token)) and \
+                    KIN.get(lemma) in ("HAS_PARTNER", "MARRIED_TO"):
+                continue  # "my gf Ava and I broke up": the parting ends her (life.break_up)
             # "my kids are Ella and Sam": each is the speaker's kid
             word = lemma if token.tag_ == "NNS" else token.lower_
             for name in names:
@@ -78,6 +80,33 @@ _ABOUT_A_JOB = frozenset({"love", "like", "hate", "enjoy", "dislike", "adore", "
                           "detest", "be", "find"})
 _NOT_NOW = frozenset({"old", "previous", "former", "last", "first", "dream", "ex", "next",
                       "future", "past", "summer", "part-time", "second"})
+
+
+def _parting(sent: Span) -> bool:
+    """Whether the sentence tells of a couple parting ("my gf Ava and I broke up", "My
+    husband Tom and I divorced"): a partner named in it is who ends (life.break_up,
+    life.marry), not a partner now. The whole sentence is read, as the parser often
+    leaves "my girlfriend Ava" outside the verb's clause, or makes it a sentence of its
+    own: a sentence without a verb is read with the next one."""
+    doc = sent.doc
+    if not any(t.pos_ == "VERB" for t in sent) and sent.end < len(doc):
+        sent = doc[sent.start:doc[sent.end].sent.end]
+    for verb in sent:
+        lemma = verb.lemma_.lower()
+        if verb.pos_ != "VERB":
+            continue
+        if lemma in ("divorce", "separate") or lemma == "part" and any(
+                t.lower_ == "ways" for t in dobjs(verb)) or lemma in ("break", "split") \
+                and has_prt(verb, "up") and not dobjs(verb):  # not "broke up the fight"
+            return True
+    return False
+
+
+def _died(token: Token) -> bool:
+    """"My husband Geoffrey passed away": who died (loss.pass_away ends the marriage)."""
+    verb = token.head
+    return token.dep_ == "nsubj" and (verb.lemma_ == "die" or verb.lemma_ == "pass"
+                                      and has_prt(verb, "away"))
 
 
 def _held(job: Token) -> bool:

@@ -243,8 +243,11 @@ def started_at(clause: Clause, speech: Speech) -> list[Finding]:
             and t.text not in speech.speakers]
     # "I start at Etsy on Monday" is ahead: only a past start is an event gone by
     timing: Timing = "event" if clause.tense == "past" else "start"
-    return each(clause, lambda s: [Finding(s, _studies_or_works(t, titles), n, "organization",
-                                           timing=timing) for t in orgs if (n := phrase(t))]
+    # "just started freshman year at UC Davis": a student's year begun there
+    year = any(is_student_role(c) for t in verb.children if t.dep_ in ("npadvmod", "dobj")
+               for c in t.children if c.dep_ in ("compound", "amod"))
+    return each(clause, lambda s: [Finding(s, "STUDIES_AT" if year else _studies_or_works(
+        t, titles), n, "organization", timing=timing) for t in orgs if (n := phrase(t))]
                  + [Finding(s, "JOB_TITLE", n, "role", timing=timing)  # from the same start
                     for t in _job_titles(titles) if orgs and (n := phrase(t))])
 

@@ -296,3 +296,28 @@ def test_a_title_started_with_the_job_starts_when_it_does(extractor: RuleExtract
     found = said(extractor, "I started at Crumbs bakery as head baker this week.")
     starts = {f.predicate: f.valid_from for f in found.facts}
     assert starts["JOB_TITLE"] == starts["WORKS_AT"] < REF  # this week's start, both
+
+
+def test_a_students_year_begun_somewhere_is_study_there(extractor: RuleExtractor) -> None:
+    # the fifth new-user trial: "Leo works at UC Davis" was stored
+    found = triples(said(extractor, "just started freshman year at UC Davis, majoring in biology"))
+    assert ("Bob", "STUDIES_AT", "UC Davis", "assert") in found
+    assert not {t for t in found if t[1] == "WORKS_AT"}
+
+
+@pytest.mark.parametrize(("text", "partner"), [
+    ("my gf Ava and I broke up today. kinda rough", "Ava"),  # was stored as his girlfriend now
+    ("My boyfriend Sam and I split up.", "Sam"),
+    ("Me and my boyfriend Sam split up.", "Sam"),
+])
+def test_a_partner_named_in_a_break_up_is_not_a_partner_now(
+        extractor: RuleExtractor, text: str, partner: str) -> None:
+    found = triples(said(extractor, text))
+    assert not {t for t in found if t[1] == "HAS_PARTNER" and t[3] == "assert"}
+    assert {t for t in found if t[1] == "HAS_PARTNER" and t[3] == "retract"}
+
+
+def test_a_sister_named_beside_a_fight_broken_up_is_still_a_sister(
+        extractor: RuleExtractor) -> None:
+    assert ("Bob", "HAS_SISTER", "Anna", "assert") in triples(
+        said(extractor, "My sister Anna and I broke up the fight."))
