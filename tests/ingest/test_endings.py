@@ -149,3 +149,4 @@ def test_a_death_ends_a_partner_only(ingestor: Ingestor, store: GraphStore, tena
     tell(ingestor, tenant, 3, "My sister Jo passed away.", "Tom died.")
     assert slot(store, tenant, "HAS_SISTER") == {"Jo"}  # still a sister
     assert slot(store, tenant, "MARRIED_TO") == {"Ann"}  # another name's death ends no one
+

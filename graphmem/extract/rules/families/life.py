@@ -234,7 +234,10 @@ def pets_and_kin(obj: Token, s: Party, action: Action, *, named: list[str] | Non
     """"a dog named Max", "two cats, Luna and Oliver", "two kids" as objects of have/adopt."""
     lemma = obj.lemma_.lower()
     names = list(named or [])
-    names += [c.text for c in obj.children if c.dep_ == "acl" and c.lemma_ in ("name", "call")
+    # "a dog named Max", and "a dog from the shelter, a beagle called Biscuit"
+    kinds = [obj, *(c for c in obj.children if c.dep_ == "appos" and c.pos_ == "NOUN")]
+    names += [c.text for k in kinds for c in k.children if c.dep_ == "acl"
+              and c.lemma_ in ("name", "call")
               for c in c.children if c.dep_ in ("oprd", "attr", "dobj") and c.text[:1].isupper()]
     names += [c.text for c in conjuncts(obj) if c.dep_ in ("appos", "conj") and
               c.text[:1].isupper() and c.ent_type_ != TECH_LABEL]
@@ -381,7 +384,13 @@ def found_business(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     objects = [t for t in dobjs(clause.verb) if t.lemma_.lower() in BUSINESSES]
     return each(clause, lambda s: [Finding(s, "OWNS", n, "organization")
-                                    for t in objects if (n := phrase(t))])
+                                    for t in objects if (n := _business_name(t))])
+
+
+def _business_name(business: Token) -> str | None:
+    """"my own bakery, Crumbs Bakery": the business's name, where it is given."""
+    named = [c for c in business.children if c.dep_ == "appos" and c.text[:1].isupper()]
+    return named[0].text if named else phrase(business)
 
 
 def break_up(clause: Clause, speech: Speech) -> list[Finding]:

@@ -237,3 +237,15 @@ def test_he_or_she_after_a_named_subject_is_that_person(extractor: RuleExtractor
         said(extractor, "Maria lives in Rome and she works at Fiat"))
     assert not {t for t in triples(said(extractor, "Sarah said he moved to London"))
                 if t[0] == "Sarah"}
+
+
+def test_a_business_opened_under_its_name_is_owned_by_that_name(extractor: RuleExtractor) -> None:
+    # the fifth new-user trial: stored as "Priya owns a bakery", the name lost
+    text = "I finally did it - I opened my own bakery, Crumbs Bakery, on Elm Street in Portland!"
+    assert ("Bob", "OWNS", "Crumbs Bakery", "assert") in triples(said(extractor, text))
+
+
+def test_a_pet_named_in_an_apposition_is_the_named_pet(extractor: RuleExtractor) -> None:
+    # the fifth new-user trial: "Hannah has a dog." with no name, so "Biscuit died" ended nothing
+    found = triples(said(extractor, "We adopted a dog from the shelter, a beagle called Biscuit."))
+    assert {t for t in found if t[1] == "HAS_PET"} == {("Bob", "HAS_PET", "Biscuit", "assert")}
