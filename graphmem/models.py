@@ -80,6 +80,10 @@ def iso_utc(when: datetime) -> str:
 
 
 _BASIC_DATE = re.compile(r"\A(\d{4})(\d{2})(\d{2})\Z")
+#: A date-time as ISO 8601 writes it, its clock and offset captured: checked here so that an
+#: hour 25 or an offset of +25:00 is named, where the parser says "unexpected extra characters".
+_CLOCK = re.compile(r"\A\s*\d{4}-\d{2}-\d{2}[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?"
+                    r"(?:[Zz]|([+-])(\d{2}):?(\d{2}))?\s*\Z")
 _NUMBER = re.compile(r"\A\s*[+-]?\d+(\.\d*)?([eE][+-]?\d+)?\s*\Z")
 
 
@@ -97,7 +101,29 @@ def iso_time(value: Any) -> Any:
             return "-".join(basic.groups())
         raise ValueError("give an ISO 8601 date or date-time (2024-06-01, 2024-06-01T09:00:00Z), "
                          "not a number")
+    if isinstance(value, str) and (clock := _CLOCK.match(value)):
+        _check_clock(*clock.groups())
     return value
+
+
+def _check_clock(hour: str, minute: str, second: str | None, sign: str | None,
+                 offset_hours: str | None, offset_minutes: str | None) -> None:
+    """Name the part of a date-time's clock or offset that no time has.
+
+    >>> _check_clock("25", "00", "00", None, None, None)
+    Traceback (most recent call last):
+    ...
+    ValueError: the hour 25 is outside 00-23
+    """
+    for name, part, top in (("hour", hour, 23), ("minute", minute, 59), ("second", second, 59)):
+        if part is not None and int(part) > top:
+            raise ValueError(f"the {name} {part} is outside 00-{top}")
+    if sign is not None and offset_hours is not None and offset_minutes is not None:
+        if int(offset_minutes) > 59:
+            raise ValueError(f"the UTC offset's minutes {offset_minutes} are outside 00-59")
+        if timedelta(hours=int(offset_hours), minutes=int(offset_minutes)) > MAX_UTC_OFFSET:
+            raise ValueError(f"the UTC offset {sign}{offset_hours}:{offset_minutes} "
+                             "is beyond +/-18 hours")
 
 
 #: A datetime field under :func:`as_utc`: accepts naive, offset and date-only ISO 8601

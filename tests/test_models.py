@@ -50,6 +50,12 @@ def test_a_number_is_not_guessed_as_a_time(value: object) -> None:
     ("0001-01-01T00:00:00+05:00", "years 1-9999"),
     ("2024-01-01T00:00:00+19:00", r"offset \+19:00 is beyond"),
     ("2024-01-01T00:00:00-18:01", r"offset -18:01 is beyond"),
+    # beyond any clock: the parser itself said only "unexpected extra characters" (5th trial)
+    ("2025-01-01T00:00:00+25:00", r"offset \+25:00 is beyond"),
+    ("2025-03-04T25:00:00", "the hour 25 is outside 00-23"),
+    ("2025-03-04 10:75", "the minute 75 is outside 00-59"),
+    ("2025-03-04T10:00:61Z", "the second 61 is outside 00-59"),
+    ("2025-03-04T10:00:00+02:75", "minutes 75 are outside 00-59"),
 ])
 def test_times_no_store_can_hold_are_refused_naming_the_field(value: str, message: str) -> None:
     with pytest.raises(ValidationError, match=message) as caught:

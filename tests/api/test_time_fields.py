@@ -22,7 +22,8 @@ FORMS = ["2030-03-01T00:00:00Z", "2030-03-01T00:00:00", "2030-03-01T02:00:00+02:
          "2030-03-01", "2030-03-01 00:00:00", "20300301"]
 #: Out of range once in UTC, offsets no store takes, non-dates, and numbers (never guessed).
 BAD = ["9999-12-31T23:00:00-05:00", "0001-01-01T00:00:00+05:00", "2030-03-01T00:00:00+19:00",
-       "2030-03-01T00:00:00-18:30", "2030-13-01", "soon", "1900000000"]
+       "2030-03-01T00:00:00-18:30", "2030-13-01", "soon", "1900000000", "2030-03-01T25:00:00",
+       "2030-03-01T00:00:00+25:00"]
 INSTANT = "2030-03-01T00:00:00Z"
 
 Client = TestClient
@@ -137,6 +138,18 @@ def test_bad_times_are_a_422_naming_the_field(clients: tuple[Client, Client], ke
         response = send(client, seeded, value)
         assert hasattr(response, "status_code"), (key, value, response)
         assert_problem(response, 422, _field_name(key))
+
+
+@pytest.mark.parametrize(("value", "named"), [
+    ("2030-03-01T25:00:00", "the hour 25 is outside 00-23"),
+    ("2030-03-01T00:00:00+25:00", "the UTC offset +25:00 is beyond +/-18 hours")])
+def test_a_clock_no_day_has_is_named_in_the_422(clients: tuple[Client, Client], value: str,
+                                                named: str) -> None:
+    # the fifth new-user trial got "unexpected extra characters at the end of the input"
+    response = clients[0].post("/v1/memories/search",
+                               json={"scope": ALICE, "query": "home", "as_of": value})
+    assert_problem(response, 422, "as_of")
+    assert named in response.text
 
 
 def test_as_of_and_its_deprecated_alias_must_agree(clients: tuple[Client, Client]) -> None:
