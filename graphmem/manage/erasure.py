@@ -48,10 +48,11 @@ class Erasure(BaseModel):
 def erase_scope(memory: Memory, tenant: str, scope: Scope, *, dry_run: bool = False) -> Erasure:
     """Delete everything stored under exactly this scope (not the scopes it can read)."""
     with memory.edit(tenant) as edit:
-        stats = memory.store.stats(tenant, [scope.key], edit.now)
+        ids = memory.store.ids_in_scope(tenant, scope.key)
         fact_ids = sorted(f.id for f in all_facts(memory.store, tenant, [scope.key]))
-        report = Erasure(facts=len(fact_ids), fact_ids=fact_ids, entities=stats.entities,
-                         episodes=stats.episodes, dry_run=dry_run)
+        report = Erasure(facts=len(fact_ids), fact_ids=fact_ids, entities=len(ids.entities),
+                         entity_ids=ids.entities, episodes=len(ids.episodes),
+                         episode_ids=ids.episodes, dry_run=dry_run)
         if not dry_run:
             edit.delete_scope(scope.key)
             edit.purge()

@@ -184,6 +184,14 @@ class StoreStats(BaseModel):
     current_facts: int = 0
 
 
+class ScopeIds(BaseModel):
+    """The episodes and entities stored under one scope: what erasing it deletes besides
+    its facts, named in the erasure's answer and its audit line."""
+
+    episodes: list[str] = Field(default_factory=list)
+    entities: list[str] = Field(default_factory=list)
+
+
 class StoredResponse(BaseModel):
     """The answer to a request sent with an ``Idempotency-Key`` (HTTP), kept so a retry gets
     the same answer instead of doing the work twice.
@@ -343,6 +351,9 @@ class GraphStore(Protocol):
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats: ...
+
+    def ids_in_scope(self, tenant: str, scope_key: str) -> ScopeIds:
+        """The ids of the episodes and entities stored under exactly ``scope_key``, sorted."""
 
     def delete_scope(self, tenant: str, scope_key: str) -> int:
         """Hard-delete everything in one scope; returns the number of nodes removed."""

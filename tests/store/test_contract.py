@@ -86,6 +86,15 @@ def test_delete_scope_leaves_nothing_in_any_index(store: GraphStore, embedder: E
         Message(id="m1", speaker="Alice", content="I moved to Lisbon", timestamp=day(3))]))
     vector = [float(x) for x in embedder.embed(["Alice lives in Lisbon"])[0]]
     assert store.vector_facts(tenant, ALICE.visible_keys, vector, TimeFilter(), 5)
+    Ingestor(store, ScriptedExtractor({}), embedder).add_facts(
+        tenant, [fact("LIKES", "tea", 3, scope=Scope(user_id="bob"))])
+    [episode] = store.list_episodes(tenant, [ALICE.key])
+    listed = store.ids_in_scope(tenant, ALICE.key)
+    assert listed.episodes == [episode.id]
+    assert listed.entities == sorted(e.id for e in store.find_entities(
+        tenant, [ALICE.key], ["alice", "lisbon"]))  # not Bob's, nor another tenant's
+    assert len(listed.entities) == 2
+    assert store.ids_in_scope(tenant + "x", ALICE.key).entities == []
 
     removed = store.delete_scope(tenant, ALICE.key)
 
@@ -98,6 +107,8 @@ def test_delete_scope_leaves_nothing_in_any_index(store: GraphStore, embedder: E
     assert store.find_entities(tenant, ALICE.visible_keys, ["lisbon", "alice"]) == []
     assert store.fulltext_entities(tenant, ALICE.visible_keys, "Lisbon", 10) == []
     assert store.list_episodes(tenant, ALICE.visible_keys) == []
+    assert store.ids_in_scope(tenant, ALICE.key).model_dump() == {"episodes": [], "entities": []}
+    assert len(store.ids_in_scope(tenant, Scope(user_id="bob").key).entities) == 2
 
 
 def test_explicit_statuses_and_predicates_filter_listings(store: GraphStore, embedder: Embedder,

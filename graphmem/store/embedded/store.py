@@ -38,7 +38,7 @@ from graphmem.models import (
 from graphmem.search.channels import channels_by_parts
 from graphmem.store.embedded import changes, fulltext, sql, turns, writes
 from graphmem.store.base import FactQuery, Reminder, Scored, ScoredEntity, StoredResponse
-from graphmem.store.base import StoreStats
+from graphmem.store.base import ScopeIds, StoreStats
 from graphmem.store.base import ChannelHits, ChannelPlan, TurnHit, WriteBatch
 from graphmem.names import is_word, normalize_name
 from graphmem.store.embedded.freshness import FreshLock
@@ -463,6 +463,10 @@ class EmbeddedStore:
                     sql.CLAIM_REMINDER, (writes.stamp(at), todo_id, tenant)).rowcount == 1
         except sqlite3.Error as err:
             raise StoreError(f"embedded store write failed, nothing was written: {err}") from err
+
+    def ids_in_scope(self, tenant: str, scope_key: str) -> ScopeIds:
+        return ScopeIds(**{kind: sorted(str(r[0]) for r in self._query(
+            sql.IDS_IN_SCOPE[kind], (tenant, scope_key))) for kind in ("episodes", "entities")})
 
     def delete_scope(self, tenant: str, scope_key: str) -> int:
         ids = {

@@ -198,6 +198,18 @@ def list_episodes(tenant: str, scope_keys: list[str], limit: int,
     )
 
 
+def ids_in_scope(label: str, tenant: str, scope_key: str) -> Query:
+    """The ids of one label's nodes (a constant of graphmem's, never user input) in a scope.
+
+    >>> ids_in_scope("Entity", "acme", "user:maya")[0].splitlines()[0]
+    'MATCH (n:Entity) WHERE n.tenant = $tenant AND n.scopeKey = $scopeKey'
+    """
+    if label not in ("Episode", "Entity"):
+        raise ValueError(f"no scope listing for {label!r}")
+    return (f"MATCH (n:{label}) WHERE n.tenant = $tenant AND n.scopeKey = $scopeKey\n"
+            "RETURN n.id AS id ORDER BY id", {"tenant": tenant, "scopeKey": scope_key})
+
+
 def scope_keys(tenant: str) -> Query:
     """The scope keys a tenant has data in.
 

@@ -36,7 +36,7 @@ from graphmem.store.neo4j import records, search_reads, timelines, writes
 from graphmem.store.neo4j.connection import Neo4jConnection
 from graphmem.store.base import ChannelHits, ChannelPlan, FactQuery, Reminder, Scored
 from graphmem.store.base import ScoredEntity
-from graphmem.store.base import StoredResponse, StoreStats
+from graphmem.store.base import ScopeIds, StoredResponse, StoreStats
 from graphmem.store.base import TurnHit, WriteBatch
 from graphmem.temporal import TimeFilter, timeline_scope
 
@@ -426,6 +426,11 @@ class Neo4jStore(Neo4jConnection):
     def claim_reminder(self, tenant: str, todo_id: str, at: datetime) -> bool:
         rows = self._write([reminders.claim(tenant, todo_id, at)])[0]
         return bool(rows and rows[0]["won"])
+
+    def ids_in_scope(self, tenant: str, scope_key: str) -> ScopeIds:
+        return ScopeIds(**{kind: [str(r["id"]) for r in self._read(
+            reads.ids_in_scope(label, tenant, scope_key))]
+            for kind, label in (("episodes", "Episode"), ("entities", "Entity"))})
 
     def delete_scope(self, tenant: str, scope_key: str) -> int:
         results = self._write([*writes.delete_scope(tenant, scope_key),
