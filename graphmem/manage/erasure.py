@@ -84,8 +84,7 @@ def erase_entity(memory: Memory, tenant: str, scope: Scope, entity_id: str, *,
 def erase_topic(memory: Memory, tenant: str, scope: Scope, topic: str, *,
                 min_score: float | None = None, delete_sources: bool = True,
                 dry_run: bool = False) -> Erasure:
-    """Delete the facts whose text matches ``topic``'s words (the BM25 channel found them);
-    a person left with no fact is erased, and their name replaced in the other episodes.
+    """Delete the facts whose text matches ``topic``'s words (the BM25 channel found them).
 
     A lexical match keeps a privacy erasure predictable: vector neighbours and
     graph walks are fuzzy, so they only confirm, never decide. ``min_score``
@@ -97,7 +96,7 @@ def erase_topic(memory: Memory, tenant: str, scope: Scope, topic: str, *,
             min_score=min_score)).results
         facts = edit.store.get_facts(
             tenant, [h.id for h in hits if h.kind == "fact" and "bm25" in h.channels])
-        report = _erase(edit, facts, set(), delete_sources, dry_run, scrub_people=True)
+        report = _erase(edit, facts, set(), delete_sources, dry_run)
         # the topic's words may be the private thing itself: the trail says only "topic"
         edit.record([] if dry_run else _erased(report, scope.key, "topic"))
         return report
@@ -105,12 +104,10 @@ def erase_topic(memory: Memory, tenant: str, scope: Scope, topic: str, *,
 
 def _erase(edit: Edit, facts: list[Fact], entity_ids: set[str], delete_sources: bool,
            dry_run: bool,
-           scrub: tuple[re.Pattern[str], list[str]] | None = None, *,
-           scrub_people: bool = False) -> Erasure:
+           scrub: tuple[re.Pattern[str], list[str]] | None = None) -> Erasure:
     """One batch: the facts (and retraction markers about them), entities left without facts,
     the source episodes, and the other episodes of ``scrub``'s scopes with its pattern
-    replaced (with ``scrub_people``, the names of the people erased); facts that only shared
-    an episode lose the reference but stay."""
+    replaced; facts that only shared an episode lose the reference but stay."""
     doomed: dict[str, Fact] = {f.id: f for f in facts}
     objects = {(f.timeline_key, f.object_id) for f in facts}
     for f in edit.store.facts_in_timelines(edit.tenant, sorted({f.timeline_key for f in facts})):
@@ -133,14 +130,9 @@ def _erase(edit: Edit, facts: list[Fact], entity_ids: set[str], delete_sources: 
                if all(x.id in doomed for x in edit.store.facts_about(
                    edit.tenant, doomed_keys, [eid], EVERYTHING, len(doomed) + 1,
                    embeddings=False))}
-    erased = edit.store.get_entities(edit.tenant, sorted(entity_ids | orphans))
-    doomed_entities = sorted(e.id for e in erased)
+    doomed_entities = sorted(
+        e.id for e in edit.store.get_entities(edit.tenant, sorted(entity_ids | orphans)))
     gone = {e.id for e in episodes}
-    if scrub is None and scrub_people:
-        # a person a topic erased whole ("Tom the brother"): gone from the other episodes
-        # too, as an erased entity is, not left by name in what was said
-        people = mentions.name_pattern(e for e in erased if e.type == "person")
-        scrub = (people, doomed_keys) if people is not None else None
     scrubbed = [] if scrub is None else [
         clean for e in mentions.all_episodes(edit.store, edit.tenant, scrub[1])
         if e.id not in gone and (clean := mentions.scrub_episode(e, scrub[0])) is not None]
