@@ -11,7 +11,7 @@ import re
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.parties import conjuncts
+from graphmem.extract.rules.parties import KIN, PETS, conjuncts
 from graphmem.extract.rules.terms import TECH_LABEL
 from graphmem.extract.rules.titles import is_joined_title
 
@@ -241,6 +241,23 @@ def is_occupation(token: Token) -> bool:
         or is_joined_title(token)
 
 
+def dies(subject: Token) -> bool:
+    """Whether the subject of "die" or "pass away" is who died: not when it only names them
+    as kin of the one who did ("My wife Ann's mother passed away", "My girlfriend Ava's dog
+    died"), nor when the death did not happen ("nearly died", "didn't die")."""
+    verb = subject.head
+    if subject.dep_ != "nsubj" or not (verb.lemma_ == "die" or verb.lemma_ == "pass"
+                                       and has_prt(verb, "away")):
+        return False
+    if any(c.dep_ == "case" for c in subject.subtree) or any(
+            c.dep_ == "appos" and c.lemma_.lower() in KIN.keys() | PETS for c in subject.children):
+        return False
+    return sum(c.dep_ == "nsubj" for c in verb.children) == 1 and not any(
+        c.dep_ == "neg" or c.dep_ == "advmod" and c.lower_ in ("nearly", "almost")
+        or c.dep_ == "aux" and c.lower_ in ("might", "could", "would", "may")
+        for c in verb.children)
+
+
 def has_prt(verb: Token, word: str) -> bool:
     """A particle ("give up", "gave away"), also when the parser calls it an adverb."""
     return any(c.dep_ in ("prt", "advmod") and c.lower_ == word and c.i > verb.i
@@ -287,16 +304,23 @@ def is_school(token: Token) -> bool:
         w in _SCHOOL_WORDS for w in words)
 
 
-#: What a student is at a school, not a job title there: "started at Stanford as a freshman",
-#: "I'm at Leeds as a PhD student" (the phrase's head word; "a senior engineer" is a job).
-_STUDENT_ROLES = frozenset({"freshman", "fresher", "sophomore", "junior", "senior", "student",
-                            "undergrad", "undergraduate", "postgrad", "postgraduate",
-                            "grad", "doctoral", "phd", "pupil"})
+#: What a student is wherever it is said: "started at Stanford as a freshman", "as a PhD
+#: student" (read by the phrase's head word and its modifiers).
+_STUDENT_YEARS = frozenset({"freshman", "fresher", "sophomore", "undergrad", "undergraduate",
+                            "postgrad", "postgraduate", "phd", "doctoral", "pupil"})
+#: What a student is at a school only: "as a junior at Leeds University", where "joined
+#: Deloitte as a junior" or "as a summer student" at a bank is a job.
+_SCHOOL_STANDINGS = frozenset({"junior", "senior", "student", "grad"})
 
 
-def is_student_role(token: Token) -> bool:
-    """Whether a title after "as" says a student, not a job ("as a freshman")."""
-    return token.lemma_.lower() in _STUDENT_ROLES or token.lower_ in _STUDENT_ROLES
+def is_student_role(token: Token, place: Token | None = None) -> bool:
+    """Whether a title after "as" says a student, not a job, at ``place`` ("as a freshman";
+    "as a senior engineer" is a job, "as a junior" one unless the place is a school)."""
+    words = {token.lemma_.lower(), token.lower_}
+    modifiers = {c.lower_ for c in token.children if c.dep_ in ("compound", "amod")}
+    if words & _STUDENT_YEARS or words & {"student"} and modifiers & _STUDENT_YEARS:
+        return True
+    return bool(words & _SCHOOL_STANDINGS) and place is not None and is_school(place)
 
 
 #: Last words that make a name a company's: "Brightline Health", "Redwing Aerospace".

@@ -10,12 +10,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule, each, future_time
 from graphmem.extract.rules.lexicon import (
     EVENT_NOUNS, TRIP_NOUNS, dobjs, has_prt, is_place, is_school, object_type, pobjs)
 from graphmem.extract.rules.parties import Speech
 from graphmem.extract.rules.phrases import clause_tokens, phrase
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 
 _DEGREES = frozenset({"degree", "phd", "ph.d.", "doctorate", "masters", "master", "bachelor",
@@ -79,8 +83,8 @@ def attend(clause: Clause, speech: Speech) -> list[Finding]:
             for t in pobjs(verb, ("from", "at")) + pobjs(d, ("from", "at")) if (n := phrase(t))])
     objects = dobjs(verb) if clause.lemma == "attend" else pobjs(verb, ("from",))
     past = clause.tense == "past"
-    if not past and verb.tag_ in ("VBP", "VBZ"):
-        return []  # "I attend a class every Thursday": a habit, not a plan ("I'm attending")
+    if not past and verb.tag_ in ("VBP", "VBZ") and _habitual(verb):
+        return []  # "I attend a class every Thursday": a habit, not a plan
     if not past and clause.lemma == "attend":  # "I attend Leeds University": studies (school)
         objects = [t for t in objects if not is_school(t)]
     return each(clause, lambda s: [
@@ -88,6 +92,18 @@ def attend(clause: Clause, speech: Speech) -> list[Finding]:
                 object_type(t) if t.ent_type_ else "event",
                 timing="event" if past else "plan")
         for t in objects if (n := phrase(t))])
+
+
+#: Words that make a present tense a habit: "every Thursday", "usually", "on Sundays".
+_HABIT_WORDS = frozenset({"every", "each", "usually", "often", "regularly", "weekly", "daily",
+                          "monthly", "always", "sometimes", "normally", "mondays", "tuesdays",
+                          "wednesdays", "thursdays", "fridays", "saturdays", "sundays"})
+
+
+def _habitual(verb: Token) -> bool:
+    """Whether a present tense says a habit ("I attend a class every Thursday"), not a time
+    ahead ("I attend the conference next week" is a plan)."""
+    return any(w in _HABIT_WORDS for t in verb.subtree for w in t.lower_.split())
 
 
 def been(clause: Clause, speech: Speech) -> list[Finding]:

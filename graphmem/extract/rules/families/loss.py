@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule
-from graphmem.extract.rules.lexicon import OCCUPATIONS, dobjs, has_prt, is_named
+from graphmem.extract.rules.lexicon import OCCUPATIONS, dies, dobjs, has_prt, is_named
 from graphmem.extract.rules.parties import KIN, PETS, Speech, appositive_name, possessor
 from graphmem.extract.rules.phrases import phrase
 
@@ -48,7 +48,7 @@ def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
             out.append(Finding(speech.me(), "HAS_PET", t.text, "animal", "retract"))
             continue
         if clause.lemma in ("die", "pass") and speech.first_person and possessor(t) == "me" \
-                and KIN.get(t.lemma_.lower()) in _COUPLED:
+                and KIN.get(t.lemma_.lower()) in _COUPLED and dies(t):
             # "My husband Geoffrey passed away": no longer married (a sister stays a sister)
             out.append(Finding(speech.me(), KIN[t.lemma_.lower()], appositive_name(t) or "",
                                "person", "retract"))

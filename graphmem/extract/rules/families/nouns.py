@@ -14,7 +14,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Finding, Rule
-from graphmem.extract.rules.lexicon import LANGUAGE_LABELS, dobjs, has_prt, is_org, object_type, pobjs
+from graphmem.extract.rules.lexicon import (
+    LANGUAGE_LABELS, dies, dobjs, has_prt, is_org, object_type, pobjs)
 from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, had_by_speaker,
                                             is_person_name, noun_owner, possessor, stated_names)
 from graphmem.extract.rules.phrases import phrase
@@ -37,7 +38,7 @@ def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
         if lemma in KIN or lemma in PETS:
             owner = _kin_owner(token, speech)
             names = stated_names(token) if owner is not None else []
-            if owner is None or (parting or _died(token)) and \
+            if owner is None or (parting or dies(token)) and \
                     KIN.get(lemma) in ("HAS_PARTNER", "MARRIED_TO"):
                 continue  # "my gf Ava and I broke up": the parting ends her (life.break_up)
             # "my kids are Ella and Sam": each is the speaker's kid
@@ -83,8 +84,8 @@ _NOT_NOW = frozenset({"old", "previous", "former", "last", "first", "dream", "ex
 
 
 def _parting(sent: Span) -> bool:
-    """Whether the sentence tells of a couple parting ("my gf Ava and I broke up", "My
-    husband Tom and I divorced"): a partner named in it is who ends (life.break_up,
+    """Whether the sentence tells of the speaker's couple parting ("my gf Ava and I broke up",
+    "My husband Tom and I divorced"): a partner named in it is who ends (life.break_up,
     life.marry), not a partner now. The whole sentence is read, as the parser often
     leaves "my girlfriend Ava" outside the verb's clause, or makes it a sentence of its
     own: a sentence without a verb is read with the next one."""
@@ -93,20 +94,15 @@ def _parting(sent: Span) -> bool:
         sent = doc[sent.start:doc[sent.end].sent.end]
     for verb in sent:
         lemma = verb.lemma_.lower()
-        if verb.pos_ != "VERB":
+        if verb.pos_ != "VERB" or not any(  # "I" or "we" part: not "her parents separated"
+                w.lower_ in ("i", "we", "me") for c in verb.children if c.dep_ == "nsubj"
+                for w in c.subtree):
             continue
         if lemma in ("divorce", "separate") or lemma == "part" and any(
                 t.lower_ == "ways" for t in dobjs(verb)) or lemma in ("break", "split") \
                 and has_prt(verb, "up") and not dobjs(verb):  # not "broke up the fight"
             return True
     return False
-
-
-def _died(token: Token) -> bool:
-    """"My husband Geoffrey passed away": who died (loss.pass_away ends the marriage)."""
-    verb = token.head
-    return token.dep_ == "nsubj" and (verb.lemma_ == "die" or verb.lemma_ == "pass"
-                                      and has_prt(verb, "away"))
 
 
 def _held(job: Token) -> bool:

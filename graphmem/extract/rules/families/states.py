@@ -110,7 +110,7 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
     action = action_of(clause)
     return each(clause, lambda s: [Finding(s, _studies_or_works(t, titles), n, "organization",
                                            action) for t in orgs if (n := phrase(t))]
-                 + [Finding(s, "JOB_TITLE", n, "role", action) for t in _job_titles(titles)
+                 + [Finding(s, "JOB_TITLE", n, "role", action) for t in _job_titles(titles, orgs)
                     if orgs and (n := phrase(t))])
 
 
@@ -118,14 +118,16 @@ def _studies_or_works(place: Token, titles: list[Token]) -> str:
     """"I'm at Leeds University now", "started at the University of Porto": a student's
     school, unless a title says it is a job there ("at Leeds University as a lecturer");
     and any place one is at as a student ("started at Stanford as a freshman")."""
-    if titles and all(is_student_role(t) for t in titles):
+    if titles and all(is_student_role(t, place) for t in titles):
         return "STUDIES_AT"
     return "STUDIES_AT" if is_school(place) and not titles else "WORKS_AT"
 
 
-def _job_titles(titles: list[Token]) -> list[Token]:
+def _job_titles(titles: list[Token], places: list[Token]) -> list[Token]:
     """The titles that are jobs: "as a freshman" is a student's year, not a title."""
-    return [t for t in titles if not is_student_role(t)]
+    if not places:
+        return [t for t in titles if not is_student_role(t)]
+    return [t for t in titles if not any(is_student_role(t, p) for p in places)]
 
 
 def out_of_work(clause: Clause, speech: Speech) -> list[Finding]:
@@ -249,7 +251,7 @@ def started_at(clause: Clause, speech: Speech) -> list[Finding]:
     return each(clause, lambda s: [Finding(s, "STUDIES_AT" if year else _studies_or_works(
         t, titles), n, "organization", timing=timing) for t in orgs if (n := phrase(t))]
                  + [Finding(s, "JOB_TITLE", n, "role", timing=timing)  # from the same start
-                    for t in _job_titles(titles) if orgs and (n := phrase(t))])
+                    for t in _job_titles(titles, orgs) if orgs and (n := phrase(t))])
 
 
 def settle_in(clause: Clause, speech: Speech) -> list[Finding]:

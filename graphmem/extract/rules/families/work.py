@@ -123,8 +123,10 @@ def join(clause: Clause, speech: Speech) -> list[Finding]:
         return each(clause, lambda s: [Finding(s, "PLAYS_SPORT", n, "activity") for n in sports])
     titles = pobjs(clause.verb, ("as",)) if orgs else []
     # "joined Harvard as a freshman": a school joined as a student, no job there
-    predicate = "STUDIES_AT" if titles and all(map(is_student_role, titles)) else "WORKS_AT"
-    titles = [t for t in titles if not is_student_role(t)]
+    place = orgs[0] if orgs else None
+    predicate = "STUDIES_AT" if titles and all(is_student_role(t, place) for t in titles) \
+        else "WORKS_AT"
+    titles = [t for t in titles if not is_student_role(t, place)]
     return each(clause, lambda s: [Finding(s, predicate, n, "organization", timing="start")
                                     for t in orgs if (n := phrase(t))]
                  + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := _title(t))])

@@ -249,3 +249,21 @@ def test_a_pet_named_in_an_apposition_is_the_named_pet(extractor: RuleExtractor)
     # the fifth new-user trial: "Hannah has a dog." with no name, so "Biscuit died" ended nothing
     found = triples(said(extractor, "We adopted a dog from the shelter, a beagle called Biscuit."))
     assert {t for t in found if t[1] == "HAS_PET"} == {("Bob", "HAS_PET", "Biscuit", "assert")}
+
+
+@pytest.mark.parametrize(("text", "partner"), [
+    ("My wife Ann's mother passed away.", "Ann"),  # a review of this round: ended the marriage
+    ("My girlfriend Ava's dog died yesterday.", "Ava"),
+    ("My husband Geoffrey nearly died last year.", "Geoffrey"),
+    ("My husband Geoffrey didn't die.", "Geoffrey"),
+])
+def test_a_death_that_is_not_the_partners_ends_no_partner(
+        extractor: RuleExtractor, text: str, partner: str) -> None:
+    found = triples(said(extractor, text))
+    assert not {t for t in found if t[1] in ("HAS_PARTNER", "MARRIED_TO") and t[3] == "retract"}
+    assert {t[2] for t in found if t[1] in ("HAS_PARTNER", "MARRIED_TO")} == {partner}
+
+
+def test_a_partners_death_ends_the_marriage(extractor: RuleExtractor) -> None:
+    assert ("Bob", "MARRIED_TO", "Geoffrey", "retract") in triples(
+        said(extractor, "My husband Geoffrey passed away last week."))

@@ -321,3 +321,32 @@ def test_a_sister_named_beside_a_fight_broken_up_is_still_a_sister(
         extractor: RuleExtractor) -> None:
     assert ("Bob", "HAS_SISTER", "Anna", "assert") in triples(
         said(extractor, "My sister Anna and I broke up the fight."))
+
+
+@pytest.mark.parametrize(("text", "employer", "title"), [
+    # a review of this round: these had become study
+    ("I joined Deloitte as a junior.", "Deloitte", "junior"),
+    ("I started at Google as a senior.", "Google", "senior"),
+])
+def test_a_standing_that_is_a_job_elsewhere_is_a_job_there(
+        extractor: RuleExtractor, text: str, employer: str, title: str) -> None:
+    found = triples(said(extractor, text))
+    assert {("Bob", "WORKS_AT", employer, "assert"), ("Bob", "JOB_TITLE", title, "assert")} <= found
+    assert not {t for t in found if t[1] == "STUDIES_AT"}
+
+
+def test_a_standing_at_a_school_is_study(extractor: RuleExtractor) -> None:
+    found = triples(said(extractor, "I'm at Leeds University as a senior."))
+    assert ("Bob", "STUDIES_AT", "Leeds University", "assert") in found
+    assert not {t for t in found if t[1] in ("WORKS_AT", "JOB_TITLE")}
+
+
+@pytest.mark.parametrize(("text", "partner"), [
+    ("My wife Ann and I watched a movie about a couple who broke up.", "Ann"),
+    ("My girlfriend Ava is sad because her parents separated.", "Ava"),
+    ("My husband Tom helped me when my parents divorced.", "Tom"),
+])
+def test_someone_elses_parting_leaves_the_speakers_partner(
+        extractor: RuleExtractor, text: str, partner: str) -> None:
+    assert {t[2] for t in triples(said(extractor, text))
+            if t[1] in ("HAS_PARTNER", "MARRIED_TO") and t[3] == "assert"} == {partner}
