@@ -18,6 +18,13 @@ The supervisor keeps a socket bound to the port, never listening, which holds th
 and tells the workers where to bind; uvicorn's own supervisor still starts, watches and
 restarts them. The workers' sockets are made where they unpickle it (each worker is a
 spawned process that receives the supervisor's socket by pickling).
+
+What ``SO_REUSEPORT`` changes: another process of the same user that sets it too can
+join the port and take a share of the connections (the kernel allows it only within one
+user), and so can a second ``graphmem serve --workers N`` on the same port while the
+first one's workers are still starting; connections waiting in a worker's queue when that
+worker exits are reset rather than taken by another. Where the platform has no
+``SO_REUSEPORT`` (Windows) the workers share one socket, bound as TCP.
 """
 
 from __future__ import annotations
@@ -55,6 +62,11 @@ class TcpListenerConfig(uvicorn.Config):
             return bound  # a Unix socket: nothing to spread, no Nagle
         address = bound.getsockname()
         family = bound.family
+        if not hasattr(socket, "SO_REUSEPORT"):  # Windows: one shared socket, said to be TCP
+            shared = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP,
+                                   fileno=bound.detach())
+            shared.set_inheritable(True)
+            return shared
         bound.close()
         reservation = PortReservation(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         reservation.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

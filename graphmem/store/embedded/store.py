@@ -139,8 +139,9 @@ class EmbeddedStore:
     def _replay_others(self, db: sqlite3.Connection) -> None:
         """Inside a write transaction: replay the rows other processes logged since the
         mirror's last one. The write lock is held, so none lands after this until the
-        commit, and the caller reads and writes over the file's current records (a
-        record written back from a stale mirror would undo another process's change)."""
+        commit: what the transaction itself reads from the mirror (the access statistics'
+        records) is the file's. A batch decided before the transaction is guarded by its
+        timelines' versions instead; an edit of one fact in place is not (docs/scale-out.md)."""
         if changes.last(db) != self._mirror_seq:
             self._catch_up()
 
