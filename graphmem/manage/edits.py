@@ -56,15 +56,22 @@ def restored(fact: Fact, now: datetime, importance: float = RESTORE_IMPORTANCE) 
                                    "importance": max(fact.importance, importance)})
 
 
+@decided_again_on_conflict
 def _update(memory: Memory, tenant: str, fact_id: str, scope: Scope | None,
             kind: ChangeKind, audit: Action | None, change: Callable[[Fact], Fact]) -> Fact:
+    """Change one fact in place, checked like any decision: the fact is read after its
+    timeline's version, and the write carries that version, so a change another process
+    made to the fact meanwhile (an erasure, a correction) sends this one back to read again
+    instead of being written over with this process's copy."""
     with memory.edit(tenant) as edit:
-        fact = fact_in_scope(memory, tenant, fact_id, scope)
+        key = fact_in_scope(memory, tenant, fact_id, scope).timeline_key
+        versions = memory.store.timeline_versions(tenant, [key])
+        fact = fact_in_scope(memory, tenant, fact_id, scope)  # as of that version
         if fact.status not in (FactStatus.ACTIVE, FactStatus.FORGOTTEN):
             raise ConflictError(f"memory {fact_id!r} is {fact.status.value} and cannot be changed")
         updated = change(fact)
         if updated != fact:
-            edit.write(WriteBatch(facts=[updated]))
+            edit.write(WriteBatch(facts=[updated], timeline_versions=versions))
             edit.record(fact_changes(kind, [updated], audit=audit))
     return updated.public()
 

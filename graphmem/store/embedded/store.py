@@ -140,8 +140,8 @@ class EmbeddedStore:
         """Inside a write transaction: replay the rows other processes logged since the
         mirror's last one. The write lock is held, so none lands after this until the
         commit: what the transaction itself reads from the mirror (the access statistics'
-        records) is the file's. A batch decided before the transaction is guarded by its
-        timelines' versions instead; an edit of one fact in place is not (docs/scale-out.md)."""
+        records) is the file's. A batch decided before the transaction is guarded by the
+        versions of the timelines it was decided on instead (docs/scale-out.md)."""
         if changes.last(db) != self._mirror_seq:
             self._catch_up()
 

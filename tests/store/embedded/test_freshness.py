@@ -18,7 +18,10 @@ from graphmem.embed.hashed import HashEmbedder
 from graphmem.extract.rules import RuleExtractor
 from graphmem.ingest.inputs import FactInput
 from graphmem.memory import Memory
+from graphmem.errors import NotFoundError
+from graphmem.manage import edits
 from graphmem.manage.edits import forget_fact
+from graphmem.manage.erasure import erase_topic
 from graphmem.models import Fact, FactStatus, Scope
 from graphmem.search.models import SearchRequest
 from graphmem.store.base import FactQuery
@@ -205,3 +208,40 @@ def test_a_mirror_the_pruned_log_no_longer_reaches_is_rebuilt(
     assert sorted(f.object_name for f in _all_jobs(server)) == [
         "Acme", "Globex", "Hooli", "Initech", "Umbrella"]
     assert rebuilds == [1]
+
+
+def test_an_edit_in_place_does_not_write_back_over_another_process_change(
+        two: tuple[Memory, Memory]) -> None:
+    """A review of this round: one process's importance edit, decided while another process
+    forgot (or erased) the same fact, wrote its copy back over that change."""
+    server, cli = two
+    server.add_facts(TENANT, [_job("Globex", 2)])
+    [fact] = _all_jobs(server)
+    meanwhile: list[str] = []
+
+    def raise_it(read: Fact) -> Fact:
+        if not meanwhile:  # the other process acts between this one's read and its write
+            meanwhile.append(forget_fact(cli, TENANT, fact.id, MAYA).id)
+        return read.model_copy(update={"importance": 0.9})
+
+    edits._update(server, TENANT, fact.id, MAYA, "memory.updated", None, raise_it)
+
+    for memory in (server, cli):
+        [kept] = memory.store.get_facts(TENANT, [fact.id])
+        assert (kept.status, kept.importance) == (FactStatus.FORGOTTEN, 0.9)  # both changes
+
+
+def test_an_edit_in_place_of_a_fact_another_process_erased_finds_it_gone(
+        two: tuple[Memory, Memory]) -> None:
+    server, cli = two
+    server.add_facts(TENANT, [_job("Globex", 2)])
+    [fact] = _all_jobs(server)
+
+    def erase_first(read: Fact) -> Fact:
+        erase_topic(cli, TENANT, MAYA, "Globex")
+        return read.model_copy(update={"importance": 0.9})
+
+    with pytest.raises(NotFoundError):
+        edits._update(server, TENANT, fact.id, MAYA, "memory.updated", None, erase_first)
+    for memory in (server, cli):
+        assert memory.store.get_facts(TENANT, [fact.id]) == []
