@@ -137,11 +137,10 @@ class EmbeddedStore:
         self._lock.mark_loaded(version)
 
     def _replay_others(self, db: sqlite3.Connection) -> None:
-        """Inside a write transaction: replay the rows other processes logged since the
-        mirror's last one. The write lock is held, so none lands after this until the
-        commit: what the transaction itself reads from the mirror (the access statistics'
-        records) is the file's. A batch decided before the transaction is guarded by the
-        versions of the timelines it was decided on instead (docs/scale-out.md)."""
+        """Inside a write transaction (the write lock held, so no other row lands before the
+        commit): replay the rows other processes logged since the mirror's last one, so what
+        the transaction reads from the mirror (access statistics) is the file's. A batch
+        decided earlier is guarded by its timelines' versions (docs/scale-out.md)."""
         if changes.last(db) != self._mirror_seq:
             self._catch_up()
 
@@ -176,12 +175,7 @@ class EmbeddedStore:
     def write(self, tenant: str, batch: WriteBatch) -> None:
         if batch.is_empty():
             return
-        models: list[Episode | Entity | Fact] = [*batch.episodes, *batch.entities, *batch.facts]
-        for model in models:
-            if model.tenant != tenant:
-                raise StoreError(f"refusing to write {model.id} of another tenant into {tenant!r}")
-        if any(r.tenant != tenant for r in batch.reminders):
-            raise StoreError(f"refusing to write a reminder of another tenant into {tenant!r}")
+        writes.refuse_other_tenants(tenant, batch)
         try:
             with self._lock:
                 with self._transaction() as db:

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from graphmem.errors import TimelineConflictError
+from graphmem.errors import StoreError, TimelineConflictError
 from graphmem.models import Entity, Episode, Fact, episode_turns, turn_context_texts
 from graphmem.store import text as text_analysis
 from graphmem.store.embedded import sql
@@ -25,6 +25,16 @@ from graphmem.names import normalize_name
 
 def _blob(vector: list[float] | None) -> bytes | None:
     return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def refuse_other_tenants(tenant: str, batch: WriteBatch) -> None:
+    """Raise before anything is written when a record of the batch is another tenant's."""
+    models: list[Episode | Entity | Fact] = [*batch.episodes, *batch.entities, *batch.facts]
+    for model in models:
+        if model.tenant != tenant:
+            raise StoreError(f"refusing to write {model.id} of another tenant into {tenant!r}")
+    if any(r.tenant != tenant for r in batch.reminders):
+        raise StoreError(f"refusing to write a reminder of another tenant into {tenant!r}")
 
 
 def lock_timelines(db: sqlite3.Connection, tenant: str, batch: WriteBatch) -> None:
