@@ -14,6 +14,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import httpx
+import psutil
 import pytest
 
 from tests.api.conftest import KEY_A, TENANT_A, sha
@@ -25,6 +27,8 @@ COMPANIES = ["Acme Robotics", "Globex", "Initech", "Umbrella Labs", "Hooli", "St
              "Wayne Enterprises", "Tyrell Corporation"]
 #: People raced on in turn (eight writers each).
 RACES = 6
+#: Connections opened together to reach every worker, and how many such batches at most.
+SPREAD, SPREAD_BATCHES = 12, 4
 
 
 def _neo4j_env(neo4j_uri: Any) -> dict[str, str]:
@@ -40,7 +44,8 @@ def _embedded_env() -> dict[str, str]:
 def test_several_workers_serve_one_embedded_file(tmp_path: Path) -> None:
     """Two workers, each with its own mirror of the file: whichever takes a request, it
     answers from every write, the other worker's included (a search records its facts'
-    access, which is a write too)."""
+    access, which is a write too). After each write both workers are seen to answer: the
+    searches go over connections that each of them holds."""
     args = ["--store", "embedded", "--db-path", str(tmp_path / "m.db"), "--workers", "2"]
     query = {"scope": {"user_id": "maya"}, "query": "Where does Maya work?"}
     with serving(tmp_path, _embedded_env(), args) as up:
@@ -50,15 +55,51 @@ def test_several_workers_serve_one_embedded_file(tmp_path: Path) -> None:
                                    json=_episode("maya", f"I work at {company}", month))
                 assert made.status_code == 201, made.text
                 answers = set()
-                for _ in range(12):  # new connections: both workers take some
-                    with up.client(KEY_A) as fresh:
-                        found = fresh.post("/v1/memories/search", json=query).json()["results"]
-                    answers.add(tuple(r["object"] for r in found if r["predicate"] == "WORKS_AT"
-                                      and r["valid_until"] is None))
+                with ExitStack() as stack:
+                    for local_port, fresh in _connections_on_two_workers(up, stack).items():
+                        searched = fresh.post("/v1/memories/search", json=query)
+                        # not a new connection, which another worker could have taken
+                        assert _local_port(searched) == local_port
+                        answers.add(tuple(r["object"] for r in searched.json()["results"]
+                                          if r["predicate"] == "WORKS_AT"
+                                          and r["valid_until"] is None))
                 assert answers == {(company,)}, (company, answers)
         jobs = _jobs(up, "maya")
     assert len(jobs) == 4
     assert [j["object"] for j in jobs if j["valid_until"] is None] == [COMPANIES[3]]
+
+
+def _connections_on_two_workers(server: Server, stack: ExitStack) -> dict[int, httpx.Client]:
+    """Keep-alive clients, by their connection's local port, whose connections are held by
+    at least two server processes. A connection is served by the worker that accepted it,
+    so a request on each of them is answered by each of those workers. Every worker listens
+    on the port itself and the kernel picks one for each new connection (by a hash of its
+    addresses), so a batch can land on one worker by chance: a few more batches are opened
+    then, before failing."""
+    port = int(server.url.rsplit(":", 1)[1])
+    clients: dict[int, httpx.Client] = {}
+    for _ in range(SPREAD_BATCHES):
+        for _ in range(SPREAD):
+            client = stack.enter_context(server.client(KEY_A))
+            clients[_local_port(client.get("/health"))] = client
+        holders = _holders(port)
+        pids = {holders.get(local_port) for local_port in clients}
+        if len(pids - {None}) >= 2:
+            return clients
+    pytest.fail(f"{len(clients)} connections to {server.url}, all held by one process: "
+                f"{pids} (None: no process holds an established end)")
+
+
+def _local_port(response: httpx.Response) -> int:
+    """The client's port of the connection that carried ``response``."""
+    return int(response.extensions["network_stream"].get_extra_info("client_addr")[1])
+
+
+def _holders(port: int) -> dict[int, int | None]:
+    """The process holding the server's end of each established connection to ``port``,
+    by the client's port."""
+    return {c.raddr.port: c.pid for c in psutil.net_connections(kind="tcp")
+            if c.laddr.port == port and c.raddr and c.status == psutil.CONN_ESTABLISHED}
 
 
 def _episode(user: str, content: str, month: int) -> dict[str, Any]:
