@@ -235,7 +235,11 @@ def test_a_slip_corrected_in_a_later_episode_never_held(
 
 @pytest.mark.parametrize("fix", ["Actually it was Lisbon, not Porto.",
                                  "Sorry, I live in Lisbon, not Porto.",
-                                 "Sorry, I meant Lisbon."])
+                                 "Sorry, I meant Lisbon.",
+                                 # owned up to in other words, in a sentence of its own
+                                 "I beg your pardon, I misspoke. We live in Lisbon, not Porto.",
+                                 "Forgive me, I made an error earlier. We live in Lisbon "
+                                 "rather than Porto."])
 def test_a_slip_corrected_in_few_words_later_never_held(
         ingestor: Ingestor, store: GraphStore, tenant: str, fix: str) -> None:
     """"Actually it was Lisbon, not Porto" names no slot: ingestion shows the rules the
@@ -243,6 +247,15 @@ def test_a_slip_corrected_in_few_words_later_never_held(
     tell(ingestor, tenant, 1, "I moved to Porto.")
     tell(ingestor, tenant, 3, fix)
     assert slot(store, tenant, "LIVES_IN", as_of=day(2)) == {"Lisbon"}
+    assert slot(store, tenant, "LIVES_IN") == {"Lisbon"}
+
+
+def test_a_mistake_that_was_no_slip_is_a_move(ingestor: Ingestor, store: GraphStore,
+                                              tenant: str) -> None:
+    """Regretting a move owns up to no slip of the tongue: Porto held until the message."""
+    tell(ingestor, tenant, 1, "I moved to Porto.")
+    tell(ingestor, tenant, 3, "I made a mistake moving to Porto. I live in Lisbon now, not Porto.")
+    assert slot(store, tenant, "LIVES_IN", as_of=day(2)) == {"Porto"}
     assert slot(store, tenant, "LIVES_IN") == {"Lisbon"}
 
 

@@ -209,7 +209,7 @@ def _hypothetical(verb: Token) -> bool:
         if node.dep_ in ("advcl", "ccomp", "conj", "xcomp") and node.head != node:
             head = node.head
             if head.lemma_ in ("wish", "wonder", "imagine") or head.lemma_ in (
-                    "ask", "say", "tell") and node.dep_ != "conj":
+                    "ask", "say", "tell") and node.dep_ != "conj" and not _joined_before(node):
                 return True  # not "said goodbye to Melbourne and moved to Dubai"
             if node.dep_ == "ccomp" and _denied(head):
                 return True
@@ -220,6 +220,14 @@ def _hypothetical(verb: Token) -> bool:
         else:
             node = None
     return False
+
+
+def _joined_before(clause: Token) -> bool:
+    """"Daniel proposed last night and I said yes", parsed with the proposal as what was
+    said: a clause before its head, an "and" between them, is joined to it, not reported."""
+    head = clause.head
+    return clause.i < head.i and any(c.dep_ == "cc" and clause.i < c.i < head.i
+                                     for c in head.children)
 
 
 #: Verbs and adjectives whose negation denies the clause they govern.

@@ -152,6 +152,26 @@ _MEANT_NOT = re.compile(
 #: A contrast said as a correction: "Sorry, I live in Lisbon, not Porto", "Actually, my car
 #: is a Honda, not a Toyota". The denied value was a slip, like one :data:`CORRECTION` reads.
 CORRECTING = re.compile(rf"^\W*{_CUE_WORDS}\b[^.!?]*,\s*not\s", re.IGNORECASE)
+#: A speaker owning up to a slip of their own, in words a cue at the start of a sentence
+#: does not cover: "I beg your pardon, I misspoke.", "I must correct myself:", "Forgive me, I
+#: made an error earlier.", "I gave the wrong town." A contrast in the same message ("We live
+#: in Wells, not Bath") then corrects the slip (:func:`owned_slip`). "I made a mistake moving
+#: to Bath" owns no slip of the tongue: a mistake counts only when it was in what was said.
+SLIP_OWNED = re.compile(
+    r"\b(?:mis-?spoke|misspoken|misstated|correct\s+myself|slip\s+of\s+the\s+(?:tongue|pen)"
+    r"|(?:gave|said|wrote|typed|told)\s+(?:you\s+)?the\s+wrong\s+\w+"
+    r"|(?:made|make)\s+(?:a|an)\s+(?:mistake|error|slip)\s+(?:earlier|before|just\s+now"
+    r"|in\s+(?:my|what\s+i)|when\s+i\s+(?:said|told|wrote|mentioned))"
+    r"|i\s+should\s+(?:clarify|have\s+said))\b", re.IGNORECASE)
+
+
+def owned_slip(message: str, sent: Span) -> bool:
+    """Whether ``sent`` corrects a slip its message owns up to: the message says so
+    (:data:`SLIP_OWNED`) and the sentence denies a value by contrast ("Wells, not Bath",
+    "Wells rather than Bath")."""
+    return SLIP_OWNED.search(message) is not None and bool(denied(sent))
+
+
 #: A sentence that opens as a correction.
 _CUE = re.compile(rf"^\W*{_CUE_WORDS}\b", re.IGNORECASE)
 #: Subjects of a correction that points back at a value said before: "it was Lisbon".

@@ -33,7 +33,7 @@ from graphmem.extract.base import (
     SELF, CandidateFact, ExtractedEntity, ExtractedFact, Extraction)
 from graphmem.extract.rules.dispatch import sentence_findings
 from graphmem.extract.rules.clause import Finding
-from graphmem.extract.rules.contrast import (CORRECTING, CORRECTION, correction,
+from graphmem.extract.rules.contrast import (CORRECTING, CORRECTION, correction, owned_slip,
                                              plain_correction)
 from graphmem.extract.rules.corrections import fill_retractions, place
 from graphmem.extract.rules.language import guess_language
@@ -184,6 +184,7 @@ class RuleExtractor:
         docs = parsed[:len(pieces)]
         mended_docs = dict(zip(slipped, parsed[len(pieces):], strict=True))
         people = _people(units, docs)
+        strangers = self._strangers(docs)
         speakers = frozenset(u.speaker for u in units if u.speaker != SELF)
         facts: list[ExtractedFact] = []
         unplaced = False  # a correction whose slot only stored facts can tell
@@ -193,7 +194,7 @@ class RuleExtractor:
             if unit is not previous:
                 earlier_tech, previous = [], unit
             speech = Speech(unit.speaker, unit.first_person, people, speakers, unit.text,
-                            self._first_names)
+                            self._first_names, strangers)
             if i in mended_docs:
                 # a word that looks like a slip ("backend", one edit from "backed") is left as
                 # typed when the rules read the sentence as typed; otherwise the slip hid what
@@ -210,8 +211,10 @@ class RuleExtractor:
                 # a stretch whose ends do not resolve ("from then to now") states nothing
                 said = [fact for finding in found if (fact := _fact(finding, sent, unit))
                         and (finding.timing != "span" or fact.valid_until is not None)]
-                if CORRECTION.search(sent.text) or CORRECTING.search(sent.text):
-                    # "Sorry, I meant I work at Hooli, not Initech", "Actually, I live in Lisbon, not Porto"
+                if CORRECTION.search(sent.text) or CORRECTING.search(sent.text) \
+                        or owned_slip(unit.text, sent):
+                    # "Sorry, I meant I work at Hooli, not Initech", "Actually, I live in Lisbon,
+                    # not Porto", "I misspoke earlier. We live in Wells, not Bath"
                     said = [f.model_copy(update={"corrects": True}) for f in said]
                 facts += said
                 fix = None if found else correction(sent)
@@ -225,6 +228,17 @@ class RuleExtractor:
         language = "en" if english or not others else others[0]
         return Extraction(entities=_entities(facts), facts=facts, warnings=warnings,
                           language=language, wants_candidates=unplaced and not candidates)
+
+    def _strangers(self, docs: list[Doc]) -> frozenset[str]:
+        """The episode's subjects written as names that no dictionary or gazetteer knows
+        (:attr:`Speech.strangers`)."""
+        if self._speller is None or self._places is None:
+            return frozenset()
+        return frozenset(
+            t.text for doc in docs for t in doc
+            if t.dep_ in ("nsubj", "nsubjpass") and t.tag_ in ("NN", "NNP") and t.is_alpha
+            and len(t.text) > 2 and t.text[0].isupper() and t.text[1:].islower()
+            and t.lower_ not in self._places.names and not self._speller.knows(t.lower_))
 
     def _worth(self, sentence: str) -> bool:
         return not self.prefilter or self._gate is None or self._gate.worth_parsing(sentence)

@@ -89,6 +89,10 @@ class Speech:
     #: First names anyone may have, lower case (the ``nicknames`` dataset): a capitalised one
     #: the tagger misread ("Emily" as an adverb, for its "-ly") is still someone.
     first_names: frozenset[str] = frozenset()
+    #: Capitalised words of the episode that neither the dictionary nor the gazetteer knows
+    #: ("Chidi", "Siobhan"): the tagger reads such a name as a common noun or a place, so
+    #: "Chidi works at Google" had no subject. As the subject of a clause, one is someone.
+    strangers: frozenset[str] = frozenset()
 
     def me(self) -> Party:
         return Party(self.speaker, "person", True)
@@ -293,6 +297,8 @@ def _joined_subject(token: Token, speech: Speech) -> Token | None:
 def is_person_name(token: Token, speech: Speech) -> bool:
     """A person's name; the small model often calls first names ORG or NORP, so those count."""
     if token.text in speech.people or token.ent_type_ == "PERSON":
+        return True
+    if token.text in speech.strangers and token.dep_ in ("nsubj", "nsubjpass"):
         return True
     text = token.text
     return (token.tag_ in ("NNP", "NNPS") and text[:1].isupper() and not text.isupper()

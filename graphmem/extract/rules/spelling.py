@@ -66,6 +66,10 @@ class Speller:
         return float(self._spell.word_usage_frequency(word)) < rarer_than and \
             self.word(word) is None
 
+    def knows(self, word: str) -> bool:
+        """Whether the dictionary has ``word`` (lower case) at all."""
+        return word in self._spell
+
     def word(self, word: str) -> str | None:
         """The word ``word`` is a slip of, or None if it is not one."""
         if word in self._mended:

@@ -79,6 +79,17 @@ def test_what_only_looks_like_chat_shorthand_corrects_nothing(extractor: RuleExt
     ("Wait, I work at Hooli, not Initech.", True),
     ("I work at Hooli, not Initech.", False),  # a contrast without a correction's words
     ("Actually I moved to Lisbon last year.", False),  # no value denied
+    # a slip owned up to in words of its own, anywhere in the message
+    ("I beg your pardon, I misspoke. We live in Wells, not Bath.", True),
+    ("I must correct myself: I live in Wells, not Bath.", True),
+    ("Forgive me, I made an error earlier. I live in Wells rather than Bath.", True),
+    ("I gave you the wrong town. I live in Wells, not Bath.", True),
+    ("I gave the wrong town earlier. I live in Wells, not Bath.", True),
+    ("I should clarify that I work at Hooli, not Initech.", True),
+    ("I misspoke earlier: I drive a Honda, not a Toyota.", True),
+    # a mistake that was no slip of the tongue, and a slip with no value denied
+    ("I made a mistake moving to Bath. I live in Wells now, not Bath.", False),
+    ("Sorry if I misspoke. I moved to Wells last year.", False),
 ])
 def test_a_contrast_said_as_a_correction_marks_a_slip(extractor: RuleExtractor, text: str,
                                                       slip: bool) -> None:

@@ -143,3 +143,26 @@ def test_a_name_the_tagger_took_with_its_article_is_the_name(extractor: RuleExtr
 def test_a_statement_after_a_disclaimer_or_in_passing(extractor: RuleExtractor, text: str,
                                                       expected: Triple) -> None:
     assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Chidi works at Google.", ("Chidi", "WORKS_AT", "Google", "assert")),
+    ("Chidi is at Google now.", ("Chidi", "WORKS_AT", "Google", "assert")),
+    ("Tunde is at Deloitte now.", ("Tunde", "WORKS_AT", "Deloitte", "assert")),
+    ("Anh works at Grab.", ("Anh", "WORKS_AT", "Grab", "assert")),
+    ("Siobhan works at Aldi.", ("Siobhan", "WORKS_AT", "Aldi", "assert")),
+    ("Xochitl lives in Oaxaca.", ("Xochitl", "LIVES_IN", "Oaxaca", "assert")),
+])
+def test_a_name_no_dictionary_knows_is_someone_as_a_subject(extractor: RuleExtractor, text: str,
+                                                           expected: Triple) -> None:
+    """The tagger reads names it has not seen as common nouns ("Chidi", "Tunde") or places
+    ("Siobhan"); these sentences stored nothing."""
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", ["Work is at nine tomorrow.", "London is lovely in May.",
+                                  "Dinner is at eight."])
+def test_a_word_the_dictionary_or_gazetteer_knows_is_no_stranger(extractor: RuleExtractor,
+                                                                 text: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[0] in ("Work", "London", "Dinner")}

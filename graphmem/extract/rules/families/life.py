@@ -184,6 +184,32 @@ def date_someone(clause: Clause, speech: Speech) -> list[Finding]:
     return each(clause, lambda s: [Finding(s, "HAS_PARTNER", t.text, "person") for t in people])
 
 
+def propose(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Daniel proposed last night and I said yes!", "I proposed to Sofia on the beach": the
+    one who proposed, or was proposed to, is the speaker's partner (engaged only when said).
+    Not a proposal of something ("Daniel proposed a new plan") nor to someone else ("Daniel
+    proposed to Emma")."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.tense == "future" or dobjs(verb) \
+            or not speech.first_person or any(c.dep_ in ("xcomp", "ccomp") for c in verb.children):
+        return []
+    to = pobjs(verb, ("to",))
+    if any(s.is_speaker for s in clause.subjects):  # "I proposed to Sofia"
+        people = [t for t in to if _a_person(t) or is_named(t)]  # "Sofia" read as a place
+        return each(clause, lambda s: [Finding(s, "HAS_PARTNER", t.text, "person")
+                                        for t in people] if s.is_speaker else [])
+    if to and not any(t.lower_ == "me" for t in to):
+        return []  # "Daniel proposed to Emma"
+    named = [t for t in verb.children if t.dep_ == "nsubj" and _a_person(t)
+             and t.text not in speech.speakers]
+    return [Finding(speech.me(), "HAS_PARTNER", t.text, "person") for t in named]
+
+
+def _a_person(token: Token) -> bool:
+    return token.ent_type_ == "PERSON" or token.tag_ == "NNP" and token.ent_type_ in (
+        "", "PERSON") and token.text[:1].isupper()
+
+
 def _under_way(verb: Token) -> bool:
     """"(have) been seeing", "started seeing", "began going out with": a going on, not an
     appointment ("been seeing the physio tomorrow" has a time to come)."""
@@ -430,7 +456,7 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "start": (found_business,),  "live": (live,), "reside": (live,),
     "move": (move,), "relocate": (move,), "grow": (grow_up,), "come": (grow_up,),
     "marry": (marry,), "divorce": (marry,), "separate": (marry,), "date": (date_someone,),
-    "see": (date_someone,), "go": (date_someone,),
+    "see": (date_someone,), "go": (date_someone,), "propose": (propose,),
     "break": (break_up,), "split": (break_up,), "know": (know,), "speak": (know,),
     "meet": (meet,), "have": (have, birth), "buy": (acquire,), "purchase": (acquire,),
     "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "pick": (acquire,),

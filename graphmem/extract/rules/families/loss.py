@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule
 from graphmem.extract.rules.lexicon import OCCUPATIONS, dies, dobjs, has_prt, is_named
-from graphmem.extract.rules.parties import KIN, PETS, Speech, appositive_name, possessor
+from graphmem.extract.rules.parties import (KIN, PETS, WORD_NAMES, Speech, appositive_name,
+                                            possessor)
 from graphmem.extract.rules.phrases import phrase
 
 if TYPE_CHECKING:
@@ -29,8 +30,9 @@ def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
 
     A bare name ("Biscuit died last week"), said in the first person by someone
     other than the name, ends the speaker's pet of that name if they have one (a
-    retraction of a value not held ends nothing); a person's death ends no relation
-    to them but a partner's ("my grandma Rose died" still names a grandmother)."""
+    retraction of a value not held ends nothing), and so does a partner of that name
+    ("Geoffrey passed away"); a person's death ends no relation to them but a partner's
+    ("my grandma Rose died" still names a grandmother)."""
     verb = clause.verb
     if clause.lemma == "lose":  # "We lost our greyhound Pepper last night"
         return _lost_pet(clause, speech)
@@ -44,8 +46,13 @@ def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
         kind = t if t.lemma_.lower() in PETS else next(
             (c for c in t.children if c.dep_ in ("compound", "appos")
              and c.lemma_.lower() in PETS), None)
-        if kind is None and _bare_name(t, speech):
-            out.append(Finding(speech.me(), "HAS_PET", t.text, "animal", "retract"))
+        bare = [Finding(speech.me(), "HAS_PET", t.text, "animal", "retract")
+                ] if kind is None and _bare_name(t, speech) else []
+        if kind is None and clause.lemma in ("die", "pass") and _bare_person(t, speech):
+            # "Geoffrey passed away": a partner of that name, if the speaker has one
+            bare += [Finding(speech.me(), p, t.text, "person", "retract") for p in _COUPLED]
+        if bare:
+            out += bare
             continue
         if clause.lemma in ("die", "pass") and speech.first_person and possessor(t) == "me" \
                 and KIN.get(t.lemma_.lower()) in _COUPLED and dies(t):
@@ -102,6 +109,15 @@ def _bare_name(token: Token, speech: Speech) -> bool:
     return (speech.first_person and (is_named(token) and token.pos_ == "PROPN" or opening_name)
             and not list(token.children) and token.text not in speech.people
             and token.text not in speech.speakers and token.text != speech.speaker)
+
+
+def _bare_person(token: Token, speech: Speech) -> bool:
+    """A person's name alone ("Geoffrey"), not a speaker's, said in the first person."""
+    person = token.ent_type_ == "PERSON" or (token.lower_ in speech.first_names
+                                             and token.lower_ not in WORD_NAMES)
+    return speech.first_person and person and token.pos_ == "PROPN" \
+        and not list(token.children) and token.text not in speech.speakers \
+        and token.text != speech.speaker
 
 
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({

@@ -31,7 +31,22 @@ _JOB_NOUNS = frozenset({"job", "position", "role", "internship", "gig", "career"
                         "offer"})
 #: Verbs that make an offer a job: "accepted the offer from Stripe" (not "got an offer").
 _TAKING_OFFERS = frozenset({"accept", "take", "sign"})
-_NOT_WORKPLACES = frozenset({"home", "night", "moment", "end", "same", "place", "office"})
+_NOT_WORKPLACES = frozenset({"home", "night", "moment", "end", "same", "place", "office",
+                             "living"})  # "I work for a living"
+#: Institutions English names bare after "at": "I work at school", "at uni".
+_BARE_WORKPLACES = frozenset({"school", "uni", "university", "college", "church", "hospital",
+                              "court", "sea"})
+
+
+def _a_workplace(token: Token) -> bool:
+    """"at Tesco", "at a bakery", "for my dad", "at school": a place of work. A bare
+    lower-case noun is a manner or a measure instead ("I work at scale", "at speed", "for
+    hours"), unless English names institutions that way."""
+    if token.lower_ in _NOT_WORKPLACES or token.lower_ in VAGUE or token.ent_type_ in (
+            "DATE", "TIME"):
+        return False
+    return not token.text[:1].islower() or token.lower_ in _BARE_WORKPLACES or any(
+        c.dep_ in ("det", "poss", "compound", "amod", "nummod") for c in token.children)
 
 
 def work(clause: Clause, speech: Speech) -> list[Finding]:
@@ -39,8 +54,7 @@ def work(clause: Clause, speech: Speech) -> list[Finding]:
     if any(c.dep_ == "prep" and c.lower_ == "on" for c in verb.children) and \
             not pobjs(verb, ("at", "for", "as")):
         return []
-    places = [t for t in pobjs(verb, ("at", "for")) if t.lower_ not in _NOT_WORKPLACES
-              and t.lower_ not in VAGUE and t.ent_type_ not in ("DATE", "TIME")]
+    places = [t for t in pobjs(verb, ("at", "for")) if _a_workplace(t)]
     titles = [t for t in pobjs(verb, ("as",)) if t.ent_type_ != TECH_LABEL]
     tools = [t for t in pobjs(verb, ("with",)) if t.ent_type_ == TECH_LABEL]
     if _out_of_work(clause, places, titles, tools):

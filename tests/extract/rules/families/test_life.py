@@ -267,3 +267,49 @@ def test_a_death_that_is_not_the_partners_ends_no_partner(
 def test_a_partners_death_ends_the_marriage(extractor: RuleExtractor) -> None:
     assert ("Bob", "MARRIED_TO", "Geoffrey", "retract") in triples(
         said(extractor, "My husband Geoffrey passed away last week."))
+
+
+@pytest.mark.parametrize("text", ["Geoffrey passed away in March.", "Geoffrey died last week."])
+def test_a_death_said_by_name_alone_ends_a_partner_of_that_name(extractor: RuleExtractor,
+                                                               text: str) -> None:
+    """A new user's "Geoffrey passed away", her husband named before: a retraction of a
+    value not held ends nothing, so a namesake who is no partner loses nothing."""
+    found = triples(said(extractor, text))
+    assert {("Bob", p, "Geoffrey", "retract") for p in ("MARRIED_TO", "HAS_PARTNER")} <= found
+    assert not {t for t in found if t[3] == "assert"}
+
+
+@pytest.mark.parametrize("text", ["Geoffrey nearly died.", "Geoffrey didn't die.",
+                                  "My uncle Geoffrey died.", "Geoffrey will die of boredom."])
+def test_no_partner_ends_when_no_bare_name_died(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[1] in ("MARRIED_TO", "HAS_PARTNER") and t[3] == "retract"}
+
+
+@pytest.mark.parametrize(("text", "partner"), [
+    ("Daniel proposed last night and I said yes!", "Daniel"),
+    ("Daniel proposed to me last night!", "Daniel"),
+    ("I proposed to Sofia on the beach and she said yes.", "Sofia"),
+])
+def test_who_proposed_or_was_proposed_to_is_a_partner(extractor: RuleExtractor, text: str,
+                                                      partner: str) -> None:
+    """A new user's "Daniel proposed... we're engaged" stored no partner."""
+    assert ("Bob", "HAS_PARTNER", partner, "assert") in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", [
+    "Daniel proposed a new plan at work.", "Daniel proposed to Emma.", "I proposed a toast.",
+    "Daniel proposed that we meet at noon.", "Daniel didn't propose.", "He proposed!",
+    "Daniel might propose soon.",
+])
+def test_a_proposal_of_something_or_to_someone_else_is_no_partner(extractor: RuleExtractor,
+                                                                  text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] == "HAS_PARTNER"}
+
+
+def test_a_clause_joined_before_i_said_is_not_what_was_said(extractor: RuleExtractor) -> None:
+    """"Tom moved to Leeds and I said nothing": the parser hangs the move on "said" as what
+    was said; an "and" between them joins them instead."""
+    assert ("Tom", "LIVES_IN", "Leeds", "assert") in triples(
+        said(extractor, "Tom moved to Leeds and I said nothing."))
+    assert not {t for t in triples(said(extractor, "Tom moved to Leeds, I said.")) if t[0] == "Tom"}

@@ -226,3 +226,21 @@ def test_a_workplace_started_at_without_a_job_noun(extractor: RuleExtractor, tex
 def test_a_start_at_a_time_a_place_or_a_school_is_no_job(extractor: RuleExtractor,
                                                          text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == "WORKS_AT"}
+
+
+@pytest.mark.parametrize("text", ["I work at scale.", "I work at speed.", "I work for hours.",
+                                  "I work for a living.", "I work at hospitals."])
+def test_a_manner_or_a_measure_is_no_employer(extractor: RuleExtractor, text: str) -> None:
+    """A bare lower-case noun after "work at" is how or how long ("I work at scale" had
+    stored an employer called "scale")."""
+    assert not {t for t in triples(said(extractor, text)) if t[1] == "WORKS_AT"}
+
+
+@pytest.mark.parametrize(("text", "employer"), [
+    ("I work at school.", "school"), ("I work for the council.", "council"),
+    ("I work for my dad.", "dad"), ("I work at a hospital.", "hospital"),
+    ("i work at tesco", "Tesco"), ("I work for a startup.", "startup"),
+])
+def test_a_named_determined_or_institutional_workplace_is_one(
+        extractor: RuleExtractor, text: str, employer: str) -> None:
+    assert ("Bob", "WORKS_AT", employer, "assert") in triples(said(extractor, text))
