@@ -45,6 +45,10 @@ class PredicateSpec:
     as well as the marriage, and "I stopped rock climbing" ends "loves rock
     climbing" as well as the sport.
 
+    ``ends_states`` names states of the subject this fact leaves behind when it starts, by
+    predicate and value: a marriage ends being engaged (or single), so "Daniel and I got
+    married" no longer leaves "engaged" current beside the marriage.
+
     ``implies`` names the predicates a fact of this one states as well, which an
     extractor reads from the same words: "I mostly code in Erlang" is Erlang as the
     main language and Erlang used. A correction of a value misread in one such fact
@@ -60,14 +64,20 @@ class PredicateSpec:
     left: bool = False
     also_ends: tuple[str, ...] = ()
     implies: tuple[str, ...] = ()
+    ends_states: tuple[tuple[str, frozenset[str]], ...] = ()
 
 
 def _spec(name: str, cardinality: Cardinality, family: str | None = None,
           description: str = "", questions: tuple[str, ...] = (),
           held_with: str | None = None, left: bool = False,
-          also_ends: tuple[str, ...] = (), implies: tuple[str, ...] = ()) -> PredicateSpec:
+          also_ends: tuple[str, ...] = (), implies: tuple[str, ...] = (),
+          ends_states: tuple[tuple[str, frozenset[str]], ...] = ()) -> PredicateSpec:
     return PredicateSpec(name, cardinality, family or name, description, questions,
-                         held_with, left, also_ends, implies)
+                         held_with, left, also_ends, implies, ends_states)
+
+
+#: The relationship statuses a partner or a marriage leaves behind.
+_UNMARRIED = frozenset({"engaged", "single", "dating", "in a relationship", "seeing someone"})
 
 
 #: What a person does for its own sake: stopping it ends liking it as a pastime too.
@@ -90,7 +100,7 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
                      "Where is X's home?"), left=True),
     _spec("MARRIED_TO", ONE, description="a person's spouse",
           questions=("Who is X married to?", "Who is X's wife?", "Who is X's husband?"),
-          also_ends=("HAS_PARTNER",)),
+          also_ends=("HAS_PARTNER",), ends_states=(("RELATIONSHIP_STATUS", _UNMARRIED),)),
     _spec("DRIVES", ONE, description="the car a person drives",
           questions=("What car does X drive?", "What does X drive?", "What is X's car?")),
     _spec("HAS_PHONE", ONE, description="the phone a person uses",
@@ -121,7 +131,8 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
     _spec("IS_FROM", ONE, description="where a person comes from (hometown, home country)",
           questions=("Where is X from?", "Where did X grow up?")),
     _spec("HAS_PARTNER", ONE, description="a person's partner (boyfriend, girlfriend)",
-          questions=("Who is X's partner?", "Who is X dating?"), also_ends=("MARRIED_TO",)),
+          questions=("Who is X's partner?", "Who is X dating?"), also_ends=("MARRIED_TO",),
+          ends_states=(("RELATIONSHIP_STATUS", frozenset({"single"})),)),
     # multi-valued: each object has its own timeline
     _spec("LIKES", MANY, "SENTIMENT", also_ends=("HOBBY",)),
     _spec("LOVES", MANY, "SENTIMENT", also_ends=("HOBBY",)),

@@ -164,8 +164,8 @@ class TimelineEditor:
                 self._retract(self.key_of(other), other)
         else:
             self._assert(key, st)
-            for plan in self._carried_out(st):
-                self._retract(self.key_of(plan), plan)
+            for done in [*self._carried_out(st), *self._outgrown(st)]:
+                self._retract(self.key_of(done), done)
 
     def _carried_out(self, st: Statement) -> list[Statement]:
         """The subject's plans this assertion carries out, ended when it starts."""
@@ -173,6 +173,15 @@ class TimelineEditor:
             return []
         return [self._ending(st, f) for f in carried_out(
             st.predicate, st.object_name, st.valid_from, self._current_of(st, ["PLANS"]))]
+
+    def _outgrown(self, st: Statement) -> list[Statement]:
+        """The subject's states this assertion leaves behind (``PredicateSpec.ends_states``),
+        ended when it starts: "Daniel and I got married" ends "engaged"."""
+        states = dict(self.registry.spec(st.predicate, _cardinality(st.cardinality)).ends_states)
+        if not states:
+            return []
+        return [self._ending(st, f) for f in self._current_of(st, list(states))
+                if f.valid_from < st.valid_from and f.object_name.casefold() in states[f.predicate]]
 
     def _retract(self, key: str, st: Statement) -> None:
         self._load_keys([key])

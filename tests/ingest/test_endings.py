@@ -150,3 +150,25 @@ def test_a_death_ends_a_partner_only(ingestor: Ingestor, store: GraphStore, tena
     assert slot(store, tenant, "HAS_SISTER") == {"Jo"}  # still a sister
     assert slot(store, tenant, "MARRIED_TO") == {"Ann"}  # another name's death ends no one
 
+
+
+def test_the_trials_remaining_endings(ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    """Left current in the fifth trial: "engaged" beside the marriage that followed, and a
+    husband whose death was said by his name alone."""
+    tell(ingestor, tenant, 1, "Daniel proposed last night and I said yes! We're engaged.")
+    tell(ingestor, tenant, 3, "Daniel and I got married on Saturday!")
+    assert slot(store, tenant, "RELATIONSHIP_STATUS", as_of=day(2)) == {"engaged"}
+    assert slot(store, tenant, "HAS_PARTNER", as_of=day(2)) == {"Daniel"}
+    assert slot(store, tenant, "RELATIONSHIP_STATUS") == set()
+    assert slot(store, tenant, "MARRIED_TO") == {"Daniel"}
+    tell(ingestor, tenant, 6, "Daniel passed away in the spring.")
+    assert slot(store, tenant, "MARRIED_TO") == set()
+    assert slot(store, tenant, "MARRIED_TO", as_of=day(5)) == {"Daniel"}
+
+
+def test_a_partner_ends_being_single(ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I'm single.")
+    tell(ingestor, tenant, 3, "I'm dating Priya.")
+    assert slot(store, tenant, "RELATIONSHIP_STATUS", as_of=day(2)) == {"single"}
+    assert slot(store, tenant, "RELATIONSHIP_STATUS") == set()
+    assert slot(store, tenant, "HAS_PARTNER") == {"Priya"}

@@ -179,8 +179,9 @@ def date_someone(clause: Clause, speech: Speech) -> list[Finding]:
         found = dobjs(verb)
     if clause.lemma != "date" and not _under_way(verb):
         return []
-    people = [t for t in found if t.ent_type_ == "PERSON" or t.tag_ == "NNP" and t.ent_type_ in (
-        "", "PERSON") and t.text[:1].isupper()]
+    # one dates a person, whatever the tagger calls the name ("dating Priya": a product)
+    people = [t for t in found if t.ent_type_ == "PERSON" or t.tag_ == "NNP" and t.ent_type_ not in (
+        "DATE", "TIME") and t.text[:1].isupper()]
     return each(clause, lambda s: [Finding(s, "HAS_PARTNER", t.text, "person") for t in people])
 
 
