@@ -323,6 +323,23 @@ def is_student_role(token: Token, place: Token | None = None) -> bool:
     return bool(words & _SCHOOL_STANDINGS) and place is not None and is_school(place)
 
 
+def studies_or_works(place: Token, titles: list[Token]) -> str:
+    """Whether being at ``place`` (as ``titles``) is study or work: "I'm at Leeds University
+    now", "started at the University of Porto" is a student's school, unless a title says it
+    is a job there ("at Leeds University as a lecturer"); and any place one is at as a
+    student ("started at Stanford as a freshman")."""
+    if titles and all(is_student_role(t, place) for t in titles):
+        return "STUDIES_AT"
+    return "STUDIES_AT" if is_school(place) and not titles else "WORKS_AT"
+
+
+def job_titles(titles: list[Token], places: list[Token]) -> list[Token]:
+    """The titles that are jobs: "as a freshman" is a student's year, not a title."""
+    if not places:
+        return [t for t in titles if not is_student_role(t)]
+    return [t for t in titles if not any(is_student_role(t, p) for p in places)]
+
+
 #: Last words that make a name a company's: "Brightline Health", "Redwing Aerospace".
 _COMPANY_WORDS = frozenset({
     "inc", "inc.", "ltd", "llc", "gmbh", "corp", "corporation", "co", "company", "labs", "lab",

@@ -159,6 +159,14 @@ def _going_to(step: Token, clause: Clause, speech: Speech) -> list[Finding]:
                     statement=f"{{s}} plans to {text}") for s in clause.subjects]
 
 
+def _subject_learnt(token: Token) -> str | None:
+    """A noun learnt ("guitar", "Spanish"), or a language the tagger read as an adjective
+    ("learning Italian": JJ), which no noun phrase holds."""
+    if token.lower_ in SPOKEN_LANGUAGES:
+        return phrase(token) or token.text
+    return phrase(token) if token.pos_ in ("NOUN", "PROPN") else None
+
+
 def learn(clause: Clause, speech: Speech) -> list[Finding]:
     verb = clause.verb
     if clause.negated or clause.modal in ("would", "could", "should", "might"):
@@ -168,9 +176,7 @@ def learn(clause: Clause, speech: Speech) -> list[Finding]:
                or t.tag_ == "NNP"]
     out += each(clause, lambda s: [Finding(s, "STUDIES_AT", n, "organization")
                                     for t in schools if (n := phrase(t))])
-    subjects = [n for t in dobjs(verb) if (t.pos_ in ("NOUN", "PROPN")
-                                          or t.lower_ in SPOKEN_LANGUAGES)  # "Italian": JJ
-                and (n := phrase(t) or (t.text if t.lower_ in SPOKEN_LANGUAGES else None))]
+    subjects = [n for t in dobjs(verb) if (n := _subject_learnt(t))]
     if clause.tense == "past" and not clause.perfect:
         techs = [n for t in dobjs(verb) if t.ent_type_ == TECH_LABEL if (n := phrase(t))]
         return out + each(clause, lambda s: [Finding(s, "SKILLED_IN", n, "skill") for n in techs])

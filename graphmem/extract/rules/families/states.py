@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule, Timing, action_of, each
 from graphmem.extract.rules.lexicon import (
-    capitalised, dobjs, is_named, is_named_business, is_occupation, is_org, is_place, is_school,
-    is_student_role, pobjs)
+    capitalised, dobjs, is_named, is_org, is_place, job_titles, pobjs, studies_or_works)
 from graphmem.extract.rules.parties import (KIN, Speech, appositive_name, conjuncts,
                                             copula_subjects, possessor)
 from graphmem.extract.rules.phrases import phrase
@@ -108,26 +107,10 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
     orgs = list(dict.fromkeys(orgs))
     titles = [t for t in pobjs(clause.verb, ("as",))]
     action = action_of(clause)
-    return each(clause, lambda s: [Finding(s, _studies_or_works(t, titles), n, "organization",
+    return each(clause, lambda s: [Finding(s, studies_or_works(t, titles), n, "organization",
                                            action) for t in orgs if (n := phrase(t))]
-                 + [Finding(s, "JOB_TITLE", n, "role", action) for t in _job_titles(titles, orgs)
+                 + [Finding(s, "JOB_TITLE", n, "role", action) for t in job_titles(titles, orgs)
                     if orgs and (n := phrase(t))])
-
-
-def _studies_or_works(place: Token, titles: list[Token]) -> str:
-    """"I'm at Leeds University now", "started at the University of Porto": a student's
-    school, unless a title says it is a job there ("at Leeds University as a lecturer");
-    and any place one is at as a student ("started at Stanford as a freshman")."""
-    if titles and all(is_student_role(t, place) for t in titles):
-        return "STUDIES_AT"
-    return "STUDIES_AT" if is_school(place) and not titles else "WORKS_AT"
-
-
-def _job_titles(titles: list[Token], places: list[Token]) -> list[Token]:
-    """The titles that are jobs: "as a freshman" is a student's year, not a title."""
-    if not places:
-        return [t for t in titles if not is_student_role(t)]
-    return [t for t in titles if not any(is_student_role(t, p) for p in places)]
 
 
 def out_of_work(clause: Clause, speech: Speech) -> list[Finding]:
@@ -227,31 +210,6 @@ def employed(clause: Clause, speech: Speech) -> list[Finding]:
     return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization")
                                     for t in orgs if (n := phrase(t))]
                  + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := phrase(t))])
-
-
-def started_at(clause: Clause, speech: Speech) -> list[Finding]:
-    """"Started at Cyberdyne on Monday!", "I started at Etsy in February"."""
-    verb = clause.verb
-    if clause.negated or clause.modal or dobjs(verb) or \
-            any(c.dep_ == "xcomp" for c in verb.children):
-        return []
-    # a company named like its product is still one to start at ("started at Figma")
-    titles = pobjs(verb, ("as",))
-    # "started as a junior data analyst at Kestrel Insurance": the employer hangs off the title
-    places = pobjs(verb, ("at", "with")) + [o for t in titles if is_occupation(t)
-                                            for o in pobjs(t, ("at", "with", "for"))]
-    orgs = [t for t in places if (is_named(t) or t.ent_type_ == TECH_LABEL and capitalised(t)
-                                  or is_named_business(t))  # "started at Crumbs bakery"
-            and t.text not in speech.speakers]
-    # "I start at Etsy on Monday" is ahead: only a past start is an event gone by
-    timing: Timing = "event" if clause.tense == "past" else "start"
-    # "just started freshman year at UC Davis": a student's year begun there
-    year = any(is_student_role(c) for t in verb.children if t.dep_ in ("npadvmod", "dobj")
-               for c in t.children if c.dep_ in ("compound", "amod"))
-    return each(clause, lambda s: [Finding(s, "STUDIES_AT" if year else _studies_or_works(
-        t, titles), n, "organization", timing=timing) for t in orgs if (n := phrase(t))]
-                 + [Finding(s, "JOB_TITLE", n, "role", timing=timing)  # from the same start
-                    for t in _job_titles(titles, orgs) if orgs and (n := phrase(t))])
 
 
 def settle_in(clause: Clause, speech: Speech) -> list[Finding]:
@@ -456,7 +414,7 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "become": (slot_copula,), "drive": (drive,), "lease": (drive,),
     "employ": (employed,), "hire": (employed,), "poach": (employed,), "recruit": (employed,), "headhunt": (employed,),
     "lure": (employed,),
-    "start": (started_at,), "settle": (settle_in,), "end": (settle_in,),
+    "settle": (settle_in,), "end": (settle_in,),
     "write": (main_language,), "code": (main_language,), "program": (main_language,),
     "develop": (main_language,), "use": (as_my, use_thing), "have": (as_my,),
     "get": (got_new,), "buy": (got_new,), "call": (call_home,),

@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing, action_of, each,
                                            has_time, past_stretch, past_until, reworded)
 from graphmem.extract.rules.lexicon import (
-    BUSINESSES, dobjs, has_prt, capitalised, is_company, is_named, is_occupation, is_org,
-    is_school, is_student_role, object_type, pobjs)
+    BUSINESSES, dobjs, has_prt, capitalised, is_company, is_named, is_named_business,
+    is_occupation, is_org, is_school, is_student_role, job_titles, object_type, pobjs,
+    studies_or_works)
 from graphmem.extract.rules.parties import VAGUE, Party, Speech, has_det, possessor
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
@@ -188,36 +189,63 @@ _STUDY_WORDS = frozenset({"university", "college", "school", "academy", "uni", "
 
 
 def start_at(clause: Clause, speech: Speech) -> list[Finding]:
-    """"I started at Ledgerly last week", "starting at Ledgerly as Head of Finance on 1 July":
-    a workplace started at, with no job noun (see :func:`start_job`). Not a time ("started
-    at 9"), a town, a school ("at Leeds University") or a place one starts from ("at the
-    bottom")."""
+    """A place started at, with no job noun (see :func:`start_job`): "I started at Ledgerly
+    last week", "starting at Ledgerly as Head of Finance on 1 July", "started as a junior data
+    analyst at Kestrel Insurance" (the employer hangs off the title), "I started at Crumbs
+    bakery as head baker" (the title off the employer). A school started at as a student is
+    study: "I started at Stanford as a freshman", "just started freshman year at UC Davis".
+    Not a time ("started at 9"), a place one starts from ("at the bottom"), nor a start that
+    may never be ("I'd start at Google if they asked")."""
     verb = clause.verb
-    if clause.negated or clause.modal in ("would", "could", "should", "might") or \
-            dobjs(verb) or clause.tense == "past" and verb.tag_ != "VBD" or any(
-            t.lemma_.lower() in _STUDY_WORDS for t in verb.sent):  # "started at MIT as a PhD"
+    # "just started freshman year at UC Davis": a student's year begun there
+    year = any(is_student_role(c) for t in verb.children if t.dep_ in ("npadvmod", "dobj")
+               for c in t.children if c.dep_ in ("compound", "amod"))
+    if clause.negated or clause.modal in ("would", "could", "should", "might") or (
+            dobjs(verb) and not year):
         return []
-    places: list[Token] = []
-    for prep in verb.children:
-        if prep.dep_ not in ("prep", "advmod") or prep.lower_ != "at":  # "Starting at X as"
-            continue
-        named = [c for c in prep.children if c.dep_ == "pobj"]
-        if not named and prep.i + 1 < len(prep.doc):  # "at Ledgerly" with "Ledgerly" an adverb
-            after = prep.doc[prep.i + 1]
-            named = [after] if after.head == verb and after.dep_ == "advmod" else []
-        places += [_called(t) or t for t in named]
-    orgs = [t for t in places if t.text[:1].isupper() and t.ent_type_ not in (
-        "GPE", "LOC", "FAC", "TIME", "DATE", "CARDINAL")
-        and not is_school(t)
-        and (is_org(t) or is_company(t) or t.tag_ in ("NNP", "RB"))]
+    titles = pobjs(verb, ("as",))
+    places = _started_at(verb) + pobjs(verb, ("with",)) + [
+        o for t in titles if is_occupation(t) for o in pobjs(t, ("at", "with", "for"))]
+    orgs = list(dict.fromkeys(t for t in places if _started_workplace(t, speech)))
     if not orgs:
         return []
+    titles += [t for o in orgs for t in pobjs(o, ("as",))]  # "at Crumbs bakery as head baker"
     # "as Head of Finance", hung by the parser on "called" when the firm is introduced
-    titles = pobjs(verb, ("as",)) + [t for o in orgs if o.i > 0 and o.nbor(-1).lower_ in (
-        "called", "named") for t in pobjs(o.nbor(-1), ("as",))]
-    names = [phrase(t) or t.text for t in orgs]
-    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization") for n in names]
-                 + [Finding(s, "JOB_TITLE", n, "role") for t in titles if (n := _title(t))])
+    titles += [t for o in orgs if o.i > 0 and o.nbor(-1).lower_ in ("called", "named")
+               for t in pobjs(o.nbor(-1), ("as",))]
+    # "I started at Etsy this week": when the week began; "I start at Etsy on Monday": ahead
+    timing: Timing = "event" if clause.tense == "past" else "start"
+    return each(clause, lambda s: [
+        Finding(s, "STUDIES_AT" if year else studies_or_works(t, titles), n, "organization",
+                timing=timing) for t in orgs if (n := phrase(t) or t.text)]
+        + [Finding(s, "JOB_TITLE", title, "role", timing=timing)
+           for t in job_titles(titles, orgs) if (title := _title(t))])
+
+
+def _started_at(verb: Token) -> list[Token]:
+    """What follows "at" after the verb, the firm a noun introduces named instead ("a
+    startup called Ledgerly"); the parser may hang "at" as an adverb ("Starting at X as")
+    and the name as one ("at Ledgerly", "Ledgerly" an adverb)."""
+    places = pobjs(verb, ("at",))
+    for prep in verb.children:
+        if prep.dep_ not in ("prep", "advmod") or prep.lower_ != "at":
+            continue
+        named = [c for c in prep.children if c.dep_ == "pobj"]
+        if prep.dep_ == "advmod":
+            places += named
+        if not named and prep.i + 1 < len(prep.doc):
+            after = prep.doc[prep.i + 1]
+            places += [after] if after.head == verb and after.dep_ == "advmod" else []
+    return [_called(t) or t for t in places]
+
+
+def _started_workplace(token: Token, speech: Speech) -> bool:
+    """A name one starts at: a firm, a school, a named business ("Crumbs bakery"), a
+    capitalised technology company ("Figma"); not a time, a number or a speaker."""
+    if token.ent_type_ in ("TIME", "DATE", "CARDINAL") or token.text in speech.speakers:
+        return False
+    return is_named(token) or token.ent_type_ == TECH_LABEL and capitalised(token) \
+        or is_named_business(token) or capitalised(token) and token.tag_ == "RB"
 
 
 #: Nouns a firm is introduced by before its name: "a fintech startup called Ledgerly".

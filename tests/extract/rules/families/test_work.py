@@ -244,3 +244,9 @@ def test_a_manner_or_a_measure_is_no_employer(extractor: RuleExtractor, text: st
 def test_a_named_determined_or_institutional_workplace_is_one(
         extractor: RuleExtractor, text: str, employer: str) -> None:
     assert ("Bob", "WORKS_AT", employer, "assert") in triples(said(extractor, text))
+
+
+def test_a_title_said_after_the_named_business_started_at(extractor: RuleExtractor) -> None:
+    """"as head baker" hangs on "bakery": it was dropped."""
+    assert ("Bob", "JOB_TITLE", "head baker", "assert") in triples(
+        said(extractor, "I started at Crumbs bakery as head baker."))
