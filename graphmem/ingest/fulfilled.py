@@ -31,12 +31,21 @@ def carries_out(predicate: str, value: str, plan: str) -> bool:
     False
     >>> carries_out("WORKS_AT", "Stripe", "join Stripe")
     True
+    >>> carries_out("LIVES_IN", "Austin", "move to Austin for the Datadog office")
+    True
+    >>> carries_out("LIVES_IN", "Austin", "move to Austinville")
+    False
     """
     pattern = _PLANNED_AS.get(predicate)
     if pattern is None or not value.strip():
         return False
-    return re.fullmatch(pattern.format(re.escape(value.strip())), plan.strip(),
+    return re.fullmatch(pattern.format(re.escape(value.strip())) + _WHY_OR_WHEN, plan.strip(),
                         re.IGNORECASE) is not None
+
+
+#: What a plan may say after its value: why, with whom or when ("move to Austin for the
+#: Datadog office" was left current after the move).
+_WHY_OR_WHEN = (r"(?:\s+(?:for|with|in|on|at|by|next|this|after|before|because|as|so|to)\b.*)?")
 
 
 def planned_predicates() -> frozenset[str]:

@@ -113,6 +113,17 @@ def test_a_move_made_ends_the_plan_to_make_it(ingestor: Ingestor, store: GraphSt
     assert slot(store, tenant, "PLANS", as_of=day(3)) == {"move to Exeter", "move to Lisbon"}
 
 
+def test_a_move_made_ends_a_plan_that_said_why(ingestor: Ingestor, store: GraphStore,
+                                              tenant: str) -> None:
+    """The sixth trial: "planning to move to Austin next month for the Datadog office" stayed
+    current after "Moved to Austin last week"."""
+    tell(ingestor, tenant, 1, "I live in Seattle.",
+         "I'm planning to move to Austin next month for the Datadog office.")
+    tell(ingestor, tenant, 4, "Moved to Austin last week.")
+    assert slot(store, tenant, "PLANS") == set()
+    assert slot(store, tenant, "LIVES_IN") == {"Austin"}
+
+
 def test_a_notice_served_ends_the_job_when_the_next_one_starts(ingestor: Ingestor,
                                                                 store: GraphStore,
                                                                 tenant: str) -> None:

@@ -46,7 +46,7 @@ from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
 from graphmem.extract.rules.places import PlaceNames, known_places
 from graphmem.extract.rules.namecase import PersonNames
 from graphmem.extract.rules.orgcase import EmployerNames
-from graphmem.extract.rules.parties import PETS, Speech, first_names
+from graphmem.extract.rules.parties import PETS, Speech, first_names, is_subject
 from graphmem.extract.rules.terms import TermMarker, spellings
 from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve, resolve_range
 from graphmem.extract.rules.titles import TitleJoiner
@@ -236,7 +236,7 @@ class RuleExtractor:
             return frozenset()
         return frozenset(
             t.text for doc in docs for t in doc
-            if t.dep_ in ("nsubj", "nsubjpass") and t.tag_ in ("NN", "NNP") and t.is_alpha
+            if is_subject(t) and t.tag_ in ("NN", "NNP") and t.is_alpha
             and len(t.text) > 2 and t.text[0].isupper() and t.text[1:].islower()
             and t.lower_ not in self._places.names and not self._speller.knows(t.lower_))
 

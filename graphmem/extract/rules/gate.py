@@ -65,7 +65,9 @@ _PHRASES = re.compile(
     r"|(?:\b(?:i|we|they|you|he|she|who|really|also|not|do|does|did|would|still|actually|"
     r"totally|just|kinda|definitely|genuinely|both|all|absolutely|truly|am|is|are|was|were|been|"
     r"never|always|ever|so|too|sure|\w+ly)|'d|'m|'re|n't)\s+(?:lik|lov)(?:e|es|ed|ing)\b"
-    r"|\bwork(?:s|ed|ing)?\s+(?:\w+\s+)?(?:at|for|as|with|under)\b|(?:\bnot|n't)\s+working\b"
+    r"|\bwork(?:s|ed|ing)?\s+(?:\w+\s+)?(?:at|for|as|with|under|in)\b|(?:\bnot|n't)\s+working\b"
+    # "He's at KPMG now": someone named before is at a firm
+    r"|\b(?:he|she)(?:'s|\s+is)\s+(?:now\s+)?(?:at|with)\s+[A-Z]"
     r"|\b(?:hop(?:e|es|ed|ing)|want(?:s|ed|ing)?|aim(?:s|ed|ing)?|intend(?:s|ed|ing)?|"
     r"wish(?:es|ed|ing)?|striv(?:e|es|ing)|long(?:s|ed|ing)?|sav(?:e|es|ed|ing)\s+up)\s+to\b"
     r"|\bwanna\b|\bdream(?:s|t|ed|ing)?\s+(?:of|about|to)\b|\bback\s+from\b", re.IGNORECASE)
@@ -172,6 +174,11 @@ _DONT = frozenset({"don't", "dont", "don’t"})
 _NOWADAYS = re.compile(r"\b(?:anymore|any\s+more|these\s+days|nowadays|now)\b", re.IGNORECASE)
 
 
+#: Chat's openings before a dropped subject: "omg just got a puppy", "yay, finally moved".
+_INTERJECTION = re.compile(r"(?:(?:omg|yay|wow|lol|ugh|ok|okay|haha|woo+|phew|oof)\b[,!.]*\s+)+",
+                           re.IGNORECASE)
+
+
 def with_subject(sentence: str) -> str:
     """"Replaced my phone with a Pixel." -> "I replaced my phone with a Pixel."
 
@@ -180,6 +187,9 @@ def with_subject(sentence: str) -> str:
     adjective, "Got" as an imperative) and no rule sees a speaker, so the
     speaker's "I" is put back before parsing.
     """
+    opening = _INTERJECTION.match(sentence)
+    if opening is not None and opening.end() < len(sentence):  # "omg just got a puppy!!!"
+        return sentence[:opening.end()] + with_subject(sentence[opening.end():])
     words = sentence.split(maxsplit=3)
     if not words or not words[0][:1].isalpha() or words[0] in ("I", "i"):
         return sentence  # lowercase too: "just got an iPhone 15 Pro and I'm setting it up"

@@ -33,7 +33,9 @@ _BEINGS = frozenset({"guy", "girl", "man", "woman", "boy", "lady", "gentleman", 
 _INTRODUCED = re.compile(
     r"\b(?:(?:my|our|his|her|their)\s+(?:(?:new|old|ex|current|best|little|big|older|younger|"
     r"baby|twin|line)\s+)*(?:" + _RELATION + r")(?:,|\s+(?:is|was|'s)(?:\s+(?:called|named))?)?"
-    r"|(?:his|her|their|its)\s+name(?:\s+is|'s)"
+    r"|(?:my|his|her|their|its)\s+name(?:\s+is|'s)"
+    # "hey im zoe lol": a greeting, then the speaker's own name
+    r"|\b(?:hi|hey|hello|hiya|yo)\b\W+(?:it's|this\s+is|i'm|i\s+am)"
     # "me n mia are together", "going out w priya", "been seeing omar": a partner by name
     r"|\bme\s+and|\b(?:going|went)\s+out\s+with|\b(?:been|started|i'm|am)\s+(?:dating|seeing)"
     # "a hamster called nugget", "a guy named omar"

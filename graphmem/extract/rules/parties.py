@@ -9,6 +9,8 @@ rule families use them for objects and owners too.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -280,7 +282,37 @@ def party_of(token: Token, speech: Speech) -> Party | None:
     if is_person_name(token, speech):
         return Party(token.text, "person")
     joined = _joined_subject(token, speech)
-    return Party(joined.text, "person") if joined is not None else None
+    if joined is not None:
+        return Party(joined.text, "person")
+    named = _named_before(token, speech)
+    return Party(named, "person") if named is not None else None
+
+
+_CAPITALISED = re.compile(r"\b(?!I\b)[A-Z][a-z]*\b")
+
+
+def _named_before(token: Token, speech: Speech) -> str | None:
+    """Who "he" or "she" as a subject is when one person alone was named before it, in the
+    sentence or earlier in the message: "Tom just switched jobs, he's at KPMG now", "Tyler
+    quit Amazon. He's at Microsoft now". None when two were named ("Anna told Tom she got
+    the job"), or none."""
+    if token.lower_ not in ("he", "she") or token.dep_ not in ("nsubj", "nsubjpass"):
+        return None
+    others = speech.speakers | {speech.speaker}
+    named = {t.text for t in token.sent if t.i < token.i and t.text not in others
+             and t.pos_ == "PROPN" and is_person_name(t, speech)}
+    if not named:
+        # the sentence as read may be mended ("He's" -> "He is"): found by its first word
+        opening = re.search(rf"(?<!\w){re.escape(token.sent[0].text)}(?!\w)", speech.message)
+        earlier = speech.message[:opening.start()] if opening is not None else ""
+        # every capitalised word but "I" counts, so that one name alone is the only candidate
+        # ("Tom and Mia came over. She..." names two; a sentence with nothing to parse,
+        # "Tom switched jobs.", named no one the NER saw)
+        named = {w for w in _CAPITALISED.findall(earlier) if w not in others}
+        if len(named) != 1 or not any(w in speech.people or w.lower() in speech.first_names
+                                      and w.lower() not in WORD_NAMES for w in named):
+            return None
+    return next(iter(named)) if len(named) == 1 else None
 
 
 def _joined_subject(token: Token, speech: Speech) -> Token | None:
@@ -294,11 +326,17 @@ def _joined_subject(token: Token, speech: Speech) -> Token | None:
     return named[0] if len(named) == 1 and is_person_name(named[0], speech) else None
 
 
+def is_subject(token: Token) -> bool:
+    """A clause's subject, or one joined to it ("me and Jayden")."""
+    return token.dep_ in ("nsubj", "nsubjpass") or token.dep_ == "conj" and token.head.dep_ in (
+        "nsubj", "nsubjpass")
+
+
 def is_person_name(token: Token, speech: Speech) -> bool:
     """A person's name; the small model often calls first names ORG or NORP, so those count."""
     if token.text in speech.people or token.ent_type_ == "PERSON":
         return True
-    if token.text in speech.strangers and token.dep_ in ("nsubj", "nsubjpass"):
+    if token.text in speech.strangers and is_subject(token):
         return True
     text = token.text
     return (token.tag_ in ("NNP", "NNPS") and text[:1].isupper() and not text.isupper()

@@ -108,6 +108,8 @@ _BARE_CONTRACTIONS = {
     # "bought a Kia Sorento bc we need 7 seats": read as part of the car's name
     "bc": "because", "b/c": "because", "cuz": "because", "coz": "because", "bcoz": "because",
     "abt": "about", "tmrw": "tomorrow", "ppl": "people", "prolly": "probably",
+    # "me and jayden r officially dating", "r u still at amazon"
+    "r": "are", "u": "you",
 }
 _BARE_CONTRACTION = re.compile(r"(?<![\w'’-])(" + "|".join(_BARE_CONTRACTIONS) + r")(?![\w'’-])")
 

@@ -166,3 +166,38 @@ def test_a_word_the_dictionary_or_gazetteer_knows_is_no_stranger(extractor: Rule
                                                                  text: str) -> None:
     assert not {t for t in triples(said(extractor, text))
                 if t[0] in ("Work", "London", "Dinner")}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the sixth new-user trial (2026-11-29), each had stored nothing or the wrong fact
+    ("I am working in Siemens since 2019 as electrical engineer",
+     ("Bob", "WORKS_AT", "Siemens", "assert")),
+    ("I work in finance at Barclays.", ("Bob", "WORKS_AT", "Barclays", "assert")),
+    ("I work in a hospital.", ("Bob", "WORKS_AT", "hospital", "assert")),
+    ("From this month I am vegetarian, I am not eating meat anymore.",
+     ("Bob", "DIET", "vegetarian", "assert")),
+    ("me and jayden r officially dating 💕💕", ("Bob", "HAS_PARTNER", "Jayden", "assert")),
+    ("hey im zoe lol", ("Bob", "IS_NAMED", "Zoe", "assert")),
+    ("Tom just switched jobs, he's at KPMG now.", ("Tom", "WORKS_AT", "KPMG", "assert")),
+    ("Tom switched jobs. He's at KPMG now.", ("Tom", "WORKS_AT", "KPMG", "assert")),
+    ("omg just got a puppy!!! 🐶 his name is biscuit", ("Bob", "HAS_PET", "Biscuit", "assert")),
+    ("yay, finally moved to Leeds", ("Bob", "LIVES_IN", "Leeds", "assert")),
+])
+def test_the_sixth_trials_sentences(extractor: RuleExtractor, text: str, expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", [
+    "I work in London.", "I work in IT.", "I work in an office.", "I work in tech.",
+    "Tom and Mia came over. She works at Google now.",  # two named: she is not Tom
+    "Anna told Tom she got the job at Google.", "He works at Google.",
+])
+def test_no_workplace_or_no_one_to_hold_it(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[1] == "WORKS_AT" and t[0] != "Anna"}
+
+
+def test_a_clause_beside_a_negated_one_keeps_its_diet(extractor: RuleExtractor) -> None:
+    """"I am not eating meat anymore" had ended the vegetarian diet said before the comma."""
+    found = triples(said(extractor, "From this month I am vegetarian, I am not eating meat anymore."))
+    assert ("Bob", "DIET", "vegetarian", "retract") not in found

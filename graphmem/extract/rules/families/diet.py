@@ -40,12 +40,15 @@ def diet(clause: Clause, speech: Speech) -> list[Finding]:
     if back and not clause.negated:  # "I'm back to being pescatarian": that diet again
         named = [w.lower_ for b in back for w in b.children if w.lower_ in DIETS]
         return each(clause, lambda s: [Finding(s, "DIET", n, "diet") for n in named])
-    if any(c.dep_ == "prep" and c.lower_ in ("from", "to") for c in verb.children):
-        return []  # "went from vegetarian to vegan" is a transition
+    if any(c.dep_ == "prep" and c.lower_ in ("from", "to") and not any(
+            o.ent_type_ in ("DATE", "TIME") for o in c.children) for c in verb.children):
+        return []  # "went from vegetarian to vegan" is a transition ("from this month" is none)
     if clause.lemma == "be" and clause.tense == "past" and not clause.perfect:
         return []
     words: list[Token] = []
     for c in verb.children:
+        if c.dep_ == "ccomp" and any(x.dep_ in ("nsubj", "nsubjpass") for x in c.children):
+            continue  # "I am vegetarian, I am not eating meat anymore": a clause of its own
         if c.dep_ in ("acomp", "attr", "oprd", "dobj", "advmod", "npadvmod", "xcomp", "ccomp",
                       "amod", "nsubj") and c.dep_ != "nsubj":
             words += [c, *conjuncts(c)]

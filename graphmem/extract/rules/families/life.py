@@ -179,6 +179,10 @@ def date_someone(clause: Clause, speech: Speech) -> list[Finding]:
         found = dobjs(verb)
     if clause.lemma != "date" and not _under_way(verb):
         return []
+    if clause.lemma == "date" and not found and any(s.is_speaker for s in clause.subjects):
+        # "me and jayden are officially dating", "Jayden and I are dating": each other
+        return [Finding(speech.me(), "HAS_PARTNER", s.name, "person")
+                for s in clause.subjects if not s.is_speaker and s.type == "person"]
     # one dates a person, whatever the tagger calls the name ("dating Priya": a product)
     people = [t for t in found if t.ent_type_ == "PERSON" or t.tag_ == "NNP" and t.ent_type_ not in (
         "DATE", "TIME") and t.text[:1].isupper()]

@@ -39,6 +39,20 @@ _BARE_WORKPLACES = frozenset({"school", "uni", "university", "college", "church"
                               "court", "sea"})
 
 
+#: Places one works in with an article: "I work in a hospital", "in the pharmacy".
+_WORKED_IN = BUSINESSES | {"hospital", "factory", "warehouse", "pharmacy", "school", "bank",
+                           "hotel", "lab", "laboratory", "kitchen", "nursery", "garage"}
+
+
+def _worked_in(token: Token) -> bool:
+    """"I am working in Siemens" (as many who learnt English elsewhere say it), "I work in a
+    hospital": a firm by its name, or a workplace with an article. Not a town ("in London"),
+    a field ("in IT", "in finance") or a room ("in an office")."""
+    if token.ent_type_ == "ORG" and capitalised(token) or is_company(token):
+        return True
+    return token.lemma_.lower() in _WORKED_IN and has_det(token, ("a", "an", "the"))
+
+
 def _a_workplace(token: Token) -> bool:
     """"at Tesco", "at a bakery", "for my dad", "at school": a place of work. A bare
     lower-case noun is a manner or a measure instead ("I work at scale", "at speed", "for
@@ -56,6 +70,7 @@ def work(clause: Clause, speech: Speech) -> list[Finding]:
             not pobjs(verb, ("at", "for", "as")):
         return []
     places = [t for t in pobjs(verb, ("at", "for")) if _a_workplace(t)]
+    places += [t for t in pobjs(verb, ("in",)) if _worked_in(t)]
     titles = [t for t in pobjs(verb, ("as",)) if t.ent_type_ != TECH_LABEL]
     tools = [t for t in pobjs(verb, ("with",)) if t.ent_type_ == TECH_LABEL]
     if _out_of_work(clause, places, titles, tools):
