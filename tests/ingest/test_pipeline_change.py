@@ -239,7 +239,9 @@ def test_a_slip_corrected_in_a_later_episode_never_held(
                                  # owned up to in other words, in a sentence of its own
                                  "I beg your pardon, I misspoke. We live in Lisbon, not Porto.",
                                  "Forgive me, I made an error earlier. We live in Lisbon "
-                                 "rather than Porto."])
+                                 "rather than Porto.",
+                                 "Actually, I misspoke in an earlier conversation: Tom and I "
+                                 "live in Lisbon, not Porto."])
 def test_a_slip_corrected_in_few_words_later_never_held(
         ingestor: Ingestor, store: GraphStore, tenant: str, fix: str) -> None:
     """"Actually it was Lisbon, not Porto" names no slot: ingestion shows the rules the

@@ -108,8 +108,9 @@ def deny(findings: list[Finding], sent: Span) -> list[Finding]:
             f.action, f.statement = "retract", None
     stated = list({(f.subject.name, f.predicate, f.obj.lower()): f for f in findings
                    if f.obj and f.action == "assert"}.values())
-    if len(stated) == 1:
-        findings += [replace(stated[0], obj=value, action="retract", statement=None)
+    # one value, said of one subject or several ("Geoffrey and I live in Wells, not Bath")
+    if len({(f.predicate, f.obj.lower()) for f in stated}) == 1:
+        findings += [replace(f, obj=value, action="retract", statement=None) for f in stated
                      for words, seen in zip(denials, read, strict=True)
                      if not seen and (value := _value(words))]
     return findings

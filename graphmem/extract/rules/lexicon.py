@@ -323,6 +323,31 @@ def is_student_role(token: Token, place: Token | None = None) -> bool:
     return bool(words & _SCHOOL_STANDINGS) and place is not None and is_school(place)
 
 
+#: Last words of a street's name: "Great Pulteney Street", "Elm Road".
+_STREET_WORDS = frozenset({"street", "road", "avenue", "lane", "drive", "way", "close",
+                           "crescent", "terrace", "square", "boulevard", "row", "st", "rd",
+                           "ave"})
+
+
+def is_street(token: Token) -> bool:
+    """A named street ("on Great Pulteney Street"): a home's place when no town is said."""
+    words = token.text.split()
+    return capitalised(token) and words[-1].lower().rstrip(".") in _STREET_WORDS and (
+        len(words) > 1 or any(c.dep_ == "compound" and capitalised(c) for c in token.children))
+
+
+_HABIT_WORDS = frozenset({"every", "each", "usually", "often", "regularly", "weekly", "daily",
+                          "monthly", "always", "sometimes", "normally", "mondays", "tuesdays",
+                          "wednesdays", "thursdays", "fridays", "saturdays", "sundays"})
+
+
+def said_as_habit(verb: Token) -> bool:
+    """Whether a present tense says a habit ("I attend a class every Thursday", "I am playing
+    chess in a club every Tuesday"), not a time ahead ("I attend the conference next week")
+    or one afternoon ("I'm playing chess with Tom")."""
+    return any(w in _HABIT_WORDS for t in verb.subtree for w in t.lower_.split())
+
+
 def studies_or_works(place: Token, titles: list[Token]) -> str:
     """Whether being at ``place`` (as ``titles``) is study or work: "I'm at Leeds University
     now", "started at the University of Porto" is a student's school, unless a title says it

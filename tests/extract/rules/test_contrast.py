@@ -133,3 +133,12 @@ def test_a_correction_after_an_ellipsis_mends_its_own_message(extractor: RuleExt
     assert ("Bob", "WORKS_AT", "Delivery Hero", "assert") in found
     assert ("Bob", "LIVES_IN", "Berlin", "assert") in found
     assert ("Bob", "WORKS_AT", "Zalando", "assert") not in found
+
+
+def test_a_value_denied_for_two_subjects_is_denied_for_each(extractor: RuleExtractor) -> None:
+    """"Actually, I misspoke in an earlier conversation: Geoffrey and I live in Wells, not
+    Bath" (fifth trial) was read as a move: the denied town was retracted only when one
+    subject had stated the value."""
+    found = triples(said(extractor, "Geoffrey and I live in Wells, not Bath."))
+    assert {("Bob", "LIVES_IN", "Bath", "retract"), ("Geoffrey", "LIVES_IN", "Bath", "retract")} \
+        <= found

@@ -182,6 +182,15 @@ def test_a_word_the_dictionary_or_gazetteer_knows_is_no_stranger(extractor: Rule
     ("Tom switched jobs. He's at KPMG now.", ("Tom", "WORKS_AT", "KPMG", "assert")),
     ("omg just got a puppy!!! 🐶 his name is biscuit", ("Bob", "HAS_PET", "Biscuit", "assert")),
     ("yay, finally moved to Leeds", ("Bob", "LIVES_IN", "Leeds", "assert")),
+    ("Since two months I am playing chess in club every Tuesday.",
+     ("Bob", "HOBBY", "chess", "assert")),
+    ("Yesterday I have bought a car, it is Skoda Octavia",
+     ("Bob", "DRIVES", "Skoda Octavia", "assert")),
+    ("I got a new phone, it's a Pixel 8.", ("Bob", "HAS_PHONE", "Pixel 8", "assert")),
+    # the fifth trial: a street, no town
+    ("I moved into a small flat on Great Pulteney Street last month.",
+     ("Bob", "LIVES_IN", "Great Pulteney Street", "assert")),
+    ("I live on Baker Street now.", ("Bob", "LIVES_IN", "Baker Street", "assert")),
 ])
 def test_the_sixth_trials_sentences(extractor: RuleExtractor, text: str, expected: Triple) -> None:
     assert expected in triples(said(extractor, text))
@@ -201,3 +210,10 @@ def test_a_clause_beside_a_negated_one_keeps_its_diet(extractor: RuleExtractor) 
     """"I am not eating meat anymore" had ended the vegetarian diet said before the comma."""
     found = triples(said(extractor, "From this month I am vegetarian, I am not eating meat anymore."))
     assert ("Bob", "DIET", "vegetarian", "retract") not in found
+
+
+@pytest.mark.parametrize("text", ["I'm playing chess with Tom tonight.", "I bought a car, it is red.",
+                                  "I moved into a flat on the top floor.", "I live on the coast."])
+def test_one_evening_a_colour_or_a_floor_is_no_value(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[1] in ("HOBBY", "DRIVES", "LIVES_IN")}

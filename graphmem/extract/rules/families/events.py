@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule, each, future_time
 from graphmem.extract.rules.lexicon import (
-    EVENT_NOUNS, TRIP_NOUNS, dobjs, has_prt, is_place, is_school, object_type, pobjs)
+    EVENT_NOUNS, TRIP_NOUNS, dobjs, has_prt, is_place, is_school, object_type, pobjs,
+    said_as_habit)
 from graphmem.extract.rules.parties import Speech
 from graphmem.extract.rules.phrases import clause_tokens, phrase
 
@@ -83,7 +84,7 @@ def attend(clause: Clause, speech: Speech) -> list[Finding]:
             for t in pobjs(verb, ("from", "at")) + pobjs(d, ("from", "at")) if (n := phrase(t))])
     objects = dobjs(verb) if clause.lemma == "attend" else pobjs(verb, ("from",))
     past = clause.tense == "past"
-    if not past and verb.tag_ in ("VBP", "VBZ") and _habitual(verb):
+    if not past and verb.tag_ in ("VBP", "VBZ") and said_as_habit(verb):
         return []  # "I attend a class every Thursday": a habit, not a plan
     if not past and clause.lemma == "attend":  # "I attend Leeds University": studies (school)
         objects = [t for t in objects if not is_school(t)]
@@ -95,17 +96,6 @@ def attend(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 #: Words that make a present tense a habit: "every Thursday", "usually", "on Sundays".
-_HABIT_WORDS = frozenset({"every", "each", "usually", "often", "regularly", "weekly", "daily",
-                          "monthly", "always", "sometimes", "normally", "mondays", "tuesdays",
-                          "wednesdays", "thursdays", "fridays", "saturdays", "sundays"})
-
-
-def _habitual(verb: Token) -> bool:
-    """Whether a present tense says a habit ("I attend a class every Thursday"), not a time
-    ahead ("I attend the conference next week" is a plan)."""
-    return any(w in _HABIT_WORDS for t in verb.subtree for w in t.lower_.split())
-
-
 def been(clause: Clause, speech: Speech) -> list[Finding]:
     """"I've been to Japan", "I was in Lisbon for a week": a place visited."""
     verb = clause.verb

@@ -18,7 +18,7 @@ from graphmem.extract.base import SELF
 from graphmem.extract.rules.clause import Clause, Finding, Rule, each
 from graphmem.extract.rules.lexicon import (
     ACTIVITY_NOUNS, ACTIVITY_VERBS, SPOKEN_LANGUAGES, TRIP_NOUNS, dobjs, has_prt, imperative,
-    pobjs)
+    pobjs, said_as_habit)
 from graphmem.extract.rules.parties import VAGUE, Speech
 from graphmem.extract.rules.phrases import gerund, phrase, trips, verb_phrase
 from graphmem.extract.rules.slots import value_slot
@@ -54,8 +54,9 @@ def _present_form(verb: Token) -> bool:
     if verb.tag_ == "VBG" and verb.dep_ == "ROOT" and not aux and verb.i == verb.sent.start:
         return True  # "doing judo twice a week now": a diary line for "I'm doing"
     if verb.tag_ == "VBG" and any(a.lemma_ == "be" and a.tag_ in ("VBP", "VBZ") for a in aux) \
-            and any(c.lower_ in ("now", "nowadays", "lately") for c in verb.children):
-        return True  # "I'm playing rugby now": a habit now, not one afternoon
+            and (any(c.lower_ in ("now", "nowadays", "lately") for c in verb.children)
+                 or said_as_habit(verb)):
+        return True  # "I'm playing rugby now", "...chess in a club every Tuesday": a habit
     return verb.tag_ == "VB" and verb.dep_ == "conj" and not aux and \
         verb.head.tag_ in ("VBP", "VBZ")
 

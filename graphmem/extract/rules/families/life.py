@@ -17,7 +17,7 @@ from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing
                                            has_time, past_stretch, past_until, reworded)
 from graphmem.extract.rules.lexicon import (
     BUSINESSES, EVENT_NOUNS, HOMES, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, condition_name,
-    dobjs, has_prt, is_company, is_named, is_place, object_type, pobjs)
+    dobjs, has_prt, is_company, is_named, is_place, is_street, object_type, pobjs)
 from graphmem.extract.rules.parties import KIN, PETS, Party, Speech, conjuncts, possessor
 from graphmem.extract.rules.phrases import phrase, trips
 from graphmem.extract.rules.slots import is_language, married, value_slot
@@ -43,6 +43,7 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
     places = [t for t in pobjs(clause.verb, ("in", "at", "near")) if is_place(t)
               or t.head.lower_ == "in" and is_named(t) and t.ent_type_ != TECH_LABEL]
     places += _there(clause.verb) if not places else []
+    places += [] if places else [t for t in pobjs(clause.verb, ("on",)) if is_street(t)]
     action: Action = "assert" if stretch else "retract" if ended else action_of(clause)
     timing: Timing = "span" if stretch else "start"
     found = each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action, timing=timing)
@@ -113,6 +114,8 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
     targets = pobjs(verb, ("to", "into", "back"))
     places = [t for t in targets + [x for t in targets for x in pobjs(t, ("in",))]
               if (is_place(t) or is_named(t)) and t.ent_type_ != TECH_LABEL]
+    # "moved into a small flat on Great Pulteney Street": the street, when no town is said
+    places = places or [x for t in targets for x in pobjs(t, ("on",)) if is_street(x)]
     if not places or clause.modal in ("would", "could", "should"):
         return []
     if clause.negated:  # "I'm not moving to Berlin after all": that plan is off

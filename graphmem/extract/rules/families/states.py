@@ -65,8 +65,8 @@ def slot_copula(clause: Clause, speech: Speech) -> list[Finding]:
     for noun in sides:
         slot = slot_noun(noun)
         owner = owner_of(noun, speech)
-        if noun.lemma_.lower() in _STAND_INS and noun.dep_ == "nsubj" and speech.first_person \
-                and possessor(noun) in (None, "me"):
+        if (noun.lemma_.lower() in _STAND_INS or _it_after_a_thing(noun)) \
+                and noun.dep_ == "nsubj" and speech.first_person and possessor(noun) in (None, "me"):
             # "The replacement is a OnePlus 9": whichever slot the value names
             out += [slot_finding(speech.me(), s, n, action) for v in sides if v is not noun
                     and (n := value_name(v)) and (s := value_slot(n, v)) in ("HAS_PHONE", "DRIVES")]
@@ -86,6 +86,13 @@ def slot_copula(clause: Clause, speech: Speech) -> list[Finding]:
             out += [slot_finding(owner, slot, name, action)  # "my new job is at Figma"
                     for t in pobjs(verb, _WHERE_SLOTS[slot]) if (name := fits(slot, t))]
     return out
+
+
+def _it_after_a_thing(noun: Token) -> bool:
+    """"I have bought a car, it is Skoda Octavia": "it" after a car or a phone named by its
+    kind alone stands in for it, as "the replacement" does."""
+    return noun.lower_ == "it" and any(t.lemma_.lower() in ("car", "phone") and t.dep_ == "dobj"
+                                       for t in noun.sent if t.i < noun.i)
 
 
 #: Slots whose value may follow the copula as a place: "my job is at X", "home is in X".
