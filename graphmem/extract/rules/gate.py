@@ -168,6 +168,9 @@ _NOT_PAST = frozenset({"need", "speed", "seed", "feed", "breed", "united", "red"
                        "kindred", "ahead", "instead", "bread", "dread", "thread", "spread"})
 
 
+#: Finite verbs after a gerund subject: "Writing Go now is fun".
+_FINITE = re.compile(r"\b(?:is|was|are|were|has|had|makes|made|feels|felt|keeps|gets|got)\b",
+                     re.IGNORECASE)
 #: Openings of a negated present: "dont really play tennis anymore".
 _DONT = frozenset({"don't", "dont", "don’t"})
 #: Words that make a negated present a statement about now, not an order.
@@ -205,9 +208,10 @@ def with_subject(sentence: str) -> str:
         # "dont really play tennis anymore, switched to padel", "no longer eat meat"; a
         # "don't" without a word of time is an order ("don't forget the milk")
         return "I " + sentence[:1].lower() + sentence[1:]
-    if i and verb.endswith("ing") and len(verb) > 5 and following in _GERUND_OBJECTS:
-        # "Currently living in Denver."; without the adverb "Losing my job was hard" is a
-        # gerund subject, not a dropped "I'm"
+    if verb.endswith("ing") and len(verb) > 5 and (i and following in _GERUND_OBJECTS or (
+            not i and _NOWADAYS.search(sentence) and not _FINITE.search(sentence))):
+        # "Currently living in Denver.", "Writing mostly Go now"; "Losing my job was hard" is
+        # a gerund subject, not a dropped "I'm"
         return "I'm " + sentence[:1].lower() + sentence[1:]
     past = verb in _PAST_FORMS or (verb.endswith("ed") and len(verb) > 4)
     if not past or verb in _NOT_PAST or (i and not words[0].lower() in _DIARY_ADVERBS):
