@@ -93,6 +93,9 @@ _ABBREVIATION = re.compile(r"\b(?:St|Mr|Mrs|Ms|Dr|Jr|Sr|Prof|Mt|Ave|No|vs|etc|In
 #: my hands are not steady enough" was parsed as one clause under "not", the giving up
 #: negated with it.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+"
+                           # chat's lower-case openings: "hey im zoe lol. omg just got a
+                           # puppy" (not "9 a.m. tomorrow")
+                           r"|(?<=[a-z][a-z]\.)\s+(?=[a-z])"
                            r"|(?<=;)\s+(?=(?:i|we|my|our|it|he|she|they)\b|[A-Z])"
                            r"|(?:(?<=\.\.\.)|(?<=\u2026))\s*(?=[A-Za-z])"
                            r"|(?<=[\u3002\uff01\uff1f])\s*")  # and CJK full stops

@@ -188,6 +188,9 @@ def test_a_word_the_dictionary_or_gazetteer_knows_is_no_stranger(extractor: Rule
      ("Bob", "DRIVES", "Skoda Octavia", "assert")),
     ("I got a new phone, it's a Pixel 8.", ("Bob", "HAS_PHONE", "Pixel 8", "assert")),
     ("Writing mostly Go now instead of Ruby.", ("Bob", "MAIN_LANGUAGE", "Go", "assert")),
+    ("Also switched from Neovim to Zed.", ("Bob", "USES", "Zed", "assert")),  # Zed: a person
+    ("hey im zoe lol. omg just got a puppy!!! 🐶 his name is biscuit",
+     ("Bob", "HAS_PET", "Biscuit", "assert")),
     # the fifth trial: a street, no town
     ("I moved into a small flat on Great Pulteney Street last month.",
      ("Bob", "LIVES_IN", "Great Pulteney Street", "assert")),

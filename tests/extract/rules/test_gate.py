@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem.extract.rules import RuleExtractor
-from graphmem.extract.rules.gate import Gate, with_subject
+from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
 from graphmem.models import Message
 from tests.extract.rules.conftest import episode, gold_rows, triples
 
@@ -42,3 +42,15 @@ def test_gate_changes_nothing_on_the_gold_set(extractor: RuleExtractor) -> None:
     for r in gold_rows():
         ep = episode(Message(id="m", speaker=r["speaker"], content=str(r["text"])))  # type: ignore[arg-type]
         assert triples(extractor.extract(ep, [])) == triples(ungated.extract(ep, [])), r["text"]
+
+
+@pytest.mark.parametrize(("text", "pieces"), [
+    # chat's lower-case sentence openings end the sentence before them
+    ("hey im zoe lol. omg just got a puppy", ["hey im zoe lol.", "omg just got a puppy"]),
+    # an abbreviation, a time of day and a lower-case word after a capital's dot do not
+    ("I start at 9 a.m. tomorrow", ["I start at 9 a.m. tomorrow"]),
+    ("we moved to St. albans last year", ["we moved to St. albans last year"]),
+    ("I use vim, emacs etc. and more", ["I use vim, emacs etc. and more"]),
+])
+def test_sentences_are_split_where_chat_ends_them(text: str, pieces: list[str]) -> None:
+    assert split_sentences(text) == pieces

@@ -222,8 +222,11 @@ def switch(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     if all(is_language(phrase(t) or "") for t in old + new):
         return []  # the main programming language changes (families.change.transition)
+    # "switched from Neovim to Zed": what replaces a known tool is one, whatever the NER
+    # calls its name ("Zed" a person)
+    from_tool = any(t.ent_type_ == TECH_LABEL for t in old)
     old = [t for t in old if _toolish(t)]
-    new = [t for t in new if _toolish(t)]
+    new = [t for t in new if _toolish(t) or from_tool and t.tag_ in ("NNP", "NNPS")]
     olds = [n for t in old if (n := phrase(t) or t.text)]
     news = [n for t in new if (n := phrase(t) or t.text)]
     moved = f" from {olds[0]}" if olds else ""
