@@ -35,17 +35,24 @@ def carries_out(predicate: str, value: str, plan: str) -> bool:
     True
     >>> carries_out("LIVES_IN", "Austin", "move to Austinville")
     False
+    >>> carries_out("LIVES_IN", "Paris", "go to Paris for a weekend")
+    False
     """
     pattern = _PLANNED_AS.get(predicate)
     if pattern is None or not value.strip():
         return False
-    return re.fullmatch(pattern.format(re.escape(value.strip())) + _WHY_OR_WHEN, plan.strip(),
+    # a move or a job may say why or when after its value; a trip ("go to Paris for a
+    # weekend") is carried out by going, not by living there
+    tail = "" if _TRIP.match(plan.strip()) else _WHY_OR_WHEN
+    return re.fullmatch(pattern.format(re.escape(value.strip())) + tail, plan.strip(),
                         re.IGNORECASE) is not None
 
 
 #: What a plan may say after its value: why, with whom or when ("move to Austin for the
 #: Datadog office" was left current after the move).
 _WHY_OR_WHEN = (r"(?:\s+(?:for|with|in|on|at|by|next|this|after|before|because|as|so|to)\b.*)?")
+#: Plans worded as going somewhere, which may be a trip.
+_TRIP = re.compile(r"(?:go|going|head|heading)\b", re.IGNORECASE)
 
 
 def planned_predicates() -> frozenset[str]:

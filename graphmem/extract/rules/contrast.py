@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from graphmem.extract.rules.located import text_before
+
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
@@ -160,17 +162,29 @@ CORRECTING = re.compile(rf"^\W*{_CUE_WORDS}\b[^.!?]*,\s*not\s", re.IGNORECASE)
 #: to Bath" owns no slip of the tongue: a mistake counts only when it was in what was said.
 SLIP_OWNED = re.compile(
     r"\b(?:mis-?spoke|misspoken|misstated|correct\s+myself|slip\s+of\s+the\s+(?:tongue|pen)"
-    r"|(?:gave|said|wrote|typed|told)\s+(?:you\s+)?the\s+wrong\s+\w+"
+    r"|(?:gave|said|wrote|typed|told)\s+(?:you\s+)?the\s+wrong\s+\w+(?=\s*(?:[.!?,:;]|$)"
+    r"|\s+(?:earlier|before|just\s+now|by\s+mistake)\b)"
     r"|(?:made|make)\s+(?:a|an)\s+(?:mistake|error|slip)\s+(?:earlier|before|just\s+now"
     r"|in\s+(?:my|what\s+i)|when\s+i\s+(?:said|told|wrote|mentioned))"
     r"|i\s+should\s+(?:clarify|have\s+said))\b", re.IGNORECASE)
 
 
 def owned_slip(message: str, sent: Span) -> bool:
-    """Whether ``sent`` corrects a slip its message owns up to: the message says so
-    (:data:`SLIP_OWNED`) and the sentence denies a value by contrast ("Wells, not Bath",
-    "Wells rather than Bath")."""
-    return SLIP_OWNED.search(message) is not None and bool(denied(sent))
+    """Whether ``sent`` corrects a slip owned up to in it or in the sentence just before
+    (:data:`SLIP_OWNED`: "I beg your pardon, I misspoke. We live in Wells, not Bath"), by
+    denying a value by contrast ("Wells, not Bath", "Wells rather than Bath"). A slip owned
+    further back is about something else ("My son typed the wrong password. ... I work at
+    Hooli now, not Initech" is a change)."""
+    if not denied(sent):
+        return False
+    if SLIP_OWNED.search(sent.text):
+        return True
+    previous = _LAST_SENTENCE.search(text_before(message, sent).rstrip())
+    return previous is not None and SLIP_OWNED.search(previous.group(0)) is not None
+
+
+#: The last sentence of a text.
+_LAST_SENTENCE = re.compile(r"[^.!?]*[.!?:]*$")
 
 
 #: A sentence that opens as a correction.

@@ -93,9 +93,6 @@ _ABBREVIATION = re.compile(r"\b(?:St|Mr|Mrs|Ms|Dr|Jr|Sr|Prof|Mt|Ave|No|vs|etc|In
 #: my hands are not steady enough" was parsed as one clause under "not", the giving up
 #: negated with it.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+"
-                           # chat's lower-case openings: "hey im zoe lol. omg just got a
-                           # puppy" (not "9 a.m. tomorrow")
-                           r"|(?<=[a-z][a-z]\.)\s+(?=[a-z])"
                            r"|(?<=;)\s+(?=(?:i|we|my|our|it|he|she|they)\b|[A-Z])"
                            r"|(?:(?<=\.\.\.)|(?<=\u2026))\s*(?=[A-Za-z])"
                            r"|(?<=[\u3002\uff01\uff1f])\s*")  # and CJK full stops
@@ -172,8 +169,9 @@ _NOT_PAST = frozenset({"need", "speed", "seed", "feed", "breed", "united", "red"
 
 
 #: Finite verbs after a gerund subject: "Writing Go now is fun".
-_FINITE = re.compile(r"\b(?:is|was|are|were|has|had|makes|made|feels|felt|keeps|gets|got)\b",
-                     re.IGNORECASE)
+_FINITE = re.compile(r"\b(?:is|was|are|were|has|had|makes|made|feels|felt|keeps|gets|got|sounds|"
+                     r"seems|looks|takes|took|means|helps|costs|pays|gives|gave|would|will|could|"
+                     r"should|can|might|must|'s)\b", re.IGNORECASE)
 #: Openings of a negated present: "dont really play tennis anymore".
 _DONT = frozenset({"don't", "dont", "don’t"})
 #: Words that make a negated present a statement about now, not an order.
@@ -232,7 +230,7 @@ def split_sentences(text: str) -> list[str]:
     "Ignore what I said about X,".
     """
     pieces: list[str] = []
-    for piece in _SENTENCE_END.split(_ASPECT.sub("", text)):
+    for piece in _SENTENCE_END.split(_CHAT_STOP.sub(".\n", _ASPECT.sub("", text))):
         if not piece or not piece.strip():
             continue
         if pieces and _ABBREVIATION.search(pieces[-1]):
@@ -249,6 +247,10 @@ def split_sentences(text: str) -> list[str]:
     return pieces
 
 
+#: A full stop before chat's lower-case openings ends a sentence: "hey im zoe lol. omg just got
+#: a puppy" (any lower-case word after a full stop may not: "a jr. developer", "9 a.m. today").
+_CHAT_STOP = re.compile(r"\.[ \t]+(?=(?:omg|yay|wow|lol|ugh|ok|okay|haha|btw|anyway|also|so|just|"
+                        r"finally|i|im|i'm)\b)")
 #: "Big life update: I'm ...", "Quick update: we ...": a heading, then a first-person clause.
 _HEADING = re.compile(r"^([^:]{1,40}):\s+((?:I|i|We|we)(?:'m|'ve|'ll|'d|'re|\s).*|(?:[Mm]y|[Oo]ur)\s.*)$",
                       re.DOTALL)

@@ -336,16 +336,24 @@ def is_street(token: Token) -> bool:
         len(words) > 1 or any(c.dep_ == "compound" and capitalised(c) for c in token.children))
 
 
+#: Words that make a present tense a habit: "every Thursday", "usually", "on Sundays".
 _HABIT_WORDS = frozenset({"every", "each", "usually", "often", "regularly", "weekly", "daily",
                           "monthly", "always", "sometimes", "normally", "mondays", "tuesdays",
                           "wednesdays", "thursdays", "fridays", "saturdays", "sundays"})
 
 
-def said_as_habit(verb: Token) -> bool:
-    """Whether a present tense says a habit ("I attend a class every Thursday", "I am playing
-    chess in a club every Tuesday"), not a time ahead ("I attend the conference next week")
-    or one afternoon ("I'm playing chess with Tom")."""
-    return any(w in _HABIT_WORDS for t in verb.subtree for w in t.lower_.split())
+#: Habit words that say how often something recurs, not just that it does ("always",
+#: "each" are also said of a single occasion: "I'm always playing the bad guy").
+_SCHEDULE_WORDS = _HABIT_WORDS - {"always", "each", "sometimes", "often", "usually", "normally"}
+
+
+def said_as_habit(verb: Token, scheduled: bool = False) -> bool:
+    """Whether a present tense says a habit ("I attend a class every Thursday"), not a time
+    ahead ("I attend the conference next week"). ``scheduled``: only by when it recurs ("I am
+    playing chess in a club every Tuesday"), as a progressive is otherwise one occasion ("I'm
+    always playing the bad guy", "playing the piano for each guest tonight")."""
+    words = _SCHEDULE_WORDS if scheduled else _HABIT_WORDS
+    return any(w in words for t in verb.subtree for w in t.lower_.split())
 
 
 def studies_or_works(place: Token, titles: list[Token]) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from graphmem.extract.rules.located import text_before
 from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
@@ -294,17 +295,19 @@ _CAPITALISED = re.compile(r"\b(?!I\b)[A-Z][a-z]*\b")
 def _named_before(token: Token, speech: Speech) -> str | None:
     """Who "he" or "she" as a subject is when one person alone was named before it, in the
     sentence or earlier in the message: "Tom just switched jobs, he's at KPMG now", "Tyler
-    quit Amazon. He's at Microsoft now". None when two were named ("Anna told Tom she got
-    the job"), or none."""
+    quit Amazon. He's at Microsoft now". None when anyone else may be meant: two names ("Anna
+    told Tom she got the job"), someone's relative or partner ("Sarah's husband is great. He
+    works at Tesla", "Tom and his wife came over. She..."), or no name."""
     if token.lower_ not in ("he", "she") or token.dep_ not in ("nsubj", "nsubjpass"):
+        return None
+    earlier = text_before(speech.message, token.sent)
+    before = earlier + " " + token.doc[token.sent.start:token.i].text
+    if _SOMEONE_ELSE.search(_NAMED_RELATIVE.sub(r"\1", before)):  # "my brother Tom": Tom
         return None
     others = speech.speakers | {speech.speaker}
     named = {t.text for t in token.sent if t.i < token.i and t.text not in others
              and t.pos_ == "PROPN" and is_person_name(t, speech)}
     if not named:
-        # the sentence as read may be mended ("He's" -> "He is"): found by its first word
-        opening = re.search(rf"(?<!\w){re.escape(token.sent[0].text)}(?!\w)", speech.message)
-        earlier = speech.message[:opening.start()] if opening is not None else ""
         # every capitalised word but "I" counts, so that one name alone is the only candidate
         # ("Tom and Mia came over. She..." names two; a sentence with nothing to parse,
         # "Tom switched jobs.", named no one the NER saw)
@@ -313,6 +316,18 @@ def _named_before(token: Token, speech: Speech) -> str | None:
                                       and w.lower() not in WORD_NAMES for w in named):
             return None
     return next(iter(named)) if len(named) == 1 else None
+
+
+#: A relative named in apposition ("my brother Tom"): the name is who is meant.
+_NAMED_RELATIVE = re.compile(
+    r"\b(?i:my|our)\s+(?:\w+\s+)?(?i:" + "|".join(sorted(KIN, key=len, reverse=True))
+    + r"),?\s+([A-Z][a-z]+)")
+#: Words that name someone besides a name: a possessive ("Sarah's husband", "his wife"), a
+#: relative or a person by a noun.
+_SOMEONE_ELSE = re.compile(
+    r"'s\b|\b(?:his|her|their|my|our)\s+\w|\b(?:" + "|".join(sorted(KIN, key=len, reverse=True))
+    + r"|guy|girl|man|woman|boy|lady|friend|boss|colleague|neighbou?r|partner)s?\b",
+    re.IGNORECASE)
 
 
 def _joined_subject(token: Token, speech: Speech) -> Token | None:
@@ -332,11 +347,26 @@ def is_subject(token: Token) -> bool:
         "nsubj", "nsubjpass")
 
 
+#: What people do, as the subject of which a name no dictionary knows is someone's.
+_PEOPLE_VERBS = frozenset({"work", "live", "move", "relocate", "date", "marry", "study", "join",
+                           "start", "quit", "leave", "retire"})
+
+
+def _done_by_people(subject: Token) -> bool:
+    """"Chidi works at Google", "Chidi is at Google now": a verb of people, or being at or
+    with a firm (not "Gymshark is from Birmingham": a brand can be from somewhere)."""
+    verb = subject.head.head if subject.dep_ == "conj" else subject.head
+    if verb.lemma_.lower() in _PEOPLE_VERBS:
+        return True
+    return verb.lemma_ == "be" and any(c.dep_ == "prep" and c.lower_ in ("at", "with")
+                                       for c in verb.children)
+
+
 def is_person_name(token: Token, speech: Speech) -> bool:
     """A person's name; the small model often calls first names ORG or NORP, so those count."""
     if token.text in speech.people or token.ent_type_ == "PERSON":
         return True
-    if token.text in speech.strangers and is_subject(token):
+    if token.text in speech.strangers and is_subject(token) and _done_by_people(token):
         return True
     text = token.text
     return (token.tag_ in ("NNP", "NNPS") and text[:1].isupper() and not text.isupper()

@@ -108,8 +108,6 @@ _BARE_CONTRACTIONS = {
     # "bought a Kia Sorento bc we need 7 seats": read as part of the car's name
     "bc": "because", "b/c": "because", "cuz": "because", "coz": "because", "bcoz": "because",
     "abt": "about", "tmrw": "tomorrow", "ppl": "people", "prolly": "probably",
-    # "me and jayden r officially dating", "r u still at amazon"
-    "r": "are", "u": "you",
 }
 _BARE_CONTRACTION = re.compile(r"(?<![\w'’-])(" + "|".join(_BARE_CONTRACTIONS) + r")(?![\w'’-])")
 
@@ -128,9 +126,14 @@ def with_apostrophes(text: str) -> str:
     text = _SHORT_LINK.sub(lambda m: _SHORT_LINKS[m.group(1)], text)
     text = _PROBABLY.sub("probably", text)
     text = _NAME_IS.sub(r"\1 is ", text)
+    text = _CHAT_ARE.sub("are", text)
     return _BARE_CONTRACTION.sub(lambda m: _BARE_CONTRACTIONS[m.group(1)], text)
 
 
+#: Chat's "r" for "are" before what people are ("me and jayden r officially dating", "we r
+#: moving"); not the language ("i code in r and python", "learning r").
+_CHAT_ARE = re.compile(r"(?<=[a-z] )r(?= (?:[a-z]+ing|officially|now|so|still|together|engaged|"
+                       r"married|not|just|really|gonna|both|back|finally|in|at|on)\b)")
 #: One-letter links chat writes between two words: "skateboarding w my mates", "live w/ my
 #: dad", "me n mia are together". Read as they stand, "w" is a noun the parser hangs the
 #: next words on, and "n" splits the couple.

@@ -221,3 +221,54 @@ def test_a_clause_beside_a_negated_one_keeps_its_diet(extractor: RuleExtractor) 
 def test_one_evening_a_colour_or_a_floor_is_no_value(extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text))
                 if t[1] in ("HOBBY", "DRIVES", "LIVES_IN")}
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    # found by a review of this round's rules (2026-11-29): each was stored
+    ("Sarah's husband is great. He works at Tesla.", ("Sarah", "WORKS_AT", "Tesla")),
+    ("Tom's mum is lovely, she works at Tesco.", ("Tom", "WORKS_AT", "Tesco")),
+    ("Tom and his wife came over. She works at Apple.", ("Tom", "WORKS_AT", "Apple")),
+    ("Emma and her boyfriend visited. He lives in Leeds.", ("Emma", "LIVES_IN", "Leeds")),
+    ("Tom finally proposed! Anna said yes!", ("Bob", "HAS_PARTNER", "Tom")),
+    ("Tom proposed in the meeting and the board agreed.", ("Bob", "HAS_PARTNER", "Tom")),
+    ("My dad bought a new car, it is a BMW X5.", ("Bob", "DRIVES", "BMW X5")),
+    ("I found a phone on the bus, it is an iPhone 12.", ("Bob", "HAS_PHONE", "iPhone 12")),
+    ("We rented a car for the trip, it is a Fiat 500.", ("Bob", "DRIVES", "Fiat 500")),
+    ("Geoffrey died laughing at my joke.", ("Bob", "MARRIED_TO", "Geoffrey")),
+    ("Geoffrey died in the game again.", ("Bob", "MARRIED_TO", "Geoffrey")),
+    ("Geoffrey dies at the end of the book.", ("Bob", "MARRIED_TO", "Geoffrey")),
+    ("We live on Elm Road in Leeds.", ("Bob", "LIVES_IN", "Elm Road")),
+    ("I work in Google Sheets.", ("Bob", "WORKS_AT", "Google Sheets")),
+    ("I work in the kitchen.", ("Bob", "WORKS_AT", "kitchen")),
+    ("I work in Xero for the accounts.", ("Bob", "WORKS_AT", "accounts")),
+    ("Gymshark is from Birmingham.", ("Gymshark", "IS_FROM", "Birmingham")),
+    ("Working at Google these days sounds stressful.", ("Bob", "WORKS_AT", "Google")),
+    ("Learning Spanish now would be smart.", ("Bob", "LEARNING", "Spanish")),
+    ("I'm always playing the bad guy.", ("Bob", "HOBBY", "bad guy")),
+    ("I'm playing the piano for each guest tonight.", ("Bob", "HOBBY", "piano")),
+])
+def test_what_the_review_found_stored_wrongly(extractor: RuleExtractor, text: str,
+                                             wrong: tuple[str, str, str]) -> None:
+    assert (*wrong, "assert") not in triples(said(extractor, text)) and (
+        *wrong, "retract") not in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("i code in r and python", ("Bob", "USES", "Python", "assert")),
+    ("I'm learning r.", ("Bob", "LEARNING", "r", "assert")),
+    ("I'm a jr. developer at Spotify now.", ("Bob", "WORKS_AT", "Spotify", "assert")),
+    ("I work as a vet. nurse in leeds", ("Bob", "JOB_TITLE", "vet. nurse", "assert")),
+    ("We live on Elm Road in Leeds.", ("Bob", "LIVES_IN", "Leeds", "assert")),
+    ("My brother Tom is great, he works at Google.", ("Tom", "WORKS_AT", "Google", "assert")),
+])
+def test_what_the_review_found_lost(extractor: RuleExtractor, text: str, kept: Triple) -> None:
+    assert kept in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", [
+    "I gave the wrong answer in the pub quiz last night. Anyway, I'm vegan now, not vegetarian.",
+    "My son typed the wrong password again. I work at Hooli now, not Initech.",
+])
+def test_a_mistake_about_something_else_corrects_nothing(extractor: RuleExtractor,
+                                                         text: str) -> None:
+    assert not [f for f in said(extractor, text).facts if f.corrects]

@@ -95,7 +95,6 @@ def attend(clause: Clause, speech: Speech) -> list[Finding]:
         for t in objects if (n := phrase(t))])
 
 
-#: Words that make a present tense a habit: "every Thursday", "usually", "on Sundays".
 def been(clause: Clause, speech: Speech) -> list[Finding]:
     """"I've been to Japan", "I was in Lisbon for a week": a place visited."""
     verb = clause.verb

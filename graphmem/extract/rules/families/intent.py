@@ -55,7 +55,7 @@ def _present_form(verb: Token) -> bool:
         return True  # "doing judo twice a week now": a diary line for "I'm doing"
     if verb.tag_ == "VBG" and any(a.lemma_ == "be" and a.tag_ in ("VBP", "VBZ") for a in aux) \
             and (any(c.lower_ in ("now", "nowadays", "lately") for c in verb.children)
-                 or said_as_habit(verb)):
+                 or said_as_habit(verb, scheduled=True)):
         return True  # "I'm playing rugby now", "...chess in a club every Tuesday": a habit
     return verb.tag_ == "VB" and verb.dep_ == "conj" and not aux and \
         verb.head.tag_ in ("VBP", "VBZ")

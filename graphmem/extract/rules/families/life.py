@@ -43,12 +43,21 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
     places = [t for t in pobjs(clause.verb, ("in", "at", "near")) if is_place(t)
               or t.head.lower_ == "in" and is_named(t) and t.ent_type_ != TECH_LABEL]
     places += _there(clause.verb) if not places else []
-    places += [] if places else [t for t in pobjs(clause.verb, ("on",)) if is_street(t)]
+    places += [] if places else [x for t in pobjs(clause.verb, ("on",)) for x in _home_on(t)]
     action: Action = "assert" if stretch else "retract" if ended else action_of(clause)
     timing: Timing = "span" if stretch else "start"
     found = each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action, timing=timing)
                                      for t in places if (n := phrase(t))])
     return [reworded(f, _PAST) for f in found] if stretch else found
+
+
+def _home_on(token: Token) -> list[Token]:
+    """The place a home "on" ``token`` is in: the town said after a street ("on Elm Road in
+    Leeds"), or the street itself ("on Baker Street"); nothing for what is no street ("on the
+    top floor", "on the coast")."""
+    if not is_street(token):
+        return []
+    return [t for t in pobjs(token, ("in",)) if is_place(t)] or [token]
 
 
 def _there(verb: Token) -> list[Token]:
@@ -115,7 +124,7 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
     places = [t for t in targets + [x for t in targets for x in pobjs(t, ("in",))]
               if (is_place(t) or is_named(t)) and t.ent_type_ != TECH_LABEL]
     # "moved into a small flat on Great Pulteney Street": the street, when no town is said
-    places = places or [x for t in targets for x in pobjs(t, ("on",)) if is_street(x)]
+    places = places or [x for t in targets for s in pobjs(t, ("on",)) for x in _home_on(s)]
     if not places or clause.modal in ("would", "could", "should"):
         return []
     if clause.negated:  # "I'm not moving to Berlin after all": that plan is off
@@ -192,9 +201,16 @@ def date_someone(clause: Clause, speech: Speech) -> list[Finding]:
     return each(clause, lambda s: [Finding(s, "HAS_PARTNER", t.text, "person") for t in people])
 
 
+#: The speaker's side of a proposal: "I said yes", "we're engaged".
+_ACCEPTED = re.compile(r"\bi\s+said\s+yes\b|\b(?:we're|we\s+are|we\s+got|i'm|i\s+am|i\s+got)\s+"
+                       r"engaged\b", re.IGNORECASE)
+
+
 def propose(clause: Clause, speech: Speech) -> list[Finding]:
-    """"Daniel proposed last night and I said yes!", "I proposed to Sofia on the beach": the
-    one who proposed, or was proposed to, is the speaker's partner (engaged only when said).
+    """"Daniel proposed last night and I said yes!", "Daniel proposed to me", "I proposed to
+    Sofia on the beach": the one who proposed to the speaker, or was proposed to, is the
+    speaker's partner (engaged only when said); a proposal to no one said is the speaker's
+    only when the speaker said yes.
     Not a proposal of something ("Daniel proposed a new plan") nor to someone else ("Daniel
     proposed to Emma")."""
     verb = clause.verb
@@ -208,6 +224,8 @@ def propose(clause: Clause, speech: Speech) -> list[Finding]:
                                         for t in people] if s.is_speaker else [])
     if to and not any(t.lower_ == "me" for t in to):
         return []  # "Daniel proposed to Emma"
+    if not to and not _ACCEPTED.search(speech.message):
+        return []  # "Tom finally proposed! Anna said yes!", "Tom proposed in the meeting"
     named = [t for t in verb.children if t.dep_ == "nsubj" and _a_person(t)
              and t.text not in speech.speakers]
     return [Finding(speech.me(), "HAS_PARTNER", t.text, "person") for t in named]

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule
-from graphmem.extract.rules.lexicon import OCCUPATIONS, dies, dobjs, has_prt, is_named
+from graphmem.extract.rules.lexicon import OCCUPATIONS, dies, dobjs, has_prt, is_named, pobjs
 from graphmem.extract.rules.parties import (KIN, PETS, WORD_NAMES, Speech, appositive_name,
                                             possessor)
 from graphmem.extract.rules.phrases import phrase
@@ -48,7 +48,8 @@ def pass_away(clause: Clause, speech: Speech) -> list[Finding]:
              and c.lemma_.lower() in PETS), None)
         bare = [Finding(speech.me(), "HAS_PET", t.text, "animal", "retract")
                 ] if kind is None and _bare_name(t, speech) else []
-        if kind is None and clause.lemma in ("die", "pass") and _bare_person(t, speech):
+        if kind is None and clause.lemma in ("die", "pass") and _bare_person(t, speech) \
+                and _a_death(clause):
             # "Geoffrey passed away": a partner of that name, if the speaker has one
             bare += [Finding(speech.me(), p, t.text, "person", "retract") for p in _COUPLED]
         if bare:
@@ -109,6 +110,20 @@ def _bare_name(token: Token, speech: Speech) -> bool:
     return (speech.first_person and (is_named(token) and token.pos_ == "PROPN" or opening_name)
             and not list(token.children) and token.text not in speech.people
             and token.text not in speech.speakers and token.text != speech.speaker)
+
+
+#: Where a death is told, not lived: "Geoffrey died in the game again".
+_STORIES = frozenset({"game", "film", "movie", "book", "show", "series", "story", "episode",
+                      "dream", "play", "novel", "level"})
+
+
+def _a_death(clause: Clause) -> bool:
+    """A death that happened: past ("dies at the end of the book" tells a story), not a
+    manner of speaking ("died laughing") or a story's ("died in the game")."""
+    verb = clause.verb
+    return clause.tense == "past" and not any(
+        c.dep_ in ("xcomp", "advcl", "acomp") for c in verb.children) and not any(
+        o.lemma_.lower() in _STORIES for o in pobjs(verb, ("in", "at", "during")))
 
 
 def _bare_person(token: Token, speech: Speech) -> bool:

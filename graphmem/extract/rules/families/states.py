@@ -89,10 +89,15 @@ def slot_copula(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def _it_after_a_thing(noun: Token) -> bool:
-    """"I have bought a car, it is Skoda Octavia": "it" after a car or a phone named by its
-    kind alone stands in for it, as "the replacement" does."""
-    return noun.lower_ == "it" and any(t.lemma_.lower() in ("car", "phone") and t.dep_ == "dobj"
-                                       for t in noun.sent if t.i < noun.i)
+    """"I have bought a car, it is Skoda Octavia": "it" after a car or a phone the speaker
+    bought or got, named by its kind alone, stands in for it, as "the replacement" does (not
+    one a relative bought, one found, rented or being sold)."""
+    return noun.lower_ == "it" and any(
+        t.lemma_.lower() in ("car", "phone") and t.dep_ == "dobj"
+        and t.head.lemma_ in ("buy", "get", "purchase") and not any(
+            c.dep_ == "neg" for c in t.head.children)
+        and any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in t.head.children)
+        for t in noun.sent if t.i < noun.i)
 
 
 #: Slots whose value may follow the copula as a place: "my job is at X", "home is in X".

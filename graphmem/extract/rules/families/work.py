@@ -41,15 +41,19 @@ _BARE_WORKPLACES = frozenset({"school", "uni", "university", "college", "church"
 
 #: Places one works in with an article: "I work in a hospital", "in the pharmacy".
 _WORKED_IN = BUSINESSES | {"hospital", "factory", "warehouse", "pharmacy", "school", "bank",
-                           "hotel", "lab", "laboratory", "kitchen", "nursery", "garage"}
+                           "hotel", "lab", "laboratory", "nursery", "garage"}
 
 
-def _worked_in(token: Token) -> bool:
-    """"I am working in Siemens" (as many who learnt English elsewhere say it), "I work in a
-    hospital": a firm by its name, or a workplace with an article. Not a town ("in London"),
-    a field ("in IT", "in finance") or a room ("in an office")."""
-    if token.ent_type_ == "ORG" and capitalised(token) or is_company(token):
+def _worked_in(token: Token, verb: Token) -> bool:
+    """"I am working in Siemens since 2019" (as many who learnt English elsewhere say it), "I
+    work in a hospital": a firm by its name, said as a job (for a while, as a title, or under
+    way: "I work in Google Sheets" names a tool), or a workplace with an article. Not a town
+    ("in London"), a field ("in IT", "in finance") or a room ("in an office")."""
+    if is_company(token):
         return True
+    if token.ent_type_ == "ORG" and capitalised(token):
+        return verb.tag_ == "VBG" or bool(pobjs(verb, ("as",))) or any(
+            c.dep_ == "prep" and c.lower_ == "since" for c in verb.children)
     return token.lemma_.lower() in _WORKED_IN and has_det(token, ("a", "an", "the"))
 
 
@@ -60,8 +64,12 @@ def _a_workplace(token: Token) -> bool:
     if token.lower_ in _NOT_WORKPLACES or token.lower_ in VAGUE or token.ent_type_ in (
             "DATE", "TIME"):
         return False
-    return not token.text[:1].islower() or token.lower_ in _BARE_WORKPLACES or any(
-        c.dep_ in ("det", "poss", "compound", "amod", "nummod") for c in token.children)
+    if not token.text[:1].islower() or token.lower_ in _BARE_WORKPLACES:
+        return True
+    # "for the council", "at a bakery", "for my dad"; not "for the accounts" (what for)
+    deps = {c.dep_ for c in token.children}
+    return "poss" in deps or token.tag_ != "NNS" and bool(
+        deps & {"det", "compound", "amod", "nummod"})
 
 
 def work(clause: Clause, speech: Speech) -> list[Finding]:
@@ -70,7 +78,7 @@ def work(clause: Clause, speech: Speech) -> list[Finding]:
             not pobjs(verb, ("at", "for", "as")):
         return []
     places = [t for t in pobjs(verb, ("at", "for")) if _a_workplace(t)]
-    places += [t for t in pobjs(verb, ("in",)) if _worked_in(t)]
+    places += [t for t in pobjs(verb, ("in",)) if _worked_in(t, verb)]
     titles = [t for t in pobjs(verb, ("as",)) if t.ent_type_ != TECH_LABEL]
     tools = [t for t in pobjs(verb, ("with",)) if t.ent_type_ == TECH_LABEL]
     if _out_of_work(clause, places, titles, tools):
