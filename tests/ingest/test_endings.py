@@ -124,6 +124,16 @@ def test_a_move_made_ends_a_plan_that_said_why(ingestor: Ingestor, store: GraphS
     assert slot(store, tenant, "LIVES_IN") == {"Austin"}
 
 
+def test_a_job_accepted_ahead_replaces_the_old_one_when_it_starts(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    """The sixth trial: "Accepted an offer from Stripe, I start there next month" closed
+    Shopify the day it was said."""
+    tell(ingestor, tenant, 1, "I work at Shopify.")
+    tell(ingestor, tenant, 3, "Accepted an offer from Stripe, I start there next month.")
+    assert slot(store, tenant, "WORKS_AT", as_of=day(3)) == {"Shopify"}
+    assert slot(store, tenant, "WORKS_AT", as_of=day(5)) == {"Stripe"}
+
+
 def test_a_notice_served_ends_the_job_when_the_next_one_starts(ingestor: Ingestor,
                                                                 store: GraphStore,
                                                                 tenant: str) -> None:

@@ -222,6 +222,7 @@ class RuleExtractor:
                     facts, placed = place(facts, candidates, fix, sent.text, unit.speaker,
                                           partial(_fact, sent=sent, unit=unit))
                     unplaced = unplaced or not placed
+        facts = _starts_ahead(facts, units)
         facts = fill_retractions(_dedupe(_named_pets(_latest_endings(facts))), candidates)
         warnings = [f"{len(others)} non-English message(s) ({', '.join(sorted(set(others)))}) "
                     "stored without rule extraction"] if others else []
@@ -459,6 +460,39 @@ def _latest_endings(facts: list[ExtractedFact]) -> list[ExtractedFact]:
         and g.valid_from is not None and f.valid_from is not None and g.valid_from > f.valid_from
         for g in facts)}
     return [f for f in facts if id(f) not in dropped]
+
+
+#: When a job got is said to start, by the speaker: "I start (there) next month", "...,
+#: starting in August" (not "My sister starts in May").
+_STARTS_WHEN = re.compile(
+    r"(?:(?:^|[.!?,;:]\s*|\b(?:I|I'm|I'll|I\s+will|I\s+am)\s+)(?:just\s+)?(?:start|begin)"
+    r"|\b(?:starting|beginning))(?:\s+(?:there|work|it|the\s+job))?\s+"
+    r"(?P<when>(?:on|in|next|this|from|at\s+the\s+(?:start|beginning)\s+of)\b[^.,;!?]*)",
+    re.IGNORECASE)
+
+
+def _starts_ahead(facts: list[ExtractedFact], units: list[_Unit]) -> list[ExtractedFact]:
+    """A job got or accepted that the message says starts later holds from then: "Accepted an
+    offer from Stripe, I start there next month" (the job, and the one it replaces, changed
+    when it was said), "I accepted a job at Stripe starting in August" (last August, read
+    with the past tense of "accepted"). Only a message's one new employer, and its title."""
+    by_message = {u.message_id: u for u in units}
+    out = list(facts)
+    for subject in {f.subject.lower() for f in facts}:
+        jobs = [f for f in facts if f.subject.lower() == subject and f.action == "assert"
+                and f.predicate == "WORKS_AT"]
+        unit = by_message.get(jobs[0].message_id) if len(jobs) == 1 else None
+        said = _STARTS_WHEN.search(unit.text) if unit is not None else None
+        span = resolve(said["when"], unit.when, prefer="future") if said and unit else None
+        if span is None or unit is None or span.start <= unit.when \
+                or jobs[0].valid_from is None or jobs[0].valid_from > unit.when:
+            continue
+        moved = {jobs[0].valid_from}
+        out = [f.model_copy(update={"valid_from": span.start})
+               if f.subject.lower() == subject and f.action == "assert"
+               and f.predicate in _JOBS and f.message_id == jobs[0].message_id
+               and f.valid_from in moved else f for f in out]
+    return out
 
 
 def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:

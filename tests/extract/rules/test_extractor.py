@@ -272,3 +272,18 @@ def test_what_the_review_found_lost(extractor: RuleExtractor, text: str, kept: T
 def test_a_mistake_about_something_else_corrects_nothing(extractor: RuleExtractor,
                                                          text: str) -> None:
     assert not [f for f in said(extractor, text).facts if f.corrects]
+
+
+@pytest.mark.parametrize(("text", "start"), [
+    # the sixth trial: the job was stored from when it was said, and the one it replaced
+    # ended then; "starting in August" was last August (read with "accepted")
+    ("Accepted an offer from Stripe, I start there next month.", datetime(2024, 7, 1, tzinfo=UTC)),
+    ("I accepted the offer from Stripe. I start next month.", datetime(2024, 7, 1, tzinfo=UTC)),
+    ("I got a job at Stripe, starting next month.", datetime(2024, 7, 1, tzinfo=UTC)),
+    ("I accepted a job at Stripe starting in August.", datetime(2024, 8, 1, tzinfo=UTC)),
+    ("I got a job at Stripe! My sister starts in September.", REF),  # hers, not the job's
+])
+def test_a_job_got_starts_when_the_speaker_says_it_does(extractor: RuleExtractor, text: str,
+                                                       start: datetime) -> None:
+    [job] = [f for f in said(extractor, text).facts if f.predicate == "WORKS_AT"]
+    assert job.valid_from == start
