@@ -40,13 +40,15 @@ from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.questions import told_part
 from graphmem.extract.rules.lexicon import OCCUPATIONS
+from graphmem.extract.rules.message_facts import (dedupe, latest_endings, named_pets,
+                                                  starts_ahead)
 from graphmem.extract.rules.slots import CAR_WORDS, DIETS, PHONE_WORDS, SPORTS
 from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_asides
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
 from graphmem.extract.rules.places import PlaceNames, known_places
 from graphmem.extract.rules.namecase import PersonNames
 from graphmem.extract.rules.orgcase import EmployerNames
-from graphmem.extract.rules.parties import PETS, Speech, first_names, is_subject
+from graphmem.extract.rules.parties import Speech, first_names, is_subject
 from graphmem.extract.rules.terms import TermMarker, spellings
 from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve, resolve_range
 from graphmem.extract.rules.titles import TitleJoiner
@@ -222,8 +224,8 @@ class RuleExtractor:
                     facts, placed = place(facts, candidates, fix, sent.text, unit.speaker,
                                           partial(_fact, sent=sent, unit=unit))
                     unplaced = unplaced or not placed
-        facts = _starts_ahead(facts, units)
-        facts = fill_retractions(_dedupe(_named_pets(_latest_endings(facts))), candidates)
+        facts = starts_ahead(facts, {u.message_id: (u.text, u.when) for u in units})
+        facts = fill_retractions(dedupe(named_pets(latest_endings(facts))), candidates)
         warnings = [f"{len(others)} non-English message(s) ({', '.join(sorted(set(others)))}) "
                     "stored without rule extraction"] if others else []
         language = "en" if english or not others else others[0]
@@ -415,93 +417,12 @@ def _interval(finding: Finding, span: TimeSpan | None, when: datetime
     return when, None
 
 
-def _named_pets(facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    """One message's pet, named in one sentence and not in another ("adopted a dog!! shes
-    a greyhound named Luna"): one pet, Luna, not a second called "dog"."""
-    named = {(f.subject.lower(), f.message_id, word) for f in facts
-             if f.predicate == "HAS_PET" and f.action == "assert" and f.object.lower() not in PETS
-             for word in re.findall(r"[a-z]+", f.text.lower()) if word in PETS}
-    return [f for f in facts if not (
-        f.predicate == "HAS_PET" and f.action == "assert"
-        and (f.subject.lower(), f.message_id, f.object.lower()) in named)]
-
-
-#: The slots a notice is served in: the job, and its title.
-_JOBS = frozenset({"WORKS_AT", "JOB_TITLE"})
-
-
 def _another_event(clause: Token) -> bool:
     """A participle clause hung on a verb that tells an event of its own: "I quit Tesco,
     starting at Crumbs on 1 July" (the date is the start's, not the quitting's). Not one
     joined by a word of time ("after finishing school in 2019" dates the verb it hangs on)."""
     return clause.dep_ == "advcl" and clause.tag_ == "VBG" and not any(
         c.dep_ in ("mark", "advmod", "prep") and c.i < clause.i for c in clause.children)
-
-
-def _latest_endings(facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    """One message's endings of the same thing: the one dated latest. "I handed in my
-    notice. My last day is March 31.": the job ends on March 31, not when it was said. An
-    ending of whichever value ("my notice") gives way to one that names it, not the
-    reverse."""
-    def same(a: ExtractedFact, b: ExtractedFact) -> bool:
-        return (a.subject.lower(), a.predicate, a.message_id) == (
-            b.subject.lower(), b.predicate, b.message_id) and (
-            not a.object or a.object.lower() == b.object.lower())
-
-    endings = [f for f in facts if f.action == "retract" and f.valid_from is not None]
-    dropped = {id(f) for f in endings for g in endings if g is not f and same(f, g)
-               and g.valid_from is not None and f.valid_from is not None
-               and g.valid_from > f.valid_from}
-    # "Handed in my notice. Starting at Crumbs on 1 July.": the job said to start later ends
-    # the one held (a notice is served), so an ending of whichever job it is gives way to it
-    dropped |= {id(f) for f in endings if not f.object and f.predicate in _JOBS and any(
-        g.action == "assert" and (g.subject.lower(), g.predicate, g.message_id) == (
-            f.subject.lower(), f.predicate, f.message_id)
-        and g.valid_from is not None and f.valid_from is not None and g.valid_from > f.valid_from
-        for g in facts)}
-    return [f for f in facts if id(f) not in dropped]
-
-
-#: When a job got is said to start, by the speaker: "I start (there) next month", "...,
-#: starting in August" (not "My sister starts in May").
-_STARTS_WHEN = re.compile(
-    r"(?:(?:^|[.!?,;:]\s*|\b(?:I|I'm|I'll|I\s+will|I\s+am)\s+)(?:just\s+)?(?:start|begin)"
-    r"|\b(?:starting|beginning))(?:\s+(?:there|work|it|the\s+job))?\s+"
-    r"(?P<when>(?:on|in|next|this|from|at\s+the\s+(?:start|beginning)\s+of)\b[^.,;!?]*)",
-    re.IGNORECASE)
-
-
-def _starts_ahead(facts: list[ExtractedFact], units: list[_Unit]) -> list[ExtractedFact]:
-    """A job got or accepted that the message says starts later holds from then: "Accepted an
-    offer from Stripe, I start there next month" (the job, and the one it replaces, changed
-    when it was said), "I accepted a job at Stripe starting in August" (last August, read
-    with the past tense of "accepted"). Only a message's one new employer, and its title."""
-    by_message = {u.message_id: u for u in units}
-    out = list(facts)
-    for subject in {f.subject.lower() for f in facts}:
-        jobs = [f for f in facts if f.subject.lower() == subject and f.action == "assert"
-                and f.predicate == "WORKS_AT"]
-        unit = by_message.get(jobs[0].message_id) if len(jobs) == 1 else None
-        said = _STARTS_WHEN.search(unit.text) if unit is not None else None
-        span = resolve(said["when"], unit.when, prefer="future") if said and unit else None
-        if span is None or unit is None or span.start <= unit.when \
-                or jobs[0].valid_from is None or jobs[0].valid_from > unit.when:
-            continue
-        moved = {jobs[0].valid_from}
-        out = [f.model_copy(update={"valid_from": span.start})
-               if f.subject.lower() == subject and f.action == "assert"
-               and f.predicate in _JOBS and f.message_id == jobs[0].message_id
-               and f.valid_from in moved else f for f in out]
-    return out
-
-
-def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    seen: dict[tuple[str, str, str, str, str | None], ExtractedFact] = {}
-    for f in facts:
-        key = (f.subject.lower(), f.predicate, f.object.lower(), f.action, f.message_id)
-        if key not in seen:
-            seen[key] = f
-    return list(seen.values())
 
 
 def _entities(facts: list[ExtractedFact]) -> list[ExtractedEntity]:

@@ -68,7 +68,8 @@ VAGUE = frozenset({"it", "that", "this", "them", "these", "those", "one", "ones"
                    "few", "many", "several", "plenty", "everyone", "everybody", "someone",
                    "somebody", "anyone", "nobody", "while", "ton", "tons", "bunch", "heaps",
                    "ways", "deal", "moments", "thought", "ideas", "pic", "picture", "photo"})
-_NOT_NAMES = frozenset({TECH_LABEL, "GPE", "LOC", "DATE", "TIME", "FAC", "CARDINAL", "ORDINAL"})
+#: What a capitalised word after "is" is, when it is no one's name.
+NOT_NAMES = frozenset({TECH_LABEL, "GPE", "LOC", "DATE", "TIME", "FAC", "CARDINAL", "ORDINAL"})
 
 
 @dataclass(frozen=True)
@@ -394,57 +395,10 @@ def appositive_name(token: Token) -> str | None:
         if c.dep_ in ("appos", "npadvmod") and c.text[:1].isupper() and c.i > token.i:
             return c.text
     nxt = token.nbor(1) if token.i + 1 < len(token.doc) else None
-    if nxt is not None and nxt.text[:1].isupper() and nxt.ent_type_ not in _NOT_NAMES and \
+    if nxt is not None and nxt.text[:1].isupper() and nxt.ent_type_ not in NOT_NAMES and \
             (nxt.ent_type_ == "PERSON" or nxt.tag_ in ("NNP", "NNPS")):
         return nxt.text  # the parser often hangs "my husband Raj" off the verb
     return None
-
-
-def stated_names(token: Token) -> list[str]:
-    """The names relatives or pets are given in a sentence of their own: "my boyfriend is
-    Jake", "my cat is called Biscuit", "my dog is named Rex", "my cat's name is Biscuit",
-    "my kids are Ella and Sam"; or the appositive's ("my sister Anna"). Not a past or
-    negated one ("my cat was called Tom", "my boss isn't Sarah"), and only names ("my
-    sister is Canadian" names no one)."""
-    if (appositive := appositive_name(token)) is not None:
-        return [appositive]
-    first = _stated_name(token)
-    if first is None:
-        return []
-    return [first.text, *(c.text for c in conjuncts(first)
-                          if c.tag_ in ("NNP", "NNPS") and c.text[:1].isupper())]
-
-
-def _stated_name(token: Token) -> Token | None:
-    if token.lemma_.lower() not in KIN and token.lemma_.lower() not in PETS:
-        return None
-    verb = token.head
-    wanted: tuple[str, ...] = ("attr",)
-    if token.dep_ == "nsubjpass" and verb.lemma_ in ("call", "name"):
-        wanted = ("oprd", "attr")
-    elif token.dep_ == "poss" and verb.lemma_ == "name" and verb.dep_ == "nsubj":
-        verb = verb.head  # "my cat's name is Biscuit"
-    elif token.dep_ != "nsubj":
-        return None
-    if verb.lemma_ not in ("be", "call", "name") or verb.tag_ == "VBD" or any(
-            c.dep_ == "neg" or c.tag_ == "VBD" for c in verb.children):
-        return None
-    named = token.dep_ == "poss"  # after "name is" a capitalised word is the name
-    for c in verb.children:
-        if c.dep_ in wanted and c.text[:1].isupper() and c.ent_type_ not in _NOT_NAMES and \
-                (named or c.ent_type_ == "PERSON" or c.tag_ in ("NNP", "NNPS")) \
-                and not any(d.dep_ == "det" for d in c.children):
-            return c
-    return None
-
-
-def had_by_speaker(token: Token) -> bool:
-    """Whether the speaker says they have ``token``: "I have a new boss, Sarah", "we got a
-    puppy, Miso" (the object of have/get with a first-person subject, not negated)."""
-    verb = token.head
-    return token.dep_ == "dobj" and verb.lemma_ in ("have", "get") and any(
-        c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in verb.children) and not any(
-        c.dep_ == "neg" for c in verb.children)
 
 
 def possessor(token: Token) -> str | None:
@@ -459,29 +413,6 @@ def possessor(token: Token) -> str | None:
             if low in OTHER_POSSESSIVE:
                 return "other"
             return "name"
-    return None
-
-
-#: Verbs of a relative clause that name what one does not (yet) have: "the phone I want".
-_WANTING = frozenset({"want", "wish", "need", "like", "love", "prefer", "hope", "plan", "dream",
-                      "miss", "consider", "recommend", "choose", "pick", "covet", "eye"})
-
-
-def noun_owner(noun: Token, speech: Speech) -> Party | None:
-    """Whose noun: "my" is the speaker, "Ana's" is Ana, and "the phone I carry around" or
-    "the company I joined" (the noun of a relative clause the speaker is the subject of) is
-    the speaker's; None for anyone else."""
-    for c in noun.children:
-        if c.dep_ == "poss":
-            if c.lower_ in ("my", "our"):
-                return speech.me() if speech.first_person else None
-            if is_person_name(c, speech):
-                return Party(c.text, "person")
-        if c.dep_ == "relcl" and has_det(noun, ("the",)) and speech.first_person and any(
-                s.dep_ == "nsubj" and s.lower_ in ("i", "we") for s in c.children) \
-                and c.lemma_ not in _WANTING and not any(
-                    a.dep_ == "aux" and a.tag_ == "MD" for a in c.children):
-            return speech.me()  # not "the phone I want", "the car I'd buy"
     return None
 
 

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Action, Finding
 from graphmem.extract.rules.lexicon import OCCUPATIONS, capitalised, is_place, pobjs
-from graphmem.extract.rules.parties import (PETS, Party, Speech, antecedent, is_person_name,
-                                            noun_owner)
+from graphmem.extract.rules.owners import noun_owner
+from graphmem.extract.rules.parties import PETS, Party, Speech, antecedent, is_person_name
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.terms import LANGUAGE, TECH_LABEL, kind_of
 

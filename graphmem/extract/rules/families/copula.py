@@ -18,8 +18,9 @@ from graphmem.extract.rules.clause import Clause, Finding, Rule
 from graphmem.extract.rules.lexicon import (
     HOMES, inflections, is_company, is_named, is_occupation, is_org, is_place,
     object_type, pobjs)
+from graphmem.extract.rules.owners import noun_owner
 from graphmem.extract.rules.parties import (KIN, Speech, conjuncts, copula_subjects, has_det,
-                                            is_person_name, noun_owner, possessor)
+                                            is_person_name, possessor)
 from graphmem.extract.rules.phrases import activity, phrase, verb_phrase
 from graphmem.extract.rules.slots import (
     is_language, married, slot_finding, value_name, value_slot)

@@ -195,9 +195,7 @@ def date_someone(clause: Clause, speech: Speech) -> list[Finding]:
         # "me and jayden are officially dating", "Jayden and I are dating": each other
         return [Finding(speech.me(), "HAS_PARTNER", s.name, "person")
                 for s in clause.subjects if not s.is_speaker and s.type == "person"]
-    # one dates a person, whatever the tagger calls the name ("dating Priya": a product)
-    people = [t for t in found if t.ent_type_ == "PERSON" or t.tag_ == "NNP" and t.ent_type_ not in (
-        "DATE", "TIME") and t.text[:1].isupper()]
+    people = [t for t in found if _someone(t)]
     return each(clause, lambda s: [Finding(s, "HAS_PARTNER", t.text, "person") for t in people])
 
 
@@ -219,21 +217,23 @@ def propose(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     to = pobjs(verb, ("to",))
     if any(s.is_speaker for s in clause.subjects):  # "I proposed to Sofia"
-        people = [t for t in to if _a_person(t) or is_named(t)]  # "Sofia" read as a place
+        people = [t for t in to if _someone(t)]
         return each(clause, lambda s: [Finding(s, "HAS_PARTNER", t.text, "person")
                                         for t in people] if s.is_speaker else [])
     if to and not any(t.lower_ == "me" for t in to):
         return []  # "Daniel proposed to Emma"
     if not to and not _ACCEPTED.search(speech.message):
         return []  # "Tom finally proposed! Anna said yes!", "Tom proposed in the meeting"
-    named = [t for t in verb.children if t.dep_ == "nsubj" and _a_person(t)
+    named = [t for t in verb.children if t.dep_ == "nsubj" and _someone(t)
              and t.text not in speech.speakers]
     return [Finding(speech.me(), "HAS_PARTNER", t.text, "person") for t in named]
 
 
-def _a_person(token: Token) -> bool:
-    return token.ent_type_ == "PERSON" or token.tag_ == "NNP" and token.ent_type_ in (
-        "", "PERSON") and token.text[:1].isupper()
+def _someone(token: Token) -> bool:
+    """A name one dates or proposes to is a person's, whatever the tagger calls it ("dating
+    Priya": a product; "proposed to Sofia": a place)."""
+    return token.ent_type_ == "PERSON" or token.tag_ == "NNP" and token.ent_type_ not in (
+        "DATE", "TIME") and token.text[:1].isupper()
 
 
 def _under_way(verb: Token) -> bool:

@@ -26,8 +26,9 @@ from graphmem.extract.rules.clause import Finding, Rule
 from graphmem.extract.rules.lexicon import (
     OCCUPATIONS, capitalised, is_company, is_named, is_occupation, is_place, is_school,
     pobjs)
+from graphmem.extract.rules.owners import had_by_speaker
 from graphmem.extract.rules.parties import (FIRST_PERSON, KIN, Party, Speech, appositive_name,
-                                            had_by_speaker, possessor)
+                                            possessor)
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
 

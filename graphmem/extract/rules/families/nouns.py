@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import Finding, Rule
 from graphmem.extract.rules.lexicon import (
     LANGUAGE_LABELS, dies, dobjs, has_prt, is_org, object_type, pobjs)
-from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, had_by_speaker,
-                                            is_person_name, noun_owner, possessor, stated_names)
+from graphmem.extract.rules.owners import had_by_speaker, noun_owner, stated_names
+from graphmem.extract.rules.parties import KIN, PETS, Party, Speech, is_person_name, possessor
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.terms import TECH_LABEL
 

@@ -1,0 +1,52 @@
+"""What one message's facts say together (extract.rules.message_facts), on facts as the
+sentence rules give them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from graphmem.extract.base import ExtractedFact
+from graphmem.extract.rules.message_facts import dedupe, latest_endings, named_pets, starts_ahead
+
+SAID = datetime(2024, 6, 12, 10, tzinfo=UTC)
+
+
+def _fact(predicate: str, obj: str, *, action: str = "assert", when: datetime = SAID,
+          subject: str = "Maya", text: str = "") -> ExtractedFact:
+    return ExtractedFact(subject=subject, predicate=predicate, object=obj,
+                         text=text or f"{subject} {predicate} {obj}", valid_from=when,
+                         action=action, message_id="m1")  # type: ignore[arg-type]
+
+
+def test_a_job_said_to_start_later_holds_from_then_with_its_title() -> None:
+    facts = [_fact("WORKS_AT", "Stripe"), _fact("JOB_TITLE", "designer"), _fact("LIVES_IN", "Leeds")]
+    moved = starts_ahead(facts, {"m1": ("Accepted an offer from Stripe, I start next month.", SAID)})
+    starts = {f.predicate: f.valid_from for f in moved}
+    assert starts == {"WORKS_AT": datetime(2024, 7, 1, tzinfo=UTC),
+                      "JOB_TITLE": datetime(2024, 7, 1, tzinfo=UTC), "LIVES_IN": SAID}
+
+
+def test_a_start_said_by_someone_else_or_gone_by_moves_nothing() -> None:
+    facts = [_fact("WORKS_AT", "Stripe")]
+    for text in ("I got a job at Stripe! My sister starts in September.",
+                 "I got a job at Stripe, starting last month."):
+        assert starts_ahead(facts, {"m1": (text, SAID)}) == facts
+
+
+def test_two_new_employers_in_one_message_move_nothing() -> None:
+    facts = [_fact("WORKS_AT", "Stripe"), _fact("WORKS_AT", "Figma")]
+    assert starts_ahead(facts, {"m1": ("Offers from Stripe and Figma, I start next month", SAID)}) \
+        == facts
+
+
+def test_a_pet_named_elsewhere_in_the_message_is_one_pet() -> None:
+    facts = [_fact("HAS_PET", "dog"), _fact("HAS_PET", "Luna", text="Maya has a dog named Luna")]
+    assert [f.object for f in named_pets(facts)] == ["Luna"]
+
+
+def test_the_latest_ending_of_one_thing_wins_and_duplicates_go() -> None:
+    notice = _fact("WORKS_AT", "", action="retract")
+    last_day = _fact("WORKS_AT", "", action="retract", when=datetime(2024, 7, 31, tzinfo=UTC))
+    assert latest_endings([notice, last_day]) == [last_day]
+    assert dedupe([_fact("LIVES_IN", "Leeds"), _fact("LIVES_IN", "leeds")]) == [
+        _fact("LIVES_IN", "Leeds")]
