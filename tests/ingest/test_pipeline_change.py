@@ -252,6 +252,25 @@ def test_a_slip_corrected_in_few_words_later_never_held(
     assert slot(store, tenant, "LIVES_IN") == {"Lisbon"}
 
 
+@pytest.mark.parametrize("taken_back", ["Scratch that, I never worked at Brightwater Tea.",
+                                        "I never worked at Brightwater Tea."])
+def test_a_job_taken_back_never_held(ingestor: Ingestor, store: GraphStore, tenant: str,
+                                     taken_back: str) -> None:
+    """The seventh trial: "Scratch that, I never worked at ..." had kept the job as held
+    until the message; it never held, so no time shows it."""
+    tell(ingestor, tenant, 1, "I work at Brightwater Tea.")
+    tell(ingestor, tenant, 3, taken_back)
+    assert slot(store, tenant, "WORKS_AT", as_of=day(2)) == set()
+    assert slot(store, tenant, "WORKS_AT") == set()
+
+
+def test_a_home_corrected_by_a_town_alone(ingestor: Ingestor, store: GraphStore,
+                                          tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I live in Leeds.")
+    tell(ingestor, tenant, 3, "Sorry, I meant York.")
+    assert slot(store, tenant, "LIVES_IN", as_of=day(2)) == {"York"}
+
+
 def test_a_mistake_that_was_no_slip_is_a_move(ingestor: Ingestor, store: GraphStore,
                                               tenant: str) -> None:
     """Regretting a move owns up to no slip of the tongue: Porto held until the message."""

@@ -154,6 +154,15 @@ _MEANT_NOT = re.compile(
     r"(?P<wrong>(?:[^,;.!?]|\.(?=\w))+)", re.IGNORECASE)
 #: A contrast said as a correction: "Sorry, I live in Lisbon, not Porto", "Actually, my car
 #: is a Honda, not a Toyota". The denied value was a slip, like one :data:`CORRECTION` reads.
+#: A speaker taking back what they said: "Scratch that, I never signed with them", "Forget
+#: what I said about Leeds". What the sentence says corrects (the slot's value never held).
+TAKEN_BACK = re.compile(r"^\W*(?:(?:oh|ok|okay|sorry|wait|no|actually)\W+)*(?:scratch|strike|"
+                        r"forget|ignore|disregard)\s+(?:that|what\s+i\s+(?:just\s+)?said)\b",
+                        re.IGNORECASE)
+#: A denial that something ever held: "I never worked at Brightwater", "we've never lived in
+#: Leeds". Its endings correct: the value never held (not "held until now").
+NEVER_HELD = re.compile(r"\b(?:i|we)\s+(?:have\s+|'ve\s+)?never\s+(?:actually\s+|really\s+)?"
+                        r"(?:\w+ed|had|was|were|been|drove|owned|signed|got)\b", re.IGNORECASE)
 CORRECTING = re.compile(rf"^\W*{_CUE_WORDS}\b[^.!?]*,\s*not\s", re.IGNORECASE)
 #: A speaker owning up to a slip of their own, in words a cue at the start of a sentence
 #: does not cover: "I beg your pardon, I misspoke.", "I must correct myself:", "Forgive me, I

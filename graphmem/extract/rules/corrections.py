@@ -34,16 +34,18 @@ _Said = TypeVar("_Said", ExtractedFact, CandidateFact)
 
 
 def place(facts: list[ExtractedFact], candidates: list[CandidateFact], fix: Correction,
-          sentence: str, speaker: str, make: FactMaker) -> tuple[list[ExtractedFact], bool]:
+          sentence: str, speaker: str, make: FactMaker,
+          towns: frozenset[str] = frozenset()) -> tuple[list[ExtractedFact], bool]:
     """"Actually it was Lisbon, not Porto": the slot Porto was said in, earlier in the
     episode or in a stored fact, gets Lisbon, and Porto is closed. Returns the facts and
     whether the slot was found.
 
     A value said earlier in the same episode was a slip: it is dropped, and the
     right value holds from when the wrong one was said. "Sorry, I meant Lisbon"
-    names no wrong value: it is the one said last in a slot Lisbon can fill.
+    names no wrong value: it is the one said last in a slot Lisbon can fill; ``towns`` are
+    the place names the gazetteer knows (lower case), a home whatever the tagger said.
     """
-    named = fix.wrong or _last_said(facts, candidates, fix, speaker)
+    named = fix.wrong or _last_said(facts, candidates, fix, speaker, towns)
     if named is None or named.lower() == fix.right.lower():
         return facts, False
     earlier = _naming([f for f in facts if f.action == "assert"], named)
@@ -120,25 +122,26 @@ def _said_by(candidate: CandidateFact, speaker: str) -> bool:
     return candidate.own if speaker == SELF else candidate.subject.lower() == speaker.lower()
 
 
-def _fillable(fix: Correction) -> set[str]:
+def _fillable(fix: Correction, towns: frozenset[str]) -> set[str]:
     """The one-valued slots the right value of a correction can fill: by its own words
     ("a Honda" is a car, "vegan" a diet), else a place's slot for a place and a person's
     for a person ("Actually it was Tom" never makes Tom an employer). The tagger's other
     kinds for a name said alone are guesses ("Globex" a product, "Acme" nothing), so any
-    other name may be an employer, a car or a person, but not a home."""
+    other name may be an employer, a car or a person, but not a home, unless the gazetteer
+    knows it as a town ("Sorry, I meant York", York tagged a person)."""
     slot = value_slot(fix.right, fix.head)
     if slot is not None:
         return {slot}
-    kind = object_type(fix.head)
+    kind = "place" if fix.right.lower() in towns else object_type(fix.head)
     kinds = {kind} if kind in ("place", "person") else _NAMED_KINDS
     return {predicate for predicate, typ in SLOT_TYPES.items() if typ in kinds}
 
 
 def _last_said(facts: list[ExtractedFact], candidates: list[CandidateFact], fix: Correction,
-               speaker: str) -> str | None:
+               speaker: str, towns: frozenset[str]) -> str | None:
     """The value a correction that names none replaces: the speaker's own value said last,
     earlier in the episode or else stored, in a slot the right value can fill."""
-    slots = _fillable(fix)
+    slots = _fillable(fix, towns)
     said = [f for f in facts if f.action == "assert" and f.predicate in slots
             and f.subject == speaker and f.object]
     if said:

@@ -103,10 +103,12 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
 
 
 def _had_to(token: Token) -> bool:
-    """"we had to rehome Biscuit", "I had to sell my car": a past obligation is what was
-    done (not "I have to sell my car", which is still to do)."""
+    """"we had to rehome Biscuit", "I had to sell my car", "I've had to stop the bowls": a
+    past obligation is what was done (not "I have to sell my car", which is still to do)."""
     head = token.head
-    return token.dep_ == "xcomp" and head.lemma_ == "have" and head.tag_ == "VBD" and any(
+    past = head.tag_ == "VBD" or head.tag_ == "VBN" and any(
+        a.dep_ == "aux" and a.lemma_ == "have" for a in head.children)
+    return token.dep_ == "xcomp" and head.lemma_ == "have" and past and any(
         c.dep_ == "aux" and c.lower_ == "to" for c in token.children) and not any(
         c.dep_ == "neg" for c in head.children)
 

@@ -33,15 +33,15 @@ from graphmem.extract.base import (
     SELF, CandidateFact, ExtractedEntity, ExtractedFact, Extraction)
 from graphmem.extract.rules.dispatch import sentence_findings
 from graphmem.extract.rules.clause import Finding
-from graphmem.extract.rules.contrast import (CORRECTING, CORRECTION, correction, owned_slip,
-                                             plain_correction)
+from graphmem.extract.rules.contrast import (CORRECTING, CORRECTION, NEVER_HELD, TAKEN_BACK,
+                                             correction, owned_slip, plain_correction)
 from graphmem.extract.rules.corrections import fill_retractions, place
 from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.questions import told_part
 from graphmem.extract.rules.lexicon import OCCUPATIONS
 from graphmem.extract.rules.message_facts import (dedupe, latest_endings, named_pets,
-                                                  starts_ahead)
+                                                  pets_not_things, starts_ahead)
 from graphmem.extract.rules.slots import CAR_WORDS, DIETS, PHONE_WORDS, SPORTS
 from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_asides
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
@@ -124,7 +124,7 @@ class RuleExtractor:
                     self._first_names = first_names()  # read once, for places and people
                     self._places = PlaceNames(known_places(self._first_names))
                     self._names = PersonNames(self._first_names, self._speller.unusual)
-                    self._employers = EmployerNames(self._speller.unusual)
+                    self._employers = EmployerNames(self._speller.unusual, _values())
                     self._nlp = nlp
         return self._nlp
 
@@ -196,7 +196,8 @@ class RuleExtractor:
             if unit is not previous:
                 earlier_tech, previous = [], unit
             speech = Speech(unit.speaker, unit.first_person, people, speakers, unit.text,
-                            self._first_names, strangers)
+                            self._first_names, strangers,
+                            *_named_earlier(facts, unit))
             if i in mended_docs:
                 # a word that looks like a slip ("backend", one edit from "backed") is left as
                 # typed when the rules read the sentence as typed; otherwise the slip hid what
@@ -218,14 +219,21 @@ class RuleExtractor:
                     # "Sorry, I meant I work at Hooli, not Initech", "Actually, I live in Lisbon,
                     # not Porto", "I misspoke earlier. We live in Wells, not Bath"
                     said = [f.model_copy(update={"corrects": True}) for f in said]
+                elif TAKEN_BACK.search(sent.text) or NEVER_HELD.search(sent.text):
+                    # "Scratch that, I never signed with them": it never held, not until now
+                    said = [f.model_copy(update={"corrects": True})
+                            if f.action == "retract" or TAKEN_BACK.search(sent.text) else f
+                            for f in said]
                 facts += said
                 fix = None if found else correction(sent)
                 if fix is not None:
                     facts, placed = place(facts, candidates, fix, sent.text, unit.speaker,
-                                          partial(_fact, sent=sent, unit=unit))
+                                          partial(_fact, sent=sent, unit=unit),
+                                          self._places.names if self._places else frozenset())
                     unplaced = unplaced or not placed
         facts = starts_ahead(facts, {u.message_id: (u.text, u.when) for u in units})
-        facts = fill_retractions(dedupe(named_pets(latest_endings(facts))), candidates)
+        facts = pets_not_things(latest_endings(facts), {u.message_id: u.text for u in units})
+        facts = fill_retractions(dedupe(named_pets(facts)), candidates)
         warnings = [f"{len(others)} non-English message(s) ({', '.join(sorted(set(others)))}) "
                     "stored without rule extraction"] if others else []
         language = "en" if english or not others else others[0]
@@ -277,23 +285,37 @@ def _findings(doc: Doc, speech: Speech,
     return [(sent, sentence_findings(sent, speech, earlier_tech)) for sent in doc.sents]
 
 
-def _value_words() -> frozenset[str]:
-    """The words of the values the rules know (diets, sports, phones, cars, occupations,
-    technologies): never mended as slips, however close to a common word."""
+def _values() -> frozenset[str]:
+    """The values the rules know, lower case: diets, sports, phones, cars, occupations,
+    technologies ("keto" is no employer: "quit keto")."""
     values = DIETS | SPORTS | PHONE_WORDS | CAR_WORDS | OCCUPATIONS | frozenset(spellings())
-    return frozenset(w for value in values for w in re.split(r"[\s-]+", value.lower()) if w)
+    return frozenset(v.lower() for v in values)
+
+
+def _value_words() -> frozenset[str]:
+    """The words of the values the rules know (:func:`_values`): never mended as slips,
+    however close to a common word."""
+    return frozenset(w for value in _values() for w in re.split(r"[\s-]+", value) if w)
 
 
 def _without_article(doc: Doc) -> Doc:
-    """The tagger's names without an indefinite article it took in ("a Galaxy S23" tagged
-    as one WORK_OF_ART): merged with it, the name would read "a Galaxy S23" and match no
-    phone. "The" stays ("The Hague")."""
-    if any(e[0].lower_ in ("a", "an") and len(e) > 1 for e in doc.ents):
+    """The tagger's names without an indefinite article (or a verb) it took in ("a Galaxy
+    S23" tagged as one WORK_OF_ART): merged with it, the name would read "a Galaxy S23" and
+    match no phone. "The" stays ("The Hague")."""
+    if any(_stray_first(e) for e in doc.ents):
         from spacy.tokens import Span  # spaCy loads with the model, not at import
 
-        doc.ents = [Span(doc, e.start + 1, e.end, label=e.label)
-                    if e[0].lower_ in ("a", "an") and len(e) > 1 else e for e in doc.ents]
+        doc.ents = [Span(doc, e.start + 1, e.end, label=e.label) if _stray_first(e) else e
+                    for e in doc.ents]
     return doc
+
+
+def _stray_first(ent: Span) -> bool:
+    """An article or a verb the NER took into a name: "a Galaxy S23", "meant York" ("Sorry,
+    I meant York" had no town in it)."""
+    first = ent[0]
+    return len(ent) > 1 and (first.lower_ in ("a", "an") or first.tag_.startswith("VB")
+                             and first.is_lower and ent[1].text[:1].isupper())
 
 
 def _english_sentences(text: str) -> tuple[list[str], str]:
@@ -324,6 +346,15 @@ def _units(episode: Episode) -> list[_Unit]:
     if episode.content.strip():
         return [_Unit(episode.content, None, SELF, True, episode.reference_time)]
     return []
+
+
+def _named_earlier(facts: list[ExtractedFact], unit: _Unit) -> tuple[frozenset[str],
+                                                                      frozenset[str]]:
+    """Who the message's facts so far are about, and the words of what they name that is no
+    one (:attr:`Speech.actors`, :attr:`Speech.things`)."""
+    own = [f for f in facts if f.message_id == unit.message_id]
+    return (frozenset(f.subject for f in own) - {unit.speaker},
+            frozenset(w for f in own if f.object_type != "person" for w in f.object.split()))
 
 
 def _people(units: list[_Unit], docs: list[Doc]) -> frozenset[str]:

@@ -258,6 +258,18 @@ def dies(subject: Token) -> bool:
         for c in verb.children)
 
 
+#: What one moves along with oneself: "moved the family to Leeds", "moved all our stuff".
+_MOVED_WITH = frozenset({"family", "kid", "child", "stuff", "thing", "belonging", "everything",
+                         "us", "myself", "ourselves", "life", "household"}) | HOMES  # "moved house"
+
+
+def moves_a_thing(verb: Token) -> bool:
+    """"I moved all my vector work to Illustrator", "moved my mum to Leeds": something or
+    someone else moved, not the speaker's home."""
+    return any(t.lemma_.lower() not in _MOVED_WITH and t.lower_ not in _MOVED_WITH
+               for t in dobjs(verb))
+
+
 def has_prt(verb: Token, word: str) -> bool:
     """A particle ("give up", "gave away"), also when the parser calls it an adverb."""
     return any(c.dep_ in ("prt", "advmod") and c.lower_ == word and c.i > verb.i
@@ -354,6 +366,17 @@ def said_as_habit(verb: Token, scheduled: bool = False) -> bool:
     always playing the bad guy", "playing the piano for each guest tonight")."""
     words = _SCHEDULE_WORDS if scheduled else _HABIT_WORDS
     return any(w in words for t in verb.subtree for w in t.lower_.split())
+
+
+#: Words of a message about a job: being let go or moving on ends one there.
+_WORK_TALK = re.compile(r"\b(?:job|jobs|work|boss|company|firm|employer|manager|redundan\w*|"
+                        r"contract|office|shift|layoffs?|restructur\w*|colleagues?|career)\b",
+                        re.IGNORECASE)
+
+
+def talks_of_work(message: str) -> bool:
+    """Whether ``message`` speaks of a job ("the company let me go", "my boss...")."""
+    return _WORK_TALK.search(message) is not None
 
 
 def studies_or_works(place: Token, titles: list[Token]) -> str:

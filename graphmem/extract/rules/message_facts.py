@@ -31,6 +31,28 @@ def named_pets(facts: list[ExtractedFact]) -> list[ExtractedFact]:
         and (f.subject.lower(), f.message_id, f.object.lower()) in named)]
 
 
+#: Slots a pet's name is mistaken for: "our greyhound Pixel" is no phone, "my dog Pixel
+#: died" ends no partner called Pixel.
+_NOT_PETS = frozenset({"HAS_PHONE", "DRIVES", "OWNS", "USES", "MARRIED_TO", "HAS_PARTNER"})
+
+
+def pets_not_things(facts: list[ExtractedFact],
+                    messages: Mapping[str | None, str]) -> list[ExtractedFact]:
+    """Facts that take the name of a pet the message calls one ("our greyhound Pixel", "Pixel,
+    my dog") for a phone, a car or a partner: "Our greyhound Pixel died on Saturday" had
+    stored a phone, "greyhound Pixel". ``messages`` gives each message's text by its id."""
+    def a_pet(name: str, message_id: str | None) -> bool:
+        kinds = "|".join(sorted(PETS, key=len, reverse=True))
+        named = re.escape(name)
+        return re.search(rf"\b(?:{kinds})s?,?\s+(?:called\s+|named\s+)?{named}\b"
+                         rf"|\b{named},?\s+(?:my|our|the)\s+(?:\w+\s+)?(?:{kinds})\b",
+                         messages.get(message_id, ""), re.IGNORECASE) is not None
+
+    return [f for f in facts if not (
+        f.predicate in _NOT_PETS and f.object
+        and a_pet(f.object.split()[-1], f.message_id))]
+
+
 def latest_endings(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """One message's endings of the same thing: the one dated latest. "I handed in my
     notice. My last day is March 31.": the job ends on March 31, not when it was said. An
@@ -57,10 +79,16 @@ def latest_endings(facts: list[ExtractedFact]) -> list[ExtractedFact]:
 
 #: When a job got is said to start, by the speaker: "I start (there) next month", "...,
 #: starting in August" (not "My sister starts in May").
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+          r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b")
 _STARTS_WHEN = re.compile(
     r"(?:(?:^|[.!?,;:]\s*|\b(?:I|I'm|I'll|I\s+will|I\s+am)\s+)(?:just\s+)?(?:start|begin)"
     r"|\b(?:starting|beginning))(?:\s+(?:there|work|it|the\s+job))?\s+"
-    r"(?P<when>(?:on|in|next|this|from|at\s+the\s+(?:start|beginning)\s+of)\b[^.,;!?]*)",
+    r"(?P<when>(?:(?:on|in|next|this|from|at\s+the\s+(?:start|beginning)\s+of)\b"
+    # "starting 2 February", "starting Feb 2nd", "starting Monday", "starting tomorrow"
+    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH
+    + r"|" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?\b"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tomorrow\b)[^.,;!?]*)",
     re.IGNORECASE)
 
 
@@ -80,7 +108,9 @@ def starts_ahead(facts: list[ExtractedFact],
         job = jobs[0]
         text, when = messages[job.message_id]
         said = _STARTS_WHEN.search(text)
-        span = resolve(said["when"], when, prefer="future") if said else None
+        # a bare day reads as one ahead, as after "on" ("starting Monday")
+        span = resolve(re.sub(r"^(?=\w+day\b)", "on ", said["when"]), when,
+                       prefer="future") if said else None
         if span is None or span.start <= when or job.valid_from is None or job.valid_from > when:
             continue
         out = [f.model_copy(update={"valid_from": span.start})

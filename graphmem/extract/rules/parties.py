@@ -10,7 +10,6 @@ rule families use them for objects and owners too.
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -97,6 +96,10 @@ class Speech:
     #: ("Chidi", "Siobhan"): the tagger reads such a name as a common noun or a place, so
     #: "Chidi works at Google" had no subject. As the subject of a clause, one is someone.
     strangers: frozenset[str] = frozenset()
+    #: Who the message's earlier sentences gave a fact to ("Tyler quit Amazon."): someone.
+    actors: frozenset[str] = frozenset()
+    #: What they gave as a place, firm or thing ("Amazon"): no one.
+    things: frozenset[str] = frozenset()
 
     def me(self) -> Party:
         return Party(self.speaker, "person", True)
@@ -307,16 +310,31 @@ def _named_before(token: Token, speech: Speech) -> str | None:
         return None
     others = speech.speakers | {speech.speaker}
     named = {t.text for t in token.sent if t.i < token.i and t.text not in others
-             and t.pos_ == "PROPN" and is_person_name(t, speech)}
+             and t.pos_ == "PROPN" and is_person_name(t, speech) and not _a_thing(t, speech)}
     if not named:
-        # every capitalised word but "I" counts, so that one name alone is the only candidate
-        # ("Tom and Mia came over. She..." names two; a sentence with nothing to parse,
-        # "Tom switched jobs.", named no one the NER saw)
-        named = {w for w in _CAPITALISED.findall(earlier) if w not in others}
-        if len(named) != 1 or not any(w in speech.people or w.lower() in speech.first_names
-                                      and w.lower() not in WORD_NAMES for w in named):
+        # the earlier sentences as text: every capitalised word but "I" counts, so that one
+        # name alone is the only candidate ("Tom and Mia came over. She..." names two; a
+        # sentence with nothing to parse, "Tom switched jobs.", named no one the NER saw),
+        # but for what the message's facts gave as a firm, place or thing ("Tyler quit
+        # Amazon. He's at Microsoft now")
+        named = {w for w in _CAPITALISED.findall(earlier)
+                 if w not in others and w not in speech.things}
+        if len(named) != 1 or not any(_a_name(w, speech) for w in named):
             return None
     return next(iter(named)) if len(named) == 1 else None
+
+
+def _a_name(word: str, speech: Speech) -> bool:
+    return word in speech.people or word in speech.actors \
+        or word.lower() in speech.first_names and word.lower() not in WORD_NAMES
+
+
+def _a_thing(token: Token, speech: Speech) -> bool:
+    """A name the sentence gives as an object, tagged a firm or a place, that no one has:
+    "Tyler left Amazon, he's at Microsoft now" names one person."""
+    return token.dep_ in ("dobj", "pobj") and token.ent_type_ in ("ORG", "GPE", "LOC", "FAC",
+                                                                   "PRODUCT") \
+        and not _a_name(token.text, speech)
 
 
 #: A relative named in apposition ("my brother Tom"): the name is who is meant.

@@ -123,6 +123,8 @@ def test_a_slip_naming_a_word_of_a_stored_value_mends_that_word(
     ("I work at Initech.", "Sorry, I meant Globex.", "Globex", "Initech"),  # tagged a product
     ("I drive a Toyota.", "Sorry, I meant a Honda.", "Honda", "Toyota"),
     ("I live in Porto.", "Actually it was Lisbon.", "Lisbon", "Porto"),
+    # the seventh trial: York read with "meant" as one town, then as a person
+    ("I live in Leeds.", "Sorry, I meant York.", "York", "Leeds"),
 ])
 def test_a_correction_naming_no_wrong_value_replaces_the_last_one_it_can(
         extractor: RuleExtractor, first: str, fix: str, right: str, wrong: str) -> None:

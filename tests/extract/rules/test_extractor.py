@@ -287,3 +287,108 @@ def test_a_job_got_starts_when_the_speaker_says_it_does(extractor: RuleExtractor
                                                        start: datetime) -> None:
     [job] = [f for f in said(extractor, text).facts if f.predicate == "WORKS_AT"]
     assert job.valid_from == start
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a job left or taken, said as people say it (a round of phrasings, 2026-11-29)
+    ("Tyler quit Amazon. He's at Microsoft now.", ("Tyler", "WORKS_AT", "Microsoft", "assert")),
+    ("Tyler left Amazon, he's at Microsoft now.", ("Tyler", "WORKS_AT", "Microsoft", "assert")),
+    ("Tom quit Stark Industries. He's at Initech now.", ("Tom", "WORKS_AT", "Initech", "assert")),
+    ("Tom switched jobs. He's at Initech now.", ("Tom", "WORKS_AT", "Initech", "assert")),
+    ("Acme laid me off.", ("Bob", "WORKS_AT", "Acme", "retract")),
+    ("Acme let me go last week.", ("Bob", "WORKS_AT", "Acme", "retract")),
+    ("The company let me go after six years.", ("Bob", "WORKS_AT", "", "retract")),
+    ("They fired me from Acme.", ("Bob", "WORKS_AT", "Acme", "retract")),
+    ("Acme fired Tom.", ("Tom", "WORKS_AT", "Acme", "retract")),
+    ("I was laid off by Acme.", ("Bob", "WORKS_AT", "Acme", "retract")),
+    ("Today was my last day at Acme.", ("Bob", "WORKS_AT", "Acme", "retract")),
+    ("I've moved on from Acme and I'm now with Globex.", ("Bob", "WORKS_AT", "Acme", "retract")),
+    ("I moved on from my job at Acme.", ("Bob", "WORKS_AT", "Acme", "retract")),
+])
+def test_a_job_left_or_taken_as_people_say_it(extractor: RuleExtractor, text: str,
+                                              expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("Tom and Mia came over. She's at Google now.", ("Tom", "WORKS_AT", "Google")),
+    ("Acme laid off 200 people.", ("Acme", "WORKS_AT", "")),
+    ("Mum let me go.", ("Bob", "WORKS_AT", "Mum")),
+    ("Mum let me go.", ("Bob", "WORKS_AT", "")),
+    ("My boss let me go home early.", ("Bob", "WORKS_AT", "")),
+    ("They let me go to the party.", ("Bob", "WORKS_AT", "")),
+    ("I've moved on from Acme and I'm now with Globex.", ("Bob", "LIVES_IN", "Acme")),
+    ("We moved on from Leeds to York.", ("Bob", "LIVES_IN", "York")),
+    ("I've moved on from Tom.", ("Bob", "WORKS_AT", "Tom")),
+    ("My last day at school was in 2010.", ("Bob", "WORKS_AT", "")),
+    ("My last day of holiday was Friday.", ("Bob", "WORKS_AT", "")),
+])
+def test_no_job_ends_or_moves_where_none_was_said(extractor: RuleExtractor, text: str,
+                                                  wrong: tuple[str, str, str]) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[:3] == wrong}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the seventh new-user trial (2026-11-29): each was missed
+    ("I moved into my new flat in Leicester last Saturday.",
+     ("Bob", "LIVES_IN", "Leicester", "assert")),
+    ("I have type 2 diabetes, so I've got to cut back on sugar.",
+     ("Bob", "HAS_CONDITION", "type 2 diabetes", "assert")),
+    ("I switched from Photoshop to Procreate for my sketching.",
+     ("Bob", "USES", "Procreate", "assert")),
+    ("I'm a freelance illustrator based in Bristol.", ("Bob", "LIVES_IN", "Bristol", "assert")),
+    ("quit costa, way too many shifts", ("Bob", "WORKS_AT", "Costa", "retract")),
+    ("I've had to stop the bowls, my hip's playing up.", ("Bob", "LIKES", "bowls", "retract")),
+    ("We got two guinea pigs, Salt and Pepper.", ("Bob", "HAS_PET", "Pepper", "assert")),
+    ("My late wife Margaret loved the garden.", ("Bob", "MARRIED_TO", "Margaret", "retract")),
+])
+def test_the_seventh_trials_sentences(extractor: RuleExtractor, text: str,
+                                      expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    # the seventh new-user trial: each was stored
+    ("Our greyhound Pixel died on Saturday.", ("Bob", "HAS_PHONE", "greyhound Pixel")),
+    ("I moved all my vector work to Illustrator.", ("Bob", "LIVES_IN", "Illustrator")),
+    ("We got two guinea pigs, Salt and Pepper.", ("Bob", "HAS_PET", "Salt and Pepper")),
+    ("My late wife Margaret loved the garden.", ("Bob", "MARRIED_TO", "Margaret", "assert")),
+    ("I moved my mum to Leeds.", ("Bob", "LIVES_IN", "Leeds")),
+    ("left uni last year, work is better", ("Bob", "LIVES_IN", "Uni")),
+])
+def test_what_the_seventh_trial_found_stored_wrongly(extractor: RuleExtractor, text: str,
+                                                     wrong: tuple[str, ...]) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[:len(wrong)] == wrong}
+
+
+def test_guinea_pigs_named_together_are_two_guinea_pigs(extractor: RuleExtractor) -> None:
+    pets = [f for f in said(extractor, "We got two guinea pigs, Salt and Pepper.").facts
+            if f.predicate == "HAS_PET"]
+    assert sorted((f.object, f.text) for f in pets) == [
+        ("Pepper", "Bob has a guinea pig named Pepper."),
+        ("Salt", "Bob has a guinea pig named Salt.")]
+
+
+@pytest.mark.parametrize(("text", "start"), [
+    # a start said with no "on" or "in": "starting 2 February", "starting Monday"
+    ("I've accepted a job at Beaumont Hospital in the ICU, starting 2 February.",
+     datetime(2025, 2, 2, tzinfo=UTC)),
+    ("I got a job at Stripe, starting Monday.", datetime(2024, 6, 17, tzinfo=UTC)),
+    ("I got a job at Stripe, starting March 3rd.", datetime(2025, 3, 3, tzinfo=UTC)),
+])
+def test_a_job_starting_on_a_bare_date(extractor: RuleExtractor, text: str,
+                                       start: datetime) -> None:
+    [job] = [f for f in said(extractor, text).facts if f.predicate == "WORKS_AT"]
+    assert job.valid_from == start
+
+
+@pytest.mark.parametrize("text", ["Scratch that, I never worked at Acme.",
+                                  "I never worked at Acme."])
+def test_a_denial_that_it_ever_held_corrects(extractor: RuleExtractor, text: str) -> None:
+    [ending] = [f for f in said(extractor, text).facts if f.predicate == "WORKS_AT"]
+    assert ending.action == "retract" and ending.corrects
+
+
+def test_leaving_a_job_is_no_denial_that_it_held(extractor: RuleExtractor) -> None:
+    [ending] = [f for f in said(extractor, "I quit Acme.").facts if f.predicate == "WORKS_AT"]
+    assert not ending.corrects

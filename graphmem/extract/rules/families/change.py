@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import Clause, Finding, Rule, each, has_time
 from graphmem.extract.rules.lexicon import (
     ACTIVITY_VERBS, LANGUAGE_LABELS, SPOKEN_LANGUAGES, dobjs, has_prt, is_company, is_named,
-    is_place, object_type, pobjs, taken_up)
+    is_place, moves_a_thing, object_type, pobjs, taken_up, talks_of_work)
 from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, appositive_name, conjuncts,
                                             has_det, possessor)
 from graphmem.extract.rules.phrases import gerund, phrase
@@ -80,6 +80,8 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.lemma == "drop" and _fell(verb):
         return []
     old, new = _old_new(verb, clause.lemma)
+    if clause.lemma == "move" and has_prt(verb, "on"):
+        return _moved_on(clause, speech, old, new)
     named = next((s for t in dobjs(verb) if (s := slot_noun(t))
                   and possessor(t) in (None, "me")), None)
     subjects = clause.subjects
@@ -96,7 +98,7 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
         named = slot_noun(owned[0]) if owned else None
         subjects = [speech.me()] if owned else subjects
     slot = named or next((s for t in [*new, *old] if (s := _slot_of(t, clause.lemma))), None)
-    if slot is None:
+    if slot is None or slot == "LIVES_IN" and moves_a_thing(verb):
         return []
     if named:  # "changed jobs from IBM to SAP": the object names the slot
         news = [n for t in new if (n := fits(slot, t))]
@@ -116,6 +118,27 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
         if slot == "MAIN_LANGUAGE":  # "switched from Python to Rust": Python is left, not kept
             out += [Finding(who, "USES", o, "technology", "retract") for o in olds if o]
     return out
+
+
+def _moved_on(clause: Clause, speech: Speech, old: list[Token],
+              new: list[Token]) -> list[Finding]:
+    """"I've moved on from Acme (and I'm now with Globex)": a job left, never a home ("we
+    moved on from Leeds to York" is a trip). Only a firm: named, no one's name, and said as
+    one (the NER's organisation, or in a message about work); "moved on from Tom" is
+    neither; "moved on from my job (at Acme)" ends the job. What it moved on to is left to
+    the sentence that says it."""
+    work = talks_of_work(speech.message)
+
+    def firm(t: Token) -> bool:
+        return is_named(t) and t.ent_type_ != "PERSON" and (t.ent_type_ == "ORG" or work) \
+            and t.lower_ not in speech.first_names and t.text not in speech.people \
+            and " to " not in t.text  # "Acme to Globex", run together by the NER
+
+    jobs = [t for t in old if t.lemma_.lower() in _JOB_WORDS and possessor(t) in (None, "me")]
+    firms = [t for t in old if firm(t)] + [f for j in jobs for f in pobjs(j, ("at", "with"))]
+    names = [n for t in firms if (n := phrase(t))] or ([""] if jobs else [])
+    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", "retract")
+                                   for n in names])
 
 
 #: Slots whose value can itself be said to replace another: a sport, a diet, a phone...

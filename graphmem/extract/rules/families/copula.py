@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.contrast import denied
-from graphmem.extract.rules.clause import Clause, Finding, Rule
+from graphmem.extract.rules.clause import Clause, Finding, Rule, each
 from graphmem.extract.rules.lexicon import (
     HOMES, inflections, is_company, is_named, is_occupation, is_org, is_place,
     object_type, pobjs)
@@ -58,6 +58,7 @@ def copula(clause: Clause, speech: Speech) -> list[Finding]:
     for attr in [c for c in verb.children if c.dep_ == "attr"
                  or c.dep_ == "acomp" and is_joined_title(c)]:
         out += _attribute(attr, subject_tokens, clause, speech)
+        out += _based_in(attr, clause)
     for comp in [c for c in verb.children if c.dep_ == "acomp"]:
         out += _adjective(comp, clause, speech)
     if not any(c.dep_ == "acomp" for c in verb.children):
@@ -66,6 +67,17 @@ def copula(clause: Clause, speech: Speech) -> list[Finding]:
     out += _stack(verb, clause)
     out += _together(verb, clause)
     return out
+
+
+def _based_in(attr: Token, clause: Clause) -> list[Finding]:
+    """"I'm a freelance illustrator based in Bristol": where the subject lives, said of the
+    title (as "I'm based in Bristol" is said of the subject)."""
+    if clause.negated or clause.tense == "past":
+        return []
+    places = [t for c in attr.children if c.dep_ == "acl" and c.lower_ == "based"
+              for t in pobjs(c, ("in",)) if is_place(t) or is_named(t)]
+    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place")
+                                   for t in places if (n := phrase(t))])
 
 
 def _together(verb: Token, clause: Clause) -> list[Finding]:

@@ -36,8 +36,12 @@ _NEGATED_BEFORE = re.compile(r"(?:n't|\bnot|\bnever|\bstop)\s+(?:\w+\s+)?$", re.
 AGE = re.compile(r"\b(?i:i'm|i\s+am|i\s+just\s+turned|i\s+turned)\s+(\d{1,3})"
                   r"(?i:\s+years?\s+old\b|(?=\s*(?:[,.!;]|and\b|now\b|$)))")
 TODO = re.compile(r"^\s*(?i:todo|to-do|to\s+do)\s*[:\-]\s*(.+?)[.!]?\s*$")
+#: "I have type 2 diabetes": the parser reads "type" as the sentence's head and no rule sees
+#: the condition ("my dad has type 2 diabetes" parses, and is read by its verb).
+TYPED_DIABETES = re.compile(r"\b(?i:i\s+have|i\s+have\s+got|i've\s+got|i\s+got|i've)\s+"
+                            r"(?i:(type\s+[12])\s+diabetes)\b")
 def lexical_facts(sent: Span, speech: Speech) -> list[Finding]:
-    """The speaker's names, age and "Todo:" lines, read off the text."""
+    """The speaker's names, age, "Todo:" lines and a typed diabetes, read off the text."""
     if not speech.first_person:
         return []
     text = sent.text
@@ -72,6 +76,10 @@ def lexical_facts(sent: Span, speech: Speech) -> list[Finding]:
         age = int(aged.group(1))
         if 0 < age < 120 and (age > 12 or aged.group(0).lower().endswith("old")):
             out.append(Finding(me, "AGE", str(age), "number", timing="none", confidence=0.85))
+    typed = TYPED_DIABETES.search(text)
+    if typed:
+        out.append(Finding(me, "HAS_CONDITION", f"{typed.group(1).lower()} diabetes",
+                           "condition", confidence=0.9))
     todo = TODO.match(text)
     if todo:
         task = todo.group(1).strip()
@@ -95,4 +103,4 @@ def _is_name(sent: Span, char: int) -> bool:
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({})
 TRIGGERS: frozenset[str] = frozenset()
 #: A sentence these match is worth parsing whatever its words.
-PATTERNS: tuple[re.Pattern[str], ...] = (I_AM, TODO, AGE, _NEW_NAME)
+PATTERNS: tuple[re.Pattern[str], ...] = (I_AM, TODO, AGE, _NEW_NAME, TYPED_DIABETES)

@@ -17,7 +17,8 @@ from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing
                                            has_time, past_stretch, past_until, reworded)
 from graphmem.extract.rules.lexicon import (
     BUSINESSES, EVENT_NOUNS, HOMES, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, condition_name,
-    dobjs, has_prt, is_company, is_named, is_place, is_street, object_type, pobjs)
+    dobjs, has_prt, is_company, is_named, is_place, is_street, moves_a_thing, object_type,
+    pobjs)
 from graphmem.extract.rules.parties import KIN, PETS, Party, Speech, conjuncts, possessor
 from graphmem.extract.rules.phrases import phrase, trips
 from graphmem.extract.rules.slots import is_language, married, value_slot
@@ -121,11 +122,14 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
     happened, and no day says when it will. A dated one holds from its day."""
     verb = clause.verb
     targets = pobjs(verb, ("to", "into", "back"))
+    # "moved into a flat in Leicester": the parser may hang the town on the verb
+    homes = [t for t in targets if t.lemma_.lower() in HOMES]
     places = [t for t in targets + [x for t in targets for x in pobjs(t, ("in",))]
+              + (pobjs(verb, ("in",)) if homes else [])
               if (is_place(t) or is_named(t)) and t.ent_type_ != TECH_LABEL]
     # "moved into a small flat on Great Pulteney Street": the street, when no town is said
     places = places or [x for t in targets for s in pobjs(t, ("on",)) for x in _home_on(s)]
-    if not places or clause.modal in ("would", "could", "should"):
+    if not places or clause.modal in ("would", "could", "should") or moves_a_thing(verb):
         return []
     if clause.negated:  # "I'm not moving to Berlin after all": that plan is off
         return each(clause, lambda s: [
@@ -293,10 +297,14 @@ def pets_and_kin(obj: Token, s: Party, action: Action, *, named: list[str] | Non
               for c in c.children if c.dep_ in ("oprd", "attr", "dobj") and c.text[:1].isupper()]
     names += [c.text for c in conjuncts(obj) if c.dep_ in ("appos", "conj") and
               c.text[:1].isupper() and c.ent_type_ != TECH_LABEL]
+    if obj.tag_ in ("NNS", "NNPS"):  # "two guinea pigs, Salt and Pepper": the NER's one name
+        names = [part for n in names for part in re.split(r"\s+(?:and|&)\s+", n) if part]
     if lemma in PETS:
+        # "guinea pig", not "pig"
+        kind = " ".join([*(c.lower_ for c in obj.children if c.dep_ == "compound"), lemma])
         if names:
             return [Finding(s, "HAS_PET", n, "animal", action, timing="none",
-                            statement=f"{{s}} has a {obj.lemma_.lower()} named {n}")
+                            statement=f"{{s}} has a {kind} named {n}")
                     for n in names]
         name = phrase(obj)
         return [Finding(s, "HAS_PET", name, "animal", action)] if name else []

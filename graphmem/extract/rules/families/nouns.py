@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 #: Words that say a relation was: "my old boss", "my former colleague".
 _FORMER = frozenset({"old", "former", "previous", "ex"})
+#: Words that say someone has died: "my late husband".
+_DEAD = frozenset({"late", "deceased", "departed"})
 
 
 def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
@@ -47,6 +49,12 @@ def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
                 if lemma in PETS:
                     out.append(Finding(owner, "HAS_PET", name, "animal", timing="none",
                                        statement=f"{{s}} has a {word} named {name}"))
+                elif KIN[lemma] in ("HAS_PARTNER", "MARRIED_TO") and any(
+                        c.dep_ == "amod" and c.lower_ in _DEAD for c in token.children):
+                    # "my late wife Margaret": a marriage death ended, not one held now
+                    out.append(Finding(owner, KIN[lemma], name, "person", "retract",
+                                       timing="none",
+                                       statement=f"{name}, {{s's}} late {word}, has died"))
                 elif KIN[lemma] != "KNOWS" or owner.is_speaker:
                     # "my old boss Gerald": what he was, not what he is
                     was = [c.lower_ for c in token.children if c.dep_ == "amod"

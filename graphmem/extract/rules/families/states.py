@@ -36,6 +36,11 @@ if TYPE_CHECKING:
 _WITH_ORG = re.compile(r"(?:'m|\b[Aa]m|'re|\b[Aa]re|\b[Ii]s|\b[Bb]e|\b[Bb]een)\s+"
                           r"(?:\w+\s+){0,2}(?:with|at)\s+[A-Z]|\bout\s+of\s+work\b")
 
+#: A message about a change of job, where being "at" a name is being employed there.
+_CHANGED_JOBS = re.compile(r"\b(?:switch|chang|mov)\w*\s+jobs?\b|\bnew\s+job\b|\bquit\b"
+                           r"|\bleft\s+(?:his|her|my|the|their)?\s*job\b|\bresign\w*"
+                           r"|\b(?:got\s+)?(?:hired|poached)\b|\blaid\s+off\b|\bfired\b",
+                           re.IGNORECASE)
 _UNEMPLOYED = frozenset({"unemployed", "jobless", "retired"})
 
 
@@ -115,7 +120,9 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
     titled = bool(pobjs(clause.verb, ("as",))) or clause.perfect  # "I've been at Shopify for..."
     orgs += [t for t in pobjs(clause.verb, ("at",)) if is_org(t) and t.ent_type_ == "ORG"
              or (clause.ended or titled) and (is_named(t) or t.ent_type_ == TECH_LABEL)
-             and t.ent_type_ not in ("GPE", "LOC")]
+             and t.ent_type_ not in ("GPE", "LOC")
+             # "Tom switched jobs. He's at Initech now": the NER's town is the new firm
+             or t.ent_type_ == "GPE" and is_named(t) and _CHANGED_JOBS.search(speech.message)]
     orgs = list(dict.fromkeys(orgs))
     titles = [t for t in pobjs(clause.verb, ("as",))]
     action = action_of(clause)

@@ -19,8 +19,8 @@ from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing
 from graphmem.extract.rules.lexicon import (
     BUSINESSES, dobjs, has_prt, capitalised, is_company, is_named, is_named_business,
     is_occupation, is_org, is_school, is_student_role, job_titles, object_type, pobjs,
-    studies_or_works)
-from graphmem.extract.rules.parties import VAGUE, Party, Speech, has_det, possessor
+    studies_or_works, talks_of_work)
+from graphmem.extract.rules.parties import KIN, VAGUE, Party, Speech, has_det, possessor
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
 from graphmem.extract.rules.terms import TECH_LABEL
@@ -370,6 +370,11 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
         return []  # "I'm going to quit my job": not yet ("leaving Acme on Friday" is dated)
     if lemma == "lay" and not has_prt(verb, "off"):
         return []
+    if lemma in ("lay", "fire", "sack") and dobjs(verb):
+        # "Acme laid me off", "they fired Tom": the object lost the job ("Acme laid off 200
+        # people" names no one)
+        return [f for who in _dismissed(verb, speech)
+                for f in _jobs_ended(who, _employers(verb, speech) + pobjs(verb, ("from",)))]
     if lemma in ("quit", "leave") and any(c.dep_ == "xcomp" and c.tag_ == "VBG"
                                           for c in verb.children):
         return []  # "quit using X" is handled by the usage rules; "quit X to freelance" is not
@@ -383,6 +388,8 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
                 and (lemma == "quit" or t.ent_type_ not in ("GPE", "LOC")):
             orgs.append(t)
     orgs += pobjs(verb, ("from",) if lemma != "leave" else ())
+    if lemma in ("lay", "fire", "sack"):  # "I was laid off by Acme"
+        orgs += [t for t in pobjs(verb, ("by",)) if is_named(t) and t.ent_type_ != "PERSON"]
     if job_mentioned:
         orgs += pobjs(verb, ("at", "with"))
     if lemma == "lose" and not job_mentioned:
@@ -393,6 +400,47 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
     if places:
         return []
     return each(clause, lambda s: _jobs_ended(s, orgs))
+
+
+def _dismissed(verb: Token, speech: Speech) -> list[Party]:
+    """Who a dismissal names as its object: "Acme laid me off", "they fired Tom" (the
+    subject, if anyone's, is the employer, not who lost the job)."""
+    return [speech.me() if t.lower_ == "me" else Party(t.text, "person")
+            for t in dobjs(verb) if t.lower_ == "me" and speech.first_person
+            or t.ent_type_ == "PERSON" and t.text not in speech.speakers]
+
+
+def _employers(verb: Token, speech: Speech) -> list[Token]:
+    """The firm named as the subject (or, parsed loosely, before) a dismissal: "Acme laid me
+    off", "Acme let me go"; not "they" or "my boss"."""
+    return [t for t in verb.children if t.dep_ in ("nsubj", "npadvmod") and t.i < verb.i
+            and is_named(t) and t.ent_type_ != "PERSON" and t.text not in speech.speakers
+            and t.lower_ != "i" and t.lemma_.lower() not in KIN
+            and t.lower_ not in speech.first_names]
+
+
+def let_go(clause: Clause, speech: Speech) -> list[Finding]:
+    """"Acme let me go last week", "they let Tom go": a job ended. Not "let me go home",
+    "they let me go early" (a day's work, not the job), nor a request ("let me go")."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.hedged or \
+            clause.tense == "future" and not has_time(verb):
+        return []
+    went = [c for c in verb.children if c.dep_ in ("ccomp", "xcomp") and c.lemma_ == "go"
+            and all(d.dep_ in ("nsubj", "npadvmod", "punct")
+                    or d.dep_ == "prep" and d.lower_ in ("after", "in", "on", "from")
+                    for d in c.children)]
+    if not went or not any(c.dep_ in ("nsubj", "npadvmod") and c.i < verb.i
+                           for c in verb.children):
+        return []
+    employers = _employers(verb, speech)
+    if not employers and not talks_of_work(speech.message):
+        return []  # "Mum finally let me go": leave to go, not a job's end
+    who = [speech.me() if t.lower_ == "me" else Party(t.text, "person")
+           for t in went[0].children if t.dep_ == "nsubj" and (
+               t.lower_ == "me" and speech.first_person
+               or t.ent_type_ == "PERSON" and t.text not in speech.speakers)]
+    return [f for w in who for f in _jobs_ended(w, employers)]
 
 
 def _jobs_ended(s: Party, orgs: list[Token]) -> list[Finding]:
@@ -426,14 +474,13 @@ _LAST_DAY = re.compile(r"\b(?:last|final)\s+day\b", re.IGNORECASE)
 
 
 def last_day(clause: Clause, speech: Speech) -> list[Finding]:
-    """"my last day at Tesco is March 31", "handed in my notice, my last day is the 31st":
-    the job ends on that day, not when it was said. Only when the message speaks of work
-    ("my last day of holiday is Friday" ends nothing)."""
+    """"my last day at Tesco is March 31", "handed in my notice, my last day is the 31st",
+    "today was my last day at Acme": the job ends on that day, not when it was said. Only
+    when the message speaks of work ("my last day of holiday is Friday" ends nothing)."""
     verb = clause.verb
-    if clause.negated or clause.modal or clause.tense == "past" or not speech.first_person \
-            or not has_time(verb):
+    if clause.negated or clause.modal or not speech.first_person or not has_time(verb):
         return []
-    days = [t for t in verb.children if t.dep_ == "nsubj" and _LAST_DAY.search(
+    days = [t for t in verb.children if t.dep_ in ("nsubj", "attr") and _LAST_DAY.search(
         " ".join(x.lower_ for x in t.subtree if x.i <= t.i)) and possessor(t) == "me"]
     if not days:
         return []
@@ -474,7 +521,7 @@ _VERB_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "make": (made_redundant,), "be": (last_day,), "teach": (teach,),
     "train": (train_as,), "retrain": (train_as,), "hand": (hand_in_notice,),
     "give": (hand_in_notice,), "submit": (hand_in_notice,), "put": (hand_in_notice,),
-    "turn": (hand_in_notice,),
+    "turn": (hand_in_notice,), "let": (let_go,),
 })
 #: A work verb also reads "at <company>" (:func:`work_at`) beside its own rules.
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType(
