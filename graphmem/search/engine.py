@@ -197,7 +197,7 @@ class SearchEngine:
                 hits[item] = _turn_hit(turn, score, ranks[item])
         _drop_contradicted(hits, turns, facts, slot, time, now, self.registry)
         _drop_overridden(hits, facts, slot, self.registry, time)
-        absorb_turns(hits, turns, request.query)
+        absorb_turns(hits, turns)
         if focus:
             _apply_focus(hits, focus, facts, turns, relevance, strict=slot is not None)
         similarity = _similarities(hits, relevance, facts, vector) if request.rerank else {}

@@ -35,7 +35,6 @@ from graphmem.names import normalize_name
 from graphmem.predicates import PredicateRegistry
 from graphmem.search.models import SearchHit
 from graphmem.store.base import TurnHit
-from graphmem.store.text import query_terms
 from graphmem.temporal import TimeFilter
 
 #: A turn lends its score to its fact only if it ranked this well itself in a turn channel:
@@ -167,17 +166,13 @@ def _stems(words: list[str]) -> set[str]:
     return {*words, *(w[:-1] for w in words if w.endswith("s") and len(w) > 3)}
 
 
-def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit], query: str = "") -> None:
+def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit]) -> None:
     """Each found turn that a found fact came from gives way to that fact.
 
     The fact keeps its sources, so nothing is lost and the context holds no
     duplicate. It takes the turn's score when the turn scored higher and ranked
-    within :data:`ABSORB_MAX_RANK` of a turn channel; scores are never added up. A turn
-    that holds a word of ``query`` its fact does not keeps its place: searching "ICU" for
-    "I've accepted a job at Beaumont Hospital in the ICU" had shown only "works at
-    Beaumont Hospital", with no ICU anywhere.
+    within :data:`ABSORB_MAX_RANK` of a turn channel; scores are never added up.
     """
-    asked = {_stem(w) for w in query_terms(query)}
     by_source: dict[Source, SearchHit] = {}
     for hit in hits.values():
         if hit.kind == "fact":
@@ -189,27 +184,13 @@ def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit], query: s
     for key, turn in turns.items():
         found = hits.get(key)
         fact = by_source.get(turn_source(turn))
-        if found is None or fact is None or _says_more(turn, fact, asked):
+        if found is None or fact is None:
             continue
         if min(found.channels.values(), default=ABSORB_MAX_RANK + 1) <= ABSORB_MAX_RANK:
             fact.score = max(fact.score, found.score)
             for channel, rank in found.channels.items():
                 fact.channels.setdefault(channel, rank)
         del hits[key]
-
-
-def _says_more(turn: TurnHit, fact: SearchHit, asked: set[str]) -> bool:
-    """Whether the turn holds a word of the question that its fact's statement lacks."""
-    if not asked:
-        return False
-    said = {_stem(w) for w in query_terms(turn.content, 256)} & asked
-    return bool(said - {_stem(w) for w in query_terms(fact.text, 256)})
-
-
-def _stem(word: str) -> str:
-    """A word without its commonest endings, so "lives" and "live", "working" and "works"
-    are one word when a turn and its fact are compared."""
-    return re.sub(r"(?:ing|ed|es|s)$", "", word) if len(word) > 4 else word
 
 
 #: How a sentence opens when it muses rather than tells: a wish, a plan being weighed, a

@@ -61,30 +61,6 @@ def test_a_weak_turn_lends_no_score() -> None:
     assert list(hits) == ["f:acme"] and hits["f:acme"].score == 0.01
 
 
-def said_turn(content: str) -> TurnHit:
-    return TurnHit(episode_id="ep-acme", message_index=0, message_id="m1", speaker="Bob",
-                   content=content, timestamp=None, score=1.0)
-
-
-def test_a_turn_saying_what_was_asked_that_its_fact_does_not_stays() -> None:
-    """Searching "ICU": the fact "Bob works at acme." would have stood for the turn that
-    said the ICU, and no result held the word."""
-    content = "I've accepted a job at Acme in the ICU."
-    hits = {"f:acme": hit("fact", "Bob works at acme.", 0.01, {"bm25": 7}),
-            "t:ep-acme:0": hit("turn", content, 0.02, {"turns": 1})}
-    absorb_turns(hits, {"t:ep-acme:0": said_turn(content)}, "ICU")
-    assert set(hits) == {"f:acme", "t:ep-acme:0"}
-
-
-@pytest.mark.parametrize("query", ["Where does Bob work?", "working at acme", ""])
-def test_a_turn_whose_fact_says_the_asked_words_gives_way(query: str) -> None:
-    content = "I'm working at Acme in the ICU."
-    hits = {"f:acme": hit("fact", "Bob works at acme.", 0.01, {"bm25": 7}),
-            "t:ep-acme:0": hit("turn", content, 0.02, {"turns": 1})}
-    absorb_turns(hits, {"t:ep-acme:0": said_turn(content)}, query)
-    assert list(hits) == ["f:acme"]
-
-
 @pytest.mark.parametrize(("text", "muses"), [
     ("what are the rules of badminton?", True),
     ("hypothetically, is fruitarian expensive to maintain?", True),
