@@ -46,7 +46,7 @@ from graphmem.extract.rules.slots import CAR_WORDS, DIETS, PHONE_WORDS, SPORTS
 from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_asides
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
 from graphmem.extract.rules.places import PlaceNames, known_places
-from graphmem.extract.rules.namecase import PersonNames
+from graphmem.extract.rules.namecase import RARE, PersonNames
 from graphmem.extract.rules.orgcase import EmployerNames
 from graphmem.extract.rules.parties import Speech, first_names, is_subject
 from graphmem.extract.rules.terms import TermMarker, spellings
@@ -195,9 +195,11 @@ class RuleExtractor:
         for i, ((unit, _, _), doc) in enumerate(zip(pieces, docs, strict=True)):
             if unit is not previous:
                 earlier_tech, previous = [], unit
+            actors, things = _named_earlier(facts, unit)
             speech = Speech(unit.speaker, unit.first_person, people, speakers, unit.text,
-                            self._first_names, strangers,
-                            *_named_earlier(facts, unit))
+                            self._first_names, strangers, actors=actors, things=things,
+                            rare=partial(self._speller.unusual, rarer_than=RARE)
+                            if self._speller else None)
             if i in mended_docs:
                 # a word that looks like a slip ("backend", one edit from "backed") is left as
                 # typed when the rules read the sentence as typed; otherwise the slip hid what

@@ -42,9 +42,10 @@ _NEEDS_COMPLEMENT = frozenset({"be", "have", "do", "get", "take", "come", "give"
                                "shift"})
 _COMPLEMENTS = frozenset({"favorite", "favourite", "fave", "name", "student", "rid", "hired",
                           "fan", "fans",
-                          "job", "position", "role", "internship", "gig", "career", "nickname",
-                          "notice", "resignation", "flat", "apartment", "lease", "studio",
-                          "condo", "under", "keys"})
+                          "job", "position", "role", "internship", "placement",
+                          "apprenticeship", "gig", "career", "nickname", "notice",
+                          "resignation", "flat", "apartment", "lease", "studio", "condo",
+                          "under", "keys"})
 #: Words of multi-word term names that are ordinary English on their own ("Ruby on Rails").
 _COMMON_TERM_WORDS = frozenset({"on", "of", "the", "and", "to", "code", "actions", "studio",
                                 "visual", "power", "compose", "native", "boot", "cloud", "face",
@@ -104,7 +105,7 @@ def _nouns(words: frozenset[str] | set[str]) -> set[str]:
         out |= {w, w + "s", w + "es"}
         if w.endswith("y"):
             out.add(w[:-1] + "ies")
-    return out | {"children", "kids", "wives"}
+    return out | {"children", "kids", "wives", "grandchildren"}
 
 
 #: Parts of hyphenated diets too common to make a sentence worth parsing on their own.

@@ -23,7 +23,12 @@ def stated_names(token: Token) -> list[str]:
     negated one ("my cat was called Tom", "my boss isn't Sarah"), and only names ("my
     sister is Canadian" names no one)."""
     if (appositive := appositive_name(token)) is not None:
-        return [appositive]
+        # "my grandchildren Poppy and Oliver": each name of the appositive
+        named = next((c for c in token.children if c.text == appositive), None)
+        if named is None or token.tag_ not in ("NNS", "NNPS"):
+            return [appositive]
+        return [appositive, *(c.text for c in conjuncts(named) if c.dep_ == "conj"
+                              and c.tag_ in ("NNP", "NNPS") and c.text[:1].isupper())]
     first = _stated_name(token)
     if first is None:
         return []

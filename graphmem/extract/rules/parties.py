@@ -36,7 +36,10 @@ KIN = MappingProxyType({
     "boyfriend": "HAS_PARTNER", "girlfriend": "HAS_PARTNER", "partner": "HAS_PARTNER",
     "fiance": "HAS_PARTNER", "fiancé": "HAS_PARTNER", "fiancee": "HAS_PARTNER",
     "fiancée": "HAS_PARTNER", "friend": "HAS_FRIEND", "buddy": "HAS_FRIEND",
-    "bestie": "HAS_FRIEND", "roommate": "HAS_FRIEND", "cousin": "HAS_RELATIVE",
+    "bestie": "HAS_FRIEND", "roommate": "HAS_FRIEND", "flatmate": "HAS_FRIEND",
+    "housemate": "HAS_FRIEND", "cousin": "HAS_RELATIVE", "grandchild": "HAS_RELATIVE",
+    "grandkid": "HAS_RELATIVE", "stepmum": "HAS_PARENT", "stepmom": "HAS_PARENT",
+    "stepdad": "HAS_PARENT",
     "aunt": "HAS_RELATIVE", "uncle": "HAS_RELATIVE", "grandma": "HAS_RELATIVE",
     "grandmother": "HAS_RELATIVE", "grandpa": "HAS_RELATIVE", "grandfather": "HAS_RELATIVE",
     "niece": "HAS_RELATIVE", "nephew": "HAS_RELATIVE", "grandson": "HAS_RELATIVE",
@@ -98,6 +101,9 @@ class Speech:
     strangers: frozenset[str] = frozenset()
     #: Who the message's earlier sentences gave a fact to ("Tyler quit Amazon."): someone.
     actors: frozenset[str] = frozenset()
+    #: Whether English rarely uses a word (lower case), as it does names ("rory", not
+    #: "fine"); None without a dictionary.
+    rare: Callable[[str], bool] | None = None
     #: What they gave as a place, firm or thing ("Amazon"): no one.
     things: frozenset[str] = frozenset()
 
@@ -324,9 +330,13 @@ def _named_before(token: Token, speech: Speech) -> str | None:
     return next(iter(named)) if len(named) == 1 else None
 
 
-def _a_name(word: str, speech: Speech) -> bool:
+def _a_name(word: str, speech: Speech, *, rare: bool = True) -> bool:
+    """A known name: someone the NER or a fact named, a first name, or (``rare``) a word as
+    rare as names are ("Tyler", which the first-name list lacks; so are firms' names)."""
+    low = word.lower()
     return word in speech.people or word in speech.actors \
-        or word.lower() in speech.first_names and word.lower() not in WORD_NAMES
+        or low in speech.first_names and low not in WORD_NAMES \
+        or rare and speech.rare is not None and speech.rare(low)
 
 
 def _a_thing(token: Token, speech: Speech) -> bool:
@@ -334,7 +344,7 @@ def _a_thing(token: Token, speech: Speech) -> bool:
     "Tyler left Amazon, he's at Microsoft now" names one person."""
     return token.dep_ in ("dobj", "pobj") and token.ent_type_ in ("ORG", "GPE", "LOC", "FAC",
                                                                    "PRODUCT") \
-        and not _a_name(token.text, speech)
+        and not _a_name(token.text, speech, rare=False)
 
 
 #: A relative named in apposition ("my brother Tom"): the name is who is meant.

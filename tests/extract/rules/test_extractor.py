@@ -392,3 +392,35 @@ def test_a_denial_that_it_ever_held_corrects(extractor: RuleExtractor, text: str
 def test_leaving_a_job_is_no_denial_that_it_held(extractor: RuleExtractor) -> None:
     [ending] = [f for f in said(extractor, "I quit Acme.").facts if f.predicate == "WORKS_AT"]
     assert not ending.corrects
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # more of the seventh trial's sentences
+    ("im officially a computer science student now",
+     ("Bob", "LEARNING", "computer science", "assert")),
+    ("I'm doing online tutoring for a company called MyTutor.",
+     ("Bob", "WORKS_AT", "MyTutor", "assert")),
+    ("I'm freelancing for Acme now.", ("Bob", "WORKS_AT", "Acme", "assert")),
+    ("Dan got a placement at the BBC.", ("Dan", "WORKS_AT", "BBC", "assert")),
+    ("My grandchildren are Poppy and Oliver.", ("Bob", "HAS_RELATIVE", "Oliver", "assert")),
+    ("My grandchildren Poppy and Oliver came for tea.",
+     ("Bob", "HAS_RELATIVE", "Oliver", "assert")),
+    ("I live with my flatmates Dan and Priya.", ("Bob", "HAS_FRIEND", "Priya", "assert")),
+    ("My new flatmates are Josh and Amira.", ("Bob", "HAS_FRIEND", "Amira", "assert")),
+])
+def test_more_of_the_seventh_trials_sentences(extractor: RuleExtractor, text: str,
+                                              expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("I'm a first year student.", ("Bob", "LEARNING")),
+    ("I was a law student.", ("Bob", "LEARNING")),
+    ("I do the shopping for my mum.", ("Bob", "WORKS_AT")),
+    ("I did some work for Acme last year.", ("Bob", "WORKS_AT")),
+    ("I'm volunteering as a mentor for a local school.", ("Bob", "WORKS_AT")),
+    ("My sister Anna and Tom came over.", ("Bob", "HAS_SISTER", "Tom")),
+])
+def test_no_study_job_or_relative_where_none_was_said(extractor: RuleExtractor, text: str,
+                                                      wrong: tuple[str, ...]) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[:len(wrong)] == wrong}

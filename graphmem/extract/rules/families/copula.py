@@ -17,7 +17,7 @@ from graphmem.extract.rules.contrast import denied
 from graphmem.extract.rules.clause import Clause, Finding, Rule, each
 from graphmem.extract.rules.lexicon import (
     HOMES, inflections, is_company, is_named, is_occupation, is_org, is_place,
-    object_type, pobjs)
+    is_student_role, object_type, pobjs)
 from graphmem.extract.rules.owners import noun_owner
 from graphmem.extract.rules.parties import (KIN, Speech, conjuncts, copula_subjects, has_det,
                                             is_person_name, possessor)
@@ -163,8 +163,15 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
     if (clause.negated and not clause.ended) or owner is not None or has_det(attr, ("no",)):
         return out  # "I'm no writer", "I'm not a doctor"; "not a manager anymore" ends one
     if lemma == "student":
+        # "a computer science student (at Leeds)": the subject learnt, and the school
+        field = " ".join(c.lower_ for c in attr.children if c.dep_ == "compound" and c.i < attr.i
+                         for c in [*(g for g in c.children if g.dep_ == "compound"), c]
+                         ) if clause.tense == "present" else ""
         return [Finding(s, "STUDIES_AT", n, "organization")
-                for s in clause.subjects for t in pobjs(attr, ("at",)) if (n := phrase(t))]
+                for s in clause.subjects for t in pobjs(attr, ("at",)) if (n := phrase(t))] \
+            + ([Finding(s, "LEARNING", field, "skill") for s in clause.subjects]
+               if field and not is_student_role(attr)
+               and not set(field.split()) & _STUDENT_KINDS else [])
     if is_occupation(attr) and (clause.tense != "past" or clause.perfect
                                 or clause.lemma == "become"):
         title = phrase(attr)
@@ -190,6 +197,10 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
     return out
 
 
+#: What kind of student, not what is studied: "a first year student", "a PhD student".
+_STUDENT_KINDS = frozenset({"year", "phd", "masters", "master", "grad", "postgrad", "undergrad",
+                            "exchange", "uni", "university", "college", "school", "erasmus",
+                            "time", "mature", "doctoral", "foundation", "access", "student"})
 #: Words that make a title one held before: "a retired teacher", "a former nurse".
 _PAST_TITLE = frozenset({"retired", "former", "ex"})
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Finding, Rule
 from graphmem.extract.rules.lexicon import clean_name, is_occupation
-from graphmem.extract.rules.parties import Speech
+from graphmem.extract.rules.parties import WORD_NAMES, Speech
 
 if TYPE_CHECKING:
     from spacy.tokens import Span
@@ -64,7 +64,7 @@ def lexical_facts(sent: Span, speech: Speech) -> list[Finding]:
     for pattern in (_MY_NAME, I_AM):
         named = pattern.search(text)
         if named and (name := clean_name(named.group(1))) and (
-                pattern is _MY_NAME or _is_name(sent, named.start(1))):
+                pattern is _MY_NAME or _is_name(sent, named.start(1), speech)):
             out.append(Finding(me, "IS_NAMED", name, "name", timing="none", confidence=0.9))
     renamed = _NEW_NAME.search(text)
     if renamed and (name := clean_name(renamed.group(1))) and not _NEGATED_BEFORE.search(
@@ -88,14 +88,23 @@ def lexical_facts(sent: Span, speech: Speech) -> list[Finding]:
     return out
 
 
-def _is_name(sent: Span, char: int) -> bool:
+_ADJECTIVE_ENDING = re.compile(r"\w{3}(?:ed|ous|ful|less|able|ible|ive|ish|ing)$")
+
+
+def _is_name(sent: Span, char: int, speech: Speech) -> bool:
     for token in sent:
         if token.idx - sent.start_char >= char:
             if token.text.isupper() or is_occupation(token) and any(
                     c.dep_ == "prep" for c in token.children):
                 return False  # "I'm CTO", "I'm Engineer at Acme": a title
+            # "I'm Rory." with Rory tagged an adjective, "I'm Jayden." a town: a first name or a
+            # word English rarely uses is a name, unless shaped like an adjective ("Knackered")
+            low = token.lower_
             return token.ent_type_ == "PERSON" or (
-                token.ent_type_ in ("", "ORG") and token.tag_ in ("NNP", "NNPS"))
+                token.ent_type_ in ("", "ORG") and token.tag_ in ("NNP", "NNPS")) or (
+                token.ent_type_ in ("", "GPE", "NORP") and not _ADJECTIVE_ENDING.search(low)
+                and (low in speech.first_names and low not in WORD_NAMES
+                     or speech.rare is not None and speech.rare(low)))
     return False
 
 

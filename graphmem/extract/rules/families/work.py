@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from spacy.tokens import Token
 
 _JOB_NOUNS = frozenset({"job", "position", "role", "internship", "gig", "career", "post",
-                        "offer"})
+                        "offer", "placement", "apprenticeship", "traineeship"})
 #: Verbs that make an offer a job: "accepted the offer from Stripe" (not "got an offer").
 _TAKING_OFFERS = frozenset({"accept", "take", "sign"})
 _NOT_WORKPLACES = frozenset({"home", "night", "moment", "end", "same", "place", "office",
@@ -105,6 +105,32 @@ def work(clause: Clause, speech: Speech) -> list[Finding]:
                 for t in tools if (name := phrase(t))]
         return [reworded(f, _PAST) for f in out] if stretch else out
     return each(clause, make)
+
+
+#: Verbs of work done for someone: "I freelance for Acme", "I tutor for MyTutor".
+_WORKING_VERBS = frozenset({"freelance", "tutor", "consult", "contract", "temp"})
+#: Work one does for a firm: "doing online tutoring for a company called MyTutor".
+_WORK_DONE = frozenset({"work", "tutoring", "consulting", "freelancing", "contracting",
+                        "shift", "shifts", "teaching", "coaching", "design", "illustration",
+                        "copywriting", "translation", "admin"})
+
+
+def work_done_for(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I'm doing online tutoring for a company called MyTutor", "I freelance for Acme",
+    "doing freelance work for Acme": an employer now (a past one is history, not said)."""
+    verb = clause.verb
+    if clause.negated or clause.modal or clause.hedged or \
+            clause.tense == "past" and not clause.perfect:
+        return []
+    done = [t for t in dobjs(verb) if t.lemma_.lower() in _WORK_DONE
+            or t.lower_ in _WORK_DONE] if clause.lemma == "do" else [verb]
+    if clause.lemma != "do" and clause.lemma not in _WORKING_VERBS:
+        return []
+    places = [t for d in done for t in pobjs(d, ("for",)) + (pobjs(verb, ("for",)) if d is not verb
+                                                              else [])
+              if _a_workplace(t) and (capitalised(t) or phrase(t) != t.lower_)]
+    return each(clause, lambda s: [Finding(s, "WORKS_AT", n, object_type(t))
+                                   for t in dict.fromkeys(places) if (n := phrase(t))])
 
 
 #: How a stretch of work history is worded: "Maya worked at Acme from 2015 to 2020".
@@ -521,7 +547,8 @@ _VERB_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "make": (made_redundant,), "be": (last_day,), "teach": (teach,),
     "train": (train_as,), "retrain": (train_as,), "hand": (hand_in_notice,),
     "give": (hand_in_notice,), "submit": (hand_in_notice,), "put": (hand_in_notice,),
-    "turn": (hand_in_notice,), "let": (let_go,),
+    "turn": (hand_in_notice,), "let": (let_go,), "do": (work_done_for,),
+    **{verb: (work_done_for,) for verb in _WORKING_VERBS},
 })
 #: A work verb also reads "at <company>" (:func:`work_at`) beside its own rules.
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType(
