@@ -10,6 +10,7 @@ rule families use them for objects and owners too.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
