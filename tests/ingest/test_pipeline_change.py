@@ -264,6 +264,32 @@ def test_a_job_taken_back_never_held(ingestor: Ingestor, store: GraphStore, tena
     assert slot(store, tenant, "WORKS_AT") == set()
 
 
+@pytest.mark.parametrize(("first", "fix", "predicate", "right", "wrong"), [
+    ("Weekends are for badminton.", "Mixed up my words earlier, it's powerlifting.",
+     "PLAYS_SPORT", "powerlifting", "badminton"),
+    ("I write almost everything in Scala.", "Ignore what I said about Scala; it's Python that "
+     "I use.", "MAIN_LANGUAGE", "Python", "Scala"),
+    ("I work at Philips.", "Ignore what I said about Philips, the company I joined is Mercado "
+     "Libre.", "WORKS_AT", "Mercado Libre", "Philips"),
+])
+def test_a_value_taken_back_never_held(ingestor: Ingestor, store: GraphStore, tenant: str,
+                                       first: str, fix: str, predicate: str, right: str,
+                                       wrong: str) -> None:
+    """blind4's tune half: a slip owned in other words ("mixed up my words", "ignore what I
+    said about X") was kept as held until the fix, or not fixed at all."""
+    tell(ingestor, tenant, 1, first)
+    tell(ingestor, tenant, 3, fix)
+    assert slot(store, tenant, predicate) == {right}
+    assert wrong not in slot(store, tenant, predicate, as_of=day(2))
+
+
+def test_a_pointed_word_that_is_no_value_corrects_nothing(ingestor: Ingestor, store: GraphStore,
+                                                          tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I work at Acme.")
+    tell(ingestor, tenant, 3, "Actually it was great.")
+    assert slot(store, tenant, "WORKS_AT") == {"Acme"}
+
+
 def test_a_home_corrected_by_a_town_alone(ingestor: Ingestor, store: GraphStore,
                                           tenant: str) -> None:
     tell(ingestor, tenant, 1, "I live in Leeds.")

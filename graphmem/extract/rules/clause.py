@@ -211,7 +211,9 @@ def _hypothetical(verb: Token) -> bool:
             if head.lemma_ in ("wish", "wonder", "imagine") or head.lemma_ in (
                     "ask", "say", "tell") and node.dep_ != "conj" and not _joined_before(node):
                 return True  # not "said goodbye to Melbourne and moved to Dubai"
-            if node.dep_ == "ccomp" and _denied(head):
+            if node.dep_ == "ccomp" and node.i > head.i and _denied(head):
+                # "it's not true that I live there"; not "I got poached by Mozilla, so I'm no
+                # longer at Siemens", parsed with the first clause as the second's complement
                 return True
             if node.dep_ == "xcomp" and head.lemma_ == "go" and head.tag_ == "VBG" and any(
                     a.dep_ == "aux" and a.tag_ == "VBD" for a in head.children):

@@ -13,6 +13,7 @@ phrase into a retraction, so the denied value is closed, never asserted.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -121,7 +122,11 @@ def deny(findings: list[Finding], sent: Span) -> list[Finding]:
 #: Words a correction opens with: "Sorry, ...", "Actually, ...", "Oops, ...".
 _CUE_WORDS = (r"(?:actually|sorry|correction|oops|(?:no,?\s+)?wait|my\s+(?:bad|mistake)"
               r"|let\s+me\s+(?:correct|fix)\s+(?:that|myself)|i\s+got\s+that\s+wrong"
-              r"|i\s+confused\s+(?:the\s+terms|them|the\s+two)|to\s+be\s+clear)")
+              r"|i\s+confused\s+(?:the\s+terms|them|the\s+two)|to\s+be\s+clear"
+              # "Mixed up my words earlier, it's powerlifting", "Ignore what I said about
+              # Scala; it's Python that I use"
+              r"|(?:i\s+)?mixed\s+up\s+my\s+words(?:\s+earlier)?|(?:i\s+)?got\s+my\s+words\s+"
+              r"mixed\s+up|(?:ignore|forget|disregard)\s+what\s+i\s+said(?:\s+about\s+[^\s,;]+)?)")
 _POINTING = r"(?:it|that|this)(?:'s|\s+(?:is|was))"
 #: What a sentence read by :func:`correction` looks like, for the sentence gate: "it was
 #: Lisbon, not Porto", "I meant Lisbon, not Porto", "Sorry, I meant Lisbon", "Sorry, I mean
@@ -152,17 +157,32 @@ _SAID_WRONG = re.compile(
 _MEANT_NOT = re.compile(
     r"\bi\s+meant\s+(?:an?\s+|the\s+)?(?P<right>[^,;.!?]+?),?\s+not\s+(?:an?\s+|the\s+)?"
     r"(?P<wrong>(?:[^,;.!?]|\.(?=\w))+)", re.IGNORECASE)
-#: A contrast said as a correction: "Sorry, I live in Lisbon, not Porto", "Actually, my car
-#: is a Honda, not a Toyota". The denied value was a slip, like one :data:`CORRECTION` reads.
 #: A speaker taking back what they said: "Scratch that, I never signed with them", "Forget
 #: what I said about Leeds". What the sentence says corrects (the slot's value never held).
 TAKEN_BACK = re.compile(r"^\W*(?:(?:oh|ok|okay|sorry|wait|no|actually)\W+)*(?:scratch|strike|"
                         r"forget|ignore|disregard)\s+(?:that|what\s+i\s+(?:just\s+)?said)\b",
                         re.IGNORECASE)
+_TAKEN_BACK_ABOUT = re.compile(r"\b(?:scratch|strike|forget|ignore|disregard)\s+what\s+i\s+"
+                               r"(?:just\s+)?(?:said|wrote|told\s+you)\s+about\s+(?:my\s+|the\s+)?"
+                               r"(?P<wrong>[^,;:.!?]+)", re.IGNORECASE)
+
+
+def taken_back_before(message: str, sent: Span) -> str | None:
+    """What the sentence just before ``sent`` took back: "Philips" after "Ignore what I said
+    about Philips", "" after "Scratch that"; None when it took nothing back."""
+    previous = _LAST_SENTENCE.search(text_before(message, sent).rstrip())
+    if previous is None or TAKEN_BACK.search(previous.group(0).strip()) is None:
+        return None
+    about = _TAKEN_BACK_ABOUT.search(previous.group(0))
+    return about["wrong"].strip() if about else ""
+
+
 #: A denial that something ever held: "I never worked at Brightwater", "we've never lived in
 #: Leeds". Its endings correct: the value never held (not "held until now").
 NEVER_HELD = re.compile(r"\b(?:i|we)\s+(?:have\s+|'ve\s+)?never\s+(?:actually\s+|really\s+)?"
                         r"(?:\w+ed|had|was|were|been|drove|owned|signed|got)\b", re.IGNORECASE)
+#: A contrast said as a correction: "Sorry, I live in Lisbon, not Porto", "Actually, my car
+#: is a Honda, not a Toyota". The denied value was a slip, like one :data:`CORRECTION` reads.
 CORRECTING = re.compile(rf"^\W*{_CUE_WORDS}\b[^.!?]*,\s*not\s", re.IGNORECASE)
 #: A speaker owning up to a slip of their own, in words a cue at the start of a sentence
 #: does not cover: "I beg your pardon, I misspoke.", "I must correct myself:", "Forgive me, I
@@ -217,26 +237,32 @@ class Correction:
     head: Token
 
 
-def correction(sent: Span) -> Correction | None:
+def correction(sent: Span, known: Callable[[str], bool] | None = None, *,
+               cued: bool = False) -> Correction | None:
     """The correction in "Actually it was Lisbon, not Porto", "I meant Lisbon, not Porto",
     or, naming no wrong value, "Sorry, I meant Lisbon" and "Actually it was Lisbon".
 
     Such a sentence names no slot: the slot is that of the wrong value, said
     before, which only the caller can look up. Without a wrong value the right
     one must be a name ("I meant it", "it was great" correct nothing) and the
-    sentence must read as a correction: "I meant X", or a cue before "it was X".
+    sentence must read as a correction: "I meant X", or a cue before "it was X". A value
+    in lower case counts as a name when ``known`` knows it ("Mixed up my words earlier,
+    it's powerlifting"), and a cue may point at it in a cleft ("Ignore what I said about
+    Scala; it's Python that I use"); ``cued`` says the sentence before took something back.
     """
-    return _said_wrong(sent) or _fragment(sent) or _parsed(sent) or _meant_not(sent)
+    return _said_wrong(sent) or _fragment(sent) or _parsed(sent, known, cued) \
+        or _meant_not(sent)
 
 
-def _parsed(sent: Span) -> Correction | None:
+def _parsed(sent: Span, known: Callable[[str], bool] | None = None,
+            cue_before: bool = False) -> Correction | None:
     """The correction :func:`correction` describes, read from the sentence's parse."""
     root = sent.root
     if root.lemma_ not in ("be", "mean"):  # "oops, it's Turin not Helsinki, I was thinking..."
         root = next((c for c in root.children if c.dep_ in ("ccomp", "parataxis")
                      and c.i < root.i and c.lemma_ in ("be", "mean")), root)
     subjects = {c.lower_ for c in root.children if c.dep_ == "nsubj"}
-    cued = _CUE.search(sent.text) is not None
+    cued = cue_before or _CUE.search(sent.text) is not None
     # "Let me correct that - the city is Dubai, not Valencia": cued, and naming the wrong value
     pointing = root.lemma_ == "be" and (bool(subjects & _POINTERS) or cued and bool(subjects)
                                         and bool(denied(sent)))
@@ -252,13 +278,20 @@ def _parsed(sent: Span) -> Correction | None:
         return None
     value = values[0]
     right = _value([t for t in value.subtree if t.i <= value.i])
-    if not right or any(c.dep_ in ("relcl", "acl") for c in value.children):
+    if not right or any(c.dep_ in ("relcl", "acl") and not (cued and _said_by_me(c))
+                        for c in value.children):
         return None  # "it was Tom who told me": a cleft, not a correction
     if denials:
         wrong = denials[0]
         return Correction(right, wrong, value) if right.lower() != wrong.lower() else None
-    named = value.pos_ == "PROPN" or (value.text[:1].isupper() and value.i != sent.start)
+    named = value.pos_ == "PROPN" or (value.text[:1].isupper() and value.i != sent.start) \
+        or cued and known is not None and known(right)
     return Correction(right, None, value) if named and (meaning or cued) else None
+
+
+def _said_by_me(clause: Token) -> bool:
+    """A relative clause the speaker is the subject of: "(it's Python) that I use"."""
+    return any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in clause.children)
 
 
 def _fragment(sent: Span) -> Correction | None:

@@ -34,7 +34,8 @@ from graphmem.extract.base import (
 from graphmem.extract.rules.dispatch import sentence_findings
 from graphmem.extract.rules.clause import Finding
 from graphmem.extract.rules.contrast import (CORRECTING, CORRECTION, NEVER_HELD, TAKEN_BACK,
-                                             correction, owned_slip, plain_correction)
+                                             correction, owned_slip, plain_correction,
+                                             taken_back_before)
 from graphmem.extract.rules.corrections import fill_retractions, place
 from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.render import cardinality, statement, style
@@ -42,7 +43,7 @@ from graphmem.extract.rules.questions import told_part
 from graphmem.extract.rules.lexicon import OCCUPATIONS
 from graphmem.extract.rules.message_facts import (dedupe, latest_endings, named_pets,
                                                   pets_not_things, starts_ahead)
-from graphmem.extract.rules.slots import CAR_WORDS, DIETS, PHONE_WORDS, SPORTS
+from graphmem.extract.rules.slots import CAR_WORDS, DIETS, PHONE_WORDS, SPORTS, value_slot
 from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_asides
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
 from graphmem.extract.rules.places import PlaceNames, known_places
@@ -206,13 +207,15 @@ class RuleExtractor:
                 # it says ("I boguht a Zenfone")
                 seen = list(earlier_tech)
                 read = _findings(doc, speech, seen)
-                if any(found or correction(sent) for sent, found in read):
+                if any(found or correction(sent, _known) for sent, found in read):
                     earlier_tech = seen
                 else:
                     read = _findings(mended_docs[i], speech, earlier_tech)
             else:
                 read = _findings(doc, speech, earlier_tech)
             for sent, found in read:
+                wrong = taken_back_before(unit.text, sent)  # "Ignore what I said about X. ..."
+                taken_back = wrong is not None
                 # a stretch whose ends do not resolve ("from then to now") states nothing
                 said = [fact for finding in found if (fact := _fact(finding, sent, unit))
                         and (finding.timing != "span" or fact.valid_until is not None)]
@@ -221,13 +224,21 @@ class RuleExtractor:
                     # "Sorry, I meant I work at Hooli, not Initech", "Actually, I live in Lisbon,
                     # not Porto", "I misspoke earlier. We live in Wells, not Bath"
                     said = [f.model_copy(update={"corrects": True}) for f in said]
-                elif TAKEN_BACK.search(sent.text) or NEVER_HELD.search(sent.text):
-                    # "Scratch that, I never signed with them": it never held, not until now
+                elif taken_back or TAKEN_BACK.search(sent.text) or NEVER_HELD.search(sent.text):
+                    # "Scratch that, I never signed with them": it never held, not until now;
+                    # "Ignore what I said about Philips, the company I joined is Mercado Libre"
+                    # (split in two sentences) says what holds instead
                     said = [f.model_copy(update={"corrects": True})
-                            if f.action == "retract" or TAKEN_BACK.search(sent.text) else f
-                            for f in said]
+                            if f.action == "retract" or taken_back or TAKEN_BACK.search(sent.text)
+                            else f for f in said]
+                    if taken_back and wrong:  # and what it took back never held in that slot
+                        said += [f.model_copy(update={"object": wrong, "action": "retract",
+                                                      "corrects": True})
+                                 for f in said if f.action == "assert"
+                                 and f.object.lower() != wrong.lower()][:1]
                 facts += said
-                fix = None if found else correction(sent)
+                # "Ignore what I said about Scala; it's Python that I use": pointed at, cued
+                fix = None if found else correction(sent, _known, cued=taken_back)
                 if fix is not None:
                     facts, placed = place(facts, candidates, fix, sent.text, unit.speaker,
                                           partial(_fact, sent=sent, unit=unit),
@@ -285,6 +296,11 @@ def _findings(doc: Doc, speech: Speech,
               earlier_tech: list[str]) -> list[tuple[Span, list[Finding]]]:
     """Each sentence of ``doc`` with what the rules read in it (``earlier_tech`` grows)."""
     return [(sent, sentence_findings(sent, speech, earlier_tech)) for sent in doc.sents]
+
+
+def _known(value: str) -> bool:
+    """Whether a value is one a slot knows ("powerlifting" a sport, "vegan" a diet)."""
+    return value_slot(value) is not None
 
 
 def _values() -> frozenset[str]:

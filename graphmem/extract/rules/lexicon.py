@@ -370,7 +370,8 @@ def said_as_habit(verb: Token, scheduled: bool = False) -> bool:
 
 #: Words of a message about a job: being let go or moving on ends one there.
 _WORK_TALK = re.compile(r"\b(?:job|jobs|work|boss|company|firm|employer|manager|redundan\w*|"
-                        r"contract|office|shift|layoffs?|restructur\w*|colleagues?|career)\b",
+                        r"contract|office|shifts?|layoffs?|restructur\w*|colleagues?|career|"
+                        r"last\s+day|notice|resign\w*|hired|poached|laid\s+off)\b",
                         re.IGNORECASE)
 
 

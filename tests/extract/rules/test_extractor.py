@@ -424,3 +424,42 @@ def test_more_of_the_seventh_trials_sentences(extractor: RuleExtractor, text: st
 def test_no_study_job_or_relative_where_none_was_said(extractor: RuleExtractor, text: str,
                                                       wrong: tuple[str, ...]) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[:len(wrong)] == wrong}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # from blind4's tune half (tuned on; its holdout was not read)
+    ("I got poached by Mozilla, so I'm no longer at Siemens.",
+     ("Bob", "WORKS_AT", "Mozilla", "assert")),
+    ("My employer, Nubank, is trialling a four-day week, which is nice.",
+     ("Bob", "WORKS_AT", "Nubank", "assert")),
+    ("My last day at Airbus was Friday; I'm now with Adyen.",
+     ("Bob", "WORKS_AT", "Adyen", "assert")),
+    ("My Galaxy S22 was stolen and I'm not replacing it — phone-free for now.",
+     ("Bob", "HAS_PHONE", "Galaxy S22", "retract")),
+    ("Gave up my Galaxy S21 FE; there's no phone in my life at the moment.",
+     ("Bob", "HAS_PHONE", "Galaxy S21 FE", "retract")),
+    ("Switched sports: it's ultimate frisbee for me now.",
+     ("Bob", "PLAYS_SPORT", "ultimate frisbee", "assert")),
+    ("No more Perl for me, I don't code at all these days.",
+     ("Bob", "MAIN_LANGUAGE", "Perl", "retract")),
+    ("I don't code at all these days.", ("Bob", "MAIN_LANGUAGE", "", "retract")),
+])
+def test_blind4_tune_sentences(extractor: RuleExtractor, text: str, expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("My old employer, Acme, went bust.", ("Bob", "WORKS_AT")),
+    ("Mum let me go on my last day of school.", ("Bob", "WORKS_AT")),
+    ("My parents let me go.", ("Bob", "WORKS_AT")),
+    ("My Pixel 8 didn't break when I dropped it.", ("Bob", "HAS_PHONE")),
+    ("I might sell my Honda Civic.", ("Bob", "DRIVES")),
+    ("Someday I'll live in Kyoto, mark my words.", ("Bob", "LIVES_IN")),
+    ("I will live in Leeds.", ("Bob", "LIVES_IN")),
+    ("Switched sports: it's ultimate frisbee for me now.",
+     ("Bob", "PLAYS_SPORT", "it's ultimate frisbee for me")),
+    ("It's not true that I live in Leeds.", ("Bob", "LIVES_IN", "Leeds", "assert")),
+])
+def test_blind4_tune_misreadings_not_made(extractor: RuleExtractor, text: str,
+                                          wrong: tuple[str, ...]) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[:len(wrong)] == wrong}

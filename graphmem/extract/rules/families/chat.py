@@ -50,6 +50,13 @@ _TRADES = MappingProxyType({
 #: "no more rowing for me", "not plant-based anymore": a sport or diet said to be over.
 _NO_MORE = re.compile(r"(?:\b(?i:no\s+more)|(?:^|[,.;!]\s*|\bso\s+)(?i:not))\s+([a-z][a-z-]*(?:\s[a-z-]+)?)"
                       r"\s+(?i:for\s+me|anymore|any\s+more)\b")
+#: "No more Perl for me", "not Scala anymore": a language said to be over.
+_NO_MORE_TECH = re.compile(r"\b(?i:no\s+more|not)\s+([A-Z][\w+#.-]*)\s+(?i:for\s+me|anymore|"
+                           r"any\s+more)\b")
+#: "I don't code at all these days", "I no longer program": no language now.
+_NO_CODING = re.compile(r"\b(?i:i\s+(?:don't|do\s+not|dont|no\s+longer)\s+(?:code|program)"
+                        r"(?:\s+at\s+all)?\s+(?:these\s+days|anymore|any\s+more|now|nowadays)|"
+                        r"i\s+no\s+longer\s+(?:code|program))\b")
 #: "so no boss at all", "no sports for a while", "no car anymore": a slot left empty.
 #: What "no ..." can leave empty: a slot's noun, or the doing it names ("no coding for me").
 _EMPTIED = MappingProxyType({**SLOT_NOUNS, "coding": "MAIN_LANGUAGE",
@@ -219,6 +226,8 @@ _SLOT_LABEL = re.compile(
     r"\s*([:\u2013\u2014,-])\s+(?i:(?:an?|the|my)\s+)?([^,.;!?()]+?)\s*(?:[,.;!?(]|$)")
 
 
+#: "Switched sports: it's ultimate frisbee for me now": the value without its pointer.
+_POINTED = re.compile(r"^(?i:it's|it\s+is|now)\s+|\s+(?i:for\s+me)(?:\s+(?i:now))?$")
 _LEAD_IN = re.compile(r"^\W*(?:[\w']+\W+){1,3}?(?=(?i:new)\s+(?i:(?:" + _SLOT_WORDS + r")))")
 
 
@@ -232,6 +241,12 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
     out += [Finding(me, slot, m.group(1).lower(), SLOT_TYPES[slot], "retract")
             for m in _NO_MORE.finditer(text)
             if (slot := value_slot(m.group(1)) or "") in ("PLAYS_SPORT", "DIET")]
+    # "No more Perl for me", "I don't code at all these days": the language left
+    out += [f for m in _NO_MORE_TECH.finditer(text) if is_language(m.group(1), said=True)
+            for f in (Finding(me, "MAIN_LANGUAGE", m.group(1), "technology", "retract"),
+                      Finding(me, "USES", m.group(1), "technology", "retract"))]
+    if _NO_CODING.search(text):
+        out.append(Finding(me, "MAIN_LANGUAGE", "", "technology", "retract"))
     out += [Finding(me, "MAIN_LANGUAGE", m.group(1), "technology", confidence=0.75)
             for m in [*_MOSTLY.finditer(text), *_MOST_CODE.finditer(text)]
             if is_language(m.group(1), said=True)]
@@ -288,7 +303,8 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
     # a label the splitter cut off its value ("new year new diet:" / "Whole30 from now on.")
     labelled = sent.doc.text[sent.start_char:] if text.rstrip().endswith(":") else text
     label = _SLOT_LABEL.match(labelled) or _SLOT_LABEL.match(labelled[_lead_in(labelled):])
-    if label and (value := _UNTIL_FURTHER.sub("", _SAID_IN.sub("", label.group(3))).strip()) and \
+    if label and (value := _POINTED.sub("", _UNTIL_FURTHER.sub(
+            "", _SAID_IN.sub("", label.group(3)))).strip()) and \
             len(value.split()) <= 5 and value.split()[0].lower() not in ("i", "we", "i'm", "we're"):
         slot = SLOT_NOUNS[label.group(1).lower()]
         # after a comma only a value that names its own slot: "new phone, a Nokia X30"

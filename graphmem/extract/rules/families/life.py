@@ -38,8 +38,9 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.tense == "past" and not clause.perfect and not clause.ended and not (
             stretch or ended or never):  # "I never lived in Paris" denies it, then and now
         return []
-    if clause.modal in ("would", "could", "should"):
-        return []
+    if clause.modal in ("would", "could", "should") or clause.tense == "future" and (
+            not has_time(clause.verb) or _SOMEDAY.search(clause.verb.sent.text)):
+        return []  # "Someday I'll live in Kyoto, mark my words": a dream, not a home
     # one lives in a place, whatever the tagger says ("Valencia" read as a person)
     places = [t for t in pobjs(clause.verb, ("in", "at", "near")) if is_place(t)
               or t.head.lower_ == "in" and is_named(t) and t.ent_type_ != TECH_LABEL]
@@ -50,6 +51,11 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
     found = each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action, timing=timing)
                                      for t in places if (n := phrase(t))])
     return [reworded(f, _PAST) for f in found] if stretch else found
+
+
+#: Times that name no day: "someday", "one day", "eventually".
+_SOMEDAY = re.compile(r"\b(?:some\s*day|one\s+day|eventually|sooner\s+or\s+later|in\s+the\s+future"
+                      r"|when\s+i\s+retire)\b", re.IGNORECASE)
 
 
 def _home_on(token: Token) -> list[Token]:

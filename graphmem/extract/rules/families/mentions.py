@@ -49,6 +49,10 @@ _NEW_JOB = frozenset({"job", "position", "role", "gig"})
 _NOT_HELD = frozenset({"think", "consider", "want", "wish", "hope", "plan", "apply", "dream",
                        "finish", "complete", "quit", "drop", "leave", "abandon", "hate",
                        "miss", "imagine", "reapply"})
+#: Verbs by which a phone or car stops being had.
+_GONE = frozenset({"steal", "lose", "break", "die", "smash", "crack", "sell", "retire",
+                   "replace", "ditch", "dump", "trade", "give", "drop", "swap", "return",
+                   "recycle", "total", "write", "scrap", "rid"})
 #: Modifiers that make a mention someone's past or future, not their present.
 _NOT_NOW = frozenset({"old", "previous", "former", "last", "ex", "next", "future", "dream"})
 
@@ -88,7 +92,13 @@ def mention_facts(sent: Span, speech: Speech) -> list[Finding]:
         elif lemma in _ROLES and _taken_on(token):
             out += _role(token, me)
         elif (owned := _owned_thing(token)) is not None:
-            out.append(Finding(me, owned[0], owned[1], "product"))
+            slot, name, gone = owned
+            if not gone:
+                out.append(Finding(me, slot, name, "product"))
+            elif not any(c.dep_ == "neg" or c.dep_ == "aux" and c.tag_ == "MD"
+                         for c in token.head.children):
+                # "My Galaxy S22 was stolen", "gave up my Galaxy S21 FE": no longer had
+                out.append(Finding(me, slot, name, "product", "retract"))
     return out
 
 
@@ -162,9 +172,10 @@ def _role(token: Token, me: Party) -> list[Finding]:
         if capitalised(t) and t.ent_type_ not in ("GPE", "LOC", "PERSON") and (n := phrase(t))]
 
 
-def _owned_thing(token: Token) -> tuple[str, str] | None:
+def _owned_thing(token: Token) -> tuple[str, str, bool] | None:
     """"my pixel 3a keeps freezing", "My VW Vento needs new tires": the speaker's phone or
-    car, named by its model (:func:`value_slot`), as slot and name."""
+    car, named by its model (:func:`value_slot`), as slot and name, and whether the verb
+    over it says it is gone ("My Galaxy S22 was stolen")."""
     if possessor(token) != "me" or token.pos_ not in ("PROPN", "NOUN") or any(
             c.lower_ in _NOT_NOW for c in token.children):
         return None
@@ -174,7 +185,8 @@ def _owned_thing(token: Token) -> tuple[str, str] | None:
     if code and code[0].text not in name:
         name = f"{name} {code[0].text}"  # "pixel 3a", the code read as an apposition
     slot = value_slot(name, token)
-    return (slot, name) if slot in ("HAS_PHONE", "DRIVES") else None
+    gone = token.head.lemma_.lower() in _GONE and token.dep_ in ("nsubj", "nsubjpass", "dobj")
+    return (slot, name, gone) if slot in ("HAS_PHONE", "DRIVES") else None
 
 
 def _speakers(token: Token) -> bool:

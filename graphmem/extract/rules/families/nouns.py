@@ -72,6 +72,13 @@ def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
                 t for t in pobjs(token.head, ("at",)) if t.ent_type_ == "ORG" or is_org(t)]
             out += [Finding(owner, "WORKS_AT", n, "organization")
                     for t in places if (n := phrase(t))]
+        elif lemma in ("employer", "workplace") and possessor(token) == "me" \
+                and speech.first_person and not parting and not any(
+                    c.dep_ == "amod" and c.lower_ in _NOT_NOW for c in token.children):
+            # "My employer, Nubank, is trialling a four-day week": the employer by name
+            out += [Finding(speech.me(), "WORKS_AT", n, "organization")
+                    for c in token.children if c.dep_ == "appos" and c.text[:1].isupper()
+                    and (n := phrase(c))]
         elif lemma == "experience":
             skills = [t for t in pobjs(token, ("with", "in")) if t.ent_type_ in
                       (TECH_LABEL, *LANGUAGE_LABELS) or t.pos_ in ("NOUN", "PROPN")]

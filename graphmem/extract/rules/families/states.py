@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule, Timing, action_of, each
 from graphmem.extract.rules.lexicon import (
-    capitalised, dobjs, is_named, is_org, is_place, job_titles, pobjs, studies_or_works)
+    capitalised, dobjs, is_named, is_org, is_place, job_titles, pobjs, studies_or_works,
+    talks_of_work)
 from graphmem.extract.rules.parties import (KIN, Speech, appositive_name, conjuncts,
                                             copula_subjects, possessor)
 from graphmem.extract.rules.phrases import phrase
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 _WITH_ORG = re.compile(r"(?:'m|\b[Aa]m|'re|\b[Aa]re|\b[Ii]s|\b[Bb]e|\b[Bb]een)\s+"
                           r"(?:\w+\s+){0,2}(?:with|at)\s+[A-Z]|\bout\s+of\s+work\b")
 
+#: How names of peoples end ("Germans", "Italian", "Danish", "Japanese").
+_DEMONYM = re.compile(r"(?:ans?|ish|ese|is|ic)$")
 #: A message about a change of job, where being "at" a name is being employed there.
 _CHANGED_JOBS = re.compile(r"\b(?:switch|chang|mov)\w*\s+jobs?\b|\bnew\s+job\b|\bquit\b"
                            r"|\bleft\s+(?:his|her|my|the|their)?\s*job\b|\bresign\w*"
@@ -113,10 +116,16 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
     """"I'm with Globex now", "I'm no longer with Accenture": an employer."""
     if clause.lemma != "be" or clause.modal in NOT_SO or clause.tense == "past":
         return []
+    work = talks_of_work(speech.message)
     orgs = [t for t in pobjs(clause.verb, ("with",)) if is_named(t) and possessor(t) is None
-            and t.ent_type_ not in ("GPE", "LOC", "NORP") and t.text not in speech.speakers
+            and t.ent_type_ not in ("GPE", "LOC") and t.text not in speech.speakers
             and not (t.dep_ == "appos" and t.head.lemma_.lower() in KIN)  # "my girlfriend Ana"
-            and (t.ent_type_ != "PERSON" or " " in t.text)]
+            and (t.ent_type_ not in ("PERSON", "NORP") or " " in t.text
+                 and t.ent_type_ == "PERSON"
+                 # "My last day at Airbus was Friday; I'm now with Adyen" (Adyen a person or
+                 # a people): a firm in a message about work, unless a first name or a people
+                 or work and t.lower_ not in speech.first_names
+                 and not _DEMONYM.search(t.lower_))]
     titled = bool(pobjs(clause.verb, ("as",))) or clause.perfect  # "I've been at Shopify for..."
     orgs += [t for t in pobjs(clause.verb, ("at",)) if is_org(t) and t.ent_type_ == "ORG"
              or (clause.ended or titled) and (is_named(t) or t.ent_type_ == TECH_LABEL)

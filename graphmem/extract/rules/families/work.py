@@ -460,7 +460,10 @@ def let_go(clause: Clause, speech: Speech) -> list[Finding]:
                            for c in verb.children):
         return []
     employers = _employers(verb, speech)
-    if not employers and not talks_of_work(speech.message):
+    family = any(c.dep_ in ("nsubj", "npadvmod") and c.i < verb.i and (
+        KIN.get(c.lemma_.lower(), "KNOWS") != "KNOWS" or c.lower_ in ("parents", "folks")
+        or c.lower_ in speech.first_names) for c in verb.children)
+    if family or not employers and not talks_of_work(speech.message):
         return []  # "Mum finally let me go": leave to go, not a job's end
     who = [speech.me() if t.lower_ == "me" else Party(t.text, "person")
            for t in went[0].children if t.dep_ == "nsubj" and (
