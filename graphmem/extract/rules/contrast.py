@@ -159,9 +159,10 @@ _MEANT_NOT = re.compile(
     r"(?P<wrong>(?:[^,;.!?]|\.(?=\w))+)", re.IGNORECASE)
 #: A speaker taking back what they said: "Scratch that, I never signed with them", "Forget
 #: what I said about Leeds". What the sentence says corrects (the slot's value never held).
-TAKEN_BACK = re.compile(r"^\W*(?:(?:oh|ok|okay|sorry|wait|no|actually)\W+)*(?:scratch|strike|"
-                        r"forget|ignore|disregard)\s+(?:that|what\s+i\s+(?:just\s+)?said)\b",
-                        re.IGNORECASE)
+#: Not "Forget that, I quit Acme" or "Ignore that": mostly a change of subject.
+TAKEN_BACK = re.compile(r"^\W*(?:(?:oh|ok|okay|sorry|wait|no|actually)\W+)*(?:(?:scratch|strike)"
+                        r"\s+that|(?:scratch|strike|forget|ignore|disregard)\s+what\s+i\s+"
+                        r"(?:just\s+)?(?:said|wrote|told\s+you))\b", re.IGNORECASE)
 _TAKEN_BACK_ABOUT = re.compile(r"\b(?:scratch|strike|forget|ignore|disregard)\s+what\s+i\s+"
                                r"(?:just\s+)?(?:said|wrote|told\s+you)\s+about\s+(?:my\s+|the\s+)?"
                                r"(?P<wrong>[^,;:.!?]+)", re.IGNORECASE)
@@ -177,10 +178,16 @@ def taken_back_before(message: str, sent: Span) -> str | None:
     return about["wrong"].strip() if about else ""
 
 
-#: A denial that something ever held: "I never worked at Brightwater", "we've never lived in
-#: Leeds". Its endings correct: the value never held (not "held until now").
-NEVER_HELD = re.compile(r"\b(?:i|we)\s+(?:have\s+|'ve\s+)?never\s+(?:actually\s+|really\s+)?"
-                        r"(?:\w+ed|had|was|were|been|drove|owned|signed|got)\b", re.IGNORECASE)
+#: A denial that a value ever held, said as the sentence's statement: "I never worked at
+#: Brightwater", "we've never lived in Leeds", "Scratch that, I never signed with them". Its
+#: endings correct: the value never held (not "held until now"). Not a never that explains
+#: something else ("I never got on with my boss, so I quit Acme", "I never worked at a
+#: startup before joining Acme").
+NEVER_HELD = re.compile(r"^\W*(?:(?:oh|ok|okay|sorry|wait|no|actually|scratch\s+that|to\s+be\s+"
+                        r"clear)\W+)*(?:i|we)(?:\s+have|'ve|\s+had|'d)?\s+never\s+"
+                        r"(?:actually\s+|really\s+)?(?:worked|lived|studied|owned|drove|driven|had|"
+                        r"dated|been|signed|played|used|joined)\b"
+                        r"(?![^.!?]*\b(?:before|until|till|so|because|but)\b)", re.IGNORECASE)
 #: A contrast said as a correction: "Sorry, I live in Lisbon, not Porto", "Actually, my car
 #: is a Honda, not a Toyota". The denied value was a slip, like one :data:`CORRECTION` reads.
 CORRECTING = re.compile(rf"^\W*{_CUE_WORDS}\b[^.!?]*,\s*not\s", re.IGNORECASE)

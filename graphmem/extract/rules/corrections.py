@@ -122,29 +122,38 @@ def _said_by(candidate: CandidateFact, speaker: str) -> bool:
     return candidate.own if speaker == SELF else candidate.subject.lower() == speaker.lower()
 
 
-def _fillable(fix: Correction, towns: frozenset[str]) -> set[str]:
-    """The one-valued slots the right value of a correction can fill: by its own words
-    ("a Honda" is a car, "vegan" a diet), else a place's slot for a place and a person's
-    for a person ("Actually it was Tom" never makes Tom an employer). The tagger's other
-    kinds for a name said alone are guesses ("Globex" a product, "Acme" nothing), so any
-    other name may be an employer, a car or a person, but not a home, unless the gazetteer
-    knows it as a town ("Sorry, I meant York", York tagged a person)."""
+def _fillable(fix: Correction, towns: frozenset[str]) -> list[set[str]]:
+    """The one-valued slots the right value of a correction can fill, most likely first: by
+    its own words ("a Honda" is a car, "vegan" a diet), else a place's slot for a place and a
+    person's for a person ("Actually it was Tom" never makes Tom an employer). The tagger's
+    other kinds for a name said alone are guesses ("Globex" a product, "Acme" nothing), so
+    any other name may be an employer, a car or a person, but not a home; a town the
+    gazetteer knows is a home first ("Sorry, I meant York", York tagged a person), else an
+    employer named after one ("I work at Lloyds. Sorry, I meant Halifax")."""
     slot = value_slot(fix.right, fix.head)
     if slot is not None:
-        return {slot}
-    kind = "place" if fix.right.lower() in towns else object_type(fix.head)
-    kinds = {kind} if kind in ("place", "person") else _NAMED_KINDS
-    return {predicate for predicate, typ in SLOT_TYPES.items() if typ in kinds}
+        return [{slot}]
+    kind = object_type(fix.head)
+    kinds = [{kind} if kind in ("place", "person") else _NAMED_KINDS]
+    if fix.right.lower() in towns:
+        kinds = [{"place"}, _NAMED_KINDS]
+    return [{predicate for predicate, typ in SLOT_TYPES.items() if typ in k} for k in kinds]
 
 
 def _last_said(facts: list[ExtractedFact], candidates: list[CandidateFact], fix: Correction,
                speaker: str, towns: frozenset[str]) -> str | None:
     """The value a correction that names none replaces: the speaker's own value said last,
-    earlier in the episode or else stored, in a slot the right value can fill."""
-    slots = _fillable(fix, towns)
-    said = [f for f in facts if f.action == "assert" and f.predicate in slots
-            and f.subject == speaker and f.object]
-    if said:
-        return said[-1].object
-    own = [c for c in candidates if c.predicate in slots and c.object and _said_by(c, speaker)]
-    return max(own, key=lambda c: c.valid_from).object if own else None
+    earlier in the episode or else stored, in a slot the right value can fill (the most
+    likely kind of slot that holds one)."""
+    kinds = _fillable(fix, towns)
+    for slots in kinds:  # the episode's own words first: "I work at Lloyds. Sorry, I meant..."
+        said = [f for f in facts if f.action == "assert" and f.predicate in slots
+                and f.subject == speaker and f.object]
+        if said:
+            return said[-1].object
+    for slots in kinds:
+        own = [c for c in candidates if c.predicate in slots and c.object
+               and _said_by(c, speaker)]
+        if own:
+            return max(own, key=lambda c: c.valid_from).object
+    return None

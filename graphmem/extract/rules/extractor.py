@@ -42,7 +42,7 @@ from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.questions import told_part
 from graphmem.extract.rules.lexicon import OCCUPATIONS
 from graphmem.extract.rules.message_facts import (dedupe, latest_endings, named_pets,
-                                                  pets_not_things, starts_ahead)
+                                                  starts_ahead)
 from graphmem.extract.rules.slots import CAR_WORDS, DIETS, PHONE_WORDS, SPORTS, value_slot
 from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_asides
 from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
@@ -125,7 +125,8 @@ class RuleExtractor:
                     self._first_names = first_names()  # read once, for places and people
                     self._places = PlaceNames(known_places(self._first_names))
                     self._names = PersonNames(self._first_names, self._speller.unusual)
-                    self._employers = EmployerNames(self._speller.unusual, _values())
+                    self._employers = EmployerNames(self._speller.unusual,
+                                                    _values() | self._places.names)
                     self._nlp = nlp
         return self._nlp
 
@@ -200,7 +201,8 @@ class RuleExtractor:
             speech = Speech(unit.speaker, unit.first_person, people, speakers, unit.text,
                             self._first_names, strangers, actors=actors, things=things,
                             rare=partial(self._speller.unusual, rarer_than=RARE)
-                            if self._speller else None)
+                            if self._speller else None,
+                            towns=self._places.names if self._places else frozenset())
             if i in mended_docs:
                 # a word that looks like a slip ("backend", one edit from "backed") is left as
                 # typed when the rules read the sentence as typed; otherwise the slip hid what
@@ -224,13 +226,13 @@ class RuleExtractor:
                     # "Sorry, I meant I work at Hooli, not Initech", "Actually, I live in Lisbon,
                     # not Porto", "I misspoke earlier. We live in Wells, not Bath"
                     said = [f.model_copy(update={"corrects": True}) for f in said]
-                elif taken_back or TAKEN_BACK.search(sent.text) or NEVER_HELD.search(sent.text):
+                elif (taken_back := taken_back or TAKEN_BACK.search(sent.text) is not None) \
+                        or NEVER_HELD.search(sent.text):
                     # "Scratch that, I never signed with them": it never held, not until now;
                     # "Ignore what I said about Philips, the company I joined is Mercado Libre"
                     # (split in two sentences) says what holds instead
                     said = [f.model_copy(update={"corrects": True})
-                            if f.action == "retract" or taken_back or TAKEN_BACK.search(sent.text)
-                            else f for f in said]
+                            if f.action == "retract" or taken_back else f for f in said]
                     if taken_back and wrong:  # and what it took back never held in that slot
                         said += [f.model_copy(update={"object": wrong, "action": "retract",
                                                       "corrects": True})
@@ -245,8 +247,7 @@ class RuleExtractor:
                                           self._places.names if self._places else frozenset())
                     unplaced = unplaced or not placed
         facts = starts_ahead(facts, {u.message_id: (u.text, u.when) for u in units})
-        facts = pets_not_things(latest_endings(facts), {u.message_id: u.text for u in units})
-        facts = fill_retractions(dedupe(named_pets(facts)), candidates)
+        facts = fill_retractions(dedupe(named_pets(latest_endings(facts))), candidates)
         warnings = [f"{len(others)} non-English message(s) ({', '.join(sorted(set(others)))}) "
                     "stored without rule extraction"] if others else []
         language = "en" if english or not others else others[0]

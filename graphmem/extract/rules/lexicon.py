@@ -265,9 +265,11 @@ _MOVED_WITH = frozenset({"family", "kid", "child", "stuff", "thing", "belonging"
 
 def moves_a_thing(verb: Token) -> bool:
     """"I moved all my vector work to Illustrator", "moved my mum to Leeds": something or
-    someone else moved, not the speaker's home."""
-    return any(t.lemma_.lower() not in _MOVED_WITH and t.lower_ not in _MOVED_WITH
-               for t in dobjs(verb))
+    someone else moved, not the speaker's home ("moved my two cats to Leeds with me" is)."""
+    along = any(t.lower_ in ("me", "us") for p in verb.children if p.lower_ == "with"
+                for t in p.children)
+    return not along and any(t.lemma_.lower() not in _MOVED_WITH and t.lower_ not in _MOVED_WITH
+                             for t in dobjs(verb))
 
 
 def has_prt(verb: Token, word: str) -> bool:
@@ -368,6 +370,19 @@ def said_as_habit(verb: Token, scheduled: bool = False) -> bool:
     return any(w in words for t in verb.subtree for w in t.lower_.split())
 
 
+#: Fields of study, as "a computer science student" names them.
+SUBJECTS = frozenset({
+    "computer science", "science", "history", "law", "medicine", "maths", "math",
+    "mathematics", "physics", "chemistry", "biology", "engineering", "economics", "psychology",
+    "philosophy", "english", "literature", "art", "music", "nursing", "architecture",
+    "business", "marketing", "design", "geography", "politics", "sociology", "languages",
+    "linguistics", "accounting", "finance", "dentistry", "pharmacy", "veterinary", "film",
+    "journalism", "drama", "education", "statistics", "data science", "software engineering",
+    "mechanical engineering", "civil engineering", "electrical engineering", "anthropology",
+    "archaeology", "classics", "theology", "media", "fashion", "graphic design", "biochemistry",
+    "neuroscience", "astrophysics", "geology", "midwifery", "physiotherapy", "criminology",
+    "international relations", "french", "spanish", "german", "italian", "japanese",
+    "chinese", "computing", "it", "cs", "pe", "sports science", "social work", "agriculture"})
 #: Words of a message about a job: being let go or moving on ends one there.
 _WORK_TALK = re.compile(r"\b(?:job|jobs|work|boss|company|firm|employer|manager|redundan\w*|"
                         r"contract|office|shifts?|layoffs?|restructur\w*|colleagues?|career|"

@@ -31,28 +31,6 @@ def named_pets(facts: list[ExtractedFact]) -> list[ExtractedFact]:
         and (f.subject.lower(), f.message_id, f.object.lower()) in named)]
 
 
-#: Slots a pet's name is mistaken for: "our greyhound Pixel" is no phone, "my dog Pixel
-#: died" ends no partner called Pixel.
-_NOT_PETS = frozenset({"HAS_PHONE", "DRIVES", "OWNS", "USES", "MARRIED_TO", "HAS_PARTNER"})
-
-
-def pets_not_things(facts: list[ExtractedFact],
-                    messages: Mapping[str | None, str]) -> list[ExtractedFact]:
-    """Facts that take the name of a pet the message calls one ("our greyhound Pixel", "Pixel,
-    my dog") for a phone, a car or a partner: "Our greyhound Pixel died on Saturday" had
-    stored a phone, "greyhound Pixel". ``messages`` gives each message's text by its id."""
-    def a_pet(name: str, message_id: str | None) -> bool:
-        kinds = "|".join(sorted(PETS, key=len, reverse=True))
-        named = re.escape(name)
-        return re.search(rf"\b(?:{kinds})s?,?\s+(?:called\s+|named\s+)?{named}\b"
-                         rf"|\b{named},?\s+(?:my|our|the)\s+(?:\w+\s+)?(?:{kinds})\b",
-                         messages.get(message_id, ""), re.IGNORECASE) is not None
-
-    return [f for f in facts if not (
-        f.predicate in _NOT_PETS and f.object
-        and a_pet(f.object.split()[-1], f.message_id))]
-
-
 def latest_endings(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """One message's endings of the same thing: the one dated latest. "I handed in my
     notice. My last day is March 31.": the job ends on March 31, not when it was said. An
@@ -88,8 +66,12 @@ _STARTS_WHEN = re.compile(
     # "starting 2 February", "starting Feb 2nd", "starting Monday", "starting tomorrow"
     r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH
     + r"|" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?\b"
-    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tomorrow\b)[^.,;!?]*)",
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tomorrow\b)[^.,;!?]*?)"
+    r"(?=\s+(?:and|but|so|i|i'm|i'll)\b|[.,;!?]|$)",  # "starting Monday and I'm starting..."
     re.IGNORECASE)
+#: How a new job is said to be taken: "got", "accepted", "landed", "an offer".
+_TAKEN = re.compile(r"\b(?:got|get|accepted|accept|landed|offer|offered|hired|signed|new\s+job|"
+                    r"joining|join)\b", re.IGNORECASE)
 
 
 def starts_ahead(facts: list[ExtractedFact],
@@ -108,11 +90,15 @@ def starts_ahead(facts: list[ExtractedFact],
         job = jobs[0]
         text, when = messages[job.message_id]
         said = _STARTS_WHEN.search(text)
+        if said is None or not _TAKEN.search(text):
+            continue  # "I work at Stripe, starting Monday I'm on nights": no new job
         # a bare day reads as one ahead, as after "on" ("starting Monday")
-        span = resolve(re.sub(r"^(?=\w+day\b)", "on ", said["when"]), when,
-                       prefer="future") if said else None
-        if span is None or span.start <= when or job.valid_from is None or job.valid_from > when:
-            continue
+        day = re.sub(r"^(?=\w+day\b)", "on ", said["when"])
+        span = resolve(day, when, prefer="future")
+        past = resolve(day, when, prefer="past")
+        if span is None or span.start <= when or job.valid_from not in (
+                when, past.start if past else None):
+            continue  # a job dated by another time: "I got a job at Stripe in January, ..."
         out = [f.model_copy(update={"valid_from": span.start})
                if f.subject.lower() == subject and f.action == "assert" and f.predicate in JOBS
                and f.message_id == job.message_id and f.valid_from == job.valid_from else f

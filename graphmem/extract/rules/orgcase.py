@@ -7,10 +7,10 @@ the word right after such an introduction is written as a name when English rare
 (:meth:`graphmem.extract.rules.spelling.Speller.unusual`: "tesco", "kpmg", "farfetch" are
 rare, "home", "night", "school" are not) and it is no verb form ("at tesco stacking
 shelves": only "tesco"). A second rare word joins it ("jimmys hospital" stays one word:
-"hospital" is common). Quitting and leaving name a workplace only in a message about work
-("quit costa, way too many shifts"), and never one the rules know as a value: "quit keto",
-"left uni" name none. Capitalised text is never changed, as with towns (:mod:`.places`)
-and people (:mod:`.namecase`).
+"hospital" is common). Quitting and leaving name a workplace only in a message about a job
+("quit costa, way too many shifts"), and never a value the rules know or a town: "quit
+keto", "left uni", "left manchester" name none. Capitalised text is never changed, as with
+towns (:mod:`.places`) and people (:mod:`.namecase`).
 """
 
 from __future__ import annotations
@@ -35,9 +35,11 @@ _LEFT = re.compile(r"\b(?:quit|quitting|left|leaving)\s+(?=[a-z])", re.IGNORECAS
 #: Rare words one quits or leaves that are no workplace: "left uni", "quit insta".
 _NOT_LEFT_JOBS = re.compile(r"(?:uni|rehab|insta|instagram|fb|facebook|tiktok|twitter|snapchat|"
                             r"reddit|carbs|vapes?|booze|weed|sugar|dairy|gluten)\b")
-#: A message about work: shifts, a boss, a job.
-_WORK_WORDS = re.compile(r"\b(?:jobs?|work|shifts?|boss|manager|colleagues?|hours|pay|wages?|"
-                         r"rota|employer|hired|fired|redundan\w*|new\s+place)\b", re.IGNORECASE)
+#: A message about a job: shifts, a boss, a notice ("work" alone is not: "quit duolingo, too
+#: busy with work").
+_WORK_WORDS = re.compile(r"\b(?:(?:my|the|a|new)\s+job|shifts?|boss|manager|colleagues?|wages?|"
+                         r"rota|employer|hired|fired|redundan\w*|notice|new\s+place)\b",
+                         re.IGNORECASE)
 _WORD = re.compile(r"[a-z][a-z&'-]*")
 _NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z&'-]*)")
 #: Verb and adverb endings: "at tesco stacking shelves", "at kpmg mostly".
@@ -60,21 +62,23 @@ class EmployerNames:
     """
 
     unusual: Callable[[str, float], bool]
-    #: The values the rules know, lower case ("keto", "vegan"): never an employer.
-    values: frozenset[str] = frozenset()
+    #: What one may quit or leave that is no employer, lower case: the values the rules
+    #: know ("keto", "vegan") and towns ("left manchester for a new job in leeds").
+    not_left: frozenset[str] = frozenset()
 
     def capitalised(self, text: str) -> str:
         out: list[str] = []
         at = 0
-        intros = list(_WORKPLACE.finditer(text))
+        intros = [(m, False) for m in _WORKPLACE.finditer(text)]
         if _WORK_WORDS.search(text):  # "quit costa, way too many shifts"
-            intros = sorted([*intros, *(m for m in _LEFT.finditer(text)
+            intros = sorted([*intros, *((m, True) for m in _LEFT.finditer(text)
                                         if not _NOT_LEFT_JOBS.match(text, m.end()))],
-                            key=lambda m: m.start())
-        for intro in intros:
+                            key=lambda pair: pair[0].start())
+        for intro, left in intros:
             words: list[re.Match[str]] = []
             first = _WORD.match(text, intro.end())
-            while first is not None and len(words) < 2 and self._named(first.group(0)):
+            while first is not None and len(words) < 2 and self._named(first.group(0)) \
+                    and not (left and first.group(0) in self.not_left):
                 words.append(first)
                 nxt = _NEXT_WORD.match(text, first.end())
                 first = _WORD.match(text, nxt.start(1)) if nxt is not None else None
@@ -86,8 +90,7 @@ class EmployerNames:
         return "".join([*out, text[at:]])
 
     def _named(self, word: str) -> bool:
-        return len(word) > 1 and not _NOT_A_NAME.search(word) and word not in self.values \
-            and self.unusual(word, RARE)
+        return len(word) > 1 and not _NOT_A_NAME.search(word) and self.unusual(word, RARE)
 
 
 def _as_name(word: str) -> str:

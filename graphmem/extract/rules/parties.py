@@ -105,6 +105,8 @@ class Speech:
     #: Whether English rarely uses a word (lower case), as it does names ("rory", not
     #: "fine"); None without a dictionary.
     rare: Callable[[str], bool] | None = None
+    #: Towns and countries the gazetteer knows, lower case: "I'm at Leeds now" is no firm.
+    towns: frozenset[str] = frozenset()
     #: What they gave as a place, firm or thing ("Amazon"): no one.
     things: frozenset[str] = frozenset()
 
@@ -326,25 +328,30 @@ def _named_before(token: Token, speech: Speech) -> str | None:
         # Amazon. He's at Microsoft now")
         named = {w for w in _CAPITALISED.findall(earlier)
                  if w not in others and w not in speech.things}
-        if len(named) != 1 or not any(_a_name(w, speech) for w in named):
-            return None
+        if len(named) != 1 or not any(_a_name(w, speech, rare=False) for w in named):
+            return None  # "Omg! She got a job", "Edinburgh was freezing. He...": no one
     return next(iter(named)) if len(named) == 1 else None
 
 
 def _a_name(word: str, speech: Speech, *, rare: bool = True) -> bool:
-    """A known name: someone the NER or a fact named, a first name, or (``rare``) a word as
-    rare as names are ("Tyler", which the first-name list lacks; so are firms' names)."""
+    """A known name: someone the NER or a fact named, a first name, a subject no dictionary
+    knows, or (``rare``) a word as rare as names are ("Tyler", which the first-name list
+    lacks). Rare words are also firms' names and chat's interjections ("Omg", "Yikes"), so
+    only a name said in the same sentence may be known by rarity alone."""
     low = word.lower()
-    return word in speech.people or word in speech.actors \
+    return word in speech.people or word in speech.actors or word in speech.strangers \
         or low in speech.first_names and low not in WORD_NAMES \
         or rare and speech.rare is not None and speech.rare(low)
 
 
 def _a_thing(token: Token, speech: Speech) -> bool:
-    """A name the sentence gives as an object, tagged a firm or a place, that no one has:
-    "Tyler left Amazon, he's at Microsoft now" names one person."""
-    return token.dep_ in ("dobj", "pobj") and token.ent_type_ in ("ORG", "GPE", "LOC", "FAC",
-                                                                   "PRODUCT") \
+    """A name the sentence gives as a firm or a place left, joined or been at, tagged so by
+    the NER, that no one has: "Tyler left Amazon, he's at Microsoft now" names one person
+    ("I had coffee with Siobhan, she's at Google now" another: one meets people)."""
+    head = token.head
+    placed = token.dep_ == "pobj" and head.lower_ in ("at", "for", "from", "in", "to") \
+        or token.dep_ == "dobj" and head.lemma_.lower() in ("quit", "leave", "join", "visit")
+    return placed and token.ent_type_ in ("ORG", "GPE", "LOC", "FAC", "PRODUCT") \
         and not _a_name(token.text, speech, rare=False)
 
 

@@ -49,6 +49,9 @@ _SPACE = re.compile(r"[ \t]+")
 #: Words that join an organisation to its town inside one name the NER found: "Bosch in
 #: Stuttgart", "Deloitte at London" ("Bank of America" joins with "of" and stays whole).
 _JOINING = frozenset({"in", "at"})
+#: Words after a town that the NER ran into its name ("Bristol for Elena's").
+_AFTER_A_TOWN = frozenset({"for", "with", "to", "from", "because", "since", "after", "last",
+                           "next", "this"})
 #: The NER's labels for the names that may end in a town.
 _PLACED = frozenset({"ORG", "FAC", "PERSON", "NORP", "WORK_OF_ART", "PRODUCT"})
 #: The most words a place name has here ("salt lake city").
@@ -107,7 +110,8 @@ class PlaceNames:
         "Bosch" is the organisation and "Stuttgart" a place ("Women in Tech", whose tail is
         no town, stays whole). "a junior developer at Spotify": the NER took "Spotify" for
         a town, so no employer was read; a name after "at" on a noun that is no known town
-        is an organisation.
+        is an organisation. A town the NER ran the next words into ("moved to Bristol for
+        work" tagged "Bristol for") is the town alone.
         """
         from spacy.tokens import Span  # spaCy loads with the model, not at import
 
@@ -116,7 +120,12 @@ class PlaceNames:
         for ent in doc.ents:
             cut = next((t.i for t in ent[1:-1] if t.lower_ in _JOINING and ent.label_ in _PLACED
                         and doc[t.i + 1:ent.end].text.lower() in self.names), None)
-            if cut is not None:
+            # "moved to Bristol for work", tagged one name "Bristol for": the town, then words
+            town = next((t.i for t in ent[1:] if t.lower_ in _AFTER_A_TOWN
+                         and doc[ent.start:t.i].text.lower() in self.names), None)
+            if town is not None:
+                ents.append(Span(doc, ent.start, town, label="GPE"))
+            elif cut is not None:
                 ents += [Span(doc, ent.start, cut, label=ent.label),
                          Span(doc, cut + 1, ent.end, label="GPE")]
             elif _employer_taken_for_town(ent) and ent.text.lower() not in self.names:

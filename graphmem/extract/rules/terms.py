@@ -99,17 +99,18 @@ _TERMS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("ChatGPT", TOOL, ()), ("=Copilot", TOOL, ("GitHub Copilot",)), ("Ollama", TOOL, ()),
     ("Trello", TOOL, ()), ("Obsidian", TOOL, ()), ("Poetry", TOOL, ()),
     # design, media, office and business software (the tools of people who do not code)
-    ("Photoshop", TOOL, ("Adobe Photoshop",)), ("=Illustrator", TOOL, ("Adobe Illustrator",)),
+    ("Photoshop", TOOL, ("Adobe Photoshop",)), ("Adobe Illustrator", TOOL, ()),
     ("InDesign", TOOL, ()), ("Lightroom", TOOL, ()), ("Procreate", TOOL, ()),
-    ("Affinity Designer", TOOL, ()), ("Affinity Photo", TOOL, ()), ("Canva", TOOL, ()),
+    ("Affinity Designer", TOOL, ()), ("Affinity Photo", TOOL, ()),
     ("=Blender", TOOL, ()), ("Premiere Pro", TOOL, ()), ("After Effects", TOOL, ()),
     ("Final Cut Pro", TOOL, ()), ("DaVinci Resolve", TOOL, ()), ("Logic Pro", TOOL, ()),
     ("Ableton", TOOL, ("Ableton Live",)), ("GarageBand", TOOL, ()), ("Pro Tools", TOOL, ()),
     ("AutoCAD", TOOL, ()), ("Revit", TOOL, ()), ("SketchUp", TOOL, ()), ("GIMP", TOOL, ()),
     ("Inkscape", TOOL, ()), ("Krita", TOOL, ()), ("PowerPoint", TOOL, ()),
     ("Google Sheets", TOOL, ()), ("Google Docs", TOOL, ()), ("QuickBooks", TOOL, ()),
-    ("Xero", TOOL, ()), ("=Miro", TOOL, ()),
-    # (not Shopify, Salesforce or HubSpot: more people work at them than say they use them)
+    ("Xero", TOOL, ()),
+    # (not Canva, Shopify, Salesforce or HubSpot: more people work at them than say they use
+    # them; not Illustrator or Miro: a job title and a name)
 )
 
 #: Canonical name -> kind, read-only.

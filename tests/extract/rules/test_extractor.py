@@ -313,13 +313,13 @@ def test_a_job_left_or_taken_as_people_say_it(extractor: RuleExtractor, text: st
 @pytest.mark.parametrize(("text", "wrong"), [
     ("Tom and Mia came over. She's at Google now.", ("Tom", "WORKS_AT", "Google")),
     ("Acme laid off 200 people.", ("Acme", "WORKS_AT", "")),
-    ("Mum let me go.", ("Bob", "WORKS_AT", "Mum")),
-    ("Mum let me go.", ("Bob", "WORKS_AT", "")),
+    ("Mum let me go.", ("Bob", "WORKS_AT")),
     ("My boss let me go home early.", ("Bob", "WORKS_AT", "")),
     ("They let me go to the party.", ("Bob", "WORKS_AT", "")),
     ("I've moved on from Acme and I'm now with Globex.", ("Bob", "LIVES_IN", "Acme")),
     ("We moved on from Leeds to York.", ("Bob", "LIVES_IN", "York")),
     ("I've moved on from Tom.", ("Bob", "WORKS_AT", "Tom")),
+    ("I've moved on from Tom.", ("Bob", "LIVES_IN", "Tom")),
     ("My last day at school was in 2010.", ("Bob", "WORKS_AT", "")),
     ("My last day of holiday was Friday.", ("Bob", "WORKS_AT", "")),
 ])
@@ -389,9 +389,15 @@ def test_a_denial_that_it_ever_held_corrects(extractor: RuleExtractor, text: str
     assert ending.action == "retract" and ending.corrects
 
 
-def test_leaving_a_job_is_no_denial_that_it_held(extractor: RuleExtractor) -> None:
-    [ending] = [f for f in said(extractor, "I quit Acme.").facts if f.predicate == "WORKS_AT"]
-    assert not ending.corrects
+@pytest.mark.parametrize("text", [
+    "I quit Acme.", "I never got on with my boss, so I quit Acme.",
+    "I never liked the commute, so I quit my job at Acme.", "Forget that, I quit Acme.",
+    "Ignore that, I left Acme yesterday."])
+def test_leaving_a_job_is_no_denial_that_it_held(extractor: RuleExtractor, text: str) -> None:
+    """A never that explains the leaving, or a change of subject, says the job held until
+    now (the review found each erased the job's history)."""
+    [ending] = [f for f in said(extractor, text).facts if f.predicate == "WORKS_AT"]
+    assert ending.action == "retract" and not ending.corrects
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -463,3 +469,80 @@ def test_blind4_tune_sentences(extractor: RuleExtractor, text: str, expected: Tr
 def test_blind4_tune_misreadings_not_made(extractor: RuleExtractor, text: str,
                                           wrong: tuple[str, ...]) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[:len(wrong)] == wrong}
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    # a review of this round's rules (2026-11-29): each was lost
+    ("I just got an iPhone 15, my dog already chewed the case.",
+     ("Bob", "HAS_PHONE", "iPhone 15", "assert")),
+    ("I married Dave last year and we just got a puppy, Dave is obsessed with her.",
+     ("Bob", "MARRIED_TO", "Dave", "assert")),
+    ("I had coffee with Siobhan, she's at Google now.",
+     ("Siobhan", "WORKS_AT", "Google", "assert")),
+    ("I bumped into Chidi, he works at Deloitte now.", ("Chidi", "WORKS_AT", "Deloitte", "assert")),
+    ("i work at samsung", ("Bob", "WORKS_AT", "Samsung", "assert")),
+    ("just got a job at tesla", ("Bob", "WORKS_AT", "Tesla", "assert")),
+    ("I've moved on from vegetarian to vegan.", ("Bob", "DIET", "vegan", "assert")),
+    ("I've moved on from Python to Rust at work.", ("Bob", "MAIN_LANGUAGE", "Rust", "assert")),
+    ("I moved my two cats to Leeds with me.", ("Bob", "LIVES_IN", "Leeds", "assert")),
+    ("I left Canva last week, too much stress.", ("Bob", "WORKS_AT", "Canva", "retract")),
+    ("My partner Miro works at Google.", ("Bob", "HAS_PARTNER", "Miro", "assert")),
+    ("I work as an Illustrator.", ("Bob", "JOB_TITLE", "Illustrator", "assert")),
+])
+def test_what_the_review_of_this_round_found_lost(extractor: RuleExtractor, text: str,
+                                                  kept: Triple) -> None:
+    assert kept in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    # a review of this round's rules: each was stored
+    ("That podcast really fired me up.", ("Bob", "WORKS_AT")),
+    ("My boss let me go on holiday in August.", ("Bob", "WORKS_AT")),
+    ("My manager let me go after lunch, so I went to the gym.", ("Bob", "WORKS_AT")),
+    ("My boss let me go in the end, so I'm off to Tenerife next week!", ("Bob", "WORKS_AT")),
+    ("My client fired me.", ("Bob", "WORKS_AT")),
+    ("My trainer fired me from the programme, lol.", ("Bob", "WORKS_AT")),
+    ("Coach let me go from the team.", ("Bob", "WORKS_AT")),
+    ("Today was my last day at work before my holiday.", ("Bob", "WORKS_AT")),
+    ("Omg! She got a job at Tesco!", ("Omg", "WORKS_AT")),
+    ("Edinburgh was freezing. He lives in Glasgow now.", ("Edinburgh", "LIVES_IN")),
+    ("Amazon delivered the wrong thing. He's at Microsoft now.", ("Amazon", "WORKS_AT")),
+    ("I'm Catholic, so Christmas is a big deal for us.", ("Bob", "IS_NAMED")),
+    ("I'm Muslim so I don't drink.", ("Bob", "IS_NAMED")),
+    ("I'm Nigerian but I grew up in London.", ("Bob", "IS_NAMED")),
+    ("I'm Vegetarian, by the way.", ("Bob", "IS_NAMED")),
+    ("I'm Diabetic, so no sugar please.", ("Bob", "IS_NAMED")),
+    ("I'm Skint.", ("Bob", "IS_NAMED")),
+    ("I'm Tom's manager.", ("Bob", "IS_NAMED")),
+    ("left manchester for a new job in leeds", ("Bob", "WORKS_AT", "Manchester")),
+    ("i quit netflix to save money, pay cut at work", ("Bob", "WORKS_AT")),
+    ("I've moved on from Tesco, I shop at Aldi now.", ("Bob", "WORKS_AT")),
+    ("I've moved on from the Honda, I drive a Tesla now.", ("Bob", "WORKS_AT")),
+    ("I'm doing the design for my sister's wedding invitations.", ("Bob", "WORKS_AT")),
+    ("I'm doing design work for Sarah.", ("Bob", "WORKS_AT")),
+    ("I'm doing work for Oxfam as a volunteer.", ("Bob", "WORKS_AT")),
+    ("I'm a graduate student.", ("Bob", "LEARNING")),
+    ("I'm a Cambridge student.", ("Bob", "LEARNING")),
+    ("I'm a sixth form student.", ("Bob", "LEARNING")),
+    ("I got laid off. I'm at Leeds now, staying with my parents.", ("Bob", "WORKS_AT", "Leeds")),
+    ("I'm a nurse based in the ICU at St James's.", ("Bob", "LIVES_IN")),
+    ("I'm worried I have type 2 diabetes.", ("Bob", "HAS_CONDITION")),
+    ("I have type 2 diabetes in the family, so I'm careful.", ("Bob", "HAS_CONDITION")),
+])
+def test_what_the_review_of_this_round_found_stored_wrongly(extractor: RuleExtractor, text: str,
+                                                            wrong: tuple[str, ...]) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[:len(wrong)] == wrong}
+
+
+@pytest.mark.parametrize(("text", "start"), [
+    # a job dated by a time of its own, or no new job, keeps its start
+    ("I work at Stripe, starting Monday I'm on nights.", REF),
+    ("I got a job at Stripe last month, starting Monday I'm on the night shift.",
+     datetime(2024, 5, 1, tzinfo=UTC)),
+    ("I got a job at Stripe starting Monday and I'm starting my diet tomorrow.",
+     datetime(2024, 6, 17, tzinfo=UTC)),
+])
+def test_a_start_said_beside_another_time_moves_no_job(extractor: RuleExtractor, text: str,
+                                                       start: datetime) -> None:
+    [job] = [f for f in said(extractor, text).facts if f.predicate == "WORKS_AT"]
+    assert job.valid_from == start

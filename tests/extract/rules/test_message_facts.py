@@ -6,8 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from graphmem.extract.base import ExtractedFact
-from graphmem.extract.rules.message_facts import (dedupe, latest_endings, named_pets,
-                                                  pets_not_things, starts_ahead)
+from graphmem.extract.rules.message_facts import dedupe, latest_endings, named_pets, starts_ahead
 
 SAID = datetime(2024, 6, 12, 10, tzinfo=UTC)
 
@@ -51,19 +50,3 @@ def test_the_latest_ending_of_one_thing_wins_and_duplicates_go() -> None:
     assert latest_endings([notice, last_day]) == [last_day]
     assert dedupe([_fact("LIVES_IN", "Leeds"), _fact("LIVES_IN", "leeds")]) == [
         _fact("LIVES_IN", "Leeds")]
-
-
-def test_a_pet_called_one_is_no_phone_and_no_partner() -> None:
-    phone, pet = _fact("HAS_PHONE", "greyhound Pixel"), _fact("HAS_PET", "Pixel", action="retract")
-    partner = _fact("MARRIED_TO", "Pixel", action="retract")
-    said = {"m1": "Our greyhound Pixel died on Saturday."}
-    assert pets_not_things([phone, pet, partner], said) == [pet]
-
-
-def test_a_name_not_called_a_pet_keeps_its_facts() -> None:
-    """"Geoffrey died": a pet or a partner of that name ends; and a phone beside a dog is
-    a phone."""
-    ended = [_fact(p, "Geoffrey", action="retract") for p in ("HAS_PET", "MARRIED_TO")]
-    assert pets_not_things(ended, {"m1": "Geoffrey died last week."}) == ended
-    phone = [_fact("HAS_PHONE", "Pixel 8")]
-    assert pets_not_things(phone, {"m1": "I got a Pixel 8 and my dog loves it."}) == phone

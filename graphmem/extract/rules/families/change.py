@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import Clause, Finding, Rule, each, has_time
 from graphmem.extract.rules.lexicon import (
     ACTIVITY_VERBS, LANGUAGE_LABELS, SPOKEN_LANGUAGES, dobjs, has_prt, is_company, is_named,
-    is_place, moves_a_thing, object_type, pobjs, taken_up, talks_of_work)
+    is_place, is_school, moves_a_thing, object_type, pobjs, taken_up, talks_of_work)
 from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, appositive_name, conjuncts,
                                             has_det, possessor)
 from graphmem.extract.rules.phrases import gerund, phrase
@@ -80,7 +80,9 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.lemma == "drop" and _fell(verb):
         return []
     old, new = _old_new(verb, clause.lemma)
-    if clause.lemma == "move" and has_prt(verb, "on"):
+    moved_on = clause.lemma == "move" and has_prt(verb, "on")
+    if moved_on and not any(_slot_of(t, "switch") for t in [*old, *new]):
+        # "I've moved on from Acme" (not "from vegetarian to vegan", a change of diet)
         return _moved_on(clause, speech, old, new)
     named = next((s for t in dobjs(verb) if (s := slot_noun(t))
                   and possessor(t) in (None, "me")), None)
@@ -122,23 +124,29 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
 
 def _moved_on(clause: Clause, speech: Speech, old: list[Token],
               new: list[Token]) -> list[Finding]:
-    """"I've moved on from Acme (and I'm now with Globex)": a job left, never a home ("we
-    moved on from Leeds to York" is a trip). Only a firm: named, no one's name, and said as
-    one (the NER's organisation, or in a message about work); "moved on from Tom" is
-    neither; "moved on from my job (at Acme)" ends the job. What it moved on to is left to
-    the sentence that says it."""
-    work = talks_of_work(speech.message)
+    """"I've moved on from Acme and I'm now with Globex", "I moved on from Amazon to
+    Microsoft": a job left (and taken), never a home ("we moved on from Leeds to York" is a
+    trip). Only a firm in a message about work: one moves on from a shop one used ("I've
+    moved on from Tesco, I shop at Aldi now") or from a person ("moved on from Tom") too.
+    "moved on from my job (at Acme)" ends the job."""
+    work = talks_of_work(speech.message) or _NOW_WITH.search(speech.message) is not None
 
     def firm(t: Token) -> bool:
-        return is_named(t) and t.ent_type_ != "PERSON" and (t.ent_type_ == "ORG" or work) \
+        return work and is_named(t) and t.ent_type_ not in ("PERSON", "GPE", "LOC") \
             and t.lower_ not in speech.first_names and t.text not in speech.people \
             and " to " not in t.text  # "Acme to Globex", run together by the NER
 
     jobs = [t for t in old if t.lemma_.lower() in _JOB_WORDS and possessor(t) in (None, "me")]
     firms = [t for t in old if firm(t)] + [f for j in jobs for f in pobjs(j, ("at", "with"))]
     names = [n for t in firms if (n := phrase(t))] or ([""] if jobs else [])
+    taken = [n for t in new if firm(t) and (n := phrase(t))]
     return each(clause, lambda s: [Finding(s, "WORKS_AT", n, "organization", "retract")
-                                   for n in names])
+                                   for n in names]
+                 + [Finding(s, "WORKS_AT", n, "organization") for n in taken])
+
+
+#: "...and I'm now with Globex": the firm one works for now.
+_NOW_WITH = re.compile(r"\b(?i:i'm|i\s+am)\s+(?i:now\s+)?with\s+[A-Z]")
 
 
 #: Slots whose value can itself be said to replace another: a sport, a diet, a phone...
@@ -383,11 +391,19 @@ def done_with(clause: Clause, speech: Speech) -> list[Finding]:
         if name and is_language(name) or t.ent_type_ == TECH_LABEL:
             out += [Finding(s, "USES", name or t.text, "technology", "retract")
                     for s in clause.subjects]
+        elif is_named(t) and t.ent_type_ != "PERSON" and (
+                is_school(t) or _STUDY_TALK.search(speech.message)) and (n := phrase(t)):
+            # "Done with Bocconi! Thesis submitted and defended": studies there ended
+            out += [Finding(s, "STUDIES_AT", n, "organization", "retract")
+                    for s in clause.subjects]
         else:
             out += _ended(t, "stop", clause.subjects, speech)
     return out
 
 
+#: Words of a message about studies: "thesis", "degree", "graduated".
+_STUDY_TALK = re.compile(r"\b(?:thesis|dissertation|degree|graduat\w*|exams?|uni|university|"
+                         r"course|semester|modules?|studies|phd|masters?)\b", re.IGNORECASE)
 #: How a habit is said to be over: "kickboxing is out", "keto is over", "padel's on hold".
 _OVER_WORDS = frozenset({"out", "over", "done", "finished", "history"})
 _PAUSES = frozenset({"hold", "ice", "pause", "break"})

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.contrast import denied
 from graphmem.extract.rules.clause import Clause, Finding, Rule, each
 from graphmem.extract.rules.lexicon import (
-    HOMES, inflections, is_company, is_named, is_occupation, is_org, is_place,
-    is_student_role, object_type, pobjs)
+    HOMES, SUBJECTS, inflections, is_company, is_named, is_occupation, is_org, is_place,
+    object_type, pobjs)
 from graphmem.extract.rules.owners import noun_owner
 from graphmem.extract.rules.parties import (KIN, Speech, conjuncts, copula_subjects, has_det,
                                             is_person_name, possessor)
@@ -58,7 +58,7 @@ def copula(clause: Clause, speech: Speech) -> list[Finding]:
     for attr in [c for c in verb.children if c.dep_ == "attr"
                  or c.dep_ == "acomp" and is_joined_title(c)]:
         out += _attribute(attr, subject_tokens, clause, speech)
-        out += _based_in(attr, clause)
+        out += _based_in(attr, clause, speech)
     for comp in [c for c in verb.children if c.dep_ == "acomp"]:
         out += _adjective(comp, clause, speech)
     if not any(c.dep_ == "acomp" for c in verb.children):
@@ -69,15 +69,21 @@ def copula(clause: Clause, speech: Speech) -> list[Finding]:
     return out
 
 
-def _based_in(attr: Token, clause: Clause) -> list[Finding]:
+def _based_in(attr: Token, clause: Clause, speech: Speech) -> list[Finding]:
     """"I'm a freelance illustrator based in Bristol": where the subject lives, said of the
-    title (as "I'm based in Bristol" is said of the subject)."""
-    if clause.negated or clause.tense == "past":
+    title (as "I'm based in Bristol" is said of the subject). A town, not a ward ("a nurse
+    based in the ICU"), and not when the sentence says where one lives ("a sales rep based
+    in Manchester, but I live in Liverpool")."""
+    if clause.negated or clause.tense == "past" or _LIVING.search(attr.sent.text):
         return []
     places = [t for c in attr.children if c.dep_ == "acl" and c.lower_ == "based"
-              for t in pobjs(c, ("in",)) if is_place(t) or is_named(t)]
+              for t in pobjs(c, ("in",)) if t.ent_type_ in ("GPE", "LOC")
+              or t.lower_ in speech.towns]
     return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place")
                                    for t in places if (n := phrase(t))])
+
+
+_LIVING = re.compile(r"\b(?:live|lives|living)\b", re.IGNORECASE)
 
 
 def _together(verb: Token, clause: Clause) -> list[Finding]:
@@ -141,6 +147,9 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
     lemma = attr.lemma_.lower()
     out: list[Finding] = []
     owner = possessor(attr)
+    if owner == "name" and is_occupation(attr) and any(
+            c.dep_ == "poss" and c.lemma_.lower() in _WORKPLACES for c in attr.children):
+        owner = None  # "I'm the restaurant's general manager now": a title there
     if lemma in KIN and owner == "me" and speech.first_person and not clause.negated:
         predicate = KIN[lemma]
         for who in subjects:
@@ -164,19 +173,17 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
         return out  # "I'm no writer", "I'm not a doctor"; "not a manager anymore" ends one
     if lemma == "student":
         # "a computer science student (at Leeds)": the subject learnt, and the school
-        field = " ".join(c.lower_ for c in attr.children if c.dep_ == "compound" and c.i < attr.i
-                         for c in [*(g for g in c.children if g.dep_ == "compound"), c]
-                         ) if clause.tense == "present" else ""
         return [Finding(s, "STUDIES_AT", n, "organization")
                 for s in clause.subjects for t in pobjs(attr, ("at",)) if (n := phrase(t))] \
-            + ([Finding(s, "LEARNING", field, "skill") for s in clause.subjects]
-               if field and not is_student_role(attr)
-               and not set(field.split()) & _STUDENT_KINDS else [])
+            + [Finding(s, "LEARNING", field, "skill") for s in clause.subjects
+               if (field := _field(attr)) and clause.tense == "present"]
     if is_occupation(attr) and (clause.tense != "past" or clause.perfect
                                 or clause.lemma == "become"):
         title = phrase(attr)
         if title and "," in title:  # "I'm Omar, barista at Blue Bottle": the name is not in it
             title = title.rsplit(",", 1)[1].strip()
+        if title:  # "the restaurant's general manager": the title, not whose
+            title = re.sub(r"^\S+['\u2019]s\s+", "", title)
         past = [c for c in attr.children if c.dep_ in ("amod", "compound")
                 and c.lower_ in _PAST_TITLE]
         if past and title:  # "I'm a retired English teacher": a title held, not held now
@@ -187,9 +194,14 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
                                   if any(c.lower_ == "retired" for c in past) else [])
         employers = [t for t in _workplaces(attr, clause.verb) if (n := phrase(t))]
         towns = _town_of_work(attr) if clause.tense == "present" and not employers else []
+        # "I'm a Perl developer": the language one writes most, too
+        coded = title.split()[0] if title and attr.lemma_.lower() in _CODERS \
+            and len(title.split()) == 2 and is_language(title.split()[0]) else None
         for s in clause.subjects:
             if title:
                 out.append(Finding(s, "JOB_TITLE", title, "role"))
+            if coded and clause.tense == "present":
+                out.append(Finding(s, "MAIN_LANGUAGE", coded, "technology", confidence=0.8))
             out += [Finding(s, "WORKS_AT", n, object_type(t))
                     for t in employers if (n := phrase(t))]
             out += [Finding(s, "LIVES_IN", n, "place", confidence=0.7)
@@ -197,10 +209,16 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
     return out
 
 
-#: What kind of student, not what is studied: "a first year student", "a PhD student".
-_STUDENT_KINDS = frozenset({"year", "phd", "masters", "master", "grad", "postgrad", "undergrad",
-                            "exchange", "uni", "university", "college", "school", "erasmus",
-                            "time", "mature", "doctoral", "foundation", "access", "student"})
+def _field(student: Token) -> str | None:
+    """The field a student noun names by its modifiers, when it is one ("computer science
+    student"; not "first year", "MBA", "Cambridge")."""
+    words = [t for t in student.subtree if t.i < student.i and t.dep_ in ("compound", "amod")]
+    field = " ".join(t.lower_ for t in words)
+    return field if field in SUBJECTS else None
+
+
+#: Titles of people who write code all day: "a Perl developer", "a Go dev".
+_CODERS = frozenset({"developer", "dev", "engineer", "programmer", "coder"})
 #: Words that make a title one held before: "a retired teacher", "a former nurse".
 _PAST_TITLE = frozenset({"retired", "former", "ex"})
 

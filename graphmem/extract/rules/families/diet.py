@@ -43,8 +43,8 @@ def diet(clause: Clause, speech: Speech) -> list[Finding]:
     if any(c.dep_ == "prep" and c.lower_ in ("from", "to") and not any(
             o.ent_type_ in ("DATE", "TIME") for o in c.children) for c in verb.children):
         return []  # "went from vegetarian to vegan" is a transition ("from this month" is none)
-    if clause.lemma == "be" and clause.tense == "past" and not clause.perfect:
-        return []
+    if clause.lemma in ("be", "try") and clause.tense == "past" and not clause.perfect:
+        return []  # "I was vegan at uni", "I tried a paleo diet once — didn't stick"
     words: list[Token] = []
     for c in verb.children:
         if c.dep_ == "ccomp" and any(x.dep_ in ("nsubj", "nsubjpass") for x in c.children):

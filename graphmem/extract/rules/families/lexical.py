@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import Finding, Rule
 from graphmem.extract.rules.lexicon import clean_name, is_occupation
 from graphmem.extract.rules.parties import WORD_NAMES, Speech
+from graphmem.extract.rules.slots import DIETS
 
 if TYPE_CHECKING:
     from spacy.tokens import Span
@@ -37,9 +38,11 @@ AGE = re.compile(r"\b(?i:i'm|i\s+am|i\s+just\s+turned|i\s+turned)\s+(\d{1,3})"
                   r"(?i:\s+years?\s+old\b|(?=\s*(?:[,.!;]|and\b|now\b|$)))")
 TODO = re.compile(r"^\s*(?i:todo|to-do|to\s+do)\s*[:\-]\s*(.+?)[.!]?\s*$")
 #: "I have type 2 diabetes": the parser reads "type" as the sentence's head and no rule sees
-#: the condition ("my dad has type 2 diabetes" parses, and is read by its verb).
-TYPED_DIABETES = re.compile(r"\b(?i:i\s+have|i\s+have\s+got|i've\s+got|i\s+got|i've)\s+"
-                            r"(?i:(type\s+[12])\s+diabetes)\b")
+#: the condition ("my dad has type 2 diabetes" parses, and is read by its verb). Said as the
+#: sentence's statement, not "If I have...", "I'm worried I have...", "...in the family".
+TYPED_DIABETES = re.compile(r"^\W*(?i:(?:well|so|also|and|but|yeah|btw|fyi|oh)\W+)*"
+                            r"(?i:i\s+have|i\s+have\s+got|i've\s+got|i\s+got|i've)\s+"
+                            r"(?i:(type\s+[12])\s+diabetes)\b(?!\s+(?i:in|runs))")
 def lexical_facts(sent: Span, speech: Speech) -> list[Finding]:
     """The speaker's names, age, "Todo:" lines and a typed diabetes, read off the text."""
     if not speech.first_person:
@@ -63,7 +66,8 @@ def lexical_facts(sent: Span, speech: Speech) -> list[Finding]:
             out.append(Finding(me, "PREFERRED_NAME", name, "name", timing="none", confidence=0.9))
     for pattern in (_MY_NAME, I_AM):
         named = pattern.search(text)
-        if named and (name := clean_name(named.group(1))) and (
+        if named and (name := clean_name(named.group(1))) and not name.endswith(
+                ("'s", "\u2019s")) and (  # "I'm Tom's manager" names Tom's manager, not me
                 pattern is _MY_NAME or _is_name(sent, named.start(1), speech)):
             out.append(Finding(me, "IS_NAMED", name, "name", timing="none", confidence=0.9))
     renamed = _NEW_NAME.search(text)
@@ -88,7 +92,17 @@ def lexical_facts(sent: Span, speech: Speech) -> list[Finding]:
     return out
 
 
-_ADJECTIVE_ENDING = re.compile(r"\w{3}(?:ed|ous|ful|less|able|ible|ive|ish|ing)$")
+#: Endings of words said of people after "I'm": "Exhausted", "Catholic", "Buddhist",
+#: "Mancunian", "Jamaican", "Teetotal", "Redundant".
+_ADJECTIVE_ENDING = re.compile(r"\w{3}(?:ed|ous|ful|less|able|ible|ive|ish|ing|ic|ist|ian|an|"
+                               r"ese|al|ant|ent|ual)$")
+#: Rare words said of people after "I'm" that no ending gives away.
+_SAID_OF_PEOPLE = frozenset({"skint", "hungover", "hangry", "knackered", "gutted", "chuffed",
+                             "peckish", "stoked", "psyched", "pumped", "bummed", "broke",
+                             "single", "hybrid", "scouse", "geordie", "brummie", "gay", "queer",
+                             "trans", "bi", "straight", "veggie", "muslim", "hindu", "sikh",
+                             "jewish", "pagan", "bipolar", "sober", "wfh", "remote", "pregnant",
+                             "engaged", "married", "divorced", "widowed", "retired", "unemployed"})
 
 
 def _is_name(sent: Span, char: int, speech: Speech) -> bool:
@@ -102,7 +116,8 @@ def _is_name(sent: Span, char: int, speech: Speech) -> bool:
             low = token.lower_
             return token.ent_type_ == "PERSON" or (
                 token.ent_type_ in ("", "ORG") and token.tag_ in ("NNP", "NNPS")) or (
-                token.ent_type_ in ("", "GPE", "NORP") and not _ADJECTIVE_ENDING.search(low)
+                token.ent_type_ in ("", "GPE") and low not in _SAID_OF_PEOPLE
+                and low not in DIETS and not _ADJECTIVE_ENDING.search(low)
                 and (low in speech.first_names and low not in WORD_NAMES
                      or speech.rare is not None and speech.rare(low)))
     return False

@@ -130,7 +130,8 @@ def _bare_person(token: Token, speech: Speech) -> bool:
     """A person's name alone ("Geoffrey"), not a speaker's, said in the first person."""
     person = token.ent_type_ == "PERSON" or (token.lower_ in speech.first_names
                                              and token.lower_ not in WORD_NAMES)
-    return speech.first_person and person and token.pos_ == "PROPN" \
+    pet = token.i > 0 and token.doc[token.i - 1].lemma_.lower() in PETS  # "My dog Pixel died"
+    return speech.first_person and person and token.pos_ == "PROPN" and not pet \
         and not list(token.children) and token.text not in speech.speakers \
         and token.text != speech.speaker
 

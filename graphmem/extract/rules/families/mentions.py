@@ -27,7 +27,7 @@ from graphmem.extract.rules.lexicon import (
     OCCUPATIONS, capitalised, is_company, is_named, is_occupation, is_place, is_school,
     pobjs)
 from graphmem.extract.rules.owners import had_by_speaker
-from graphmem.extract.rules.parties import (FIRST_PERSON, KIN, Party, Speech, appositive_name,
+from graphmem.extract.rules.parties import (FIRST_PERSON, KIN, PETS, Party, Speech, appositive_name,
                                             possessor)
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
@@ -177,8 +177,9 @@ def _owned_thing(token: Token) -> tuple[str, str, bool] | None:
     car, named by its model (:func:`value_slot`), as slot and name, and whether the verb
     over it says it is gone ("My Galaxy S22 was stolen")."""
     if possessor(token) != "me" or token.pos_ not in ("PROPN", "NOUN") or any(
-            c.lower_ in _NOT_NOW for c in token.children):
-        return None
+            c.lower_ in _NOT_NOW or c.dep_ == "compound" and c.lemma_.lower() in PETS
+            for c in token.children):
+        return None  # "our greyhound Pixel" is a dog, not a phone
     name = phrase(token) or token.text
     code = [c for c in token.children if c.dep_ in ("appos", "nummod") and c.i == token.i + 1
             and any(ch.isdigit() for ch in c.text)]

@@ -131,7 +131,8 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
              or (clause.ended or titled) and (is_named(t) or t.ent_type_ == TECH_LABEL)
              and t.ent_type_ not in ("GPE", "LOC")
              # "Tom switched jobs. He's at Initech now": the NER's town is the new firm
-             or t.ent_type_ == "GPE" and is_named(t) and _CHANGED_JOBS.search(speech.message)]
+             or t.ent_type_ == "GPE" and is_named(t) and _CHANGED_JOBS.search(speech.message)
+             and t.lower_ not in speech.towns]  # "I got laid off. I'm at Leeds now": a town
     orgs = list(dict.fromkeys(orgs))
     titles = [t for t in pobjs(clause.verb, ("as",))]
     action = action_of(clause)

@@ -111,26 +111,44 @@ def work(clause: Clause, speech: Speech) -> list[Finding]:
 _WORKING_VERBS = frozenset({"freelance", "tutor", "consult", "contract", "temp"})
 #: Work one does for a firm: "doing online tutoring for a company called MyTutor".
 _WORK_DONE = frozenset({"work", "tutoring", "consulting", "freelancing", "contracting",
-                        "shift", "shifts", "teaching", "coaching", "design", "illustration",
+                        "shift", "teaching", "coaching", "design", "illustration",
                         "copywriting", "translation", "admin"})
 
 
 def work_done_for(clause: Clause, speech: Speech) -> list[Finding]:
     """"I'm doing online tutoring for a company called MyTutor", "I freelance for Acme",
-    "doing freelance work for Acme": an employer now (a past one is history, not said)."""
+    "doing freelance work for Acme": an employer now. Only a firm by its name: not "for my
+    sister's wedding invitations", "for Sarah", "for children's books"; not volunteering,
+    and not a past job (history, not said as such)."""
     verb = clause.verb
     if clause.negated or clause.modal or clause.hedged or \
-            clause.tense == "past" and not clause.perfect:
+            clause.tense == "past" and not clause.perfect or _VOLUNTEERING.search(verb.sent.text):
         return []
-    done = [t for t in dobjs(verb) if t.lemma_.lower() in _WORK_DONE
-            or t.lower_ in _WORK_DONE] if clause.lemma == "do" else [verb]
-    if clause.lemma != "do" and clause.lemma not in _WORKING_VERBS:
-        return []
-    places = [t for d in done for t in pobjs(d, ("for",)) + (pobjs(verb, ("for",)) if d is not verb
-                                                              else [])
-              if _a_workplace(t) and (capitalised(t) or phrase(t) != t.lower_)]
+    if clause.lemma == "do":
+        done = [t for t in dobjs(verb) if t.lemma_.lower() in _WORK_DONE]
+        clients = [c for d in done for c in pobjs(d, ("for",))] + (
+            pobjs(verb, ("for",)) if done else [])
+    else:
+        clients = pobjs(verb, ("for",))
+    firms = [t for t in dict.fromkeys(clients) if _a_firm(t, speech)]
     return each(clause, lambda s: [Finding(s, "WORKS_AT", n, object_type(t))
-                                   for t in dict.fromkeys(places) if (n := phrase(t))])
+                                   for t in firms if (n := phrase(t))])
+
+
+def _a_firm(token: Token, speech: Speech) -> bool:
+    """A firm by its name ("Acme"), or a business noun given one ("a company called MyTutor");
+    not a person, a first name, or someone's thing."""
+    if possessor(token) is not None or token.lower_ in speech.first_names \
+            or token.ent_type_ == "PERSON" and " " in token.text:  # "for Tom Baker"
+        return False  # (the NER calls many a firm a person: "freelancing for Acme")
+    if capitalised(token):
+        return True
+    name = phrase(token) or ""
+    return token.lemma_.lower() in BUSINESSES and name[:1].isupper()
+
+
+#: "as a volunteer", "volunteering": unpaid, no employer.
+_VOLUNTEERING = re.compile(r"\bvolunteer\w*|\bvoluntar\w*|\bunpaid\b", re.IGNORECASE)
 
 
 #: How a stretch of work history is worded: "Maya worked at Acme from 2015 to 2020".
@@ -396,11 +414,16 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
         return []  # "I'm going to quit my job": not yet ("leaving Acme on Friday" is dated)
     if lemma == "lay" and not has_prt(verb, "off"):
         return []
+    if lemma == "fire" and has_prt(verb, "up"):
+        return []  # "That podcast really fired me up"
     if lemma in ("lay", "fire", "sack") and dobjs(verb):
         # "Acme laid me off", "they fired Tom": the object lost the job ("Acme laid off 200
-        # people" names no one)
+        # people" names no one); by an employer ("My client fired me" ends one client)
+        firms = _employers(verb, speech)
+        if not firms and not _by_an_employer(verb, speech, fired=True):
+            return []
         return [f for who in _dismissed(verb, speech)
-                for f in _jobs_ended(who, _employers(verb, speech) + pobjs(verb, ("from",)))]
+                for f in _jobs_ended(who, firms + pobjs(verb, ("from",)))]
     if lemma in ("quit", "leave") and any(c.dep_ == "xcomp" and c.tag_ == "VBG"
                                           for c in verb.children):
         return []  # "quit using X" is handled by the usage rules; "quit X to freelance" is not
@@ -438,11 +461,33 @@ def _dismissed(verb: Token, speech: Speech) -> list[Party]:
 
 def _employers(verb: Token, speech: Speech) -> list[Token]:
     """The firm named as the subject (or, parsed loosely, before) a dismissal: "Acme laid me
-    off", "Acme let me go"; not "they" or "my boss"."""
+    off", "Acme let me go"; not "they", "my boss", a relative, a first name, nor a person by
+    a capitalised noun ("Coach let me go from the team")."""
     return [t for t in verb.children if t.dep_ in ("nsubj", "npadvmod") and t.i < verb.i
             and is_named(t) and t.ent_type_ != "PERSON" and t.text not in speech.speakers
             and t.lower_ != "i" and t.lemma_.lower() not in KIN
-            and t.lower_ not in speech.first_names]
+            and t.lower_ not in speech.first_names and t.lower_ not in _NOT_DISMISSERS]
+
+
+#: How long one may have held a job: "after six years".
+_SPANS = frozenset({"year", "month", "week", "decade"})
+#: Who may end one's job without being named: "they", "my boss", "the company".
+_DISMISSERS = frozenset({"they", "company", "firm", "boss", "manager", "employer", "employers",
+                         "business", "management", "hr", "bank", "startup", "agency", "council",
+                         "owner", "owners", "bosses", "shop", "store", "restaurant", "hospital",
+                         "school", "work"})
+#: People who end something else: a client, a coach, a landlord.
+_NOT_DISMISSERS = frozenset({"coach", "trainer", "teacher", "client", "customer", "clients",
+                             "landlord", "doctor", "tutor", "professor", "team", "club"})
+
+
+def _by_an_employer(verb: Token, speech: Speech, *, fired: bool = False) -> bool:
+    """Whether a dismissal's unnamed subject can be an employer: "the company", "my boss",
+    "they" (who fire someone, or let them go in a message about work: "they let me go" may
+    be one's parents)."""
+    return any(c.lemma_.lower() in _DISMISSERS and (c.lower_ != "they" or fired
+                                                    or talks_of_work(speech.message))
+               for c in verb.children if c.dep_ in ("nsubj", "npadvmod") and c.i < verb.i)
 
 
 def let_go(clause: Clause, speech: Speech) -> list[Finding]:
@@ -452,19 +497,21 @@ def let_go(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.negated or clause.modal or clause.hedged or \
             clause.tense == "future" and not has_time(verb):
         return []
+    # gone for good: "after six years", "from Acme", a time ("last week"); not "let me go
+    # on holiday", "in the end", "after lunch"
     went = [c for c in verb.children if c.dep_ in ("ccomp", "xcomp") and c.lemma_ == "go"
             and all(d.dep_ in ("nsubj", "npadvmod", "punct")
-                    or d.dep_ == "prep" and d.lower_ in ("after", "in", "on", "from")
+                    or d.dep_ == "prep" and d.lower_ == "after"
+                    and any(o.ent_type_ == "DATE" or o.lemma_.lower().split()[-1] in _SPANS
+                            for o in d.children)
+                    or d.dep_ == "prep" and d.lower_ == "from"
+                    and any(is_named(o) for o in d.children)
                     for d in c.children)]
-    if not went or not any(c.dep_ in ("nsubj", "npadvmod") and c.i < verb.i
-                           for c in verb.children):
+    if not went:
         return []
     employers = _employers(verb, speech)
-    family = any(c.dep_ in ("nsubj", "npadvmod") and c.i < verb.i and (
-        KIN.get(c.lemma_.lower(), "KNOWS") != "KNOWS" or c.lower_ in ("parents", "folks")
-        or c.lower_ in speech.first_names) for c in verb.children)
-    if family or not employers and not talks_of_work(speech.message):
-        return []  # "Mum finally let me go": leave to go, not a job's end
+    if not employers and not _by_an_employer(verb, speech):
+        return []  # "Mum finally let me go", "Coach let me go": leave to go, not a job's end
     who = [speech.me() if t.lower_ == "me" else Party(t.text, "person")
            for t in went[0].children if t.dep_ == "nsubj" and (
                t.lower_ == "me" and speech.first_person
@@ -498,6 +545,10 @@ def made_redundant(clause: Clause, speech: Speech) -> list[Finding]:
 #: A message that says the speaker is leaving a job: "handed in my notice, my last day is...".
 _LEAVING_TALK = re.compile(r"\b(?:notice|resign|quit|leav|job|work|employ|redundan|contract)\w*",
                            re.IGNORECASE)
+#: Time off after a last day: "before my holiday", "before I go on leave", "for the year".
+_TIME_OFF = re.compile(r"\b(?:holidays?|leave|vacation|break|time\s+off|sabbatical|honeymoon|"
+                       r"christmas|summer|for\s+the\s+(?:week|year|month|term))\b",
+                       re.IGNORECASE)
 #: "my last day (at Tesco) is March 31", "my final day is Friday".
 _LAST_DAY = re.compile(r"\b(?:last|final)\s+day\b", re.IGNORECASE)
 
@@ -507,8 +558,9 @@ def last_day(clause: Clause, speech: Speech) -> list[Finding]:
     "today was my last day at Acme": the job ends on that day, not when it was said. Only
     when the message speaks of work ("my last day of holiday is Friday" ends nothing)."""
     verb = clause.verb
-    if clause.negated or clause.modal or not speech.first_person or not has_time(verb):
-        return []
+    if clause.negated or clause.modal or not speech.first_person or not has_time(verb) \
+            or _TIME_OFF.search(verb.sent.text):
+        return []  # "my last day at work before my holiday": a break, not the job's end
     days = [t for t in verb.children if t.dep_ in ("nsubj", "attr") and _LAST_DAY.search(
         " ".join(x.lower_ for x in t.subtree if x.i <= t.i)) and possessor(t) == "me"]
     if not days:
