@@ -51,10 +51,9 @@ def noun_facts(sent: Span, speech: Speech) -> list[Finding]:
                                        statement=f"{{s}} has a {word} named {name}"))
                 elif KIN[lemma] in ("HAS_PARTNER", "MARRIED_TO") and any(
                         c.dep_ == "amod" and c.lower_ in _DEAD for c in token.children):
-                    # "my late wife Margaret": a marriage death ended, not one held now
-                    out.append(Finding(owner, KIN[lemma], name, "person", "retract",
-                                       timing="none",
-                                       statement=f"{name}, {{s's}} late {word}, has died"))
+                    # "my late wife Margaret": a marriage death ended, not one held now; said
+                    # in passing it ends nothing either (its turn tells who she was)
+                    continue
                 elif KIN[lemma] != "KNOWS" or owner.is_speaker:
                     # "my old boss Gerald": what he was, not what he is
                     was = [c.lower_ for c in token.children if c.dep_ == "amod"
