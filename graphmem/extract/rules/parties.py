@@ -315,7 +315,8 @@ def _named_before(token: Token, speech: Speech) -> str | None:
         return None
     earlier = text_before(speech.message, token.sent)
     before = earlier + " " + token.doc[token.sent.start:token.i].text
-    if _SOMEONE_ELSE.search(_NAMED_RELATIVE.sub(r"\1", before)):  # "my brother Tom": Tom
+    # "my brother Tom", "Jo is my best friend": the name is who is meant
+    if _SOMEONE_ELSE.search(_RELATIVE_NAMED.sub(r"\1", _NAMED_RELATIVE.sub(r"\1", before))):
         return None
     others = speech.speakers | {speech.speaker}
     named = {t.text for t in token.sent if t.i < token.i and t.text not in others
@@ -359,6 +360,10 @@ def _a_thing(token: Token, speech: Speech) -> bool:
 _NAMED_RELATIVE = re.compile(
     r"\b(?i:my|our)\s+(?:\w+\s+)?(?i:" + "|".join(sorted(KIN, key=len, reverse=True))
     + r"),?\s+([A-Z][a-z]+)")
+#: A name said to be a relative ("Jo is my best friend"): the name is who is meant.
+_RELATIVE_NAMED = re.compile(
+    r"\b([A-Z][a-z]+)(?:'s|\s+is)\s+(?i:my|our)\s+(?:\w+\s+)?(?i:"
+    + "|".join(sorted(KIN, key=len, reverse=True)) + r")\b")
 #: Words that name someone besides a name: a possessive ("Sarah's husband", "his wife"), a
 #: relative or a person by a noun.
 _SOMEONE_ELSE = re.compile(

@@ -408,6 +408,7 @@ def test_leaving_a_job_is_no_denial_that_it_held(extractor: RuleExtractor, text:
     ("I'm freelancing for Acme now.", ("Bob", "WORKS_AT", "Acme", "assert")),
     ("Dan got a placement at the BBC.", ("Dan", "WORKS_AT", "BBC", "assert")),
     ("My grandchildren are Poppy and Oliver.", ("Bob", "HAS_RELATIVE", "Oliver", "assert")),
+    ("Jo is my best friend. She's a photographer.", ("Jo", "JOB_TITLE", "photographer", "assert")),
     ("My grandchildren Poppy and Oliver came for tea.",
      ("Bob", "HAS_RELATIVE", "Oliver", "assert")),
     ("I live with my flatmates Dan and Priya.", ("Bob", "HAS_FRIEND", "Priya", "assert")),
