@@ -283,11 +283,25 @@ def test_a_value_taken_back_never_held(ingestor: Ingestor, store: GraphStore, te
     assert wrong not in slot(store, tenant, predicate, as_of=day(2))
 
 
-def test_a_pointed_word_that_is_no_value_corrects_nothing(ingestor: Ingestor, store: GraphStore,
-                                                          tenant: str) -> None:
+@pytest.mark.parametrize(("first", "then", "predicate", "kept"), [
+    ("I work at Acme.", "Actually it was great.", "WORKS_AT", "Acme"),
+    ("I play tennis.", "Sorry, it's netball tonight so I can't.", "PLAYS_SPORT", "tennis"),
+    ("I work at Acme.", "My sister lives in Leeds. Sorry, I meant York.", "WORKS_AT", "Acme"),
+])
+def test_a_pointed_word_that_is_no_slip_corrects_nothing(ingestor: Ingestor, store: GraphStore,
+                                                         tenant: str, first: str, then: str,
+                                                         predicate: str, kept: str) -> None:
+    tell(ingestor, tenant, 1, first)
+    tell(ingestor, tenant, 3, then)
+    assert slot(store, tenant, predicate) == {kept}
+
+
+def test_a_dated_leaving_after_scratch_that_held_until_then(ingestor: Ingestor,
+                                                            store: GraphStore, tenant: str) -> None:
+    """"Scratch that. I quit Acme last week" ends the job last week; it is no denial."""
     tell(ingestor, tenant, 1, "I work at Acme.")
-    tell(ingestor, tenant, 3, "Actually it was great.")
-    assert slot(store, tenant, "WORKS_AT") == {"Acme"}
+    tell(ingestor, tenant, 3, "Scratch that. I quit Acme last week, so Monday works.")
+    assert slot(store, tenant, "WORKS_AT", as_of=day(2)) == {"Acme"}
 
 
 def test_a_home_corrected_by_a_town_alone(ingestor: Ingestor, store: GraphStore,

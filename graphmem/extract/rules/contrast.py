@@ -165,7 +165,9 @@ TAKEN_BACK = re.compile(r"^\W*(?:(?:oh|ok|okay|sorry|wait|no|actually)\W+)*(?:(?
                         r"(?:just\s+)?(?:said|wrote|told\s+you))\b", re.IGNORECASE)
 _TAKEN_BACK_ABOUT = re.compile(r"\b(?:scratch|strike|forget|ignore|disregard)\s+what\s+i\s+"
                                r"(?:just\s+)?(?:said|wrote|told\s+you)\s+about\s+(?:my\s+|the\s+)?"
-                               r"(?P<wrong>[^,;:.!?]+)", re.IGNORECASE)
+                               r"(?P<wrong>[^,;:.!?]+?)(?:\s+(?:earlier|before|yesterday|today|"
+                               r"last\s+\w+|the\s+other\s+day))?\s*(?:[,;:.!?-]|$)",
+                               re.IGNORECASE)
 
 
 def taken_back_before(message: str, sent: Span) -> str | None:
@@ -182,12 +184,12 @@ def taken_back_before(message: str, sent: Span) -> str | None:
 #: Brightwater", "we've never lived in Leeds", "Scratch that, I never signed with them". Its
 #: endings correct: the value never held (not "held until now"). Not a never that explains
 #: something else ("I never got on with my boss, so I quit Acme", "I never worked at a
-#: startup before joining Acme").
-NEVER_HELD = re.compile(r"^\W*(?:(?:oh|ok|okay|sorry|wait|no|actually|scratch\s+that|to\s+be\s+"
-                        r"clear)\W+)*(?:i|we)(?:\s+have|'ve|\s+had|'d)?\s+never\s+"
-                        r"(?:actually\s+|really\s+)?(?:worked|lived|studied|owned|drove|driven|had|"
-                        r"dated|been|signed|played|used|joined)\b"
-                        r"(?![^.!?]*\b(?:before|until|till|so|because|but)\b)", re.IGNORECASE)
+#: startup before joining Acme", "I never had a car until I moved to Leeds").
+NEVER_HELD = re.compile(r"^\W*(?:(?:oh|ok|okay|sorry|wait|no|actually|honestly|scratch\s+that|"
+                        r"(?:just\s+)?to\s+(?:be\s+)?clear(?:ify)?|for\s+the\s+record)\W+)*"
+                        r"(?:i|we)(?:\s+have|'ve|\s+had|'d)?\s+never\s+(?:actually\s+|really\s+|"
+                        r"even\s+|ever\s+)?(?:worked|lived|studied|owned|drove|driven|dated|signed|"
+                        r"played|joined)\b(?![^.!?]*\b(?:before|until|till)\b)", re.IGNORECASE)
 #: A contrast said as a correction: "Sorry, I live in Lisbon, not Porto", "Actually, my car
 #: is a Honda, not a Toyota". The denied value was a slip, like one :data:`CORRECTION` reads.
 CORRECTING = re.compile(rf"^\W*{_CUE_WORDS}\b[^.!?]*,\s*not\s", re.IGNORECASE)
@@ -223,6 +225,9 @@ def owned_slip(message: str, sent: Span) -> bool:
 _LAST_SENTENCE = re.compile(r"[^.!?]*[.!?:]*$")
 
 
+#: Cues that own a slip of the tongue, after which a value in lower case is the right one.
+_SLIP_CUE = re.compile(r"^\W*(?i:(?:i\s+)?mixed\s+up\s+my\s+words|(?:i\s+)?got\s+my\s+words\s+"
+                       r"mixed\s+up|(?:ignore|forget|disregard)\s+what\s+i\s+said|typo|i\s+meant)")
 #: A sentence that opens as a correction.
 _CUE = re.compile(rf"^\W*{_CUE_WORDS}\b", re.IGNORECASE)
 #: Subjects of a correction that points back at a value said before: "it was Lisbon".
@@ -291,8 +296,11 @@ def _parsed(sent: Span, known: Callable[[str], bool] | None = None,
     if denials:
         wrong = denials[0]
         return Correction(right, wrong, value) if right.lower() != wrong.lower() else None
+    # a value in lower case only after words that own a slip ("Mixed up my words earlier,
+    # it's powerlifting"), not any cue ("Sorry, it's netball tonight so I can't")
     named = value.pos_ == "PROPN" or (value.text[:1].isupper() and value.i != sent.start) \
-        or cued and known is not None and known(right)
+        or (cue_before or _SLIP_CUE.search(sent.text) is not None) and known is not None \
+        and known(right)
     return Correction(right, None, value) if named and (meaning or cued) else None
 
 

@@ -128,16 +128,15 @@ def _fillable(fix: Correction, towns: frozenset[str]) -> list[set[str]]:
     person's for a person ("Actually it was Tom" never makes Tom an employer). The tagger's
     other kinds for a name said alone are guesses ("Globex" a product, "Acme" nothing), so
     any other name may be an employer, a car or a person, but not a home; a town the
-    gazetteer knows is a home first ("Sorry, I meant York", York tagged a person), else an
-    employer named after one ("I work at Lloyds. Sorry, I meant Halifax")."""
+    gazetteer knows is a home ("Sorry, I meant York", York tagged a person; a firm named after
+    a town, "Sorry, I meant Halifax" after "I work at Lloyds", is not read: "My sister lives
+    in Leeds. Sorry, I meant York" had made York the user's employer)."""
     slot = value_slot(fix.right, fix.head)
     if slot is not None:
         return [{slot}]
-    kind = object_type(fix.head)
-    kinds = [{kind} if kind in ("place", "person") else _NAMED_KINDS]
-    if fix.right.lower() in towns:
-        kinds = [{"place"}, _NAMED_KINDS]
-    return [{predicate for predicate, typ in SLOT_TYPES.items() if typ in k} for k in kinds]
+    kind = "place" if fix.right.lower() in towns else object_type(fix.head)
+    kinds = {kind} if kind in ("place", "person") else _NAMED_KINDS
+    return [{predicate for predicate, typ in SLOT_TYPES.items() if typ in kinds}]
 
 
 def _last_said(facts: list[ExtractedFact], candidates: list[CandidateFact], fix: Correction,

@@ -226,18 +226,22 @@ class RuleExtractor:
                     # "Sorry, I meant I work at Hooli, not Initech", "Actually, I live in Lisbon,
                     # not Porto", "I misspoke earlier. We live in Wells, not Bath"
                     said = [f.model_copy(update={"corrects": True}) for f in said]
-                elif (taken_back := taken_back or TAKEN_BACK.search(sent.text) is not None) \
-                        or NEVER_HELD.search(sent.text):
-                    # "Scratch that, I never signed with them": it never held, not until now;
-                    # "Ignore what I said about Philips, the company I joined is Mercado Libre"
-                    # (split in two sentences) says what holds instead
+                elif taken_back or TAKEN_BACK.search(sent.text) or NEVER_HELD.search(sent.text):
+                    # "Scratch that, I never signed with them", "I never worked at X": it never
+                    # held, not until now; "Ignore what I said about Philips, the company I
+                    # joined is Mercado Libre" (split in two sentences) says what holds instead.
+                    # An ending with a time of its own is no denial ("Scratch that. I quit Acme
+                    # last week"), and only what follows the taking-back replaces it.
+                    denied = not has_time_cue(sent.text) and not taken_back
                     said = [f.model_copy(update={"corrects": True})
-                            if f.action == "retract" or taken_back else f for f in said]
-                    if taken_back and wrong:  # and what it took back never held in that slot
-                        said += [f.model_copy(update={"object": wrong, "action": "retract",
-                                                      "corrects": True})
-                                 for f in said if f.action == "assert"
-                                 and f.object.lower() != wrong.lower()][:1]
+                            if f.action == "assert" and taken_back
+                            or f.action == "retract" and denied else f for f in said]
+                    if taken_back and wrong:  # what it took back, as stored, never held
+                        unplaced = unplaced or not candidates  # (ask for the stored facts)
+                        said += [f.model_copy(update={"object": c.object, "action": "retract",
+                                                      "predicate": c.predicate, "corrects": True})
+                                 for f in said[:1] for c in candidates
+                                 if c.object.lower() == wrong.lower() and _said_by_speaker(c, unit)]
                 facts += said
                 # "Ignore what I said about Scala; it's Python that I use": pointed at, cued
                 fix = None if found else correction(sent, _known, cued=taken_back)
@@ -365,6 +369,12 @@ def _units(episode: Episode) -> list[_Unit]:
     if episode.content.strip():
         return [_Unit(episode.content, None, SELF, True, episode.reference_time)]
     return []
+
+
+def _said_by_speaker(candidate: CandidateFact, unit: _Unit) -> bool:
+    """Whether a stored fact is the message's speaker's own."""
+    return candidate.own if unit.speaker == SELF else \
+        candidate.subject.lower() == unit.speaker.lower()
 
 
 def _named_earlier(facts: list[ExtractedFact], unit: _Unit) -> tuple[frozenset[str],

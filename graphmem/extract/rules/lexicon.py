@@ -381,8 +381,9 @@ SUBJECTS = frozenset({
     "mechanical engineering", "civil engineering", "electrical engineering", "anthropology",
     "archaeology", "classics", "theology", "media", "fashion", "graphic design", "biochemistry",
     "neuroscience", "astrophysics", "geology", "midwifery", "physiotherapy", "criminology",
-    "international relations", "french", "spanish", "german", "italian", "japanese",
-    "chinese", "computing", "it", "cs", "pe", "sports science", "social work", "agriculture"})
+    "international relations", "computing", "it", "cs", "pe", "sports science", "social work",
+    "agriculture", "game design", "cybersecurity", "comp sci", "vet", "physio",
+    "marine biology", "nursing"})
 #: Words of a message about a job: being let go or moving on ends one there.
 _WORK_TALK = re.compile(r"\b(?:job|jobs|work|boss|company|firm|employer|manager|redundan\w*|"
                         r"contract|office|shifts?|layoffs?|restructur\w*|colleagues?|career|"

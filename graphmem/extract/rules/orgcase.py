@@ -38,8 +38,8 @@ _NOT_LEFT_JOBS = re.compile(r"(?:uni|rehab|insta|instagram|fb|facebook|tiktok|tw
 #: A message about a job: shifts, a boss, a notice ("work" alone is not: "quit duolingo, too
 #: busy with work").
 _WORK_WORDS = re.compile(r"\b(?:(?:my|the|a|new)\s+job|shifts?|boss|manager|colleagues?|wages?|"
-                         r"rota|employer|hired|fired|redundan\w*|notice|new\s+place)\b",
-                         re.IGNORECASE)
+                         r"rota|employer|hired|fired|redundan\w*|notice|new\s+place|"
+                         r"the\s+(?:work|pay|hours)|work(?:ed)?\s+there)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z][a-z&'-]*")
 _NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z&'-]*)")
 #: Verb and adverb endings: "at tesco stacking shelves", "at kpmg mostly".

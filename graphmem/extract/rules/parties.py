@@ -303,6 +303,10 @@ def party_of(token: Token, speech: Speech) -> Party | None:
 
 
 _CAPITALISED = re.compile(r"\b(?!I\b)[A-Z][a-z]*\b")
+#: A word opening a sentence with what only people do: "Tyler texted me", "Jamal called".
+_ACTING = re.compile(r"(?:^|[.!?]\s+)([A-Z][a-z]+)\s+(?:just\s+)?(?:texted|called|rang|messaged|"
+                     r"came|visited|said|told|wrote|emailed|phoned|replied|asked|mentioned|"
+                     r"popped)\b")
 
 
 def _named_before(token: Token, speech: Speech) -> str | None:
@@ -329,7 +333,8 @@ def _named_before(token: Token, speech: Speech) -> str | None:
         # Amazon. He's at Microsoft now")
         named = {w for w in _CAPITALISED.findall(earlier)
                  if w not in others and w not in speech.things}
-        if len(named) != 1 or not any(_a_name(w, speech, rare=False) for w in named):
+        acting = set(_ACTING.findall(earlier))  # "Tyler texted me last night."
+        if len(named) != 1 or not any(_a_name(w, speech, rare=w in acting) for w in named):
             return None  # "Omg! She got a job", "Edinburgh was freezing. He...": no one
     return next(iter(named)) if len(named) == 1 else None
 

@@ -125,7 +125,6 @@ def test_a_slip_naming_a_word_of_a_stored_value_mends_that_word(
     ("I live in Porto.", "Actually it was Lisbon.", "Lisbon", "Porto"),
     # the seventh trial: York read with "meant" as one town, then as a person
     ("I live in Leeds.", "Sorry, I meant York.", "York", "Leeds"),
-    ("I work at Lloyds.", "Sorry, I meant Halifax.", "Halifax", "Lloyds"),  # a bank, a town
 ])
 def test_a_correction_naming_no_wrong_value_replaces_the_last_one_it_can(
         extractor: RuleExtractor, first: str, fix: str, right: str, wrong: str) -> None:

@@ -458,7 +458,7 @@ def test_blind4_tune_sentences(extractor: RuleExtractor, text: str, expected: Tr
     ("My old employer, Acme, went bust.", ("Bob", "WORKS_AT")),
     ("Mum let me go on my last day of school.", ("Bob", "WORKS_AT")),
     ("My parents let me go.", ("Bob", "WORKS_AT")),
-    ("My Pixel 8 didn't break when I dropped it.", ("Bob", "HAS_PHONE")),
+    ("My Pixel 8 didn't break when I dropped it.", ("Bob", "HAS_PHONE", "Pixel 8", "retract")),
     ("I might sell my Honda Civic.", ("Bob", "DRIVES")),
     ("Someday I'll live in Kyoto, mark my words.", ("Bob", "LIVES_IN")),
     ("I will live in Leeds.", ("Bob", "LIVES_IN")),
@@ -546,3 +546,54 @@ def test_a_start_said_beside_another_time_moves_no_job(extractor: RuleExtractor,
                                                        start: datetime) -> None:
     [job] = [f for f in said(extractor, text).facts if f.predicate == "WORKS_AT"]
     assert job.valid_from == start
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a second review of this round's rules: each was lost
+    ("The company let me go on Friday, so I'm job hunting.", ("Bob", "WORKS_AT", "", "retract")),
+    ("My boss let me go in March.", ("Bob", "WORKS_AT", "", "retract")),
+    ("My supervisor fired me.", ("Bob", "WORKS_AT", "", "retract")),
+    ("I'm Adrian.", ("Bob", "IS_NAMED", "Adrian", "assert")),
+    ("Hi, I'm Tristan.", ("Bob", "IS_NAMED", "Tristan", "assert")),
+    ("Hi, I'm Jamal.", ("Bob", "IS_NAMED", "Jamal", "assert")),
+    ("My last day at Tesco is December 23rd, just before Christmas.",
+     ("Bob", "WORKS_AT", "Tesco", "retract")),
+    ("i quit costa, hated the work", ("Bob", "WORKS_AT", "Costa", "retract")),
+    ("left asda, the hours were killing me", ("Bob", "WORKS_AT", "Asda", "retract")),
+    ("Tyler texted me last night. He got a job at Amazon.",
+     ("Tyler", "WORKS_AT", "Amazon", "assert")),
+    ("I'm a mature nursing student.", ("Bob", "LEARNING", "nursing", "assert")),
+    ("I do admin work for a charity called Shelter.", ("Bob", "WORKS_AT", "Shelter", "assert")),
+    ("I tried keto and it works for me.", ("Bob", "DIET", "keto", "assert")),
+    ("I'm a designer based in London, living the dream.",
+     ("Bob", "LIVES_IN", "London", "assert")),
+])
+def test_what_the_second_review_found_lost(extractor: RuleExtractor, text: str,
+                                           expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    # a second review of this round's rules: each was stored
+    ("The hospital let me go this morning, feeling much better.", ("Bob", "WORKS_AT")),
+    ("I'm Vegan now.", ("Bob", "IS_NAMED")),
+    ("I'm Sikh.", ("Bob", "IS_NAMED")),
+    ("I'm Welsh.", ("Bob", "IS_NAMED")),
+    ("My iPhone died on the train, so I missed your text.", ("Bob", "HAS_PHONE", "iPhone",
+                                                              "retract")),
+    ("Somebody tried to steal my iPhone 13.", ("Bob", "HAS_PHONE", "iPhone 13", "retract")),
+    ("My Fiat 500 was stolen but the police found it.", ("Bob", "DRIVES", "Fiat 500",
+                                                         "retract")),
+    ("I'm a Chinese student.", ("Bob", "LEARNING")),
+    ("My job is fine. I'm with Harper now, we've been dating a month.", ("Bob", "WORKS_AT")),
+])
+def test_what_the_second_review_found_stored_wrongly(extractor: RuleExtractor, text: str,
+                                                     wrong: tuple[str, ...]) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[:len(wrong)] == wrong}
+
+
+@pytest.mark.parametrize("text", ["No, I never worked at Acme, but I interviewed there twice.",
+                                  "Honestly I never worked at Acme."])
+def test_a_denial_with_more_said_still_denies(extractor: RuleExtractor, text: str) -> None:
+    [ending] = [f for f in said(extractor, text).facts if f.predicate == "WORKS_AT"]
+    assert ending.action == "retract" and ending.corrects

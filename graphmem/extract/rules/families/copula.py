@@ -83,7 +83,8 @@ def _based_in(attr: Token, clause: Clause, speech: Speech) -> list[Finding]:
                                    for t in places if (n := phrase(t))])
 
 
-_LIVING = re.compile(r"\b(?:live|lives|living)\b", re.IGNORECASE)
+_LIVING = re.compile(r"\b(?:i|we)\s+(?:live|'m\s+living|am\s+living)\b|\bliving\s+in\b",
+                     re.IGNORECASE)
 
 
 def _together(verb: Token, clause: Clause) -> list[Finding]:
@@ -212,9 +213,11 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
 def _field(student: Token) -> str | None:
     """The field a student noun names by its modifiers, when it is one ("computer science
     student"; not "first year", "MBA", "Cambridge")."""
-    words = [t for t in student.subtree if t.i < student.i and t.dep_ in ("compound", "amod")]
-    field = " ".join(t.lower_ for t in words)
-    return field if field in SUBJECTS else None
+    words = [t.lower_ for t in student.subtree if t.i < student.i
+             and t.dep_ in ("compound", "amod")]
+    # the longest run of its last words that is a field: "a mature nursing student"
+    return next((field for i in range(len(words)) if (field := " ".join(words[i:])) in SUBJECTS),
+                None)
 
 
 #: Titles of people who write code all day: "a Perl developer", "a Go dev".

@@ -26,6 +26,12 @@ _DIET_VERBS = frozenset({"be", "eat", "go", "become", "turn", "try", "follow", "
                          "keep", "live", "do", "switch", "get", "return"})
 
 
+#: A diet tried and left: "once", "didn't stick", "for a week".
+_TRIED_ONCE = re.compile(r"\b(?:once|didn'?t\s+(?:stick|last|work)|did\s+not\s+(?:stick|last)|"
+                         r"gave\s+up|for\s+a\s+(?:week|day|month|bit)|briefly|recipe)\b",
+                         re.IGNORECASE)
+
+
 def diet(clause: Clause, speech: Speech) -> list[Finding]:
     """"I'm vegan", "I eat pescatarian", "I went vegetarian", "I'm trying a keto diet now"."""
     verb = clause.verb
@@ -43,7 +49,8 @@ def diet(clause: Clause, speech: Speech) -> list[Finding]:
     if any(c.dep_ == "prep" and c.lower_ in ("from", "to") and not any(
             o.ent_type_ in ("DATE", "TIME") for o in c.children) for c in verb.children):
         return []  # "went from vegetarian to vegan" is a transition ("from this month" is none)
-    if clause.lemma in ("be", "try") and clause.tense == "past" and not clause.perfect:
+    if clause.tense == "past" and not clause.perfect and (
+            clause.lemma == "be" or clause.lemma == "try" and _TRIED_ONCE.search(verb.sent.text)):
         return []  # "I was vegan at uni", "I tried a paleo diet once — didn't stick"
     words: list[Token] = []
     for c in verb.children:

@@ -96,13 +96,19 @@ def lexical_facts(sent: Span, speech: Speech) -> list[Finding]:
 #: "Mancunian", "Jamaican", "Teetotal", "Redundant".
 _ADJECTIVE_ENDING = re.compile(r"\w{3}(?:ed|ous|ful|less|able|ible|ive|ish|ing|ic|ist|ian|an|"
                                r"ese|al|ant|ent|ual)$")
+_GREETING = re.compile(r"^\W*(?i:hi|hey|hello|hiya|howdy)\b")
 #: Rare words said of people after "I'm" that no ending gives away.
 _SAID_OF_PEOPLE = frozenset({"skint", "hungover", "hangry", "knackered", "gutted", "chuffed",
                              "peckish", "stoked", "psyched", "pumped", "bummed", "broke",
                              "single", "hybrid", "scouse", "geordie", "brummie", "gay", "queer",
                              "trans", "bi", "straight", "veggie", "muslim", "hindu", "sikh",
                              "jewish", "pagan", "bipolar", "sober", "wfh", "remote", "pregnant",
-                             "engaged", "married", "divorced", "widowed", "retired", "unemployed"})
+                             "engaged", "married", "divorced", "widowed", "retired", "unemployed",
+                             "mormon", "quaker", "jain", "wiccan", "welsh", "thai", "kiwi",
+                             "aussie", "latina", "latino", "grumpy", "cranky", "sleepy",
+                             "homesick", "shattered", "meh", "lesbian", "nonbinary", "ace",
+                             "freelance", "coeliac", "dyslexic", "vegan", "keto", "halal",
+                             "kosher"})
 
 
 def _is_name(sent: Span, char: int, speech: Speech) -> bool:
@@ -114,12 +120,16 @@ def _is_name(sent: Span, char: int, speech: Speech) -> bool:
             # "I'm Rory." with Rory tagged an adjective, "I'm Jayden." a town: a first name or a
             # word English rarely uses is a name, unless shaped like an adjective ("Knackered")
             low = token.lower_
+            if low in _SAID_OF_PEOPLE or low in DIETS:
+                return False  # "I'm Vegan now", "I'm Sikh"
+            if low in speech.first_names and low not in WORD_NAMES:
+                return True  # "I'm Adrian", "I'm Christian" (a first name before an ending)
+            greeted = _GREETING.match(sent.text) is not None  # "Hi, I'm Tristan."
             return token.ent_type_ == "PERSON" or (
                 token.ent_type_ in ("", "ORG") and token.tag_ in ("NNP", "NNPS")) or (
-                token.ent_type_ in ("", "GPE") and low not in _SAID_OF_PEOPLE
-                and low not in DIETS and not _ADJECTIVE_ENDING.search(low)
-                and (low in speech.first_names and low not in WORD_NAMES
-                     or speech.rare is not None and speech.rare(low)))
+                token.ent_type_ in ("", "GPE")
+                and (greeted or not _ADJECTIVE_ENDING.search(low))
+                and speech.rare is not None and speech.rare(low))
     return False
 
 

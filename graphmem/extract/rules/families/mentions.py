@@ -50,9 +50,11 @@ _NOT_HELD = frozenset({"think", "consider", "want", "wish", "hope", "plan", "app
                        "finish", "complete", "quit", "drop", "leave", "abandon", "hate",
                        "miss", "imagine", "reapply"})
 #: Verbs by which a phone or car stops being had.
-_GONE = frozenset({"steal", "lose", "break", "die", "smash", "crack", "sell", "retire",
-                   "replace", "ditch", "dump", "trade", "give", "drop", "swap", "return",
-                   "recycle", "total", "write", "scrap", "rid"})
+_GONE = frozenset({"steal", "lose", "smash", "sell", "retire", "replace", "ditch", "dump",
+                   "trade", "give", "swap", "return", "recycle", "total", "scrap", "rid"})
+#: A loss undone or only nearly had: "...but the police found it", "almost lost".
+_NOT_GONE = re.compile(r"\b(?:found\s+it|got\s+it\s+back|recovered|returned\s+it|almost|nearly|"
+                       r"tried\s+to|if\b)", re.IGNORECASE)
 #: Modifiers that make a mention someone's past or future, not their present.
 _NOT_NOW = frozenset({"old", "previous", "former", "last", "ex", "next", "future", "dream"})
 
@@ -186,7 +188,9 @@ def _owned_thing(token: Token) -> tuple[str, str, bool] | None:
     if code and code[0].text not in name:
         name = f"{name} {code[0].text}"  # "pixel 3a", the code read as an apposition
     slot = value_slot(name, token)
-    gone = token.head.lemma_.lower() in _GONE and token.dep_ in ("nsubj", "nsubjpass", "dobj")
+    # not "died" or "broke" (a flat battery, a cracked screen)
+    gone = token.head.lemma_.lower() in _GONE and token.dep_ in ("nsubj", "nsubjpass", "dobj") \
+        and _NOT_GONE.search(token.sent.text) is None
     return (slot, name, gone) if slot in ("HAS_PHONE", "DRIVES") else None
 
 

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 _WITH_ORG = re.compile(r"(?:'m|\b[Aa]m|'re|\b[Aa]re|\b[Ii]s|\b[Bb]e|\b[Bb]een)\s+"
                           r"(?:\w+\s+){0,2}(?:with|at)\s+[A-Z]|\bout\s+of\s+work\b")
 
+_DATING = re.compile(r"\b(?:dating|boyfriend|girlfriend|partner|seeing\s+each\s+other|together)\b",
+                     re.IGNORECASE)
 #: How names of peoples end ("Germans", "Italian", "Danish", "Japanese").
 _DEMONYM = re.compile(r"(?:ans?|ish|ese|is|ic)$")
 #: A message about a change of job, where being "at" a name is being employed there.
@@ -116,7 +118,8 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
     """"I'm with Globex now", "I'm no longer with Accenture": an employer."""
     if clause.lemma != "be" or clause.modal in NOT_SO or clause.tense == "past":
         return []
-    work = talks_of_work(speech.message)
+    # (not "My job is fine. I'm with Harper now, we've been dating a month")
+    work = talks_of_work(speech.message) and not _DATING.search(speech.message)
     orgs = [t for t in pobjs(clause.verb, ("with",)) if is_named(t) and possessor(t) is None
             and t.ent_type_ not in ("GPE", "LOC") and t.text not in speech.speakers
             and not (t.dep_ == "appos" and t.head.lemma_.lower() in KIN)  # "my girlfriend Ana"

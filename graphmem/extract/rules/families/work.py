@@ -138,11 +138,10 @@ def work_done_for(clause: Clause, speech: Speech) -> list[Finding]:
 def _a_firm(token: Token, speech: Speech) -> bool:
     """A firm by its name ("Acme"), or a business noun given one ("a company called MyTutor");
     not a person, a first name, or someone's thing."""
-    if possessor(token) is not None or token.lower_ in speech.first_names \
-            or token.ent_type_ == "PERSON" and " " in token.text:  # "for Tom Baker"
-        return False  # (the NER calls many a firm a person: "freelancing for Acme")
+    if possessor(token) is not None or token.ent_type_ == "PERSON" and " " in token.text:
+        return False  # "for Tom Baker" (the NER calls many a firm a person: "for Acme")
     if capitalised(token):
-        return True
+        return token.lower_ not in speech.first_names  # not "for Sarah"
     name = phrase(token) or ""
     return token.lemma_.lower() in BUSINESSES and name[:1].isupper()
 
@@ -469,13 +468,17 @@ def _employers(verb: Token, speech: Speech) -> list[Token]:
             and t.lower_ not in speech.first_names and t.lower_ not in _NOT_DISMISSERS]
 
 
+#: A day or month a job ended on: "in March", "on Friday".
+_WHEN = re.compile(r"(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan|feb|mar|apr|may|jun|jul|"
+                   r"aug|sep|oct|nov|dec|\d)")
 #: How long one may have held a job: "after six years".
 _SPANS = frozenset({"year", "month", "week", "decade"})
-#: Who may end one's job without being named: "they", "my boss", "the company".
+#: Who may end one's job without being named: "they", "my boss", "the company" (not "the
+#: hospital let me go this morning": a discharge).
 _DISMISSERS = frozenset({"they", "company", "firm", "boss", "manager", "employer", "employers",
-                         "business", "management", "hr", "bank", "startup", "agency", "council",
-                         "owner", "owners", "bosses", "shop", "store", "restaurant", "hospital",
-                         "school", "work"})
+                         "business", "management", "hr", "startup", "agency", "council",
+                         "owner", "owners", "bosses", "supervisor", "director", "ceo",
+                         "i", "we"})
 #: People who end something else: a client, a coach, a landlord.
 _NOT_DISMISSERS = frozenset({"coach", "trainer", "teacher", "client", "customer", "clients",
                              "landlord", "doctor", "tutor", "professor", "team", "club"})
@@ -501,11 +504,12 @@ def let_go(clause: Clause, speech: Speech) -> list[Finding]:
     # on holiday", "in the end", "after lunch"
     went = [c for c in verb.children if c.dep_ in ("ccomp", "xcomp") and c.lemma_ == "go"
             and all(d.dep_ in ("nsubj", "npadvmod", "punct")
-                    or d.dep_ == "prep" and d.lower_ == "after"
-                    and any(o.ent_type_ == "DATE" or o.lemma_.lower().split()[-1] in _SPANS
+                    or d.dep_ == "prep" and d.lower_ in ("after", "in", "on")
+                    and any(_WHEN.match(o.text) or o.ent_type_ == "DATE"
+                            or d.lower_ == "after" and o.lemma_.lower().split()[-1] in _SPANS
                             for o in d.children)
                     or d.dep_ == "prep" and d.lower_ == "from"
-                    and any(is_named(o) for o in d.children)
+                    and any(is_named(o) or o.lemma_.lower() in _JOB_NOUNS for o in d.children)
                     for d in c.children)]
     if not went:
         return []
@@ -558,15 +562,16 @@ def last_day(clause: Clause, speech: Speech) -> list[Finding]:
     "today was my last day at Acme": the job ends on that day, not when it was said. Only
     when the message speaks of work ("my last day of holiday is Friday" ends nothing)."""
     verb = clause.verb
-    if clause.negated or clause.modal or not speech.first_person or not has_time(verb) \
-            or _TIME_OFF.search(verb.sent.text):
-        return []  # "my last day at work before my holiday": a break, not the job's end
+    if clause.negated or clause.modal or not speech.first_person or not has_time(verb):
+        return []
     days = [t for t in verb.children if t.dep_ in ("nsubj", "attr") and _LAST_DAY.search(
         " ".join(x.lower_ for x in t.subtree if x.i <= t.i)) and possessor(t) == "me"]
     if not days:
         return []
     orgs = [t for t in pobjs(days[0], ("at", "with")) if is_named(t)
             and t.text not in speech.speakers]
+    if not orgs and _TIME_OFF.search(verb.sent.text):
+        return []  # "my last day at work before my holiday": a break, not the job's end
     if not orgs and (pobjs(days[0], ("of",)) or not _LEAVING_TALK.search(speech.message)):
         return []
     return [replace(f, timing="last") for f in _jobs_ended(speech.me(), orgs)]
