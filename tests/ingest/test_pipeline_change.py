@@ -267,6 +267,8 @@ def test_a_job_taken_back_never_held(ingestor: Ingestor, store: GraphStore, tena
 @pytest.mark.parametrize(("first", "fix", "predicate", "right", "wrong"), [
     ("Weekends are for badminton.", "Mixed up my words earlier, it's powerlifting.",
      "PLAYS_SPORT", "powerlifting", "badminton"),
+    ("joined a lacrosse club recently, loving it!!", "Correction: it's badminton I do. "
+     "lacrosse was a typo", "PLAYS_SPORT", "badminton", "lacrosse"),
     ("I write almost everything in Scala.", "Ignore what I said about Scala; it's Python that "
      "I use.", "MAIN_LANGUAGE", "Python", "Scala"),
     ("I work at Philips.", "Ignore what I said about Philips, the company I joined is Mercado "

@@ -227,7 +227,8 @@ _LAST_SENTENCE = re.compile(r"[^.!?]*[.!?:]*$")
 
 #: Cues that own a slip of the tongue, after which a value in lower case is the right one.
 _SLIP_CUE = re.compile(r"^\W*(?i:(?:i\s+)?mixed\s+up\s+my\s+words|(?:i\s+)?got\s+my\s+words\s+"
-                       r"mixed\s+up|(?:ignore|forget|disregard)\s+what\s+i\s+said|typo|i\s+meant)")
+                       r"mixed\s+up|(?:ignore|forget|disregard)\s+what\s+i\s+said|typo|i\s+meant|"
+                       r"correction|my\s+(?:bad|mistake))")
 #: A sentence that opens as a correction.
 _CUE = re.compile(rf"^\W*{_CUE_WORDS}\b", re.IGNORECASE)
 #: Subjects of a correction that points back at a value said before: "it was Lisbon".
