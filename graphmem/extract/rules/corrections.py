@@ -58,7 +58,7 @@ def place(facts: list[ExtractedFact], candidates: list[CandidateFact], fix: Corr
     else:
         stored = _naming(candidates, named)
         # the speaker's own value first: another person may have said the same one
-        own = [c for c in stored if _said_by(c, speaker)]
+        own = [c for c in stored if said_by(c, speaker)]
         if not stored:
             return facts, False
         # the speaker's every slot the slip was stored in; else the last person's who said
@@ -117,7 +117,7 @@ def _mended(value: str, slip: str, right: str) -> str:
     return part.sub(lambda _: right, value, count=1)
 
 
-def _said_by(candidate: CandidateFact, speaker: str) -> bool:
+def said_by(candidate: CandidateFact, speaker: str) -> bool:
     """Whether a stored fact is the speaker's own."""
     return candidate.own if speaker == SELF else candidate.subject.lower() == speaker.lower()
 
@@ -152,7 +152,7 @@ def _last_said(facts: list[ExtractedFact], candidates: list[CandidateFact], fix:
             return said[-1].object
     for slots in kinds:
         own = [c for c in candidates if c.predicate in slots and c.object
-               and _said_by(c, speaker)]
+               and said_by(c, speaker)]
         if own:
             return max(own, key=lambda c: c.valid_from).object
     return None

@@ -36,7 +36,7 @@ from graphmem.extract.rules.clause import Finding
 from graphmem.extract.rules.contrast import (CORRECTING, CORRECTION, NEVER_HELD, TAKEN_BACK,
                                              correction, owned_slip, plain_correction,
                                              taken_back_before)
-from graphmem.extract.rules.corrections import fill_retractions, place
+from graphmem.extract.rules.corrections import fill_retractions, place, said_by
 from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.questions import told_part
@@ -241,7 +241,8 @@ class RuleExtractor:
                         said += [f.model_copy(update={"object": c.object, "action": "retract",
                                                       "predicate": c.predicate, "corrects": True})
                                  for f in said[:1] for c in candidates
-                                 if c.object.lower() == wrong.lower() and _said_by_speaker(c, unit)]
+                                 if c.object.lower() == wrong.lower()
+                                 and said_by(c, unit.speaker)]
                 facts += said
                 # "Ignore what I said about Scala; it's Python that I use": pointed at, cued
                 fix = None if found else correction(sent, _known, cued=taken_back)
@@ -369,12 +370,6 @@ def _units(episode: Episode) -> list[_Unit]:
     if episode.content.strip():
         return [_Unit(episode.content, None, SELF, True, episode.reference_time)]
     return []
-
-
-def _said_by_speaker(candidate: CandidateFact, unit: _Unit) -> bool:
-    """Whether a stored fact is the message's speaker's own."""
-    return candidate.own if unit.speaker == SELF else \
-        candidate.subject.lower() == unit.speaker.lower()
 
 
 def _named_earlier(facts: list[ExtractedFact], unit: _Unit) -> tuple[frozenset[str],

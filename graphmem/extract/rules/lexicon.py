@@ -370,6 +370,9 @@ def said_as_habit(verb: Token, scheduled: bool = False) -> bool:
     return any(w in words for t in verb.subtree for w in t.lower_.split())
 
 
+#: Nouns that name a job: "quit my job", "a placement at the BBC", "accepted the offer".
+JOB_NOUNS = frozenset({"job", "position", "role", "internship", "gig", "career", "post",
+                       "offer", "placement", "apprenticeship", "traineeship"})
 #: Fields of study, as "a computer science student" names them.
 SUBJECTS = frozenset({
     "computer science", "science", "history", "law", "medicine", "maths", "math",

@@ -22,8 +22,8 @@ from typing import Protocol
 
 from graphmem.extract.rules.clause import Rule
 from graphmem.extract.rules.families import (
-    change, chat, copula, diet, events, health, intent, lesson, lexical, life, loss, manager,
-    mentions, nouns, prefs, school, states, work)
+    change, chat, copula, diet, events, health, home, intent, leaving, lesson, lexical, life,
+    loss, manager, mentions, nouns, prefs, school, states, work)
 
 
 class Family(Protocol):
@@ -35,5 +35,6 @@ class Family(Protocol):
 
 
 #: Every family, in the order its verb rules run for a lemma several families read.
-FAMILIES: tuple[Family, ...] = (work, life, school, events, prefs, intent, states, diet, health,
-                                manager, change, loss, copula, nouns, lesson, lexical, chat, mentions)
+FAMILIES: tuple[Family, ...] = (work, leaving, life, home, school, events, prefs, intent, states,
+                                diet, health, manager, change, loss, copula, nouns, lesson, lexical,
+                                chat, mentions)

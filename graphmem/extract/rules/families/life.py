@@ -1,9 +1,10 @@
-"""Verb rules about a person's life: home, family, pets and possessions.
+"""Verb rules about a person's life: partners, family, pets and possessions.
 
 Each rule takes a :class:`Clause` whose subject is already resolved and
-returns :class:`Finding` objects. Negating a state ("I don't live in Paris
-anymore") retracts it. Work is in :mod:`graphmem.extract.rules.families.work`, trips
-and events in :mod:`graphmem.extract.rules.families.events`.
+returns :class:`Finding` objects. Where one lives is in
+:mod:`graphmem.extract.rules.families.home`, work in
+:mod:`graphmem.extract.rules.families.work`, trips and events in
+:mod:`graphmem.extract.rules.families.events`.
 """
 
 from __future__ import annotations
@@ -13,160 +14,17 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing, action_of, each,
-                                           has_time, past_stretch, past_until, reworded)
+from graphmem.extract.rules.clause import Action, Clause, Finding, Rule, action_of, each, has_time
 from graphmem.extract.rules.lexicon import (
-    BUSINESSES, EVENT_NOUNS, HOMES, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, condition_name,
-    dobjs, has_prt, is_company, is_named, is_place, is_street, moves_a_thing, object_type,
-    pobjs)
+    BUSINESSES, EVENT_NOUNS, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, condition_name, dobjs,
+    has_prt, object_type, pobjs)
 from graphmem.extract.rules.parties import KIN, PETS, Party, Speech, conjuncts, possessor
 from graphmem.extract.rules.phrases import phrase, trips
-from graphmem.extract.rules.slots import is_language, married, value_slot
+from graphmem.extract.rules.slots import married, value_slot
 from graphmem.extract.rules.terms import TECH_LABEL
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
-
-#: How a stretch of history is worded: "Maya lived in Paris from 2015 to 2020".
-_PAST = MappingProxyType({"LIVES_IN": "{s} lived in {o}"})
-
-
-def live(clause: Clause, speech: Speech) -> list[Finding]:
-    stretch = past_stretch(clause)  # "I lived in Paris from 2015 to 2020"
-    ended = past_until(clause)  # "I lived in Paris until 2020": it ended then
-    never = any(c.lower_ == "never" for c in clause.verb.children)
-    if clause.tense == "past" and not clause.perfect and not clause.ended and not (
-            stretch or ended or never):  # "I never lived in Paris" denies it, then and now
-        return []
-    if clause.modal in ("would", "could", "should") or clause.tense == "future" and (
-            not has_time(clause.verb) or _SOMEDAY.search(clause.verb.sent.text)):
-        return []  # "Someday I'll live in Kyoto, mark my words": a dream, not a home
-    # one lives in a place, whatever the tagger says ("Valencia" read as a person)
-    places = [t for t in pobjs(clause.verb, ("in", "at", "near")) if is_place(t)
-              or t.head.lower_ == "in" and is_named(t) and t.ent_type_ != TECH_LABEL]
-    places += _there(clause.verb) if not places else []
-    places += [] if places else [x for t in pobjs(clause.verb, ("on",)) for x in _home_on(t)]
-    action: Action = "assert" if stretch else "retract" if ended else action_of(clause)
-    timing: Timing = "span" if stretch else "start"
-    found = each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action, timing=timing)
-                                     for t in places if (n := phrase(t))])
-    return [reworded(f, _PAST) for f in found] if stretch else found
-
-
-#: Times that name no day: "someday", "one day", "eventually".
-_SOMEDAY = re.compile(r"\b(?:some\s*day|one\s+day|eventually|sooner\s+or\s+later|in\s+the\s+future"
-                      r"|when\s+i\s+retire)\b", re.IGNORECASE)
-
-
-def _home_on(token: Token) -> list[Token]:
-    """The place a home "on" ``token`` is in: the town said after a street ("on Elm Road in
-    Leeds"), or the street itself ("on Baker Street"); nothing for what is no street ("on the
-    top floor", "on the coast")."""
-    if not is_street(token):
-        return []
-    return [t for t in pobjs(token, ("in",)) if is_place(t)] or [token]
-
-
-def _there(verb: Token) -> list[Token]:
-    """"Porto is lovely in spring, I live there now": "there" is the last town or country
-    named before it in the sentence, when there is one."""
-    there = next((c for c in verb.children if c.lower_ == "there" and c.dep_ == "advmod"), None)
-    if there is None:
-        return []
-    named = [t for t in verb.sent if t.i < there.i and is_place(t)
-             and not (t.dep_ == "nsubj" and t.head is verb)]
-    return named[-1:]
-
-
-#: What one rents, leases or signs for to live in: "a small flat", "a lease".
-_HOMES = HOMES | {"lease"}
-#: Verbs that start living somewhere when their object is a home.
-_HOME_STARTS = frozenset({"rent", "lease", "sign", "share", "find", "get"})
-
-
-def rent(clause: Clause, speech: Speech) -> list[Finding]:
-    """"We rent a small flat in Wellington", "just signed a lease in Johannesburg": a home
-    there; "gave up my lease in Osaka": no home there any more. Not "we rented a flat in Rome
-    that summer" (a past stay), a flat one would like, nor a house bought (maybe to let)."""
-    verb = clause.verb
-    if clause.modal or clause.hedged:
-        return []
-    homes = [t for t in dobjs(verb) if t.lemma_.lower() in _HOMES]
-    if clause.lemma == "get" and any(t.lemma_.lower() == "key" for t in dobjs(verb)):
-        homes += [h for t in [*dobjs(verb), verb] for h in pobjs(t, ("to",))
-                  if h.lemma_.lower() in _HOMES]  # "got the keys to a place in Amsterdam"
-    places = [p for t in homes for p in pobjs(t, ("in", "on"))] + pobjs(verb, ("in",))
-    places = [t for t in places if is_place(t) or is_named(t) and t.ent_type_ != TECH_LABEL]
-    if not homes or not places:
-        return []
-    if clause.lemma == "give" and has_prt(verb, "up") and not clause.negated:
-        return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", "retract")
-                                        for t in places if (n := phrase(t))])
-    starts = clause.lemma in _HOME_STARTS and (
-        clause.tense != "past" or clause.lemma in ("sign", "find", "get") and not has_time(verb))
-    if not starts:
-        return []
-    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place", action_of(clause))
-                                    for t in places if (n := phrase(t))])
-
-
-def make_move(clause: Clause, speech: Speech) -> list[Finding]:
-    """"Finally made the move to Helsinki": moved there."""
-    verb = clause.verb
-    if clause.negated or clause.modal or clause.hedged or clause.tense == "future":
-        return []
-    places = [t for m in dobjs(verb) if m.lemma_.lower() == "move" for t in pobjs(m, ("to",))
-              if is_place(t) or is_named(t) and t.ent_type_ != TECH_LABEL]
-    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place",
-                                            statement=f"{{s}} moved to {n}")
-                                    for t in places if (n := phrase(t))])
-
-
-def move(clause: Clause, speech: Speech) -> list[Finding]:
-    """"moved to Berlin" -> LIVES_IN; a hedged move is only a plan, and so is one still
-    ahead with no date ("I'm going to move to Oslo", "I'm moving to Rome"): it has not
-    happened, and no day says when it will. A dated one holds from its day."""
-    verb = clause.verb
-    targets = pobjs(verb, ("to", "into", "back"))
-    # "moved into a flat in Leicester": the parser may hang the town on the verb
-    homes = [t for t in targets if t.lemma_.lower() in HOMES]
-    places = [t for t in targets + [x for t in targets for x in pobjs(t, ("in",))]
-              + (pobjs(verb, ("in",)) if homes else [])
-              if (is_place(t) or is_named(t)) and t.ent_type_ != TECH_LABEL]
-    # "moved into a small flat on Great Pulteney Street": the street, when no town is said
-    places = places or [x for t in targets for s in pobjs(t, ("on",)) for x in _home_on(s)]
-    if not places or clause.modal in ("would", "could", "should") or moves_a_thing(verb):
-        return []
-    if clause.negated:  # "I'm not moving to Berlin after all": that plan is off
-        return each(clause, lambda s: [
-            Finding(s, "PLANS", f"move to {n}", "plan", "retract", timing="none",
-                    statement=f"{{s}} is not moving to {n}")
-            for t in places if (n := phrase(t))]) if clause.tense == "future" else []
-    plan = clause.hedged or (clause.tense == "future" and not has_time(verb))
-    if not plan and any(c.dep_ == "prep" and c.lower_ == "from" for c in verb.children):
-        return []  # "moved from X to Y" is a transition (families.change)
-    if plan:
-        return each(clause, lambda s: [Finding(s, "PLANS", f"move to {n}", "plan", timing="plan")
-                                        for t in places if (n := phrase(t))])
-    # "moved over to Brightline Health": a company moved to is a new job, not a home; so is
-    # any name but a place's after "moved over to" ("moved over to Deloitte")
-    over = any(c.lower_ == "over" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].lower_ == "to"
-               for c in verb.children)  # not "moved to Tartu over the holidays"
-    return each(clause, lambda s: [
-        Finding(s, "WORKS_AT", n, "organization") if is_company(t) or over and t.ent_type_
-        not in ("GPE", "LOC") and not is_language(n, said=True) else
-        Finding(s, "LIVES_IN", n, "place", statement=f"{{s}} moved to {n}")
-        for t in places if (n := phrase(t))])
-
-
-def grow_up(clause: Clause, speech: Speech) -> list[Finding]:
-    if clause.lemma == "grow" and not has_prt(clause.verb, "up"):
-        return []
-    preps = ("in",) if clause.lemma == "grow" else ("from",)
-    places = [t for t in pobjs(clause.verb, preps) if is_place(t)]
-    return each(clause, lambda s: [Finding(s, "IS_FROM", n, "place", timing="none")
-                                    for t in places if (n := phrase(t))])
-
 
 def marry(clause: Clause, speech: Speech) -> list[Finding]:
     verb = clause.verb
@@ -493,16 +351,13 @@ def break_up(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
-    "start": (found_business,),  "live": (live,), "reside": (live,),
-    "move": (move,), "relocate": (move,), "grow": (grow_up,), "come": (grow_up,),
+    "start": (found_business,),
     "marry": (marry,), "divorce": (marry,), "separate": (marry,), "date": (date_someone,),
     "see": (date_someone,), "go": (date_someone,), "propose": (propose,),
     "break": (break_up,), "split": (break_up,), "know": (know,), "speak": (know,),
     "meet": (meet,), "have": (have, birth), "buy": (acquire,), "purchase": (acquire,),
     "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "pick": (acquire,),
-    "sell": (dispose,), "rid": (dispose,), "give": (dispose, birth, rent), "rent": (rent,),
-    "lease": (rent,), "sign": (rent,), "share": (rent,), "find": (rent,), "make": (make_move,),
-    "get": (acquire, dispose, rent),
+    "sell": (dispose,), "rid": (dispose,), "give": (dispose, birth), "get": (acquire, dispose),
     "open": (found_business,), "found": (found_business,), "launch": (found_business,),
 })
 TRIGGERS: frozenset[str] = frozenset()
