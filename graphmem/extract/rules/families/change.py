@@ -168,7 +168,7 @@ def _slot_of(token: Token, lemma: str) -> str | None:
 
 def _moved_over(token: Token) -> bool:
     """"Moved over to Deloitte": a name not tagged a place after "moved over to" is a job
-    (:func:`graphmem.extract.rules.families.life.move` reads it), not a home."""
+    (:func:`graphmem.extract.rules.families.home.move` reads it), not a home."""
     verb = token.head.head if token.head.dep_ == "prep" else token.head
     return token.ent_type_ not in ("GPE", "LOC") and any(
         c.lower_ == "over" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].lower_ == "to"

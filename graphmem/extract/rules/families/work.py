@@ -4,7 +4,8 @@ Each rule takes a :class:`Clause` whose subject is already resolved and returns
 :class:`Finding` objects. Negating a job ("I don't work at Acme") retracts it;
 "I'm not working at the moment" ends whichever job there was. Leaving a job (quitting,
 being let go, a last day, a notice) is in :mod:`graphmem.extract.rules.families.leaving`;
-home, family, pets and possessions in :mod:`graphmem.extract.rules.families.life`.
+the home in :mod:`graphmem.extract.rules.families.home`; family, pets and possessions in
+:mod:`graphmem.extract.rules.families.life`.
 """
 
 from __future__ import annotations
