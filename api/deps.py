@@ -59,17 +59,27 @@ async def tenant(
     return name
 
 
-def memory(request: Request) -> Memory:
+# The dependencies below are ``async def`` although they never wait: FastAPI runs a plain
+# ``def`` dependency in a worker thread, a thread hand-off on every request for a lookup.
+
+
+def memory_of(request: Request) -> Memory:
+    """The app's memory (for code that is not a dependency, such as the memory page)."""
     mem: Memory = request.app.state.memory
     return mem
 
 
-def events(request: Request) -> EventBus:
+async def memory(request: Request) -> Memory:
+    return memory_of(request)
+
+
+async def events(request: Request) -> EventBus:
     bus: EventBus = request.app.state.events
     return bus
 
 
-def _scope(user_id: str | None, group_id: str | None) -> Scope:
+def scope_of(user_id: str | None, group_id: str | None) -> Scope:
+    """A scope from ``user_id`` and/or ``group_id``; a 422 naming what is wrong."""
     try:
         return Scope(user_id=user_id, group_id=group_id)
     except pydantic.ValidationError as err:
@@ -81,14 +91,14 @@ UserId = Annotated[str | None, Query(max_length=128, description="the user whose
 GroupId = Annotated[str | None, Query(max_length=128, description="the group whose memory this is")]
 
 
-def scope(user_id: UserId = None, group_id: GroupId = None) -> Scope:
+async def scope(user_id: UserId = None, group_id: GroupId = None) -> Scope:
     """The scope of a GET, from ``user_id`` and/or ``group_id`` (one is required)."""
-    return _scope(user_id, group_id)
+    return scope_of(user_id, group_id)
 
 
-def optional_scope(user_id: UserId = None, group_id: GroupId = None) -> Scope | None:
+async def optional_scope(user_id: UserId = None, group_id: GroupId = None) -> Scope | None:
     """An optional scope: when given, an object outside it is reported as not found."""
-    return None if user_id is None and group_id is None else _scope(user_id, group_id)
+    return None if user_id is None and group_id is None else scope_of(user_id, group_id)
 
 
 Tenant = Annotated[str, Depends(tenant)]
@@ -98,7 +108,7 @@ ScopeQuery = Annotated[Scope, Depends(scope)]
 OptionalScope = Annotated[Scope | None, Depends(optional_scope)]
 
 
-def known_query_only(request: Request) -> None:
+async def known_query_only(request: Request) -> None:
     """A misspelt query parameter (``as_ofx``) is a 422 naming it, as a misspelt body field
     is, not silently ignored: a filter that seems to apply but does not returns wrong data."""
     route = request.scope.get("route")

@@ -82,7 +82,7 @@ def _first(fields: dict[str, list[str]], name: str) -> str | None:
 
 
 def _form_scope(fields: dict[str, list[str]]) -> Scope:
-    return deps.scope(user_id=_first(fields, "user_id"), group_id=_first(fields, "group_id"))
+    return deps.scope_of(user_id=_first(fields, "user_id"), group_id=_first(fields, "group_id"))
 
 
 def _key_scope(key: str) -> Scope:
@@ -143,7 +143,7 @@ async def memories(
     scope: Annotated[str | None, Query(max_length=300, description="a scope key")] = None,
 ) -> Response:
     """The page: search, filters, one card per memory, "load more" (a fragment for ui.js)."""
-    memory: Memory = deps.memory(request)
+    memory: Memory = deps.memory_of(request)
     if scope is not None:  # the scope picker
         return RedirectResponse(page_url("memories", _key_scope(scope)), status_code=303)
     if user_id is None and group_id is None:
@@ -151,7 +151,7 @@ async def memories(
         if found is None:
             return _render(request, "empty.html", scopes=[])
         return RedirectResponse(page_url("memories", found), status_code=303)
-    filters = Filters(scope=deps.scope(user_id, group_id), q=q.strip(), category=category,
+    filters = Filters(scope=deps.scope_of(user_id, group_id), q=q.strip(), category=category,
                       history=history, as_of=as_of, offset=offset)
     if _wants_fragment(request):
         cards, more = await run_sync(request, views.memory_cards, memory, tenant, filters)
@@ -172,7 +172,7 @@ def _set_status(memory: Memory, tenant: str, memory_id: str, scope: Scope | None
 async def _status(request: Request, tenant: str, memory_id: str, forget: bool) -> Response:
     fields = await session.form_fields(request)
     scope = _form_scope(fields) if "user_id" in fields or "group_id" in fields else None
-    fact, card = await run_sync(request, _set_status, deps.memory(request), tenant, memory_id,
+    fact, card = await run_sync(request, _set_status, deps.memory_of(request), tenant, memory_id,
                                 scope, forget)
     if _wants_fragment(request):
         return _render(request, "_card.html", c=card, page=page_url,
@@ -197,7 +197,7 @@ async def clear(request: Request, tenant: PageTenant) -> Response:
     """"Clear all memories": a soft forget of the scope, undone by the page it answers with."""
     fields = await session.form_fields(request)
     scope = _form_scope(fields)
-    cleared = await run_sync(request, manage.forget_scope, deps.memory(request), tenant, scope)
+    cleared = await run_sync(request, manage.forget_scope, deps.memory_of(request), tenant, scope)
     return _render(request, "cleared.html", scope=scope, ids=[f.id for f in cleared.facts],
                    episode_ids=cleared.episode_ids, page=page_url)
 
@@ -206,7 +206,7 @@ async def clear(request: Request, tenant: PageTenant) -> Response:
 async def restore_cleared(request: Request, tenant: PageTenant) -> Response:
     fields = await session.form_fields(request)
     scope = _form_scope(fields)
-    facts = await run_sync(request, manage.restore_facts, deps.memory(request), tenant,
+    facts = await run_sync(request, manage.restore_facts, deps.memory_of(request), tenant,
                            fields.get("id", []), scope, fields.get("episode", []))
     return RedirectResponse(page_url("memories", scope), status_code=303)
 
@@ -218,7 +218,7 @@ async def erase(request: Request, tenant: PageTenant) -> Response:
     scope = _form_scope(fields)
     if _first(fields, "confirm") != scope.key:
         raise ValidationError(f"confirm: type {scope.key!r} to erase this scope for good")
-    report = await run_sync(request, manage.erase_scope, deps.memory(request), tenant, scope)
+    report = await run_sync(request, manage.erase_scope, deps.memory_of(request), tenant, scope)
     return _render(request, "erased.html", scope=scope, report=report, page=page_url)
 
 
@@ -228,7 +228,7 @@ async def entity(entity_id: ObjectId, request: Request, tenant: PageTenant,
                  scope: deps.ScopeQuery, as_of: FormDate = None,
                  all_rows: Annotated[bool, Query(alias="all")] = False) -> Response:
     """An entity's timeline (bars, supersede arrows, retractions) and its neighbourhood."""
-    data = await run_sync(request, views.entity_page, deps.memory(request), tenant, entity_id,
+    data = await run_sync(request, views.entity_page, deps.memory_of(request), tenant, entity_id,
                           scope, as_of, all_rows)
     return _render(request, "entity.html", e=data, page=page_url)
 
@@ -238,6 +238,6 @@ async def episode(episode_id: ObjectId, request: Request, tenant: PageTenant,
                   scope: deps.ScopeQuery,
                   message: Annotated[list[str] | None, Query(max_length=100)] = None) -> Response:
     """The conversation a memory came from, its source messages highlighted."""
-    data = await run_sync(request, views.episode_page, deps.memory(request), tenant, episode_id,
+    data = await run_sync(request, views.episode_page, deps.memory_of(request), tenant, episode_id,
                           scope, message or [])
     return _render(request, "episode.html", ep=data, page=page_url)

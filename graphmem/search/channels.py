@@ -12,11 +12,17 @@ from __future__ import annotations
 
 from graphmem.models import Entity
 from graphmem.store.base import ChannelHits, ChannelPlan, GraphStore
-from graphmem.search.traverse import choose_seeds, similarities, walk
+from graphmem.search.traverse import Similarities, choose_seeds, similarities, walk
 
 
-def channels_by_parts(store: GraphStore, tenant: str, plan: ChannelPlan) -> ChannelHits:
-    """Every channel of ``plan``, one store read after another."""
+def channels_by_parts(store: GraphStore, tenant: str, plan: ChannelPlan,
+                      similarity: Similarities | None = None) -> ChannelHits:
+    """Every channel of ``plan``, one store read after another.
+
+    ``similarity`` scores the walked facts against the query where the store can without
+    handing out their vectors (the embedded store reads its matrix in place); without it the
+    walk reads the vectors with the facts. Either gives the same scores.
+    """
     keys, time = plan.scope_keys, plan.time
     exact = store.find_entities(tenant, keys, plan.names)
     found = store.fulltext_entities(tenant, keys, plan.name_text, plan.name_limit)
@@ -24,7 +30,7 @@ def channels_by_parts(store: GraphStore, tenant: str, plan: ChannelPlan) -> Chan
     seeds = choose_seeds(exact, set(plan.seed_names), lambda: [e.id for e in named],
                          plan.seed_limit)
     hops = (walk(store, tenant, keys, seeds, time=time, depth=plan.walk_depth,
-                 per_hop=plan.walk_per_hop) if seeds else [])
+                 per_hop=plan.walk_per_hop, embeddings=similarity is None) if seeds else [])
     bm25 = store.fulltext_facts(tenant, keys, plan.text, time, plan.limit)
     vector = store.vector_facts(tenant, keys, plan.embedding, time, plan.limit)
     ids = list(dict.fromkeys(s.id for s in bm25 + vector))
@@ -32,7 +38,8 @@ def channels_by_parts(store: GraphStore, tenant: str, plan: ChannelPlan) -> Chan
         entities=[_without_vector(e) for e in exact], named=[_without_vector(e) for e in named],
         seeds=seeds, bm25=bm25, vector=vector,
         walked=hops,
-        similarity=similarities([f for hop in hops for f in hop], plan.embedding),
+        similarity=(similarity or similarities)([f for hop in hops for f in hop],
+                                                 plan.embedding),
         facts=store.get_facts(tenant, ids, embeddings=False))
     if plan.turn_limit:
         hits.turns = store.fulltext_turns(tenant, keys, plan.text, plan.turn_limit, time)

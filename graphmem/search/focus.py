@@ -61,6 +61,9 @@ class Focus:
     third: bool = False
     """Whether it speaks of the focus as "she" or "he", naming no one ("Does she have pets?"
     asked in her own memory)."""
+    _seen: dict[str, set[str]] = field(default_factory=dict, init=False, repr=False,
+                                       compare=False)
+    """The name words of texts asked about (:meth:`_words_of`); the focus lives one search."""
 
     @property
     def ids(self) -> frozenset[str]:
@@ -87,13 +90,21 @@ class Focus:
 
     def said_by(self, speaker: str) -> bool:
         """Whether ``speaker`` is (a name of) the focus."""
-        return bool(_name_words(speaker) & self.names)
+        return bool(self._words_of(speaker) & self.names)
 
     def covers_turn(self, turn: TurnHit) -> bool:
         """A turn the focus said, or one that names it."""
         if turn.speaker and self.said_by(turn.speaker):
             return True
-        return bool(_name_words(turn.content) & self.names)
+        return bool(self._words_of(turn.content) & self.names)
+
+    def _words_of(self, text: str) -> set[str]:
+        """:func:`_name_words`, each text once: a search asks of the same turns and speakers
+        many times (a sixth of a LoCoMo search went to normalising their words again)."""
+        words = self._seen.get(text)
+        if words is None:
+            words = self._seen[text] = _name_words(text)
+        return words
 
     def blank(self, question: str) -> str:
         """The question with the focus's names replaced by ``X`` ("Where does X work?")."""

@@ -36,16 +36,19 @@ def _names_of(entity: Entity) -> set[str]:
 
 
 def walk(store: GraphStore, tenant: str, scope_keys: list[str], seeds: list[str], *,
-         time: TimeFilter, depth: int = 2, per_hop: int = 60) -> list[list[Fact]]:
+         time: TimeFilter, depth: int = 2, per_hop: int = 60,
+         embeddings: bool = True) -> list[list[Fact]]:
     """The facts of each hop from the seeds, hop 1 first: the ``per_hop`` most important
-    facts touching the hop's frontier, the entities not reached before."""
+    facts touching the hop's frontier, the entities not reached before; without their
+    vectors if ``embeddings`` is false."""
     hops: list[list[Fact]] = []
     frontier = list(dict.fromkeys(seeds))
     visited = set(frontier)
     for _ in range(depth):
         if not frontier:
             break
-        facts = store.facts_about(tenant, scope_keys, frontier, time, per_hop)
+        facts = store.facts_about(tenant, scope_keys, frontier, time, per_hop,
+                                  embeddings=embeddings)
         hops.append(facts)
         nxt: list[str] = []
         for fact in facts:
@@ -68,6 +71,10 @@ def hop_weights(hops: list[list[Fact]], decay: float = 0.5) -> list[tuple[Fact, 
                 found[fact.id] = (fact, weight * (0.5 + 0.5 * fact.importance))
         weight *= decay
     return sorted(found.values(), key=lambda pair: pair[1], reverse=True)
+
+
+#: Each fact's similarity to the query vector, by fact id (see :func:`similarities`).
+Similarities = Callable[[list[Fact], list[float]], dict[str, float]]
 
 
 def similarities(facts: list[Fact], query: list[float]) -> dict[str, float]:

@@ -118,6 +118,17 @@ def term_docs_limit(documents: int) -> int:
     return min(TERM_DOCS_CAP, math.floor(COMMON_SHARE * documents) + 1)
 
 
+def too_common(found: int, documents: int) -> bool:
+    """Whether a term held by ``found`` of a scope's ``documents`` is too common to count
+    (:data:`COMMON_SHARE`); a reader that got ``found`` rows back knows it can stop there.
+
+    >>> too_common(11, 20), too_common(10, 20), too_common(5, 6)
+    (True, False, False)
+    """
+    total = max(documents, found)
+    return total >= COMMON_MIN_DOCUMENTS and found > COMMON_SHARE * total
+
+
 #: A document's key: its row number in the embedded store, whose order is the order the
 #: scope's documents were written in, whoever else wrote in between.
 Doc = TypeVar("Doc", int, str)
@@ -148,11 +159,9 @@ def scope_bm25(term_postings: Sequence[Mapping[Doc, float]], lengths: Mapping[Do
     weighed: list[tuple[float, Mapping[Doc, float]]] = []
     for postings in term_postings:
         found = len(postings)
-        if not found:
+        if not found or too_common(found, documents):
             continue
         total = max(documents, found)
-        if total >= COMMON_MIN_DOCUMENTS and found > COMMON_SHARE * total:
-            continue
         weighed.append((math.log(1.0 + (total - found + 0.5) / (found + 0.5)), postings))
     counted = {doc for _, postings in weighed for doc in postings}
     if not counted:

@@ -122,3 +122,39 @@ def test_an_older_file_gets_context_and_scope_in_its_full_text_indexes(tmp_path:
         assert version == [(str(sql.SCHEMA_VERSION),)]
     finally:
         again.close()
+
+
+def test_the_turn_channels_see_an_episode_another_process_changed(tmp_path: Path) -> None:
+    """The turn channels keep episodes parsed; one changed since is read again, whoever
+    changed it."""
+    from datetime import UTC, datetime
+
+    from graphmem.models import Episode, Message
+    from graphmem.store.base import WriteBatch
+
+    path = tmp_path / "shared.db"
+    reader, writer = EmbeddedStore(path, embedding_dim=4), EmbeddedStore(path, embedding_dim=4)
+    reader.open()
+    writer.open()
+    try:
+        episode = Episode(tenant="t", scope_key=ALICE.key,
+                          reference_time=datetime(2024, 1, 1, tzinfo=UTC),
+                          messages=[Message(id="q", speaker="Bob", content="Do you like jazz?"),
+                                    Message(id="a", speaker="Alice", content="Yes, jazz.")])
+        writer.write("t", WriteBatch(episodes=[episode]))
+        found = reader.fulltext_turns("t", ALICE.visible_keys, "jazz", 5)
+        assert [h.speaker for h in found] == ["Bob", "Alice"]
+        assert reader.fulltext_turns("t", ALICE.visible_keys, "jazz", 5)[0].speaker == "Bob"
+
+        renamed = episode.model_copy(update={"messages": [
+            m.model_copy(update={"speaker": "Robert"}) if m.id == "q" else m
+            for m in episode.messages]})
+        writer.write("t", WriteBatch(episodes=[renamed]))
+        again = reader.fulltext_turns("t", ALICE.visible_keys, "jazz", 5)
+        assert [h.speaker for h in again] == ["Robert", "Alice"]
+
+        writer.write("t", WriteBatch(episodes=[renamed.model_copy(update={"forgotten": True})]))
+        assert reader.fulltext_turns("t", ALICE.visible_keys, "jazz", 5) == []
+    finally:
+        reader.close()
+        writer.close()

@@ -27,7 +27,7 @@ class _Table:
     (rowid and the entry's length), the one counting a scope's entries, and the columns
     searched with their weights."""
 
-    term_docs: Callable[[str], str]  # column -> statement
+    term_docs: Callable[[str, bool], str]  # column, ranked -> statement
     count: str
     columns: tuple[tuple[str, float], ...]
 
@@ -46,6 +46,9 @@ def ranked_rows(query: Query, table: _Table, tenant: str, scope_keys: list[str],
     The count reads how many entries the scope holds; each query term's rows (up to
     :func:`~graphmem.store.text.term_docs_limit` a column) become its postings (a row found
     in two columns sums their weights), and :func:`~graphmem.store.text.scope_bm25` ranks.
+    Which rows a term's read returns matters only when the limit cut it off and what it read
+    does not already show the term too common: only then is it read again in FTS5's rank
+    order, which costs twice an unordered read.
     """
     terms = text_analysis.query_terms(text)
     if not terms or not scope_keys:
@@ -58,8 +61,11 @@ def ranked_rows(query: Query, table: _Table, tenant: str, scope_keys: list[str],
     for term in terms:
         postings: dict[int, float] = {}
         for column, weight in table.columns:
-            found = query(table.term_docs(column),
-                          [sql.scoped_match(f'"{term}"', column, tenant, scope_keys), limit])
+            params: list[object] = [sql.scoped_match(f'"{term}"', column, tenant, scope_keys),
+                                    limit]
+            found = query(table.term_docs(column, False), params)
+            if len(found) == limit and not text_analysis.too_common(limit, documents):
+                found = query(table.term_docs(column, True), params)
             for row, length in found:
                 rowid = int(str(row))
                 postings[rowid] = postings.get(rowid, 0.0) + weight

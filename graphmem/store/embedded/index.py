@@ -197,6 +197,17 @@ class EmbeddedIndex:
                       k: int) -> list[tuple[str, float]]:
         return _nearest(self._fact_vectors, tenant, scope_keys, query, k)
 
+    def fact_similarities(self, facts: list[Fact], query: list[float]) -> dict[str, float]:
+        """Each fact's dot product with ``query``, from its scope's vectors; none without one."""
+        ids_by_scope: dict[ScopeKey, list[str]] = {}
+        for fact in facts:
+            ids_by_scope.setdefault((fact.tenant, fact.scope_key), []).append(fact.id)
+        found: dict[str, float] = {}
+        for scope, ids in ids_by_scope.items():
+            if (index := self._fact_vectors.get(scope)) is not None:
+                found.update(index.scores(ids, query))
+        return found
+
     def nearest_entities(self, tenant: str, scope_keys: list[str], query: list[float],
                          k: int) -> list[tuple[str, float]]:
         return _nearest(self._entity_vectors, tenant, scope_keys, query, k)

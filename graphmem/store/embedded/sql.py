@@ -276,30 +276,35 @@ UPDATE_FACT_DOC = "UPDATE facts SET doc=? WHERE id=? AND tenant=?"
 # -- search channels ----------------------------------------------------------------
 # Full text: each query term's documents in the scope, ranked in Python with the scope's own
 # statistics (graphmem.store.text.scope_bm25), never FTS5's table-wide bm25(). ``rank`` only
-# picks which documents a term too common for TERM_DOCS_CAP is read for.
-def fact_term_docs(column: str) -> str:
+# picks which documents a term more common than TERM_DOCS_CAP is read for (``ordered``): it
+# doubles a read's cost, so the rows are read in any order first and again ranked only when
+# the cap cut them off (graphmem.store.embedded.fulltext.ranked_rows).
+def _ranked(ordered: bool) -> str:
+    return " ORDER BY rank LIMIT ?" if ordered else " LIMIT ?"
+
+
+def fact_term_docs(column: str, ordered: bool = False) -> str:
     """Params: the scoped MATCH expression of one term, the cap."""
     if column != "text":
         raise ValueError(f"not a column of facts_fts: {column!r}")
-    return ("SELECT rowid, length(text) FROM facts_fts WHERE facts_fts MATCH ?"
-            " ORDER BY rank LIMIT ?")
+    return "SELECT rowid, length(text) FROM facts_fts WHERE facts_fts MATCH ?" + _ranked(ordered)
 
 
-def turn_term_docs(column: str) -> str:
+def turn_term_docs(column: str, ordered: bool = False) -> str:
     """Params: the scoped MATCH expression of one term in ``column``, the cap. Rows: rowid and
     the entry's length (all its columns)."""
     if column not in ("content", "context"):
         raise ValueError(f"not a column of turns_fts: {column!r}")
     return ("SELECT rowid, length(content) + length(context) FROM turns_fts WHERE turns_fts MATCH ?"
-            " ORDER BY rank LIMIT ?")
+            + _ranked(ordered))
 
 
-def entity_term_docs(column: str) -> str:
+def entity_term_docs(column: str, ordered: bool = False) -> str:
     """Params: the scoped MATCH expression of one term, the cap."""
     if column != "text":
         raise ValueError(f"not a column of entities_fts: {column!r}")
     return ("SELECT rowid, length(text) FROM entities_fts WHERE entities_fts MATCH ?"
-            " ORDER BY rank LIMIT ?")
+            + _ranked(ordered))
 
 
 #: How many entries a scope holds: params, the MATCH expression of its scope tokens.

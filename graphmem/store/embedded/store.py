@@ -22,7 +22,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from functools import partial
+from functools import lru_cache, partial
 from datetime import datetime
 from pathlib import Path
 
@@ -47,6 +47,10 @@ from graphmem.temporal import TimeFilter
 
 #: How many more candidates than asked for a channel fetches before filtering by scope and time.
 OVERSAMPLE = 4
+#: Episode documents the turn channels keep parsed. Parsing an episode (its validators run
+#: on every message) was half of a LoCoMo search, which reads about 27 episodes' turns; a
+#: conversation holds 19-32 episodes, so this keeps a few busy users' worth.
+PARSED_EPISODES = 512
 
 
 class EmbeddedStore:
@@ -63,6 +67,10 @@ class EmbeddedStore:
         # process wrote the file since (see freshness.py).
         self._lock = FreshLock(lambda: self._conn, self._catch_up)
         self._mirror_seq = 0  # the newest row of the change log the mirror holds
+        # Keyed by the document itself, so a changed episode is parsed again: nothing to
+        # invalidate, whichever process changed it. Only the turn channels read it, and they
+        # never change what they are given.
+        self._parsed_episode = lru_cache(maxsize=PARSED_EPISODES)(Episode.model_validate_json)
 
     # -- lifecycle ------------------------------------------------------------
     def open(self) -> None:
@@ -209,6 +217,11 @@ class EmbeddedStore:
     def get_episode(self, tenant: str, episode_id: str) -> Episode | None:
         rows = self._query(sql.EPISODE_DOC, (episode_id, tenant))
         return Episode.model_validate_json(str(rows[0][0])) if rows else None
+
+    def _turns_episode(self, tenant: str, episode_id: str) -> Episode | None:
+        """:meth:`get_episode` for the turn channels: a shared, already parsed copy."""
+        rows = self._query(sql.EPISODE_DOC, (episode_id, tenant))
+        return self._parsed_episode(str(rows[0][0])) if rows else None
 
     def find_episode(self, tenant: str, scope_key: str, client_id: str) -> Episode | None:
         rows = self._query(sql.EPISODE_DOC_BY_CLIENT_ID, (tenant, scope_key, client_id))
@@ -407,7 +420,7 @@ class EmbeddedStore:
             def top(depth: int) -> turns.Ranked:
                 return fulltext.turn_keys_of(self._query, tenant, ranked[:depth])
 
-            return turns.visible_turns(top, partial(self.get_episode, tenant), limit, time)
+            return turns.visible_turns(top, partial(self._turns_episode, tenant), limit, time)
 
     def vector_turns(self, tenant: str, scope_keys: list[str], embedding: list[float],
                      limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
@@ -416,7 +429,7 @@ class EmbeddedStore:
                 found = self._index.nearest_turns(tenant, scope_keys, embedding, depth)
             return [(*turns.split_turn_key(key), score) for key, score in found]
 
-        return turns.visible_turns(ranked, partial(self.get_episode, tenant), limit, time)
+        return turns.visible_turns(ranked, partial(self._turns_episode, tenant), limit, time)
 
     def facts_of_episodes(self, tenant: str, episode_ids: list[str]) -> list[Fact]:
         if not episode_ids:
@@ -425,7 +438,12 @@ class EmbeddedStore:
 
     def search_channels(self, tenant: str, plan: ChannelPlan) -> ChannelHits:
         with self._lock.checked():  # the file is asked once, not at each of a dozen lockings
-            return channels_by_parts(self, tenant, plan)  # in-process reads: nothing to compose
+            # in-process reads: nothing to compose
+            return channels_by_parts(self, tenant, plan, self._walked_similarities)
+
+    def _walked_similarities(self, facts: list[Fact], query: list[float]) -> dict[str, float]:
+        with self._lock:
+            return self._index.fact_similarities(facts, query)
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:

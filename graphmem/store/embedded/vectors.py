@@ -61,6 +61,17 @@ class VectorIndex:
             row = self._row_of.get(item_id)
             return None if row is None else self._matrix[row].tolist()
 
+    def scores(self, ids: list[str], query: list[float]) -> dict[str, float]:
+        """Each of ``ids``' dot product with ``query`` (none for an id without a row): the
+        rows are read in place, where :meth:`vector` would copy each into a list."""
+        with self._lock:
+            held = [i for i in ids if i in self._row_of]
+            if not held:
+                return {}
+            rows = self._matrix[[self._row_of[i] for i in held]]
+        products = rows @ np.asarray(query, dtype=np.float32)
+        return {i: float(s) for i, s in zip(held, products)}
+
     def search(self, query: list[float], k: int) -> list[tuple[str, float]]:
         """The ``k`` nearest ids by cosine similarity, best first."""
         vector = np.asarray(query, dtype=np.float32)
