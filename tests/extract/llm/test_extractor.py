@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import time
@@ -372,8 +373,13 @@ def test_the_api_key_never_shows(server: FakeOpenAI, make: Make, tmp_path: Path,
 
 # -- concurrency ------------------------------------------------------------------------
 def test_concurrent_calls_are_bounded(server: FakeOpenAI, make: Make) -> None:
+    # The first call is held for seconds (the fake server answers the others meanwhile), so
+    # the second, started with it, is in flight beside it however the threads are scheduled;
+    # the rest are held long enough that a third would overlap them were the bound not kept.
+    arrived = itertools.count()
+
     def held(request: Request) -> Reply:
-        return slow(0.15)
+        return slow(3.0 if next(arrived) == 0 else 0.1)
 
     server.responder = held
     extractor = make(max_concurrency=2)
