@@ -189,6 +189,18 @@ def past_until(clause: Clause) -> bool:
         has_time(verb) and _UNTIL.search(verb.sent.text) is not None and not past_stretch(clause)
 
 
+#: Marks of a clause of time whose present tense speaks of what is still ahead of the
+#: sentence's other clause: "my last day is Friday, before I move to Google".
+_AHEAD_MARKS = frozenset({"before", "until", "till"})
+
+
+def ahead_of_its_sentence(verb: Token) -> bool:
+    """Whether ``verb`` is a present-tense clause of time ("before I move", "until I start")
+    that says what has not happened yet."""
+    return verb.dep_ == "advcl" and verb.tag_ in ("VB", "VBP", "VBZ") and any(
+        c.dep_ == "mark" and c.lower_ in _AHEAD_MARKS for c in verb.children)
+
+
 def future_time(verb: Token) -> bool:
     """Whether the sentence's time is ahead ("next week", "tomorrow")."""
     return any(t.lower_.startswith(("next", "tomorrow", "this coming")) for t in verb.sent

@@ -290,45 +290,6 @@ def test_a_job_got_starts_when_the_speaker_says_it_does(extractor: RuleExtractor
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    # a job left or taken, said as people say it (a round of phrasings, 2026-11-29)
-    ("Tyler quit Amazon. He's at Microsoft now.", ("Tyler", "WORKS_AT", "Microsoft", "assert")),
-    ("Tyler left Amazon, he's at Microsoft now.", ("Tyler", "WORKS_AT", "Microsoft", "assert")),
-    ("Tom quit Stark Industries. He's at Initech now.", ("Tom", "WORKS_AT", "Initech", "assert")),
-    ("Tom switched jobs. He's at Initech now.", ("Tom", "WORKS_AT", "Initech", "assert")),
-    ("Acme laid me off.", ("Bob", "WORKS_AT", "Acme", "retract")),
-    ("Acme let me go last week.", ("Bob", "WORKS_AT", "Acme", "retract")),
-    ("The company let me go after six years.", ("Bob", "WORKS_AT", "", "retract")),
-    ("They fired me from Acme.", ("Bob", "WORKS_AT", "Acme", "retract")),
-    ("Acme fired Tom.", ("Tom", "WORKS_AT", "Acme", "retract")),
-    ("I was laid off by Acme.", ("Bob", "WORKS_AT", "Acme", "retract")),
-    ("Today was my last day at Acme.", ("Bob", "WORKS_AT", "Acme", "retract")),
-    ("I've moved on from Acme and I'm now with Globex.", ("Bob", "WORKS_AT", "Acme", "retract")),
-    ("I moved on from my job at Acme.", ("Bob", "WORKS_AT", "Acme", "retract")),
-])
-def test_a_job_left_or_taken_as_people_say_it(extractor: RuleExtractor, text: str,
-                                              expected: Triple) -> None:
-    assert expected in triples(said(extractor, text))
-
-
-@pytest.mark.parametrize(("text", "wrong"), [
-    ("Tom and Mia came over. She's at Google now.", ("Tom", "WORKS_AT", "Google")),
-    ("Acme laid off 200 people.", ("Acme", "WORKS_AT", "")),
-    ("Mum let me go.", ("Bob", "WORKS_AT")),
-    ("My boss let me go home early.", ("Bob", "WORKS_AT", "")),
-    ("They let me go to the party.", ("Bob", "WORKS_AT", "")),
-    ("I've moved on from Acme and I'm now with Globex.", ("Bob", "LIVES_IN", "Acme")),
-    ("We moved on from Leeds to York.", ("Bob", "LIVES_IN", "York")),
-    ("I've moved on from Tom.", ("Bob", "WORKS_AT", "Tom")),
-    ("I've moved on from Tom.", ("Bob", "LIVES_IN", "Tom")),
-    ("My last day at school was in 2010.", ("Bob", "WORKS_AT", "")),
-    ("My last day of holiday was Friday.", ("Bob", "WORKS_AT", "")),
-])
-def test_no_job_ends_or_moves_where_none_was_said(extractor: RuleExtractor, text: str,
-                                                  wrong: tuple[str, str, str]) -> None:
-    assert not {t for t in triples(said(extractor, text)) if t[:3] == wrong}
-
-
-@pytest.mark.parametrize(("text", "expected"), [
     # the seventh new-user trial (2026-11-29): each was missed
     ("I moved into my new flat in Leicester last Saturday.",
      ("Bob", "LIVES_IN", "Leicester", "assert")),

@@ -19,10 +19,12 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import Clause, Finding, Rule, each, has_time
+from graphmem.extract.rules.clause import (Clause, Finding, Rule, ahead_of_its_sentence, each,
+                                           has_time)
 from graphmem.extract.rules.lexicon import (
-    ACTIVITY_VERBS, LANGUAGE_LABELS, SPOKEN_LANGUAGES, dobjs, has_prt, is_company, is_named,
-    is_place, is_school, moves_a_thing, object_type, pobjs, taken_up, talks_of_work)
+    ACTIVITY_VERBS, LANGUAGE_LABELS, SPOKEN_LANGUAGES, dobjs, has_prt, is_named,
+    is_place, is_school, moved_to_a_job, moves_a_thing, object_type, pobjs, taken_up,
+    talks_of_work)
 from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, appositive_name, conjuncts,
                                             has_det, possessor)
 from graphmem.extract.rules.phrases import gerund, phrase
@@ -39,8 +41,12 @@ _CONSUMING = frozenset({"drink", "eat", "smoke", "have", "buy", "take"})
 
 
 def no_slot(clause: Clause, speech: Speech) -> list[Finding]:
-    """"I don't do any sport now", "I don't have a manager": the slot is empty."""
+    """"I don't do any sport now", "I don't have a manager": the slot is empty. Not "I never
+    had a proper job before Acme", which speaks of a time before one."""
     if not (clause.negated or clause.ended):
+        return []
+    if any(c.dep_ == "prep" and c.lower_ in ("before", "until", "till")
+           for t in (clause.verb, *dobjs(clause.verb)) for c in t.children):
         return []
     out: list[Finding] = []
     for t in dobjs(clause.verb):
@@ -75,13 +81,13 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
     verb = clause.verb
     if clause.negated or clause.modal in ("would", "could", "should", "might"):
         return []
-    if clause.tense == "future" and not has_time(verb):
-        return []  # "I'm going to switch to a Honda": not yet, and no day says when
+    if clause.tense == "future" and not has_time(verb) or ahead_of_its_sentence(verb):
+        return []  # "I'm going to switch to a Honda", "... before I move to York": not yet
     if clause.lemma == "drop" and _fell(verb):
         return []
     old, new = _old_new(verb, clause.lemma)
     moved_on = clause.lemma == "move" and has_prt(verb, "on")
-    if moved_on and not any(_slot_of(t, "switch") for t in [*old, *new]):
+    if moved_on and not any(_slot_of(t, "switch", speech) for t in [*old, *new]):
         # "I've moved on from Acme" (not "from vegetarian to vegan", a change of diet)
         return _moved_on(clause, speech, old, new)
     named = next((s for t in dobjs(verb) if (s := slot_noun(t))
@@ -90,7 +96,7 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
     if speech.first_person and old and new and any(c.dep_ == "nsubjpass" for c in verb.children):
         subjects = [speech.me()]  # "The Pixel 6 has been replaced by X": the speaker's thing
     taking = [t for t in verb.children if t.dep_ == "nsubj" and clause.lemma == "replace"
-              and _slot_of(t, clause.lemma) in _OWN_VALUES]
+              and _slot_of(t, clause.lemma, speech) in _OWN_VALUES]
     if taking and speech.first_person:  # "Cricket has replaced everything else for me"
         new, subjects = new + taking, [speech.me()]
         old = [t for t in old if t.lower_ not in ("everything", "all", "anything", "it")]
@@ -99,7 +105,8 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
                  and slot_noun(t) and speech.first_person]
         named = slot_noun(owned[0]) if owned else None
         subjects = [speech.me()] if owned else subjects
-    slot = named or next((s for t in [*new, *old] if (s := _slot_of(t, clause.lemma))), None)
+    slot = named or next((s for t in [*new, *old] if (s := _slot_of(t, clause.lemma, speech))),
+                         None)
     if slot is None or slot == "LIVES_IN" and moves_a_thing(verb):
         return []
     if named:  # "changed jobs from IBM to SAP": the object names the slot
@@ -153,26 +160,18 @@ _NOW_WITH = re.compile(r"\b(?i:i'm|i\s+am)\s+(?i:now\s+)?with\s+[A-Z]")
 _OWN_VALUES = frozenset({"PLAYS_SPORT", "DIET", "HAS_PHONE", "DRIVES", "MAIN_LANGUAGE"})
 
 
-def _slot_of(token: Token, lemma: str) -> str | None:
+def _slot_of(token: Token, lemma: str, speech: Speech) -> str | None:
     name = value_name(token) or ""
     slot = value_slot(name, token)
     if slot is not None:
         return slot
     if SLOT_THINGS.get(token.lemma_.lower()):
         return SLOT_THINGS[token.lemma_.lower()]
+    # a job moved to is read by graphmem.extract.rules.families.home.move, not as a home
     if lemma in ("move", "relocate") and (is_place(token) or is_named(token)) \
-            and not is_company(token) and not _moved_over(token):
+            and not moved_to_a_job(token, speech.message, speech.towns):
         return "LIVES_IN"
     return None
-
-
-def _moved_over(token: Token) -> bool:
-    """"Moved over to Deloitte": a name not tagged a place after "moved over to" is a job
-    (:func:`graphmem.extract.rules.families.home.move` reads it), not a home."""
-    verb = token.head.head if token.head.dep_ == "prep" else token.head
-    return token.ent_type_ not in ("GPE", "LOC") and any(
-        c.lower_ == "over" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].lower_ == "to"
-        for c in verb.children)
 
 
 def _slot_value(token: Token, slot: str) -> str | None:

@@ -14,10 +14,11 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing, action_of, each,
-                                           has_time, past_stretch, past_until, reworded)
+from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing, action_of,
+                                           ahead_of_its_sentence, each, has_time, past_stretch,
+                                           past_until, reworded)
 from graphmem.extract.rules.lexicon import (
-    HOMES, dobjs, has_prt, is_company, is_named, is_place, is_street, moves_a_thing, pobjs)
+    HOMES, dobjs, has_prt, is_named, is_place, is_street, moved_to_a_job, moves_a_thing, pobjs)
 from graphmem.extract.rules.parties import Speech
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import is_language
@@ -141,19 +142,18 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
             Finding(s, "PLANS", f"move to {n}", "plan", "retract", timing="none",
                     statement=f"{{s}} is not moving to {n}")
             for t in places if (n := phrase(t))]) if clause.tense == "future" else []
-    plan = clause.hedged or (clause.tense == "future" and not has_time(verb))
+    # "... before I move to Google": not yet, whatever the tense says
+    plan = clause.hedged or (clause.tense == "future" and not has_time(verb)) or \
+        ahead_of_its_sentence(verb)
     if not plan and any(c.dep_ == "prep" and c.lower_ == "from" for c in verb.children):
         return []  # "moved from X to Y" is a transition (families.change)
     if plan:
         return each(clause, lambda s: [Finding(s, "PLANS", f"move to {n}", "plan", timing="plan")
                                         for t in places if (n := phrase(t))])
-    # "moved over to Brightline Health": a company moved to is a new job, not a home; so is
-    # any name but a place's after "moved over to" ("moved over to Deloitte")
-    over = any(c.lower_ == "over" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].lower_ == "to"
-               for c in verb.children)  # not "moved to Tartu over the holidays"
+    # "moved over to Brightline Health": a new job, not a home
     return each(clause, lambda s: [
-        Finding(s, "WORKS_AT", n, "organization") if is_company(t) or over and t.ent_type_
-        not in ("GPE", "LOC") and not is_language(n, said=True) else
+        Finding(s, "WORKS_AT", n, "organization")
+        if moved_to_a_job(t, speech.message, speech.towns) and not is_language(n, said=True) else
         Finding(s, "LIVES_IN", n, "place", statement=f"{{s}} moved to {n}")
         for t in places if (n := phrase(t))])
 

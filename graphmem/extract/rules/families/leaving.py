@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import Clause, Finding, Rule, each, has_time
 from graphmem.extract.rules.lexicon import (
     JOB_NOUNS, dobjs, has_prt, is_named, pobjs, talks_of_work)
-from graphmem.extract.rules.parties import KIN, Party, Speech, possessor
+from graphmem.extract.rules.parties import KIN, Party, Speech, party_of, possessor
 from graphmem.extract.rules.phrases import phrase
 
 if TYPE_CHECKING:
@@ -74,11 +74,17 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def _dismissed(verb: Token, speech: Speech) -> list[Party]:
-    """Who a dismissal names as its object: "Acme laid me off", "they fired Tom" (the
-    subject, if anyone's, is the employer, not who lost the job)."""
-    return [speech.me() if t.lower_ == "me" else Party(t.text, "person")
-            for t in dobjs(verb) if t.lower_ == "me" and speech.first_person
-            or t.ent_type_ == "PERSON" and t.text not in speech.speakers]
+    """Who a dismissal names as its object: "Acme laid me off", "they fired Tom", "Google
+    laid off my husband" (the subject, if anyone's, is the employer, not who lost the job)."""
+    found: list[Party] = []
+    for t in dobjs(verb):
+        if t.lower_ == "me" and speech.first_person:
+            found.append(speech.me())
+        elif t.ent_type_ == "PERSON" and t.text not in speech.speakers:
+            found.append(Party(t.text, "person"))
+        elif t.lemma_.lower() in KIN and (kin := party_of(t, speech)) is not None:
+            found.append(kin)
+    return found
 
 
 def _employers(verb: Token, speech: Speech) -> list[Token]:
@@ -126,7 +132,9 @@ def let_go(clause: Clause, speech: Speech) -> list[Finding]:
     # gone for good: "after six years", "from Acme", a time ("last week"); not "let me go
     # on holiday", "in the end", "after lunch"
     went = [c for c in verb.children if c.dep_ in ("ccomp", "xcomp") and c.lemma_ == "go"
-            and all(d.dep_ in ("nsubj", "npadvmod", "punct")
+            and all(d.dep_ in ("nsubj", "punct")
+                    # "last week"; not "let me go part-time" (fewer hours, the same job)
+                    or d.dep_ == "npadvmod" and d.lemma_.lower() != "time"
                     or d.dep_ == "prep" and d.lower_ in ("after", "in", "on")
                     and any(_WHEN.match(o.text) or o.ent_type_ == "DATE"
                             or d.lower_ == "after" and o.lemma_.lower().split()[-1] in _SPANS
@@ -137,11 +145,13 @@ def let_go(clause: Clause, speech: Speech) -> list[Finding]:
     if not went:
         return []
     employers = _employers(verb, speech)
-    if not employers and not _by_an_employer(verb, speech):
+    # "I was let go last week": said so, it is a dismissal, by whoever it was
+    passive = [c for c in verb.children if c.dep_ == "nsubjpass"]
+    if not employers and not passive and not _by_an_employer(verb, speech):
         return []  # "Mum finally let me go", "Coach let me go": leave to go, not a job's end
-    who = [speech.me() if t.lower_ == "me" else Party(t.text, "person")
-           for t in went[0].children if t.dep_ == "nsubj" and (
-               t.lower_ == "me" and speech.first_person
+    who = [speech.me() if t.lower_ in ("me", "i") else Party(t.text, "person")
+           for t in passive or [c for c in went[0].children if c.dep_ == "nsubj"] if (
+               t.lower_ in ("me", "i") and speech.first_person
                or t.ent_type_ == "PERSON" and t.text not in speech.speakers)]
     return [f for w in who for f in _jobs_ended(w, employers)]
 
@@ -191,8 +201,9 @@ def last_day(clause: Clause, speech: Speech) -> list[Finding]:
         " ".join(x.lower_ for x in t.subtree if x.i <= t.i)) and possessor(t) == "me"]
     if not days:
         return []
-    orgs = [t for t in pobjs(days[0], ("at", "with")) if is_named(t)
-            and t.text not in speech.speakers]
+    # "Friday was my last day at Deloitte": the parser may hang the workplace on the verb
+    orgs = [t for t in pobjs(days[0], ("at", "with")) + pobjs(verb, ("at", "with"))
+            if is_named(t) and t.text not in speech.speakers]
     if not orgs and _TIME_OFF.search(verb.sent.text):
         return []  # "my last day at work before my holiday": a break, not the job's end
     if not orgs and (pobjs(days[0], ("of",)) or not _LEAVING_TALK.search(speech.message)):

@@ -287,9 +287,10 @@ def acquire(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def dispose(clause: Clause, speech: Speech) -> list[Finding]:
-    """sell / get rid of / give away: a possession or pet is gone."""
+    """sell / get rid of / give away: a possession or pet is gone; not one still to go ("I'm
+    going to sell my Honda Civic" is a plan, :mod:`.intent`)."""
     verb = clause.verb
-    if clause.negated or clause.modal:
+    if clause.negated or clause.modal or clause.hedged or clause.tense == "future":
         return []
     if clause.lemma == "get" and not any(c.lower_ == "rid" for c in verb.children):
         return []

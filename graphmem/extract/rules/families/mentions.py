@@ -188,8 +188,11 @@ def _owned_thing(token: Token) -> tuple[str, str, bool] | None:
     if code and code[0].text not in name:
         name = f"{name} {code[0].text}"  # "pixel 3a", the code read as an apposition
     slot = value_slot(name, token)
-    # not "died" or "broke" (a flat battery, a cracked screen)
-    gone = token.head.lemma_.lower() in _GONE and token.dep_ in ("nsubj", "nsubjpass", "dobj") \
+    # not "died" or "broke" (a flat battery, a cracked screen); and gone already, not "going
+    # to sell my Honda Civic" (a plan) nor "I'll trade it in"
+    head = token.head
+    gone = head.lemma_.lower() in _GONE and token.dep_ in ("nsubj", "nsubjpass", "dobj") \
+        and head.tag_ in ("VBD", "VBN") and not any(a.tag_ == "MD" for a in head.children) \
         and _NOT_GONE.search(token.sent.text) is None
     return (slot, name, gone) if slot in ("HAS_PHONE", "DRIVES") else None
 

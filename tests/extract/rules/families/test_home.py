@@ -1,0 +1,94 @@
+"""Where one lives: living, moving, renting, growing up (families.home)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.extract.rules import RuleExtractor
+from tests.extract.rules.conftest import Triple, said, triples
+
+
+@pytest.mark.parametrize("text", ["I'm going to move to Oslo.", "I'm moving to Oslo soon.",
+                                  "I will move to Oslo.", "I'm moving from Porto to Oslo."])
+def test_a_move_still_ahead_with_no_date_is_a_plan(extractor: RuleExtractor, text: str) -> None:
+    """It has not happened and no day says when it will: "where does Bob live?" keeps
+    his home, and the plan is remembered as one."""
+    assert triples(said(extractor, text)) == {("Bob", "PLANS", "move to Oslo", "assert")}
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("I'm moving to Oslo next month.", "2024-07-01"),
+    ("I will move to Oslo in August.", "2024-08-01"),
+])
+def test_a_dated_move_ahead_holds_from_its_day(extractor: RuleExtractor, text: str,
+                                               day: str) -> None:
+    facts = said(extractor, text).facts
+    assert [(f.predicate, f.object, f.valid_from.date().isoformat()) for f in facts] == [
+        ("LIVES_IN", "Oslo", day)]
+
+
+def test_one_lives_in_a_place_whatever_the_tagger_says(extractor: RuleExtractor) -> None:
+    # the small model tags "Valencia" as a person here
+    assert ("Bob", "LIVES_IN", "Valencia", "assert") in triples(
+        said(extractor, "i live in Valencia with my partner and our cat. lol"))
+    assert not {t for t in triples(said(extractor, "I live with Anna.")) if t[1] == "LIVES_IN"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("We rent a small flat in Wellington.", ("Bob", "LIVES_IN", "Wellington", "assert")),
+    ("New city! Just signed a lease in Johannesburg.",
+     ("Bob", "LIVES_IN", "Johannesburg", "assert")),
+    ("Finally made the move to Helsinki, boxes everywhere lol.",
+     ("Bob", "LIVES_IN", "Helsinki", "assert")),
+    ("I gave up my lease in Osaka; I'm between homes right now.",
+     ("Bob", "LIVES_IN", "Osaka", "retract")),
+    ("Big life update: I'm living in São Paulo now.", ("Bob", "LIVES_IN", "São Paulo", "assert")),
+])
+def test_a_home_said_without_living_or_moving(extractor: RuleExtractor, text: str,
+                                              expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", [
+    "We rented a flat in Rome in 2010.", "I'd love to rent a flat in Paris.",
+    "We might make the move to Berlin.", "We bought a house in Leeds.",
+])
+def test_no_home_where_none_is_taken(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[1] == "LIVES_IN" and t[3] == "assert"}
+
+
+@pytest.mark.parametrize("text", ["Porto is lovely in spring, I live there now",
+                                  "my sister lives in Porto and I live there too"])
+def test_living_there_is_living_in_the_place_named_before(extractor: RuleExtractor,
+                                                          text: str) -> None:
+    assert ("Bob", "LIVES_IN", "Porto", "assert") in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", ["I live there now", "I met Tom at the gym and I live there now"])
+def test_there_with_no_place_before_it_names_no_home(extractor: RuleExtractor, text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] == "LIVES_IN"}
+
+
+@pytest.mark.parametrize(("text", "plan"), [
+    ("Friday was my last day at Deloitte before I move to Google.", "move to Google"),
+    ("I'll stay in Leeds until I move to York.", "move to York"),
+])
+def test_a_move_in_a_clause_of_time_still_ahead_is_a_plan(extractor: RuleExtractor, text: str,
+                                                         plan: str) -> None:
+    found = triples(said(extractor, text))
+    assert ("Bob", "PLANS", plan, "assert") in found
+    assert not {t for t in found if t[1] == "LIVES_IN"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I left my job at Acme and moved to Google.", ("Bob", "WORKS_AT", "Google", "assert")),
+    ("Work was hard so we moved to Bristol.", ("Bob", "LIVES_IN", "Bristol", "assert")),
+    ("Got a new job, so we moved to Manchester.", ("Bob", "LIVES_IN", "Manchester", "assert")),
+])
+def test_a_firm_moved_to_in_a_message_about_work_is_a_job_and_a_town_a_home(
+        extractor: RuleExtractor, text: str, expected: Triple) -> None:
+    found = triples(said(extractor, text))
+    assert expected in found
+    other = "LIVES_IN" if expected[1] == "WORKS_AT" else "WORKS_AT"
+    assert not {t for t in found if t[1] == other and t[2] == expected[2]}
