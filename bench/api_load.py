@@ -42,7 +42,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import write_result  # noqa: E402
+from bench.common import this_checkout_env, write_result  # noqa: E402
 from bench.stores import open_bench_store  # noqa: E402
 from graphmem.store.base import GraphStore  # noqa: E402
 from graphmem.neo4j_local.system import free_ports  # noqa: E402
@@ -120,8 +120,8 @@ def seed(store: GraphStore, count: int, rng: random.Random,
 
 def start_server(store_args: list[str], store_env: dict[str, str], port: int,
                  log: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "GRAPHMEM_API_KEYS": "{}", "GRAPHMEM_RATE_LIMIT_PER_MINUTE": "100000000",
-           **store_env}
+    env = this_checkout_env({**os.environ, "GRAPHMEM_API_KEYS": "{}",
+                             "GRAPHMEM_RATE_LIMIT_PER_MINUTE": "100000000", **store_env})
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-c", "from graphmem.cli import app; app()", "serve",

@@ -17,6 +17,14 @@ RESULTS = ROOT / "bench" / "results"
 LOCOMO = ROOT.parent / "shared" / "data" / "locomo-dev.json"
 
 
+def this_checkout_env(env: dict[str, str]) -> dict[str, str]:
+    """``env`` for a server process that must run this checkout's code: the environment's
+    ``graphmem`` is an editable install of one checkout, so a server started from another
+    (a worktree of an older commit, for a baseline) would run that one's code instead."""
+    path = [str(ROOT), *filter(None, [env.get("PYTHONPATH")])]
+    return {**env, "PYTHONPATH": os.pathsep.join(path)}
+
+
 def machine() -> dict[str, Any]:
     cpu = "unknown"
     try:

@@ -64,7 +64,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import write_result  # noqa: E402
+from bench.common import this_checkout_env, write_result  # noqa: E402
 from bench.stores import neo4j_uri  # noqa: E402
 from graphmem.neo4j_local.system import free_ports  # noqa: E402
 
@@ -99,7 +99,8 @@ def serve(store: str, tmp: Path) -> Iterator[str]:
         log = stack.enter_context(open(tmp / f"serve-{store}.log", "w"))
         server = subprocess.Popen(
             [str(Path(sys.executable).parent / "graphmem"), "serve", "--port", str(port),
-             "--log-level", "warning"], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+             "--log-level", "warning"], env=this_checkout_env(env), stdout=log,
+            stderr=subprocess.STDOUT, cwd=ROOT)
         url = f"http://127.0.0.1:{port}"
         try:
             _wait_ready(url, server)
