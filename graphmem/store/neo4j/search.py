@@ -229,7 +229,8 @@ def _walk(plan: ChannelPlan, now: datetime, params: Params) -> tuple[str, list[s
 #: words it looks up vary in number from question to question) and it keeps its plan when
 #: the counts move (:data:`reads.KEEP_PLAN`; its seeks are fixed by index hints). Planning it
 #: takes 2.5-6 s on 2 cores, which a question paid whenever its lists fell in a new mix of
-#: size ranges or the store had grown.
+#: size ranges or the store had grown. A plan kept from a much smaller store is made again
+#: away from the requests (:class:`graphmem.store.neo4j.plans.Replanner`).
 _SEARCH_PARAMS = "q"
 
 

@@ -32,7 +32,7 @@ from graphmem.errors import StoreError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
 from graphmem.names import is_word
 from graphmem.store.neo4j import reads, reminders, requests, resolution, schema, search
-from graphmem.store.neo4j import records, search_reads, timelines, writes
+from graphmem.store.neo4j import plans, records, search_reads, timelines, writes
 from graphmem.store.neo4j.connection import Neo4jConnection
 from graphmem.store.base import ChannelHits, ChannelPlan, FactQuery, Reminder, Scored
 from graphmem.store.base import ScoredEntity
@@ -74,13 +74,18 @@ class Neo4jStore(Neo4jConnection):
                  max_retry_time: float = 15.0, connection_timeout: float = 10.0,
                  index_wait_seconds: int = 300,
                  exact_scan_limit: int = EXACT_SCAN_LIMIT,
-                 side_share: float | None = SIDE_SHARE) -> None:
+                 side_share: float | None = SIDE_SHARE,
+                 replan_check_seconds: float = 30.0) -> None:
         super().__init__(uri, user, password, database=database,
                          max_retry_time=max_retry_time, connection_timeout=connection_timeout)
         self.embedding_dim = embedding_dim
         self.index_wait_seconds = index_wait_seconds
         self.exact_scan_limit = exact_scan_limit
         self.side_share = side_share
+        # the search's kept plans are made again as the store grows (see plans.py)
+        self.replanner = plans.Replanner(
+            lambda: int(self._read(plans.COUNT_FACTS)[0]["n"]), self._read,
+            check_every=replan_check_seconds)
 
     # -- lifecycle ------------------------------------------------------------
     def open(self) -> None:
@@ -395,14 +400,16 @@ class Neo4jStore(Neo4jConnection):
                                  MAX_CANDIDATES, OVERSAMPLE)
         now = utcnow()
         share = self.side_share if any(plan.embedding) else None
-        side = (self._side_reads().submit(
-            self._read, search.side_channels(tenant, plan, now, rule, share))
-            if share else None)
-        row = dict(self._read(search.channels(tenant, plan, now, rule,
-                                              names_per_lookup=NAMES_PER_LOOKUP,
-                                              side_share=share or None))[0])
+        side_query = search.side_channels(tenant, plan, now, rule, share) if share else None
+        side = self._side_reads().submit(self._read, side_query) if side_query else None
+        query = search.channels(tenant, plan, now, rule, names_per_lookup=NAMES_PER_LOOKUP,
+                                side_share=share or None)
+        row = dict(self._read(query)[0])
         if side is not None:
             search.join_side(row, side.result()[0], plan)
+        if self.replanner.searched([query, *([side_query] if side_query else [])]):
+            self._side_reads().submit(self.replanner.replan_if_grown).add_done_callback(
+                plans.log_failure)
         return search.channel_hits(row, plan)
 
     # -- housekeeping ---------------------------------------------------------
