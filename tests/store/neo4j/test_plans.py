@@ -19,6 +19,8 @@ from graphmem.store.neo4j.plans import Replanner, log_failure, planned_again
 from graphmem.store.neo4j.reads import KEEP_PLAN, Query
 from graphmem.temporal import TimeFilter
 
+#: The session's database holds 384-dimensional vector indexes (the other Neo4j tests' too).
+DIM = 384
 SEARCH: Query = (KEEP_PLAN + "MATCH (f:Fact) RETURN f", {"q": 1})
 SIDE: Query = (KEEP_PLAN + "MATCH (e:Entity) RETURN e", {"q": 2})
 
@@ -101,7 +103,7 @@ def test_a_failed_replan_is_logged_not_raised(caplog: pytest.LogCaptureFixture) 
 # -- on a real Neo4j ---------------------------------------------------------------------
 @pytest.fixture
 def store(neo4j_uri: Any) -> Iterator[Neo4jStore]:
-    opened = Neo4jStore(neo4j_uri.uri, neo4j_uri.user, neo4j_uri.password, embedding_dim=8,
+    opened = Neo4jStore(neo4j_uri.uri, neo4j_uri.user, neo4j_uri.password, embedding_dim=DIM,
                         replan_check_seconds=0.0)
     opened.open()
     yield opened
@@ -115,15 +117,16 @@ def test_a_search_plans_its_queries_again_on_the_server_and_finds_the_same(
     server, runs beside the searches, and changes none of their results."""
     tenant = f"t{uuid.uuid4().hex[:12]}"
     when = datetime(2024, 1, 1, tzinfo=UTC)
-    alice = Entity(tenant=tenant, scope_key="user:alice", name="Alice", embedding=[1.0] * 8)
+    alice = Entity(tenant=tenant, scope_key="user:alice", name="Alice", embedding=[1.0] * DIM)
     facts = [Fact(tenant=tenant, scope_key="user:alice", subject_id=alice.id,
                   subject_name="Alice", predicate="LIKES", object_id=alice.id,
                   object_name=f"thing {i}", text=f"Alice likes thing {i}", valid_from=when,
-                  timeline_key=f"k{i}", embedding=[float(i + 1), 1.0, 0, 0, 0, 0, 0, 1.0])
+                  timeline_key=f"k{i}", embedding=[float(i + 1)] + [1.0] * (DIM - 1))
              for i in range(5)]
     store.write(tenant, WriteBatch(entities=[alice], facts=facts))
     store.replanner.growth, store.replanner.plan_from = 1.0, 1  # plan again at each check
-    plan = ChannelPlan(scope_keys=["user:alice"], text="Alice likes thing", embedding=[1.0] * 8,
+    plan = ChannelPlan(scope_keys=["user:alice"], text="Alice likes thing",
+                       embedding=[1.0] * DIM,
                        time=TimeFilter(), limit=5, turn_limit=5, names=["alice"],
                        seed_names=["alice"], name_text="Alice")
     before = store.search_channels(tenant, plan)  # the first count: the size planned at
