@@ -11,8 +11,8 @@ ranking, kept transactionally in step with the rows).
 A lock serialises access, so one store can be shared by the threads of a web
 server. Another process may write the same file (a command-line run beside a
 server, or another API worker): the lock notices, and the mirror reloads what that
-process's writes changed (:mod:`.freshness`, :mod:`.changes`). Raw turns become search
-hits in :mod:`.turns`.
+process's writes changed (:mod:`.freshness`, :mod:`.changes`); the file, its schema and
+that catching up are :mod:`.connection`'s. Raw turns become search hits in :mod:`.turns`.
 """
 
 from __future__ import annotations
@@ -20,13 +20,11 @@ from __future__ import annotations
 import heapq
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from functools import lru_cache, partial
 from datetime import datetime
 from pathlib import Path
 
-from graphmem.errors import SchemaError, StoreError, StoreUnavailableError
+from graphmem.errors import StoreError
 from graphmem.models import (
     Entity,
     Episode,
@@ -40,9 +38,8 @@ from graphmem.store.embedded import changes, fulltext, sql, turns, writes
 from graphmem.store.base import FactQuery, Reminder, Scored, ScoredEntity, StoredResponse
 from graphmem.store.base import ScopeIds, StoreStats
 from graphmem.store.base import ChannelHits, ChannelPlan, TurnHit, WriteBatch
-from graphmem.names import is_word, normalize_name
-from graphmem.store.embedded.freshness import FreshLock
-from graphmem.store.embedded.index import EmbeddedIndex
+from graphmem.names import is_word
+from graphmem.store.embedded.connection import EmbeddedConnection
 from graphmem.temporal import TimeFilter
 
 #: How many more candidates than asked for a channel fetches before filtering by scope and time.
@@ -53,131 +50,17 @@ OVERSAMPLE = 4
 PARSED_EPISODES = 512
 
 
-class EmbeddedStore:
+class EmbeddedStore(EmbeddedConnection):
     """networkx + SQLite store; see the module docstring."""
 
     parallel_reads = False  # reads share one connection and lock
 
     def __init__(self, path: str | Path, embedding_dim: int) -> None:
-        self.path = Path(path)
-        self.embedding_dim = embedding_dim
-        self._conn: sqlite3.Connection | None = None
-        self._index = EmbeddedIndex(embedding_dim)
-        # Every read and write takes this lock; it rebuilds the mirror when another
-        # process wrote the file since (see freshness.py).
-        self._lock = FreshLock(lambda: self._conn, self._catch_up)
-        self._mirror_seq = 0  # the newest row of the change log the mirror holds
+        super().__init__(path, embedding_dim)
         # Keyed by the document itself, so a changed episode is parsed again: nothing to
         # invalidate, whichever process changed it. Only the turn channels read it, and they
         # never change what they are given.
         self._parsed_episode = lru_cache(maxsize=PARSED_EPISODES)(Episode.model_validate_json)
-
-    # -- lifecycle ------------------------------------------------------------
-    def open(self) -> None:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            for pragma in sql.OPEN_PRAGMAS:
-                conn.execute(pragma)
-            conn.executescript(sql.SCHEMA)
-        except (sqlite3.Error, OSError) as err:
-            raise StoreUnavailableError(f"cannot open the embedded store at {self.path}: {err}") from err
-        self._conn = conn
-        self._check_version()
-        self._load_memory_indexes()
-
-    def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
-
-    def _check_version(self) -> None:
-        row = self._db.execute(sql.SELECT_SCHEMA_VERSION).fetchone()
-        if row is None:
-            self._db.execute(sql.INSERT_SCHEMA_VERSION, (str(sql.SCHEMA_VERSION),))
-            self._db.execute(sql.INSERT_EMBEDDING_DIM, (str(self.embedding_dim),))
-            return
-        if int(row[0]) > sql.SCHEMA_VERSION:
-            raise SchemaError(
-                f"{self.path} has schema version {row[0]}, newer than this graphmem "
-                f"({sql.SCHEMA_VERSION}); upgrade graphmem"
-            )
-        if int(row[0]) < sql.SCHEMA_VERSION:
-            self._migrate(int(row[0]))
-        dim = self._db.execute(sql.SELECT_EMBEDDING_DIM).fetchone()
-        if dim is not None and int(dim[0]) != self.embedding_dim:
-            raise SchemaError(
-                f"{self.path} holds {dim[0]}-dimensional embeddings but the configured embedder "
-                f"makes {self.embedding_dim}; use another file or the same embedder"
-            )
-
-    def _migrate(self, version: int) -> None:
-        """Bring an older file up to :data:`sql.SCHEMA_VERSION`, in one transaction."""
-        with self._transaction() as db:
-            if version < 2:
-                writes.rebuild_full_text(db)
-            if version < 3:
-                writes.rebuild_entity_text(db)
-            db.execute(sql.UPDATE_SCHEMA_VERSION, (str(sql.SCHEMA_VERSION),))
-
-    def _load_memory_indexes(self) -> None:
-        version = self._lock.file_version()  # before reading: a commit during the load shows
-        seq = changes.last(self._db)  # likewise: rows after it are replayed
-        index = EmbeddedIndex(self.embedding_dim)
-        index.load(self._db)
-        self._index = index
-        self._mirror_seq = seq
-        self._lock.mark_loaded(version)
-
-    def _catch_up(self) -> None:
-        """Another process committed: reload what its writes changed (the change log), or
-        the whole mirror when the log no longer reaches back to the mirror's last row."""
-        version = self._lock.file_version()
-        found = changes.since(self._db, self._mirror_seq)
-        if found is None:
-            self._load_memory_indexes()
-            return
-        changed, seq = found
-        if changed:
-            self._index.refresh(self._db, changed)
-        self._mirror_seq = seq
-        self._lock.mark_loaded(version)
-
-    def _replay_others(self, db: sqlite3.Connection) -> None:
-        """Inside a write transaction (the write lock held, so no other row lands before the
-        commit): replay the rows other processes logged since the mirror's last one, so what
-        the transaction reads from the mirror (access statistics) is the file's. A batch
-        decided earlier is guarded by its timelines' versions (docs/scale-out.md)."""
-        if changes.last(db) != self._mirror_seq:
-            self._catch_up()
-
-    @property
-    def _db(self) -> sqlite3.Connection:
-        if self._conn is None:
-            raise StoreUnavailableError("the embedded store is not open; call open() first")
-        return self._conn
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            db = self._db
-            db.execute(sql.BEGIN)
-            try:
-                yield db
-            except BaseException:
-                db.execute(sql.ROLLBACK)
-                raise
-            db.execute(sql.COMMIT)
-
-    @contextmanager
-    def _writing(self) -> Iterator[sqlite3.Connection]:
-        """A transaction whose SQLite errors become :class:`StoreError`."""
-        try:
-            with self._transaction() as db:
-                yield db
-        except sqlite3.Error as err:
-            raise StoreError(f"embedded store write failed, nothing was written: {err}") from err
 
     # -- writes ---------------------------------------------------------------
     def write(self, tenant: str, batch: WriteBatch) -> None:
@@ -207,21 +90,18 @@ class EmbeddedStore:
             raise StoreError(f"embedded store write failed, nothing was written: {err}") from err
 
     # -- reads: episodes ------------------------------------------------------
-    def _query(self, statement: str, params: Iterable[object] = ()) -> list[tuple[object, ...]]:
-        with self._lock:
-            try:
-                return self._db.execute(statement, tuple(params)).fetchall()
-            except sqlite3.Error as err:
-                raise StoreError(f"embedded store read failed: {err}") from err
+    def _episode_doc(self, tenant: str, episode_id: str) -> str | None:
+        rows = self._query(sql.EPISODE_DOC, (episode_id, tenant))
+        return str(rows[0][0]) if rows else None
 
     def get_episode(self, tenant: str, episode_id: str) -> Episode | None:
-        rows = self._query(sql.EPISODE_DOC, (episode_id, tenant))
-        return Episode.model_validate_json(str(rows[0][0])) if rows else None
+        doc = self._episode_doc(tenant, episode_id)
+        return Episode.model_validate_json(doc) if doc is not None else None
 
     def _turns_episode(self, tenant: str, episode_id: str) -> Episode | None:
         """:meth:`get_episode` for the turn channels: a shared, already parsed copy."""
-        rows = self._query(sql.EPISODE_DOC, (episode_id, tenant))
-        return self._parsed_episode(str(rows[0][0])) if rows else None
+        doc = self._episode_doc(tenant, episode_id)
+        return self._parsed_episode(doc) if doc is not None else None
 
     def find_episode(self, tenant: str, scope_key: str, client_id: str) -> Episode | None:
         rows = self._query(sql.EPISODE_DOC_BY_CLIENT_ID, (tenant, scope_key, client_id))

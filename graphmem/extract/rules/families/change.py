@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import (Clause, Finding, Rule, ahead_of_its_sentence, each,
                                            has_time)
 from graphmem.extract.rules.lexicon import (
-    ACTIVITY_VERBS, LANGUAGE_LABELS, SPOKEN_LANGUAGES, dobjs, has_prt, is_named,
-    is_place, is_school, moved_to_a_job, moves_a_thing, object_type, pobjs, taken_up,
-    talks_of_work)
+    ACTIVITY_VERBS, LANGUAGE_LABELS, SPOKEN_LANGUAGES, dobjs, has_prt, is_named, is_place,
+    is_school, object_type, pobjs, taken_up, talks_of_work)
+from graphmem.extract.rules.moves import moved_to_a_job, moves_a_thing
 from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, appositive_name, conjuncts,
                                             has_det, possessor)
 from graphmem.extract.rules.phrases import gerund, phrase

@@ -18,7 +18,8 @@ from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing
                                            ahead_of_its_sentence, each, has_time, past_stretch,
                                            past_until, reworded)
 from graphmem.extract.rules.lexicon import (
-    HOMES, dobjs, has_prt, is_named, is_place, is_street, moved_to_a_job, moves_a_thing, pobjs)
+    HOMES, dobjs, has_prt, is_named, is_place, is_street, pobjs)
+from graphmem.extract.rules.moves import moved_to_a_job, moves_a_thing
 from graphmem.extract.rules.parties import Speech
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import is_language
