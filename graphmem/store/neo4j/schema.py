@@ -16,9 +16,10 @@ from typing import Any
 
 from graphmem.errors import SchemaError, StoreError
 from graphmem.store.neo4j import reads, reminders, timelines
+from graphmem.store.neo4j.sketch import SKETCH_PROPERTY, sketch
 from graphmem.store.text import scope_token
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 #: Runs one statement in its own write transaction and returns its records as dicts.
 Runner = Callable[[str, dict[str, Any]], list[dict[str, Any]]]
@@ -110,6 +111,35 @@ def tag_scopes(run: Runner) -> None:
                  "tag": scope_token(str(row["tenant"]), str(row["scopeKey"]))})
 
 
+#: Nodes read and sketched per transaction by :func:`sketch_vectors`.
+SKETCH_BATCH = 1000
+
+
+def sketch_vectors(run: Runner) -> None:
+    """Give every node with a vector its sketch (:mod:`graphmem.store.neo4j.sketch`), computed
+    here (Cypher cannot multiply by the projection cheaply): :data:`SKETCH_BATCH` nodes a
+    transaction in id order, the vectors of sketched nodes not read, so that a migration
+    interrupted half way is finished by the next open."""
+    for label in _SEARCHABLE_LABELS:
+        after = ""
+        while True:
+            rows = run(f"MATCH (n:{label}) WHERE n.id > $after"
+                       " WITH n ORDER BY n.id LIMIT $batch"
+                       f" RETURN n.id AS id, CASE WHEN n.{SKETCH_PROPERTY} IS NULL"
+                       " THEN n.embedding END AS embedding",
+                       {"after": after, "batch": SKETCH_BATCH})
+            if not rows:
+                break
+            after = str(rows[-1]["id"])
+            sketched = [{"id": r["id"], "sketch": short} for r in rows
+                        if (short := sketch(r["embedding"])) is not None]
+            if sketched:
+                run(f"UNWIND $rows AS row MATCH (n:{label} {{id: row.id}})"
+                    f" WHERE n.{SKETCH_PROPERTY} IS NULL"
+                    f" CALL db.create.setNodeVectorProperty(n, '{SKETCH_PROPERTY}', row.sketch)",
+                    {"rows": sketched})
+
+
 #: Steps that bring a database from version ``v - 1`` to ``v``. They run before the
 #: CREATE ... IF NOT EXISTS statements above, so an index dropped here comes back with its
 #: current definition (and is populated from the data already stored). Each is idempotent.
@@ -135,6 +165,9 @@ MIGRATIONS: dict[int, tuple[Step, ...]] = {
     # query keeps to its scope (search_reads.scoped_lucene).
     4: (tag_scopes, "DROP INDEX fact_text IF EXISTS", "DROP INDEX entity_text IF EXISTS",
         "DROP INDEX message_text IF EXISTS"),
+    # 5: each vector has a sketch beside it, so that a large scope is ranked in two steps
+    # (search_reads.vector_scan_scope).
+    5: (sketch_vectors,),
 }
 
 READ_VERSION = "MATCH (s:GraphmemSchema {key: 'graphmem'}) RETURN s.version AS version"

@@ -44,7 +44,7 @@ TURN_FIELDS = (".episodeId, .index, .clientId, .role, .speaker, .content,"
                f" timestamp: {reads.epoch_micros('m.timestamp')},"
                f" recordedAt: {reads.epoch_micros('m.recordedAt')}")
 #: Parameters every channel shares: same name, same value.
-_SHARED = frozenset({"tenant", "scopeKeys", "vector"})
+_SHARED = frozenset({"tenant", "scopeKeys", "vector", "sketch"})
 #: In a query this size the planner may scan the id index once per row for an id taken
 #: from a variable (it did at 1k facts: 20 scans of 1,047 entities); the hint keeps a seek.
 _SEEK_ENTITY = "USING INDEX n:Entity(id)"
@@ -60,6 +60,9 @@ class VectorRule:
     min_candidates: int
     max_candidates: int
     oversample: int
+    #: Nodes the sketches keep for the exact ranking of a large scope (None: by the hits
+    #: asked for, :func:`graphmem.store.neo4j.sketch.shortlist`; 0: no sketches).
+    shortlist: int | None = None
 
     def passes(self) -> int:
         """Index searches at most: the first, then each widening up to ``max_candidates``.
@@ -129,7 +132,7 @@ def _scan(index: str, prefix: str, tenant: str, plan: ChannelPlan, limit: int, n
     returning ``size``, ``total``, ``exact`` and ``hits``."""
     scan, own = own_params(search_reads.vector_scan_scope(
         index, tenant, plan.scope_keys, plan.embedding, rule.exact_scan_limit, plan.time, now,
-        k=limit, part=part, counted=counted or None), prefix)
+        k=limit, part=part, counted=counted or None, shortlist=rule.shortlist), prefix)
     _merge(params, own)
     return scan
 
@@ -257,7 +260,7 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
         "  CALL db.index.fulltext.queryNodes($namesIndex, lookup) YIELD node AS n\n"
         "  WITH DISTINCT n WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys"
         " AND any(name IN n.names WHERE name IN $names)\n"
-        "  RETURN collect(n {.*, embedding: null}) AS exact\n"
+        "  RETURN collect(n {.*, embedding: null, sketch: null}) AS exact\n"
         "}\n")
     entity_words = search_reads.lucene_terms(
         plan.name_text, search_reads.TEXT_FIELD_WEIGHTS[reads.ENTITY_TEXT_INDEX])
@@ -267,7 +270,7 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
     text += ("CALL (namedIds) {\n"
              f"  UNWIND namedIds AS id MATCH (n:Entity {{id: id}}) {_SEEK_ENTITY}\n"
              "  WHERE n.tenant = $tenant\n"
-             "  RETURN collect(n {.*, embedding: null}) AS named\n"
+             "  RETURN collect(n {.*, embedding: null, sketch: null}) AS named\n"
              "}\n"
              "WITH *, [n IN exact WHERE any(x IN n.names WHERE x IN $seedNames) | n.id] AS chosen\n"
              "WITH *, CASE WHEN size(chosen) > 0 THEN chosen[..$seedLimit]"

@@ -14,10 +14,12 @@ name written into the text is checked (:func:`~graphmem.store.neo4j.reads.checke
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import datetime
 
 from graphmem.models import TURN_CONTEXT_WEIGHT
+from graphmem.store.neo4j import sketch
 from graphmem.store.neo4j.reads import (
     ENTITY_TEXT_INDEX,
     ENTITY_VECTOR_INDEX,
@@ -138,16 +140,22 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
                       cap: int, time: TimeFilter | None = None, now: datetime | None = None,
                       k: int = 50, count_cap: int = SCOPE_COUNT_CAP, *,
                       part: tuple[bool, float] | None = None,
-                      counted: str | None = None) -> Query:
-    """Exact cosine ranking of a scope holding fewer than ``cap`` nodes: its ``k`` best.
+                      counted: str | None = None, shortlist: int | None = None) -> Query:
+    """Cosine ranking within a scope holding fewer than ``cap`` nodes: its ``k`` best.
 
-    Small scopes are ranked exactly: cheaper than an index search over every
-    tenant, and no recall loss. The scope is counted through its range index,
-    never by a scan of the label, and only the ``k`` best leave the server.
+    Such scopes are ranked within themselves: cheaper than an index search over every
+    tenant, and no tenant's nodes crowd out another's. The scope is counted through its
+    range index, never by a scan of the label, and only the ``k`` best leave the server.
     Returns one row: ``size`` (the scope's node count, counted up to ``count_cap``),
     ``total`` (the label's count, from the count store), ``exact`` (false if the
     scope was too large, and then no ``hits``) and ``hits``, ``{id, score}``
-    best first.
+    best first, scored by the whole vectors.
+
+    A scope of more than twice ``shortlist`` nodes (default :func:`sketch.shortlist` of
+    ``k``; 0: never) is ranked in two steps: by the nodes' sketches, then the best
+    ``shortlist`` of them by their whole vectors (see :mod:`graphmem.store.neo4j.sketch`;
+    a node without a sketch is ranked by its whole vector in both). Smaller scopes, and
+    queries whose vector has no sketch, are ranked by the whole vectors alone.
 
     ``part=(side, share)`` ranks only one part of the scope (:func:`part_condition`), so
     that two transactions can rank the two parts on two server threads; the best ``k``
@@ -165,24 +173,53 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
         params["share"] = part[1]
     # The scope's range index, never the validFrom one a time filter might tempt the planner to.
     scope_index = f"USING INDEX n:{label}(tenant, scopeKey)"
+    short = sketch.shortlist(k) if shortlist is None else shortlist
+    query_sketch = sketch.sketch(embedding) if short else None
     params.update({"cap": cap, "vector": embedding, "tenant": tenant, "scopeKeys": scope_keys,
-                   "k": k})
+                   "k": k, "sketch": query_sketch,
+                   # past this scope size the sketches rank first; never without a sketch
+                   "sketchFrom": 2 * short if query_sketch is not None else cap,
+                   "shortlist": short if part is None else _part_shortlist(short, *part)})
     counting, count_params = ((f"WITH {counted} AS size\n", {}) if counted
                               else scope_count(label, "size", max(cap, count_cap)))
     params.update(count_params)
+    whole = "vector.similarity.cosine(n.embedding, $vector)"
     return (
         counting
         + f"CALL () {{ MATCH (n:{label}) RETURN count(n) AS total }}\n"
         "CALL (size) {\n"
         "  WITH size WHERE size < $cap\n"
-        f"  MATCH (n:{label}) {scope_index} WHERE n.embedding IS NOT NULL AND {condition}\n"
-        "  WITH n.id AS id, 2 * vector.similarity.cosine(n.embedding, $vector) - 1 AS score\n"
-        "  ORDER BY score DESC LIMIT $k\n"
+        "  CALL (size) {\n"
+        "    WITH size WHERE size <= $sketchFrom\n"
+        f"    MATCH (n:{label}) {scope_index} WHERE n.embedding IS NOT NULL AND {condition}\n"
+        f"    RETURN n.id AS id, 2 * {whole} - 1 AS score\n"
+        "    UNION ALL\n"
+        "    WITH size WHERE size > $sketchFrom\n"
+        f"    MATCH (n:{label}) {scope_index} WHERE {condition}\n"
+        # CASE, not coalesce: coalesce would read the whole vector of every node
+        f"    WITH n, CASE WHEN n.{sketch.SKETCH_PROPERTY} IS NULL THEN {whole}"
+        f" ELSE vector.similarity.cosine(n.{sketch.SKETCH_PROPERTY}, $sketch) END AS rough\n"
+        "    WHERE rough IS NOT NULL\n"
+        "    WITH n, rough ORDER BY rough DESC LIMIT $shortlist\n"
+        f"    RETURN n.id AS id, 2 * {whole} - 1 AS score\n"
+        "  }\n"
+        "  WITH id, score ORDER BY score DESC LIMIT $k\n"
         "  RETURN collect({id: id, score: score}) AS hits\n"
         "}\n"
         "RETURN size, total, size < $cap AS exact, hits",
         params,
     )
+
+
+def _part_shortlist(shortlist: int, side: bool, share: float) -> int:
+    """A part's share of the shortlist: the nodes of a part are a fair draw of the scope's
+    (:func:`part_condition`), so the scope's best by sketch fall to each part in proportion.
+
+    >>> _part_shortlist(400, True, 0.85), _part_shortlist(400, False, 0.85)
+    (340, 60)
+    """
+    fraction = share if side else 1.0 - share
+    return max(1, math.ceil(shortlist * fraction - 1e-9))  # 1e-9: 400 * (1 - 0.85) is 60.00...01
 
 
 # -- full text, ranked with the scope's own statistics ------------------------------

@@ -75,6 +75,7 @@ class Neo4jStore(Neo4jConnection):
                  index_wait_seconds: int = 300,
                  exact_scan_limit: int = EXACT_SCAN_LIMIT,
                  side_share: float | None = SIDE_SHARE,
+                 sketch_shortlist: int | None = None,
                  replan_check_seconds: float = 30.0) -> None:
         super().__init__(uri, user, password, database=database,
                          max_retry_time=max_retry_time, connection_timeout=connection_timeout)
@@ -82,6 +83,9 @@ class Neo4jStore(Neo4jConnection):
         self.index_wait_seconds = index_wait_seconds
         self.exact_scan_limit = exact_scan_limit
         self.side_share = side_share
+        # nodes a large scope's sketches keep for exact ranking (None: by the hits asked
+        # for; 0: rank by the whole vectors alone); see sketch.py
+        self.sketch_shortlist = sketch_shortlist
         # the search's kept plans are made again as the store grows (see plans.py)
         self.replanner = plans.Replanner(
             lambda: int(self._read(plans.COUNT_FACTS)[0]["n"]), self._read,
@@ -331,10 +335,11 @@ class Neo4jStore(Neo4jConnection):
 
     def _nearest(self, index: str, tenant: str, scope_keys: list[str], embedding: list[float],
                  limit: int, time: TimeFilter | None = None) -> list[Scored]:
-        """Nearest neighbours in scope (and time), exact for small scopes.
+        """Nearest neighbours in scope (and time), ranked within the scope when it is small.
 
-        A scope of fewer than ``exact_scan_limit`` nodes is ranked exactly, found
-        through its range index. A larger one goes to the vector index, which
+        A scope of fewer than ``exact_scan_limit`` nodes is ranked within itself, found
+        through its range index (by its sketches first when it is large enough for them to
+        pay: ``search_reads.vector_scan_scope``). A larger one goes to the vector index, which
         holds every tenant and cannot filter: it is asked for as many candidates
         as the scope's share of the index needs to yield ``limit``, the
         candidates are filtered, and the search widens (up to MAX_CANDIDATES)
@@ -345,7 +350,8 @@ class Neo4jStore(Neo4jConnection):
         now = utcnow()
         row = self._read(search_reads.vector_scan_scope(index, tenant, scope_keys, embedding,
                                                          self.exact_scan_limit, time, now,
-                                                         k=limit))[0]
+                                                         k=limit,
+                                                         shortlist=self.sketch_shortlist))[0]
         if row["exact"]:
             return [Scored(id=str(h["id"]), score=float(h["score"])) for h in row["hits"]]
         share = max(int(row["size"]), 1) / max(int(row["total"]), 1)
@@ -397,7 +403,7 @@ class Neo4jStore(Neo4jConnection):
         if not plan.scope_keys:
             return ChannelHits()
         rule = search.VectorRule(self.exact_scan_limit, SHARE_MARGIN, MIN_CANDIDATES,
-                                 MAX_CANDIDATES, OVERSAMPLE)
+                                 MAX_CANDIDATES, OVERSAMPLE, self.sketch_shortlist)
         now = utcnow()
         share = self.side_share if any(plan.embedding) else None
         side_query = search.side_channels(tenant, plan, now, rule, share) if share else None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from graphmem.models import FactStatus
+from graphmem.store.neo4j.sketch import SKETCH_PROPERTY
 from graphmem.store.neo4j.reads import (KEEP_PLAN, Params, Query, as_one_map, each_by_id,
                                         relationship_type)
 
@@ -103,6 +104,19 @@ def delete_entities(tenant: str, ids: list[str]) -> Query:
     )
 
 
+def _set_sketch(node: str, row: str) -> str:
+    """Lines of a subquery that has just set ``node``'s vector: its sketch from ``row.sketch``
+    (:mod:`graphmem.store.neo4j.sketch`), or none when the row has none, so that a sketch
+    never outlives the vector it was made from."""
+    return (f"  WITH {node}, {row}\n"
+            f"  CALL ({node}, {row}) {{ WITH * WHERE {row}.sketch IS NULL"
+            f" REMOVE {node}.{SKETCH_PROPERTY} }}\n"
+            f"  CALL ({node}, {row}) {{\n"
+            f"    WITH * WHERE {row}.sketch IS NOT NULL\n"
+            f"    CALL db.create.setNodeVectorProperty({node}, '{SKETCH_PROPERTY}', {row}.sketch)\n"
+            "  }\n")
+
+
 def upsert_episodes(rows: list[Params]) -> Query:
     """Rows: ``{id, props, messages: [{id, props, embedding}]}``: a Message per turn.
 
@@ -125,6 +139,7 @@ def upsert_episodes(rows: list[Params]) -> Query:
         "  MERGE (e)-[:HAS_MESSAGE]->(m)\n"
         "  WITH m, msg WHERE msg.embedding IS NOT NULL\n"
         "  CALL db.create.setNodeVectorProperty(m, 'embedding', msg.embedding)\n"
+        + _set_sketch("m", "msg") +
         "}",
         {"rows": rows},
     )
@@ -137,10 +152,12 @@ def upsert_entities(rows: list[Params]) -> Query:
         "MERGE (n:Entity {id: row.id})\n"
         "SET n += row.props\n"
         "WITH n, row\n"
-        "CALL (n, row) { WITH * WHERE row.embedding IS NULL REMOVE n.embedding }\n"
+        "CALL (n, row) { WITH * WHERE row.embedding IS NULL REMOVE n.embedding,"
+        f" n.{SKETCH_PROPERTY} }}\n"
         "CALL (n, row) {\n"
         "  WITH * WHERE row.embedding IS NOT NULL\n"
         "  CALL db.create.setNodeVectorProperty(n, 'embedding', row.embedding)\n"
+        + _set_sketch("n", "row") +
         "}",
         {"rows": rows},
     )
@@ -170,10 +187,12 @@ def upsert_fact_nodes(rows: list[Params]) -> Query:
         "  WHERE r.factId = f.id\n"
         "  DELETE r\n"
         "}\n"
-        "CALL (f, row) { WITH * WHERE row.embedding IS NULL REMOVE f.embedding }\n"
+        "CALL (f, row) { WITH * WHERE row.embedding IS NULL REMOVE f.embedding,"
+        f" f.{SKETCH_PROPERTY} }}\n"
         "CALL (f, row) {\n"
         "  WITH * WHERE row.embedding IS NOT NULL\n"
         "  CALL db.create.setNodeVectorProperty(f, 'embedding', row.embedding)\n"
+        + _set_sketch("f", "row") +
         "}",
         {"rows": rows, "marker": FactStatus.RETRACTION.value},
     )
