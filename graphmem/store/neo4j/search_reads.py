@@ -159,7 +159,8 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
 
     ``part=(side, share)`` ranks only one part of the scope (:func:`part_condition`), so
     that two transactions can rank the two parts on two server threads; the best ``k``
-    of the scope are the best ``k`` of the two parts' ``k`` best.
+    of the scope are the best ``k`` of the two parts' ``k`` best. A part that is the whole
+    scope (share 1) is ranked without a condition; an empty one reads nothing.
 
     ``counted`` names a variable the caller has already counted the scope into (up to
     ``max(cap, count_cap)``), so that a query ranking the scope twice counts it once.
@@ -168,7 +169,8 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     if label is None:
         raise ValueError(f"not a graphmem vector index: {index!r}")
     condition, params = scope_condition("n", time, now, turns=index == MESSAGE_VECTOR_INDEX)
-    if part is not None:
+    fraction = 1.0 if part is None else part[1] if part[0] else 1.0 - part[1]
+    if 0.0 < fraction < 1.0 and part is not None:
         condition += " AND " + part_condition(part[0])
         params["share"] = part[1]
     # The scope's range index, never the validFrom one a time filter might tempt the planner to.
@@ -179,15 +181,19 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
                    "k": k, "sketch": query_sketch,
                    # past this scope size the sketches rank first; never without a sketch
                    "sketchFrom": 2 * short if query_sketch is not None else cap,
-                   "shortlist": short if part is None else _part_shortlist(short, *part)})
+                   # a part's nodes are a fair draw of the scope's (part_condition), so it
+                   # keeps its share of the shortlist (1e-9: 400 * (1 - 0.85) is 60.00...01)
+                   "shortlist": max(1, math.ceil(short * fraction - 1e-9))})
     counting, count_params = ((f"WITH {counted} AS size\n", {}) if counted
                               else scope_count(label, "size", max(cap, count_cap)))
     params.update(count_params)
+    counting += f"CALL () {{ MATCH (n:{label}) RETURN count(n) AS total }}\n"
+    if fraction <= 0.0:
+        return counting + "RETURN size, total, size < $cap AS exact, [] AS hits", params
     whole = "vector.similarity.cosine(n.embedding, $vector)"
     return (
         counting
-        + f"CALL () {{ MATCH (n:{label}) RETURN count(n) AS total }}\n"
-        "CALL (size) {\n"
+        + "CALL (size) {\n"
         "  WITH size WHERE size < $cap\n"
         "  CALL (size) {\n"
         "    WITH size WHERE size <= $sketchFrom\n"
@@ -209,17 +215,6 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
         "RETURN size, total, size < $cap AS exact, hits",
         params,
     )
-
-
-def _part_shortlist(shortlist: int, side: bool, share: float) -> int:
-    """A part's share of the shortlist: the nodes of a part are a fair draw of the scope's
-    (:func:`part_condition`), so the scope's best by sketch fall to each part in proportion.
-
-    >>> _part_shortlist(400, True, 0.85), _part_shortlist(400, False, 0.85)
-    (340, 60)
-    """
-    fraction = share if side else 1.0 - share
-    return max(1, math.ceil(shortlist * fraction - 1e-9))  # 1e-9: 400 * (1 - 0.85) is 60.00...01
 
 
 # -- full text, ranked with the scope's own statistics ------------------------------

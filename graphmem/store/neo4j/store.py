@@ -56,12 +56,14 @@ MAX_CANDIDATES = 4096
 #: Lucene refuses queries of more than 1024 clauses; name lookups go in chunks.
 NAMES_PER_LOOKUP = 256
 #: The share of a scope's vectors a search ranks in a second transaction beside its one query
-#: (``search.side_channels``), so that two server threads share the exact ranking. At 100k
-#: facts (2,000 a scope) the ranking of the whole scope takes about 22 ms of server time and
-#: the rest of the query about as much since full text keeps to the scope, so the side takes
-#: nearly all of it: 0.85 was measured best of 0.75, 0.85 and 0.9 (p50 41.5 / 38.8 / 38.5 ms,
-#: p95 57.5 / 50.9 / 56.9, 300 searches each, interleaved). None: one query, one thread.
-SIDE_SHARE = 0.85
+#: (``search.side_channels``), so that two server threads share the work. At 100k facts
+#: (2,000 a scope) ranking the whole scope by its sketches takes about 12 ms of server time
+#: and the rest of the query about 25, so the side takes all of the ranking (and the main
+#: query reads no vector of the scope): 1.0 against 0.85, 300 searches each, interleaved,
+#: p50 37.6 / 35.1 against 42.9 / 42.3 ms, p95 49.7 / 45.1 against 56.8 / 56.0 (0.7: p95
+#: 62.7-67.9; None, one query on one thread: p95 71.2-75.0). Before sketches 0.85 was best
+#: of 0.75, 0.85 and 0.9. None: one query, one thread.
+SIDE_SHARE = 1.0
 
 
 class Neo4jStore(Neo4jConnection):

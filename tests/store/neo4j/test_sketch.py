@@ -142,7 +142,7 @@ def test_a_large_scope_ranked_in_two_steps_finds_the_whole_vectors_best(
     assert {h.id for h in expected} == {f.id for f in facts[:10]}  # the near ones
     assert [h.id for h in found] == [h.id for h in expected]
     assert [h.score for h in found] == pytest.approx([h.score for h in expected], abs=1e-6)
-    # the search's one call, its ranking shared with a side transaction (17 and 3 of the 20)
+    # the search's one call, the ranking in the side transaction beside it
     plan = ChannelPlan(scope_keys=["user:alice"], text="thing", embedding=asked,
                        time=TimeFilter(), limit=10)
     assert two_step.side_share == SIDE_SHARE
