@@ -7,6 +7,7 @@ import os
 import platform
 import re
 import subprocess
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -89,3 +90,21 @@ def questions(sample: dict[str, Any]) -> list[dict[str, Any]]:
         if qa.get("category") in (1, 2, 3, 4) and evidence:
             out.append({**qa, "evidence_ids": evidence})
     return out
+
+
+#: A machine under this share of its CPUs, sampled over QUIET_SAMPLE_S, is quiet.
+QUIET_BELOW = 0.15
+QUIET_SAMPLE_S = 5.0
+
+
+def wait_until_quiet(max_s: float = 600.0) -> float:
+    """Wait until this machine's CPUs are quiet (another process of the run, such as a
+    Neo4j server merging the index segments a load just wrote, can stay busy for minutes
+    after it) or ``max_s`` has passed; returns the seconds waited, for the record."""
+    import psutil
+
+    start = time.perf_counter()
+    while time.perf_counter() - start < max_s:
+        if psutil.cpu_percent(interval=QUIET_SAMPLE_S) < 100 * QUIET_BELOW:
+            break
+    return round(time.perf_counter() - start, 1)

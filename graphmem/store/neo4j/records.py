@@ -29,7 +29,7 @@ from graphmem.models import (
     turn_context_texts,
 )
 from graphmem.store.base import TurnHit
-from graphmem.store.neo4j.sketch import sketch
+from graphmem.store.neo4j.sketch import SKETCH_PROPERTY, sketch
 from graphmem.store.text import scope_token
 from graphmem.names import normalize_name
 
@@ -128,10 +128,12 @@ def episode_row(ep: Episode, turn_vectors: list[list[float]] | None = None) -> d
         turns = []
     vectors = turn_vectors or []
     contexts = turn_context_texts(ep)
+    given = [vectors[i] if i < len(vectors) else None for i in range(len(turns))]
+    # a turn's vector, and so its sketch, is set only when given (upsert_episodes)
     messages = [{"id": f"{ep.id}:{i}",
-                 "props": {**turn, "id": f"{ep.id}:{i}", "context": contexts[i]},
-                 "embedding": vectors[i] if i < len(vectors) else None,
-                 "sketch": sketch(vectors[i]) if i < len(vectors) else None}
+                 "props": {**turn, "id": f"{ep.id}:{i}", "context": contexts[i],
+                           **({} if given[i] is None else {SKETCH_PROPERTY: sketch(given[i])})},
+                 "embedding": given[i]}
                 for i, turn in enumerate(turns)]
     return {"id": ep.id, "props": props, "messages": messages}
 
@@ -156,8 +158,8 @@ def entity_row(ent: Entity) -> dict[str, Any]:
         "summary": ent.summary, "createdAt": ent.created_at,
         "resolutionsJson": _RESOLVED.dump_json(ent.resolutions).decode(),
     }
-    return {"id": ent.id, "props": props, "embedding": ent.embedding,
-            "sketch": sketch(ent.embedding)}
+    return {"id": ent.id, "props": {**props, SKETCH_PROPERTY: sketch(ent.embedding)},
+            "embedding": ent.embedding}
 
 
 def entity_from(p: Mapping[str, Any]) -> Entity:
@@ -191,8 +193,8 @@ def fact_row(fact: Fact, seq: int) -> dict[str, Any]:
         "accessCount": fact.access_count, "lastAccessed": fact.last_accessed,
         "status": fact.status.value,
     }
-    return {"id": fact.id, "seq": seq, "props": props, "embedding": fact.embedding,
-            "sketch": sketch(fact.embedding)}
+    return {"id": fact.id, "seq": seq, "props": {**props, SKETCH_PROPERTY: sketch(fact.embedding)},
+            "embedding": fact.embedding}
 
 
 def fact_from(p: Mapping[str, Any]) -> Fact:

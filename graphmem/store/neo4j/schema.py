@@ -135,8 +135,7 @@ def sketch_vectors(run: Runner) -> None:
                         if (short := sketch(r["embedding"])) is not None]
             if sketched:
                 run(f"UNWIND $rows AS row MATCH (n:{label} {{id: row.id}})"
-                    f" WHERE n.{SKETCH_PROPERTY} IS NULL"
-                    f" CALL db.create.setNodeVectorProperty(n, '{SKETCH_PROPERTY}', row.sketch)",
+                    f" WHERE n.{SKETCH_PROPERTY} IS NULL SET n.{SKETCH_PROPERTY} = row.sketch",
                     {"rows": sketched})
 
 

@@ -104,19 +104,6 @@ def delete_entities(tenant: str, ids: list[str]) -> Query:
     )
 
 
-def _set_sketch(node: str, row: str) -> str:
-    """Lines of a subquery that has just set ``node``'s vector: its sketch from ``row.sketch``
-    (:mod:`graphmem.store.neo4j.sketch`), or none when the row has none, so that a sketch
-    never outlives the vector it was made from."""
-    return (f"  WITH {node}, {row}\n"
-            f"  CALL ({node}, {row}) {{ WITH * WHERE {row}.sketch IS NULL"
-            f" REMOVE {node}.{SKETCH_PROPERTY} }}\n"
-            f"  CALL ({node}, {row}) {{\n"
-            f"    WITH * WHERE {row}.sketch IS NOT NULL\n"
-            f"    CALL db.create.setNodeVectorProperty({node}, '{SKETCH_PROPERTY}', {row}.sketch)\n"
-            "  }\n")
-
-
 def upsert_episodes(rows: list[Params]) -> Query:
     """Rows: ``{id, props, messages: [{id, props, embedding}]}``: a Message per turn.
 
@@ -139,7 +126,6 @@ def upsert_episodes(rows: list[Params]) -> Query:
         "  MERGE (e)-[:HAS_MESSAGE]->(m)\n"
         "  WITH m, msg WHERE msg.embedding IS NOT NULL\n"
         "  CALL db.create.setNodeVectorProperty(m, 'embedding', msg.embedding)\n"
-        + _set_sketch("m", "msg") +
         "}",
         {"rows": rows},
     )
@@ -157,7 +143,6 @@ def upsert_entities(rows: list[Params]) -> Query:
         "CALL (n, row) {\n"
         "  WITH * WHERE row.embedding IS NOT NULL\n"
         "  CALL db.create.setNodeVectorProperty(n, 'embedding', row.embedding)\n"
-        + _set_sketch("n", "row") +
         "}",
         {"rows": rows},
     )
@@ -192,7 +177,6 @@ def upsert_fact_nodes(rows: list[Params]) -> Query:
         "CALL (f, row) {\n"
         "  WITH * WHERE row.embedding IS NOT NULL\n"
         "  CALL db.create.setNodeVectorProperty(f, 'embedding', row.embedding)\n"
-        + _set_sketch("f", "row") +
         "}",
         {"rows": rows, "marker": FactStatus.RETRACTION.value},
     )
