@@ -24,8 +24,8 @@ from functools import lru_cache
 
 import numpy as np
 
-#: Floats in a sketch. Fewer reads no faster (the row's own cost dominates), more ranks no
-#: better enough to pay for the larger read.
+#: Floats in a sketch. 32 were read barely faster (7 against 8 ms for 2,000 facts: the row's
+#: own cost dominates) and kept fewer of the best 40 in the shortlist of 400 (95% against 99%).
 SKETCH_DIM = 64
 #: The node property holding the sketch.
 SKETCH_PROPERTY = "sketch"
