@@ -1,7 +1,8 @@
 """REST API load: search (and some ingestion) against a real uvicorn process on loopback.
 
 1. seeds ``--facts`` structured facts (``Memory.add_facts``) into an embedded store;
-2. starts ``graphmem serve`` on a free 127.0.0.1 port in a subprocess on that file;
+2. waits until the machine is quiet (Neo4j merges its index segments for about a minute
+   after a load), then starts ``graphmem serve`` on a free 127.0.0.1 port in a subprocess;
 3. runs ``--concurrency`` asyncio clients (httpx) for ``--duration`` seconds (or
    ``--max-requests``): ``--ingest-ratio`` of the requests are ``POST /v1/episodes``
    (one user message, run through the rules extractor), the rest
@@ -42,7 +43,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import this_checkout_env, write_result  # noqa: E402
+from bench.common import this_checkout_env, wait_until_quiet, write_result  # noqa: E402
 from bench.stores import open_bench_store  # noqa: E402
 from graphmem.store.base import GraphStore  # noqa: E402
 from graphmem.neo4j_local.system import free_ports  # noqa: E402
@@ -273,6 +274,7 @@ def _copy_of(tmp: Path, workers: int) -> Path:
 def run(store_args: list[str], store_env: dict[str, str], tmp: Path, args: argparse.Namespace,
         workers: int) -> dict[str, Any]:
     """One load run against a fresh ``graphmem serve`` with ``workers`` workers."""
+    quiet_wait_s = wait_until_quiet()  # after a load Neo4j merges its indexes for a minute
     load_before = os.getloadavg()
     port = free_ports(1)[0]
     proc = start_server(store_args, store_env, port, tmp / f"server-{workers}.log")
@@ -291,6 +293,7 @@ def run(store_args: list[str], store_env: dict[str, str], tmp: Path, args: argpa
                    "max_requests": args.max_requests,
                    "server": f"graphmem serve ({workers} uvicorn worker{'s' * (workers > 1)})"},
         "workers": workers,
+        "quiet_wait_s": quiet_wait_s,
         "load_average_before": [round(x, 2) for x in load_before],
         "health": summary(stats.latencies["health"], 3.0),
         "elapsed_s": round(elapsed, 2),

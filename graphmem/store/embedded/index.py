@@ -11,9 +11,11 @@ attaches one when a caller asks for whole facts.
 from __future__ import annotations
 
 import copy
+import heapq
 import sqlite3
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime
 from typing import TypeVar
 
 import networkx as nx
@@ -101,6 +103,9 @@ class EmbeddedIndex:
         self._entity_vectors: dict[ScopeKey, VectorIndex] = {}
         self._turn_vectors: dict[ScopeKey, VectorIndex] = {}
         self._turns_of: dict[str, tuple[ScopeKey, list[str]]] = {}  # episode id -> its turn keys
+        # entity id -> the ids of the facts touching it, most important first (see
+        # :meth:`facts_by_importance`); made when a walk asks, dropped when they change
+        self._ranked: dict[str, list[str]] = {}
 
     def load(self, db: sqlite3.Connection) -> None:
         vectors = _Blocks(flush_every=2048)  # bounded: a large store's rows are not all held
@@ -173,6 +178,10 @@ class EmbeddedIndex:
 
     def replace_fact(self, fact: Fact) -> None:
         """Put a changed record of a fact whose vector is unchanged (access statistics)."""
+        old = self.facts.get(fact.id)
+        if old is None or _rank_of(old) != _rank_of(fact) or _ends(old) != _ends(fact):
+            self._unrank(old)
+            self._unrank(fact)
         self.facts[fact.id] = _compact(fact, _FACT_FIELDS, _FACT_SHARED)
 
     def with_embedding(self, fact: Fact) -> Fact:
@@ -192,6 +201,38 @@ class EmbeddedIndex:
                 found += [key for _, _, key in self.graph.out_edges(eid, keys=True)]
                 found += [key for _, _, key in self.graph.in_edges(eid, keys=True)]
         return list(dict.fromkeys(found))
+
+    def facts_by_importance(self, entity_ids: Iterable[str]) -> Iterator[Fact]:
+        """The facts touching any of ``entity_ids``, most important first (importance, then
+        the later ``valid_from``), each once, in the order a stable sort of
+        :meth:`fact_ids_touching` by that key gives.
+
+        A walk asks for the few most important facts of its seeds, and the asking user is
+        the seed of most questions: sorting all of their facts (2,000 a user at 100k facts)
+        was most of a search. Each entity's order is made once and kept until one of its
+        facts changes, so a walk reads only as far as it needs.
+        """
+        ranked = [self._ranked_ids(e) for e in dict.fromkeys(entity_ids)]
+        merged = heapq.merge(*ranked, key=lambda i: _rank_of(self.facts[i]), reverse=True)
+        seen: set[str] = set()
+        for fact_id in merged:  # ties: the earlier entity's first, as fact_ids_touching lists
+            if fact_id not in seen:
+                seen.add(fact_id)
+                yield self.facts[fact_id]
+
+    def _ranked_ids(self, entity_id: str) -> list[str]:
+        ranked = self._ranked.get(entity_id)
+        if ranked is None:
+            ids = [i for i in self.fact_ids_touching([entity_id]) if i in self.facts]
+            ranked = sorted(ids, key=lambda i: _rank_of(self.facts[i]), reverse=True)
+            self._ranked[entity_id] = ranked
+        return ranked
+
+    def _unrank(self, fact: Fact | None) -> None:
+        """Forget the order of the entities ``fact`` touches (it is changing)."""
+        if fact is not None:
+            self._ranked.pop(fact.subject_id, None)
+            self._ranked.pop(fact.object_id, None)
 
     def nearest_facts(self, tenant: str, scope_keys: list[str], query: list[float],
                       k: int) -> list[tuple[str, float]]:
@@ -240,6 +281,8 @@ class EmbeddedIndex:
 
     def _put_fact(self, fact: Fact, vectors: _Blocks) -> None:
         old = self.facts.get(fact.id)
+        self._unrank(old)
+        self._unrank(fact)
         if old is not None and self.graph.has_edge(old.subject_id, old.object_id, key=fact.id):
             self.graph.remove_edge(old.subject_id, old.object_id, key=fact.id)
         if fact.embedding is not None:
@@ -251,6 +294,7 @@ class EmbeddedIndex:
         old = self.facts.pop(fact_id, None)
         if old is None:
             return
+        self._unrank(old)
         self._index(self._fact_vectors, old).remove([fact_id])
         if self.graph.has_edge(old.subject_id, old.object_id, key=fact_id):
             self.graph.remove_edge(old.subject_id, old.object_id, key=fact_id)
@@ -275,6 +319,9 @@ class EmbeddedIndex:
         if entity is not None:
             self._index(self._entity_vectors, entity).remove([entity_id])
         if self.graph.has_node(entity_id):
+            for fact_id in self.fact_ids_touching([entity_id]):
+                self._unrank(self.facts.get(fact_id))
+            self._ranked.pop(entity_id, None)
             self.graph.remove_node(entity_id)
 
     def _forget_vector(self, indexes: dict[ScopeKey, VectorIndex], old: Fact | Entity | None,
@@ -290,6 +337,15 @@ class EmbeddedIndex:
             vectors.add(self._index(self._entity_vectors, entity), entity.id, entity.embedding)
         self.entities[entity.id] = _compact(entity, _ENTITY_FIELDS, _ENTITY_SHARED)
         self.graph.add_node(entity.id)
+
+
+def _rank_of(fact: Fact) -> tuple[float, datetime]:
+    """A walk's order of a fact: the more important first, then the later valid."""
+    return fact.importance, fact.valid_from
+
+
+def _ends(fact: Fact) -> tuple[str, str]:
+    return fact.subject_id, fact.object_id
 
 
 def _by_id(db: sqlite3.Connection, statement: Callable[[int], str],

@@ -17,7 +17,6 @@ that catching up are :mod:`.connection`'s. Raw turns become search hits in :mod:
 
 from __future__ import annotations
 
-import heapq
 import sqlite3
 from collections import Counter
 from functools import lru_cache, partial
@@ -228,11 +227,14 @@ class EmbeddedStore(EmbeddedConnection):
     def facts_about(self, tenant: str, scope_keys: list[str], entity_ids: list[str],
                     time: TimeFilter, limit: int, *, embeddings: bool = True) -> list[Fact]:
         now = utcnow()
+        best: list[Fact] = []
         with self._lock:
-            facts = [f for i in self._index.fact_ids_touching(entity_ids)
-                     if (f := self._index.fact(tenant, i)) is not None
-                     and f.scope_key in scope_keys and time.matches(f, now)]
-        best = heapq.nlargest(limit, facts, key=lambda f: (f.importance, f.valid_from))
+            for fact in self._index.facts_by_importance(entity_ids):
+                if len(best) >= limit:
+                    break
+                if (fact.tenant == tenant and fact.scope_key in scope_keys
+                        and time.matches(fact, now)):
+                    best.append(fact)
         return self._embedded(best) if embeddings else best
 
     def record_access(self, tenant: str, fact_ids: list[str], at: datetime) -> None:
