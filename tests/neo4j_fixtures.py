@@ -19,7 +19,7 @@ import socket
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import neo4j
 import pytest
@@ -29,7 +29,8 @@ from graphmem.neo4j_local import LocalNeo4j, LocalNeo4jConfig
 from graphmem.neo4j_local.system import free_ports
 from tests.processes import unavailable
 
-__all__ = ["Neo4jServer", "clean_neo4j", "free_ports", "neo4j_driver", "neo4j_uri"]
+__all__ = ["Neo4jServer", "browse", "clean_neo4j", "free_ports", "neo4j_driver", "neo4j_uri",
+           "reopen_from_version"]
 
 CONTAINER_IMAGE = "neo4j:5.26-community"
 CONTAINER_PASSWORD = "graphmem-test"
@@ -70,6 +71,31 @@ def neo4j_driver(neo4j_uri: Neo4jServer) -> Iterator[neo4j.Driver]:
     with neo4j.GraphDatabase.driver(neo4j_uri.uri, auth=neo4j_uri.auth) as driver:
         driver.verify_connectivity()
         yield driver
+
+
+def browse(driver: neo4j.Driver, query: str, **params: Any) -> list[dict[str, Any]]:
+    """Run ``query`` as a user in Neo4j Browser would (auto-commit, outside graphmem) and
+    return its rows as dicts."""
+    records, _, _ = driver.execute_query(query, params)
+    return [r.data() for r in records]
+
+
+def reopen_from_version(driver: neo4j.Driver, server: Neo4jServer, version: int,
+                        embedding_dim: int) -> None:
+    """Mark the database as one an older graphmem left at schema ``version`` and open a store
+    on it, as an upgraded graphmem would (the migrations run); the current version is put
+    back whatever happens, for the session's other tests."""
+    from graphmem.store.neo4j import Neo4jStore, schema
+
+    mark = "MATCH (s:GraphmemSchema {key: 'graphmem'}) SET s.version = $v"
+    browse(driver, mark, v=version)
+    try:
+        store = Neo4jStore(server.uri, server.user, server.password,
+                           embedding_dim=embedding_dim)
+        store.open()
+        store.close()
+    finally:
+        browse(driver, mark, v=schema.SCHEMA_VERSION)
 
 
 @pytest.fixture

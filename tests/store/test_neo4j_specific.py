@@ -55,6 +55,7 @@ from graphmem.store.neo4j.records import (
 from graphmem.store.text import scope_token
 from graphmem.temporal import TimeFilter
 from tests.ingest.helpers import ALICE, ScriptedExtractor, day, fact, said
+from tests.neo4j_fixtures import browse
 
 DIM = 384
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -101,11 +102,6 @@ def driver(neo4j_uri: Any) -> Iterator[neo4j.Driver]:
     """A plain driver: what a Neo4j Browser user would run, not graphmem's code."""
     with neo4j.GraphDatabase.driver(neo4j_uri.uri, auth=neo4j_uri.auth) as plain:
         yield plain
-
-
-def browse(driver: neo4j.Driver, query: str, **params: Any) -> list[dict[str, Any]]:
-    records, _, _ = driver.execute_query(query, params)
-    return [r.data() for r in records]
 
 
 # -- the graph reads naturally ---------------------------------------------------

@@ -19,7 +19,7 @@ from graphmem.store.neo4j import reads, reminders, timelines
 from graphmem.store.neo4j.sketch import SKETCH_PROPERTY, sketch
 from graphmem.store.text import scope_token
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 #: Runs one statement in its own write transaction and returns its records as dicts.
 Runner = Callable[[str, dict[str, Any]], list[dict[str, Any]]]
@@ -53,6 +53,11 @@ RANGE_INDEXES = {
     "fact_scope": "CREATE INDEX fact_scope IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.scopeKey)",
     "fact_timeline": "CREATE INDEX fact_timeline IF NOT EXISTS FOR (n:Fact) ON (n.timelineKey)",
     "fact_valid_from": "CREATE INDEX fact_valid_from IF NOT EXISTS FOR (n:Fact) ON (n.validFrom)",
+    # a walk reads an entity's facts in its order from these (reads.most_important_facts)
+    "fact_subject_walk": "CREATE INDEX fact_subject_walk IF NOT EXISTS"
+    " FOR (n:Fact) ON (n.subjectId, n.importance, n.validFrom, n.negSeq)",
+    "fact_object_walk": "CREATE INDEX fact_object_walk IF NOT EXISTS"
+    " FOR (n:Fact) ON (n.objectId, n.importance, n.validFrom, n.negSeq)",
     "stored_request_created": "CREATE INDEX stored_request_created IF NOT EXISTS"
     " FOR (n:StoredRequest) ON (n.tenant, n.createdAt)",
     reminders.DUE_INDEX[0]: reminders.DUE_INDEX[1],
@@ -139,6 +144,20 @@ def sketch_vectors(run: Runner) -> None:
                     {"rows": sketched})
 
 
+#: Facts given their ``negSeq`` per transaction by :func:`order_facts`.
+ORDER_BATCH = 10_000
+
+
+def order_facts(run: Runner) -> None:
+    """Give every fact its ``negSeq`` (``-seq``: the walk's last key, reads.WALK_ORDER),
+    :data:`ORDER_BATCH` facts a transaction, so that a migration interrupted half way is
+    finished by the next open."""
+    while run("MATCH (f:Fact) WHERE f.negSeq IS NULL WITH f LIMIT $batch"
+              " SET f.negSeq = -coalesce(f.seq, 0) RETURN count(f) AS n",
+              {"batch": ORDER_BATCH})[0]["n"]:
+        pass
+
+
 #: Steps that bring a database from version ``v - 1`` to ``v``. They run before the
 #: CREATE ... IF NOT EXISTS statements above, so an index dropped here comes back with its
 #: current definition (and is populated from the data already stored). Each is idempotent.
@@ -167,6 +186,9 @@ MIGRATIONS: dict[int, tuple[Step, ...]] = {
     # 5: each vector has a sketch beside it, so that a large scope is ranked in two steps
     # (search_reads.vector_scan_scope).
     5: (sketch_vectors,),
+    # 6: a walk reads each entity's facts in its order from an index (fact_subject_walk,
+    # fact_object_walk), whose last key each fact now has.
+    6: (order_facts,),
 }
 
 READ_VERSION = "MATCH (s:GraphmemSchema {key: 'graphmem'}) RETURN s.version AS version"

@@ -217,10 +217,10 @@ def _walk(plan: ChannelPlan, now: datetime, params: Params) -> tuple[str, list[s
             f"CALL (frontier{i}) {{\n"
             f"  UNWIND frontier{i} AS id\n"
             f"  MATCH (n:Entity {{id: id}}) {_SEEK_ENTITY}\n"
-            "  MATCH (n)<-[:SUBJECT|OBJECT]-(f:Fact)\n"
-            "  WITH DISTINCT f ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC\n"
-            f"  WITH f WHERE f.tenant = $tenant AND f.scopeKey IN $scopeKeys AND {condition}\n"
-            "  WITH f LIMIT $perHop\n"
+            + _indent(reads.most_important_facts(
+                "id", f"f.tenant = $tenant AND f.scopeKey IN $scopeKeys AND {condition}",
+                "$perHop"))
+            + f"  WITH DISTINCT f ORDER BY {reads.WALK_ORDER} LIMIT $perHop\n"
             f"  RETURN collect({{f: {reads.fact_projection('f')},"
             f" similarity: 2 * vector.similarity.cosine(f.embedding, $vector) - 1}}) AS walk{i}\n"
             "}\n")

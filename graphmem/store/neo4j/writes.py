@@ -159,7 +159,7 @@ def upsert_fact_nodes(rows: list[Params]) -> Query:
     return (
         "UNWIND $rows AS row\n"
         "MERGE (f:Fact {id: row.id})\n"
-        "ON CREATE SET f.seq = row.seq\n"
+        "ON CREATE SET f.seq = row.seq, f.negSeq = -row.seq\n"
         "WITH f, row, f.subjectId AS oldSubject, f.predicate AS oldPredicate,"
         " f.objectId AS oldObject\n"
         "SET f += row.props\n"

@@ -20,6 +20,7 @@ from graphmem.store.neo4j.store import SIDE_SHARE
 from graphmem.store.neo4j.sketch import (MIN_SKETCHED_DIM, SKETCH_DIM, projection, shortlist,
                                          sketch)
 from graphmem.temporal import TimeFilter
+from tests.neo4j_fixtures import browse, reopen_from_version
 
 #: The session's database holds 384-dimensional vector indexes (the other Neo4j tests' too).
 DIM = 384
@@ -111,11 +112,6 @@ def driver(neo4j_driver: neo4j.Driver) -> neo4j.Driver:
     return neo4j_driver
 
 
-def browse(driver: neo4j.Driver, query: str, **params: Any) -> list[dict[str, Any]]:
-    records, _, _ = driver.execute_query(query, params)
-    return [r.data() for r in records]
-
-
 def _scope(tenant: str, near: int = 10, far: int = 190) -> tuple[list[Fact], np.ndarray]:
     """``near`` facts close to the returned query vector, ``far`` unrelated ones."""
     rng = np.random.default_rng(11)
@@ -203,23 +199,15 @@ def test_an_older_database_gets_its_sketches_on_open(
     facts, _ = _scope(tenant, near=3, far=3)
     store.write(tenant, WriteBatch(facts=facts))
     browse(driver, "MATCH (f:Fact) WHERE f.tenant = $t REMOVE f.sketch", t=tenant)
-    browse(driver, "MATCH (s:GraphmemSchema {key: 'graphmem'}) SET s.version = 4")
-    try:
-        again = Neo4jStore(neo4j_uri.uri, neo4j_uri.user, neo4j_uri.password,
-                           embedding_dim=DIM)
-        again.open()
-        again.close()
-        rows = browse(driver, "MATCH (f:Fact) WHERE f.tenant = $t RETURN f.id AS id,"
-                              " f.sketch AS sketch", t=tenant)
-        by_id = {f.id: f.embedding for f in facts}
-        assert len(rows) == len(facts)
-        for row in rows:
-            assert row["sketch"] == pytest.approx(sketch(by_id[row["id"]]), rel=1e-5)
-        schema.sketch_vectors(lambda q, p: browse(driver, q, **p))
-        assert browse(driver, "MATCH (f:Fact) WHERE f.tenant = $t RETURN f.id AS id,"
-                              " f.sketch AS sketch", t=tenant) == rows
-    finally:
-        browse(driver, "MATCH (s:GraphmemSchema {key: 'graphmem'}) SET s.version = $v",
-               v=schema.SCHEMA_VERSION)
+    reopen_from_version(driver, neo4j_uri, 4, DIM)
+    rows = browse(driver, "MATCH (f:Fact) WHERE f.tenant = $t RETURN f.id AS id,"
+                          " f.sketch AS sketch", t=tenant)
+    by_id = {f.id: f.embedding for f in facts}
+    assert len(rows) == len(facts)
+    for row in rows:
+        assert row["sketch"] == pytest.approx(sketch(by_id[row["id"]]), rel=1e-5)
+    schema.sketch_vectors(lambda q, p: browse(driver, q, **p))
+    assert browse(driver, "MATCH (f:Fact) WHERE f.tenant = $t RETURN f.id AS id,"
+                          " f.sketch AS sketch", t=tenant) == rows
     assert browse(driver, "MATCH (s:GraphmemSchema) RETURN s.version AS v") == [
         {"v": schema.SCHEMA_VERSION}]
