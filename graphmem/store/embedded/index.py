@@ -281,14 +281,21 @@ class EmbeddedIndex:
 
     def _put_fact(self, fact: Fact, vectors: _Blocks) -> None:
         old = self.facts.get(fact.id)
-        self._unrank(old)
-        self._unrank(fact)
-        if old is not None and self.graph.has_edge(old.subject_id, old.object_id, key=fact.id):
-            self.graph.remove_edge(old.subject_id, old.object_id, key=fact.id)
+        # A fact that keeps its ends keeps its edge, and so its place among its entities'
+        # facts: a change of status or validity (a supersession, another process's access
+        # count) leaves their walk order as it is.
+        kept = (old is not None and _ends(old) == _ends(fact)
+                and self.graph.has_edge(*_ends(old), key=fact.id))
+        if not kept or old is None or _rank_of(old) != _rank_of(fact):
+            self._unrank(old)
+            self._unrank(fact)
+        if not kept and old is not None and self.graph.has_edge(*_ends(old), key=fact.id):
+            self.graph.remove_edge(*_ends(old), key=fact.id)
         if fact.embedding is not None:
             vectors.add(self._index(self._fact_vectors, fact), fact.id, fact.embedding)
         self.facts[fact.id] = _compact(fact, _FACT_FIELDS, _FACT_SHARED)
-        self.graph.add_edge(fact.subject_id, fact.object_id, key=fact.id)
+        if not kept:
+            self.graph.add_edge(*_ends(fact), key=fact.id)
 
     def _drop_fact(self, fact_id: str) -> None:
         old = self.facts.pop(fact_id, None)

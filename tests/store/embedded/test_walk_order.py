@@ -115,6 +115,11 @@ def test_each_kind_of_change_reorders(store: EmbeddedStore) -> None:
     store.record_access(TENANT, [facts[3].id, facts[3].id], utcnow())  # not an order change
     _assert_same(store)
 
+    closed = facts[3].model_copy(update={"valid_until": FEB})  # superseded: same place
+    store.write(TENANT, WriteBatch(facts=[closed]))
+    assert MAYA.id in store._index._ranked  # noqa: SLF001 (the kept order was kept)
+    _assert_same(store)
+
     store.write(TENANT, WriteBatch(delete_fact_ids=[facts[2].id]))
     _assert_same(store)
 
@@ -148,6 +153,10 @@ def test_a_second_process_sees_the_first_ones_reorder(tmp_path: Path) -> None:
                                        delete_fact_ids=[facts[2].id]))
         found = second.facts_about(TENANT, [KEY], [MAYA.id], TimeFilter(), 1)
         assert [f.id for f in found] == [facts[1].id]
+        _assert_same(second)
+        first.record_access(TENANT, [f.id for f in found], utcnow())  # the other's search
+        second.facts_about(TENANT, [KEY], [MAYA.id], TimeFilter(), 1)  # sees the change
+        assert MAYA.id in second._index._ranked  # noqa: SLF001 (and keeps its order)
         _assert_same(second)
     finally:
         first.close()
