@@ -179,7 +179,7 @@ class EmbeddedIndex:
     def replace_fact(self, fact: Fact) -> None:
         """Put a changed record of a fact whose vector is unchanged (access statistics)."""
         old = self.facts.get(fact.id)
-        if old is None or _rank_of(old) != _rank_of(fact) or _ends(old) != _ends(fact):
+        if _moves(old, fact):
             self._unrank(old)
             self._unrank(fact)
         self.facts[fact.id] = _compact(fact, _FACT_FIELDS, _FACT_SHARED)
@@ -286,7 +286,7 @@ class EmbeddedIndex:
         # count) leaves their walk order as it is.
         kept = (old is not None and _ends(old) == _ends(fact)
                 and self.graph.has_edge(*_ends(old), key=fact.id))
-        if not kept or old is None or _rank_of(old) != _rank_of(fact):
+        if not kept or _moves(old, fact):
             self._unrank(old)
             self._unrank(fact)
         if not kept and old is not None and self.graph.has_edge(*_ends(old), key=fact.id):
@@ -353,6 +353,11 @@ def _rank_of(fact: Fact) -> tuple[float, datetime]:
 
 def _ends(fact: Fact) -> tuple[str, str]:
     return fact.subject_id, fact.object_id
+
+
+def _moves(old: Fact | None, new: Fact) -> bool:
+    """Whether writing ``new`` over ``old`` changes the walk order of an entity it touches."""
+    return old is None or _rank_of(old) != _rank_of(new) or _ends(old) != _ends(new)
 
 
 def _by_id(db: sqlite3.Connection, statement: Callable[[int], str],

@@ -351,13 +351,10 @@ def facts_about(tenant: str, scope_keys: list[str], entity_ids: list[str], time:
     params.update({"tenant": tenant, "scopeKeys": scope_keys, "ids": entity_ids,
                    "limit": limit})
     return (
-        "UNWIND $ids AS id\n"
-        "MATCH (n:Entity {id: id}) USING INDEX n:Entity(id)\n"
-        + most_important_facts("id", f"f.tenant = $tenant AND f.scopeKey IN $scopeKeys"
-                                     f" AND {condition}", "$limit")
-        + f"WITH DISTINCT f ORDER BY {WALK_ORDER} LIMIT $limit\n"
+        hop("$ids", f"f.tenant = $tenant AND f.scopeKey IN $scopeKeys AND {condition}",
+            "$limit")
         # projected last: properties(f) carries the embedding (the order again, on the map)
-        f"RETURN {projection} AS f ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC",
+        + f"RETURN {projection} AS f ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC",
         params,
     )
 
@@ -368,22 +365,27 @@ def facts_about(tenant: str, scope_keys: list[str], entity_ids: list[str], time:
 WALK_ORDER = "f.importance DESC, f.validFrom DESC, f.negSeq DESC"
 
 
-def most_important_facts(entity: str, condition: str, limit: str) -> str:
-    """A ``CALL`` giving ``f``: up to ``limit`` facts of entity id ``entity`` (a variable)
-    passing ``condition``, from each end (subject, object), in :data:`WALK_ORDER`.
+def hop(ids: str, condition: str, limit: str) -> str:
+    """One hop of a walk, giving rows ``f``: the ``limit`` first facts in :data:`WALK_ORDER`
+    touching the entities of id list ``ids`` (a parameter or variable) and passing
+    ``condition``. The search's hops and :func:`facts_about` are this.
 
-    Each end is read from its walk index in that order, so a busy entity (the asking user,
-    the subject of thousands of facts) costs only the facts read until ``limit`` pass,
-    where sorting all of them first was most of a search's server time. The index gives
-    the order only when its leading key is in the ``ORDER BY`` too.
+    Each end (subject, object) of each entity is read from its walk index in that order,
+    so a busy entity (the asking user, the subject of thousands of facts) costs only the
+    facts read until ``limit`` pass, where sorting all of them first was most of a search's
+    server time. The index gives the order only when its leading key is in the ``ORDER BY``
+    too.
     """
-    ends = [(f"  MATCH (f:Fact) USING INDEX f:Fact({end}, importance, validFrom, negSeq)\n"
-             f"  WHERE f.{end} = {entity} AND f.importance IS NOT NULL"
+    ends = [(f"    MATCH (f:Fact) USING INDEX f:Fact({end}, importance, validFrom, negSeq)\n"
+             f"    WHERE f.{end} = id AND f.importance IS NOT NULL"
              " AND f.validFrom IS NOT NULL AND f.negSeq IS NOT NULL\n"
-             f"    AND {condition}\n"
-             f"  WITH f ORDER BY f.{end} DESC, {WALK_ORDER} LIMIT {limit}\n"
-             "  RETURN f\n") for end in ("subjectId", "objectId")]
-    return f"CALL ({checked_alias(entity)}) {{\n" + "  UNION\n".join(ends) + "}\n"
+             f"      AND {condition}\n"
+             f"    WITH f ORDER BY f.{end} DESC, {WALK_ORDER} LIMIT {limit}\n"
+             "    RETURN f\n") for end in ("subjectId", "objectId")]
+    return (f"UNWIND {ids} AS id\n"
+            "MATCH (n:Entity {id: id}) USING INDEX n:Entity(id)\n"
+            "CALL (id) {\n" + "    UNION\n".join(ends) + "}\n"
+            f"WITH DISTINCT f ORDER BY {WALK_ORDER} LIMIT {limit}\n")
 
 
 # -- housekeeping --------------------------------------------------------------

@@ -53,7 +53,7 @@ RANGE_INDEXES = {
     "fact_scope": "CREATE INDEX fact_scope IF NOT EXISTS FOR (n:Fact) ON (n.tenant, n.scopeKey)",
     "fact_timeline": "CREATE INDEX fact_timeline IF NOT EXISTS FOR (n:Fact) ON (n.timelineKey)",
     "fact_valid_from": "CREATE INDEX fact_valid_from IF NOT EXISTS FOR (n:Fact) ON (n.validFrom)",
-    # a walk reads an entity's facts in its order from these (reads.most_important_facts)
+    # a walk reads an entity's facts in its order from these (reads.hop)
     "fact_subject_walk": "CREATE INDEX fact_subject_walk IF NOT EXISTS"
     " FOR (n:Fact) ON (n.subjectId, n.importance, n.validFrom, n.negSeq)",
     "fact_object_walk": "CREATE INDEX fact_object_walk IF NOT EXISTS"

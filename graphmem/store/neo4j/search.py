@@ -215,13 +215,10 @@ def _walk(plan: ChannelPlan, now: datetime, params: Params) -> tuple[str, list[s
                      f"WITH *, visited{i - 1} + frontier{i} AS visited{i}\n")
         text += (
             f"CALL (frontier{i}) {{\n"
-            f"  UNWIND frontier{i} AS id\n"
-            f"  MATCH (n:Entity {{id: id}}) {_SEEK_ENTITY}\n"
-            + _indent(reads.most_important_facts(
-                "id", f"f.tenant = $tenant AND f.scopeKey IN $scopeKeys AND {condition}",
+            + _indent(reads.hop(
+                f"frontier{i}", f"f.tenant = $tenant AND f.scopeKey IN $scopeKeys AND {condition}",
                 "$perHop"))
-            + f"  WITH DISTINCT f ORDER BY {reads.WALK_ORDER} LIMIT $perHop\n"
-            f"  RETURN collect({{f: {reads.fact_projection('f')},"
+            + f"  RETURN collect({{f: {reads.fact_projection('f')},"
             f" similarity: 2 * vector.similarity.cosine(f.embedding, $vector) - 1}}) AS walk{i}\n"
             "}\n")
         names.append(f"walk{i}")

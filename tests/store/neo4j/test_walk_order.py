@@ -1,4 +1,4 @@
-"""A walk reads each entity's facts in its order from the walk indexes (reads.most_important_facts).
+"""A walk reads each entity's facts in its order from the walk indexes (reads.hop).
 
 Held to the definition it replaced, on a real Neo4j: every fact touching the entities
 over SUBJECT or OBJECT, filtered, sorted by (importance, validFrom) descending and seq
