@@ -89,10 +89,11 @@ def latency_section() -> list[str]:
     data = _load("search_latency")
     if not data:
         return []
-    rows = [[r["store"], f"{r['facts']:,}", r["p50_ms"], r["p95_ms"], r.get("rss_mb", "")]
-            for r in data["rows"]]
+    rows = [[r["store"], f"{r['facts']:,}", r["p50_ms"], r["p95_ms"], r.get("rss_mb", ""),
+             r.get("ranked_in_process", "-")] for r in data["rows"]]
     out = ["### Search latency, one client, query embedding included (`bench/search_latency.py`)", "",
-           _table(["store", "facts", "p50 ms", "p95 ms", "benchmark process RSS MB"], rows), ""]
+           _table(["store", "facts", "p50 ms", "p95 ms", "benchmark process RSS MB",
+                   "Neo4j: share of searches whose vectors the process ranked"], rows), ""]
     if data.get("store_process"):
         p = data["store_process"]
         out += [f"A fresh process holding the embedded store at {p['facts']:,} facts: "

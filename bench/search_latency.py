@@ -116,6 +116,8 @@ def run_store(kind: str, sizes: list[int], queries: int, embedder: CachedEmbedde
             replan = settle(store)
             latencies = []
             for n in range(WARMUP + queries):
+                if n == WARMUP:
+                    copied = copy_counts(store)
                 user = rng.randrange(USERS)
                 query = f"what does user{user} think about {rng.choice(TOPICS)}?"
                 request = SearchRequest(scope=Scope(user_id=f"u{user}"), query=query, limit=10)
@@ -126,7 +128,8 @@ def run_store(kind: str, sizes: list[int], queries: int, embedder: CachedEmbedde
             row = {"store": kind, "facts": size, "queries": queries,
                    "p50_ms": round(float(np.percentile(latencies, 50)), 1),
                    "p95_ms": round(float(np.percentile(latencies, 95)), 1),
-                   "rss_mb": round(rss_mb(), 0), "quiet_wait_s": quiet, **replan}
+                   "rss_mb": round(rss_mb(), 0), "quiet_wait_s": quiet, **replan,
+                   **copy_share(store, copied)}
             print(row, flush=True)
             out.append(row)
         engine.close()
@@ -147,6 +150,21 @@ def settle(store: Any) -> dict[str, Any]:
     replanned = store.replanner.replan_if_grown()
     return {"replanned_before": replanned,
             "replan_s": round(time.perf_counter() - t0, 1) if replanned else 0.0}
+
+
+def copy_counts(store: Any) -> tuple[int, int]:
+    """On Neo4j, the searches its vector copy answered and left so far (see
+    ``graphmem.store.neo4j.cached_ranking``)."""
+    ranking = getattr(store, "cached_ranking", None)
+    return (0, 0) if ranking is None else (ranking.answered, ranking.left)
+
+
+def copy_share(store: Any, before: tuple[int, int]) -> dict[str, Any]:
+    """The share of the timed searches whose vectors the process ranked from its copy."""
+    if not isinstance(store, Neo4jStore):
+        return {}
+    answered, left = (now - then for now, then in zip(copy_counts(store), before, strict=True))
+    return {"ranked_in_process": round(answered / max(1, answered + left), 3)}
 
 
 PROBE = """

@@ -33,6 +33,10 @@ class Settings(BaseSettings):
     neo4j_user: str = "neo4j"
     neo4j_password: SecretStr = SecretStr("")
     neo4j_database: str = "neo4j"
+    neo4j_vector_cache_rows: int = Field(
+        default=200_000, ge=0,
+        description="fact and turn vectors each API process copies to rank a scope itself "
+        "(about 1.5 KB each at 384 dimensions); 0: the Neo4j server ranks every search")
 
     # extraction
     extractor: Literal["rules", "llm"] = "rules"

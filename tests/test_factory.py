@@ -51,3 +51,17 @@ def test_a_uri_neo4j_cannot_speak_bolt_over_is_refused(uri: str) -> None:
         Settings(store="neo4j", neo4j_uri=uri)
     assert "use bolt://, bolt+s://" in str(refused.value)
     assert Settings(store="embedded", neo4j_uri=uri).store == "embedded"  # not its business
+
+
+def test_the_neo4j_vector_copy_bound_reaches_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    from graphmem.store.factory import build_store
+    from graphmem.store.neo4j import Neo4jStore
+
+    monkeypatch.setenv("GRAPHMEM_NEO4J_VECTOR_CACHE_ROWS", "1234")
+    store = build_store(Settings(**NO_ENV_FILE, store="neo4j"))
+    assert isinstance(store, Neo4jStore) and store.cached_ranking is not None
+    assert store.cached_ranking.cache.max_rows == 1234
+    off = build_store(Settings(**NO_ENV_FILE, store="neo4j", neo4j_vector_cache_rows=0))
+    assert isinstance(off, Neo4jStore) and off.cached_ranking is None
+    with pytest.raises(ValidationError, match="neo4j_vector_cache_rows"):
+        Settings(**NO_ENV_FILE, neo4j_vector_cache_rows=-1)

@@ -13,7 +13,8 @@ def build_store(settings: Settings) -> GraphStore:
         return Neo4jStore(settings.neo4j_uri, settings.neo4j_user,
                           settings.neo4j_password.get_secret_value(),
                           embedding_dim=settings.embed_dimension,
-                          database=settings.neo4j_database)
+                          database=settings.neo4j_database,
+                          vector_cache_rows=settings.neo4j_vector_cache_rows)
     from graphmem.store.embedded import EmbeddedStore
 
     return EmbeddedStore(settings.db_path, embedding_dim=settings.embed_dimension)

@@ -1,5 +1,7 @@
 """A search on Neo4j waits for the server twice at most: every channel in one query, then
-the reads that depend on its answer (the slot's facts, what the found turns said), together."""
+the reads that depend on its answer (the slot's facts, what the found turns said), together.
+So it does with its scope's vectors copied in the process (the changes since are read by
+that one query) and without."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from graphmem.ingest.pipeline import Ingestor
 from graphmem.models import Message
 from graphmem.search.engine import SearchEngine
 from graphmem.search.models import SearchRequest
+from graphmem.store.base import ChannelPlan
 from graphmem.store.neo4j import Neo4jStore
 from tests.ingest.helpers import ALICE, ScriptedExtractor, day, fact, said
 from tests.store_fixtures import open_store
@@ -85,18 +88,41 @@ def test_a_search_waits_twice_at_most(neo4j_store: Neo4jStore, embedder: Embedde
     ingestor.ingest(tenant, EpisodeInput(scope=ALICE, messages=[
         Message(id="m1", speaker="Alice", content="I work at Acme now", timestamp=day(5))]))
     engine = SearchEngine(neo4j_store, embedder, clock=lambda: NOW)
+    ranking = neo4j_store.cached_ranking
+    assert ranking is not None
     try:
-        for question, reads in (("hiking", 1), ("Where does Alice work?", 3)):
-            # the side query ranking part of the scope's vectors runs beside the channels' one
-            side = 1 if neo4j_store.side_share else 0
-            total = reads + side
-            # then the reads that depend on the channels (the slot's facts, the turns' facts)
-            groups = (frozenset(range(1 + side)), frozenset({total - 2, total - 1}) if reads > 1
-                      else frozenset())
-            waits = Waits(neo4j_store, monkeypatch, groups)
-            found = engine.search(tenant, SearchRequest(scope=ALICE, query=question,
-                                                        include_turns=question != "hiking"))
-            assert found.results
-            assert len(waits.spans) == total and waits.sequential() <= 2
+        # first as a process without a copy of the scope's vectors, then with one
+        for copied in (False, True):
+            neo4j_store.cached_ranking = ranking if copied else None
+            if copied:
+                _copy_scope(neo4j_store, tenant)
+            for question, reads in (("hiking", 1), ("Where does Alice work?", 3)):
+                # without a copy, the side query ranking part of the scope's vectors runs
+                # beside the channels' one
+                side = 1 if neo4j_store.side_share and not copied else 0
+                total = reads + side
+                # then the reads that depend on the channels (the slot's facts, the turns')
+                groups = (frozenset(range(1 + side)),
+                          frozenset({total - 2, total - 1}) if reads > 1 else frozenset())
+                waits = Waits(neo4j_store, monkeypatch, groups)
+                answered = ranking.answered
+                found = engine.search(tenant, SearchRequest(scope=ALICE, query=question,
+                                                            include_turns=question != "hiking"))
+                assert found.results
+                assert len(waits.spans) == total and waits.sequential() <= 2
+                assert ranking.answered == answered + copied
     finally:
+        neo4j_store.cached_ranking = ranking
         engine.close()
+
+
+def _copy_scope(store: Neo4jStore, tenant: str) -> None:
+    """Have the store copy Alice's vectors (beside a search, as a server does), and wait."""
+    ranking = store.cached_ranking
+    assert ranking is not None
+    ranking.candidates(tenant, ChannelPlan(scope_keys=[ALICE.key], text="", embedding=[1.0],
+                                           limit=1))
+    deadline = time.monotonic() + 30
+    while ranking.cache.since(tenant, ALICE.key, "fact") is None:
+        assert time.monotonic() < deadline, "the scope was never copied"
+        time.sleep(0.02)

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from typing import Any
 
 from graphmem.errors import SchemaError, StoreError
-from graphmem.store.neo4j import reads, reminders, timelines
+from graphmem.store.neo4j import reads, reminders, scope_clocks, timelines
 from graphmem.store.neo4j.sketch import SKETCH_PROPERTY, sketch
 from graphmem.store.text import scope_token
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 #: Runs one statement in its own write transaction and returns its records as dicts.
 Runner = Callable[[str, dict[str, Any]], list[dict[str, Any]]]
@@ -38,6 +38,7 @@ CONSTRAINTS = {
     " FOR (n:StoredRequest) REQUIRE n.id IS UNIQUE",
     reminders.CONSTRAINT[0]: reminders.CONSTRAINT[1],
     timelines.CONSTRAINT[0]: timelines.CONSTRAINT[1],
+    scope_clocks.CONSTRAINT[0]: scope_clocks.CONSTRAINT[1],
 }
 
 RANGE_INDEXES = {
@@ -61,6 +62,8 @@ RANGE_INDEXES = {
     "stored_request_created": "CREATE INDEX stored_request_created IF NOT EXISTS"
     " FOR (n:StoredRequest) ON (n.tenant, n.createdAt)",
     reminders.DUE_INDEX[0]: reminders.DUE_INDEX[1],
+    # a search reads a scope's changed vectors from these (scope_clocks.changes)
+    **scope_clocks.INDEXES,
 }
 
 # BM25 with English stemming, as the embedded store's porter FTS5 tables. Each searchable
@@ -189,6 +192,9 @@ MIGRATIONS: dict[int, tuple[Step, ...]] = {
     # 6: a walk reads each entity's facts in its order from an index (fact_subject_walk,
     # fact_object_walk), whose last key each fact now has.
     6: (order_facts,),
+    # 7: scope clocks, and stamps on the facts and turns written since (scope_clocks); nodes
+    # written before carry none and are read when a scope is loaded whole.
+    7: (),
 }
 
 READ_VERSION = "MATCH (s:GraphmemSchema {key: 'graphmem'}) RETURN s.version AS version"

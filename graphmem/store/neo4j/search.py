@@ -35,7 +35,7 @@ from typing import Any
 from neo4j import Record
 
 from graphmem.store.base import ChannelHits, ChannelPlan, Scored
-from graphmem.store.neo4j import reads, records, search_reads
+from graphmem.store.neo4j import reads, records, scope_clocks, search_reads
 from graphmem.store.neo4j.reads import Params, Query
 from graphmem.store.neo4j.resolution import lucene_exact
 
@@ -48,6 +48,30 @@ _SHARED = frozenset({"tenant", "scopeKeys", "vector", "sketch"})
 #: In a query this size the planner may scan the id index once per row for an id taken
 #: from a variable (it did at 1k facts: 20 scans of 1,047 entities); the hint keeps a seek.
 _SEEK_ENTITY = "USING INDEX n:Entity(id)"
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """A search's vector candidates ranked in this process (``{id, score}`` best first), how
+    many vectors each ranking read, and the scopes' clocks its copy was at (``{key, since}``
+    per label): the changes since are read and ranked by the search's query
+    (:mod:`graphmem.store.neo4j.cached_ranking`)."""
+
+    facts: list[dict[str, Any]]
+    turns: list[dict[str, Any]]
+    fact_vectors: int
+    turn_vectors: int
+    fact_since: list[dict[str, Any]]
+    turn_since: list[dict[str, Any]]
+    most_changes: int
+    count_cap: int
+
+    def enough(self, row: dict[str, Any], plan: ChannelPlan) -> bool:
+        """Whether the checked candidates (``row`` of :func:`channels`) answer as a ranking of
+        the whole scope would: each channel kept its limit, or was sent every vector."""
+        return ((len(row["vector"]) >= plan.limit or len(self.facts) >= self.fact_vectors)
+                and (not plan.turn_limit or len(row["turnsVector"]) >= plan.turn_limit
+                     or len(self.turns) >= self.turn_vectors))
 
 
 @dataclass(frozen=True)
@@ -179,6 +203,41 @@ def _nearest(index: str, prefix: str, name: str, tenant: str, plan: ChannelPlan,
                    f" exact AS {name}Exact\n}}\n")
 
 
+def _from_copy(label: str, prefix: str, name: str, plan: ChannelPlan, limit: int,
+               now: datetime, candidates: list[dict[str, Any]], since: list[dict[str, Any]],
+               copy: Candidates, params: Params) -> str:
+    """The vector channel ``name`` from ``candidates`` ranked in this process
+    (:mod:`graphmem.store.neo4j.cached_ranking`), best first, and ``{name}Exact`` true: the
+    candidates that have not changed since the copy's clocks (``since``) and still pass the
+    scope and time condition, with the changed nodes that pass, ranked here by their
+    vectors; the changes themselves as ``{prefix}Changes`` (``scope_clocks.changes``)."""
+    condition, time_params = search_reads.scope_condition(
+        "n", plan.time, now, turns=label == "Message")
+    _merge(params, time_params)
+    changes, own = own_params(scope_clocks.changes(
+        label, since, copy.most_changes, copy.count_cap, f"{prefix}Changes"), prefix)
+    _merge(params, own)
+    _merge(params, {f"{prefix}Candidates": candidates, f"{prefix}Limit": limit})
+    seek = f"MATCH (n:{label} {{id: id}}) USING INDEX n:{label}(id) WHERE {condition}"
+    return (changes
+            + f"CALL ({prefix}Changes) {{\n"
+            f"  WITH reduce(ids = [], c IN {prefix}Changes | ids + [r IN c.rows | r.id])"
+            " AS changed\n"
+            "  CALL (changed) {\n"
+            f"    UNWIND ${prefix}Candidates AS h\n"
+            "    WITH h.id AS id, h.score AS score WHERE NOT id IN changed\n"
+            f"    {seek}\n"
+            "    RETURN id, score\n"
+            "    UNION ALL\n"
+            "    UNWIND changed AS id\n"
+            f"    {seek} AND n.embedding IS NOT NULL\n"
+            "    RETURN id, 2 * vector.similarity.cosine(n.embedding, $vector) - 1 AS score\n"
+            "  }\n"
+            f"  WITH id, score ORDER BY score DESC LIMIT ${prefix}Limit\n"
+            "  WITH collect({id: id, score: score}) AS hits\n"
+            f"  RETURN hits AS {name}, true AS {name}Exact\n}}\n")
+
+
 def _facts_of(hits: str, name: str) -> str:
     """The facts (without vectors) of the ``{id, score}`` lists ``hits``, as list ``name``."""
     return (f"CALL ({hits.replace(' + ', ', ')}) {{\n"
@@ -235,7 +294,8 @@ _SEARCH_PARAMS = "q"
 
 
 def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
-             names_per_lookup: int, side_share: float | None = None) -> Query:
+             names_per_lookup: int, side_share: float | None = None,
+             candidates: Candidates | None = None) -> Query:
     """Every channel of ``plan`` in one query, returning one row: ``exact`` and ``named``
     (entity maps), ``seeds``, ``walk0``..., ``bm25`` and ``vector`` (``{id, score}``),
     ``facts`` (theirs, without vectors), ``turns`` and ``turnsVector`` (turn maps with
@@ -243,7 +303,9 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
     ranked their scope exactly).
 
     With ``side_share``, an exact ranking covers only the part of the scope that
-    :func:`side_channels` with the same share does not.
+    :func:`side_channels` with the same share does not. With ``candidates``, the vector
+    channels rank only what changed since the process's copy: they check the candidates
+    ranked from it, and return the changes (``factChanges``, ``turnChanges``).
     """
     part = None if side_share is None else (False, side_share)
     params: Params = {"tenant": tenant, "scopeKeys": plan.scope_keys, "vector": plan.embedding,
@@ -285,7 +347,10 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
             counted=_FACT_COUNT), "bm", "{id: id, score: score}", "bm25", params, _FACT_COUNT)
     else:
         text += "CALL () { RETURN [] AS bm25 }\n"
-    if searchable:
+    if searchable and candidates is not None:
+        text += _from_copy("Fact", "fact", "vector", plan, plan.limit, now, candidates.facts,
+                           candidates.fact_since, candidates, params)
+    elif searchable:
         text += _nearest(reads.FACT_VECTOR_INDEX, "vf", "vector", tenant, plan, plan.limit, now,
                          rule, params, part, _FACT_COUNT)
     else:
@@ -301,13 +366,18 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
     else:
         text += "CALL () { RETURN [] AS turns }\n"
     if plan.turn_limit and searchable:
-        text += _nearest(reads.MESSAGE_VECTOR_INDEX, "vt", "turnIds", tenant, plan,
-                         plan.turn_limit, now, rule, params, part)
+        text += (_from_copy("Message", "turn", "turnIds", plan, plan.turn_limit, now,
+                            candidates.turns, candidates.turn_since, candidates, params)
+                 if candidates is not None
+                 else _nearest(reads.MESSAGE_VECTOR_INDEX, "vt", "turnIds", tenant, plan,
+                               plan.turn_limit, now, rule, params, part))
         text += _turns_of("turnIds", "turnsVector")
     else:
         text += "CALL () { RETURN [] AS turnsVector, false AS turnIdsExact }\n"
     returned = ["exact", "named", "seeds", *hops, "bm25", "vector", "facts", "turns",
                 "turnsVector", "vectorExact", "turnIdsExact"]
+    if searchable and candidates is not None:
+        returned += ["factChanges", *(["turnChanges"] if plan.turn_limit else [])]
     text, params = reads.as_one_map((text + "RETURN " + ", ".join(returned), params),
                                     _SEARCH_PARAMS)
     return reads.KEEP_PLAN + text, params

@@ -32,8 +32,10 @@ from graphmem.errors import StoreError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
 from graphmem.names import is_word
 from graphmem.store.neo4j import reads, reminders, requests, resolution, schema, search
-from graphmem.store.neo4j import plans, records, search_reads, timelines, writes
+from graphmem.store.neo4j import plans, records, scope_clocks, search_reads, timelines, writes
+from graphmem.store.neo4j.cached_ranking import CachedRanking
 from graphmem.store.neo4j.connection import Neo4jConnection
+from graphmem.store.neo4j.vector_cache import VectorCache
 from graphmem.store.base import ChannelHits, ChannelPlan, FactQuery, Reminder, Scored
 from graphmem.store.base import ScoredEntity
 from graphmem.store.base import ScopeIds, StoredResponse, StoreStats
@@ -64,6 +66,11 @@ NAMES_PER_LOOKUP = 256
 #: 62.7-67.9; None, one query on one thread: p95 71.2-75.0). Before sketches 0.85 was best
 #: of 0.75, 0.85 and 0.9. None: one query, one thread.
 SIDE_SHARE = 1.0
+#: Vectors a process keeps copies of to rank scopes itself (:mod:`.vector_cache`): 200k
+#: vectors of 384 floats take about 300 MB. 0: the server ranks every search.
+VECTOR_CACHE_ROWS = 200_000
+#: Changed nodes of a scope a search reads at most (more: the copy is made again, beside).
+MOST_CHANGES = 500
 
 
 class Neo4jStore(Neo4jConnection):
@@ -78,7 +85,9 @@ class Neo4jStore(Neo4jConnection):
                  exact_scan_limit: int = EXACT_SCAN_LIMIT,
                  side_share: float | None = SIDE_SHARE,
                  sketch_shortlist: int | None = None,
-                 replan_check_seconds: float = 30.0) -> None:
+                 replan_check_seconds: float = 30.0,
+                 vector_cache_rows: int = VECTOR_CACHE_ROWS,
+                 most_changes: int = MOST_CHANGES) -> None:
         super().__init__(uri, user, password, database=database,
                          max_retry_time=max_retry_time, connection_timeout=connection_timeout)
         self.embedding_dim = embedding_dim
@@ -88,6 +97,11 @@ class Neo4jStore(Neo4jConnection):
         # nodes a large scope's sketches keep for exact ranking (None: by the hits asked
         # for; 0: rank by the whole vectors alone); see sketch.py
         self.sketch_shortlist = sketch_shortlist
+        # scopes' vectors ranked in this process, kept current by scope clocks
+        self.cached_ranking = CachedRanking(
+            VectorCache(embedding_dim, vector_cache_rows), self._read,
+            lambda work: self._side_reads().submit(work), most_changes=most_changes,
+            exact_scan_limit=exact_scan_limit) if vector_cache_rows > 0 else None
         # the search's kept plans are made again as the store grows (see plans.py)
         self.replanner = plans.Replanner(
             lambda: int(self._read(plans.COUNT_FACTS)[0]["n"]), self._read,
@@ -157,13 +171,13 @@ class Neo4jStore(Neo4jConnection):
         """Every kind of record's statement, in order, those with nothing to write as well: one
         query text for every batch, so Neo4j plans it once (see :func:`writes.in_one`)."""
         seq = clock.time_ns()
+        episodes = [records.episode_row(e, batch.turn_vectors.get(e.id)) for e in batch.episodes]
         return [
             writes.delete_facts(tenant, batch.delete_fact_ids),
             reminders.delete_of_facts(tenant, batch.delete_fact_ids),
             writes.delete_episodes(tenant, batch.delete_episode_ids),
             writes.delete_entities(tenant, batch.delete_entity_ids),
-            writes.upsert_episodes(
-                [records.episode_row(e, batch.turn_vectors.get(e.id)) for e in batch.episodes]),
+            writes.upsert_episodes(episodes),
             writes.upsert_entities([records.entity_row(e) for e in batch.entities]),
             writes.upsert_fact_nodes(
                 [records.fact_row(f, seq + i) for i, f in enumerate(batch.facts)]),
@@ -173,6 +187,7 @@ class Neo4jStore(Neo4jConnection):
                  "sentAt": r.sent_at} for r in batch.reminders]),
             writes.upsert_mentions(tenant, [{"episodeId": m.episode_id, "entityId": m.entity_id}
                                             for m in batch.mentions]),
+            scope_clocks.stamp(tenant, _stamped(batch, episodes)),
         ]
 
     # -- reads: episodes ------------------------------------------------------
@@ -399,14 +414,25 @@ class Neo4jStore(Neo4jConnection):
         return self._facts(reads.facts_of_episodes(tenant, episode_ids))
 
     def search_channels(self, tenant: str, plan: ChannelPlan) -> ChannelHits:
-        """Every channel in one query (:func:`graphmem.store.neo4j.search.channels`); with
-        ``side_share``, a second one at the same time ranks part of the scope's vectors
-        (:func:`graphmem.store.neo4j.search.side_channels`), on another server thread."""
+        """Every channel in one query (:func:`graphmem.store.neo4j.search.channels`). Its
+        vectors are ranked in this process when the scopes have copies here
+        (:mod:`.cached_ranking`); otherwise, with ``side_share``, a second query at the same
+        time ranks part of the scope's vectors (:func:`.search.side_channels`), on another
+        server thread."""
         if not plan.scope_keys:
             return ChannelHits()
         rule = search.VectorRule(self.exact_scan_limit, SHARE_MARGIN, MIN_CANDIDATES,
                                  MAX_CANDIDATES, OVERSAMPLE, self.sketch_shortlist)
         now = utcnow()
+        ranking = self.cached_ranking if any(plan.embedding) else None
+        cached = ranking.candidates(tenant, plan) if ranking is not None else None
+        if ranking is not None and cached is not None:
+            query = search.channels(tenant, plan, now, rule, names_per_lookup=NAMES_PER_LOOKUP,
+                                    candidates=cached)
+            row = dict(self._read(query)[0])
+            if ranking.absorb(tenant, row, plan, cached):
+                self._searched([query])
+                return search.channel_hits(row, plan)
         share = self.side_share if any(plan.embedding) else None
         side_query = search.side_channels(tenant, plan, now, rule, share) if share else None
         side = self._side_reads().submit(self._read, side_query) if side_query else None
@@ -415,10 +441,14 @@ class Neo4jStore(Neo4jConnection):
         row = dict(self._read(query)[0])
         if side is not None:
             search.join_side(row, side.result()[0], plan)
-        if self.replanner.searched([query, *([side_query] if side_query else [])]):
+        self._searched([query, *([side_query] if side_query else [])])
+        return search.channel_hits(row, plan)
+
+    def _searched(self, queries: list[reads.Query]) -> None:
+        """Tell the replanner which queries a search ran; it may plan them again beside."""
+        if self.replanner.searched(queries):
             self._side_reads().submit(self.replanner.replan_if_grown).add_done_callback(
                 plans.log_failure)
-        return search.channel_hits(row, plan)
 
     # -- housekeeping ---------------------------------------------------------
     def stats(self, tenant: str, scope_keys: list[str], now: datetime) -> StoreStats:
@@ -475,3 +505,19 @@ class Neo4jStore(Neo4jConnection):
 def _scored_entities(hits: list[dict[str, Any]]) -> list[ScoredEntity]:
     return [ScoredEntity(entity=records.entity_from(h["n"]), score=float(h["score"]))
             for h in hits]
+
+
+def _stamped(batch: WriteBatch, episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows of :func:`scope_clocks.stamp`: per scope, the facts and turns the batch
+    writes (a turn's vector may change whenever its episode is written)."""
+    scopes: dict[str, dict[str, Any]] = {}
+
+    def scope(key: str) -> dict[str, Any]:
+        return scopes.setdefault(key, {"scopeKey": key, "factIds": [], "messageIds": []})
+
+    for fact in batch.facts:
+        scope(fact.scope_key)["factIds"].append(fact.id)
+    for episode, row in zip(batch.episodes, episodes, strict=True):
+        if row["messages"]:
+            scope(episode.scope_key)["messageIds"].extend(m["id"] for m in row["messages"])
+    return [scopes[key] for key in sorted(scopes)]

@@ -283,8 +283,8 @@ def record_access(tenant: str, ids: list[str], at: datetime) -> Query:
 
 
 def delete_scope(tenant: str, scope_key: str) -> list[Query]:
-    """Statements removing one scope; each returns ``deleted`` (Messages and Timelines, which
-    :mod:`graphmem.store.neo4j.timelines` keeps, are not counted)."""
+    """Statements removing one scope; each returns ``deleted`` (Messages, and the Timelines
+    and ScopeClock that :mod:`.timelines` and :mod:`.scope_clocks` keep, are not counted)."""
     params = {"tenant": tenant, "scopeKey": scope_key}
     return [
         (
@@ -299,7 +299,8 @@ def delete_scope(tenant: str, scope_key: str) -> list[Query]:
             params,
         ),
         *(_delete_labelled(label, counted, params) for label, counted in
-          (("Message", False), ("Episode", True), ("Entity", True), ("Timeline", False))),
+          (("Message", False), ("Episode", True), ("Entity", True), ("Timeline", False),
+           ("ScopeClock", False))),
     ]
 
 
