@@ -68,12 +68,12 @@ class CachedRanking:
         since: dict[str, list[dict[str, Any]]] = {"fact": [], "message": []}
         for key in keys:
             for kind, scopes in since.items():
-                at = self.cache.since(tenant, key, kind)
-                if at is None:
+                at, clock = self.cache.since(tenant, key, kind), self.cache.clock(tenant, key, kind)
+                if at is None or clock is None:
                     self._copy_beside(tenant, key)
                     self._count(answered=False)
                     return None
-                scopes.append({"key": key, "since": at})
+                scopes.append({"key": key, "since": at, "clock": clock})
         facts = self.cache.rank(tenant, keys, "fact", plan.embedding,
                                 max(CANDIDATES_PER_HIT * plan.limit, MIN_CANDIDATES))
         turns = (self.cache.rank(tenant, keys, "message", plan.embedding,
@@ -95,12 +95,13 @@ class CachedRanking:
         if plan.turn_limit:
             read.append(("message", row["turnChanges"], candidates.turn_since))
         for kind, changes, since in read:
-            clocks = {s["key"]: s["since"] for s in since}
+            clocks = {s["key"]: s["clock"] for s in since}
             counted = 0
             for change in changes:
                 counted += int(change["count"])
+                # newest first: a full list of nodes all newer than the copy may lack some
                 behind = (len(change["rows"]) >= self.most_changes
-                          and all(int(r["stamp"]) >= clocks[change["key"]] + 1
+                          and all(int(r["stamp"]) > clocks[change["key"]]
                                   for r in change["rows"]))
                 if behind or not self.cache.update(tenant, kind, change):
                     self.cache.drop(tenant, str(change["key"]))

@@ -107,6 +107,12 @@ class VectorCache:
             self._scopes.move_to_end((tenant, key))
             return copy[kind].since()
 
+    def clock(self, tenant: str, key: str, kind: str) -> int | None:
+        """The scope clock the copy's ``kind`` rows are current at; None: no copy."""
+        with self._lock:
+            copy = self._scopes.get((tenant, key))
+            return None if copy is None else copy[kind].clock
+
     def drop(self, tenant: str, key: str) -> None:
         with self._lock:
             self._scopes.pop((tenant, key), None)

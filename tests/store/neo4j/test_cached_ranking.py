@@ -206,8 +206,15 @@ def test_more_changes_than_a_search_reads_are_copied_again_beside(
     assert _ids(here, tenant, near)[0] == "n17"  # the server's answer: the copy fell behind
     assert _counts(here) == (answered, left + 1)
     _wait_for_copy(here, tenant)
-    assert _ids(here, tenant, near)[0] == "n17"
-    assert _counts(here)[0] == answered + 1
+    assert _ids(here, tenant, near)[0] == "n17"  # its clock's 20 nodes read again, 10 of them
+    assert _counts(here) == (answered + 1, left + 1)
+
+    # once more, the copy past its first read: 20 more in one write are again too many
+    more = _vectors(6, 20)
+    there.write(tenant, WriteBatch(facts=[_fact(tenant, maya, 200 + i, more[i], id=f"m{i}")
+                                          for i in range(20)]))
+    assert _ids(here, tenant, _plan(_near(more[3], 4)))[0] == "m3"
+    assert _counts(here) == (answered + 1, left + 2)
 
 
 def test_concurrent_writers_leave_a_copy_equal_to_a_fresh_one(
