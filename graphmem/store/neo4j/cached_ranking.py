@@ -68,12 +68,12 @@ class CachedRanking:
         since: dict[str, list[dict[str, Any]]] = {"fact": [], "message": []}
         for key in keys:
             for kind, scopes in since.items():
-                at, clock = self.cache.since(tenant, key, kind), self.cache.clock(tenant, key, kind)
-                if at is None or clock is None:
+                position = self.cache.position(tenant, key, kind)
+                if position is None:
                     self._copy_beside(tenant, key)
                     self._count(answered=False)
                     return None
-                scopes.append({"key": key, "since": at, "clock": clock})
+                scopes.append({"key": key, "since": position[0], "clock": position[1]})
         facts = self.cache.rank(tenant, keys, "fact", plan.embedding,
                                 max(CANDIDATES_PER_HIT * plan.limit, MIN_CANDIDATES))
         turns = (self.cache.rank(tenant, keys, "message", plan.embedding,
@@ -124,9 +124,11 @@ class CachedRanking:
         """Copy one scope whole beside the searches, unless it is being copied, or was found
         too large lately."""
         with self._lock:
-            if ((tenant, key) in self._loading
-                    or time.monotonic() < self._too_large.get((tenant, key), 0.0)):
+            if (tenant, key) in self._loading:
                 return
+            if time.monotonic() < self._too_large.get((tenant, key), 0.0):
+                return
+            self._too_large.pop((tenant, key), None)  # expired, or never found too large
             self._loading.add((tenant, key))
 
         def load() -> None:

@@ -107,6 +107,15 @@ class VectorCache:
             self._scopes.move_to_end((tenant, key))
             return copy[kind].since()
 
+    def position(self, tenant: str, key: str, kind: str) -> tuple[int, int] | None:
+        """``(since, clock)`` of the copy's ``kind`` rows, read together; None: no copy."""
+        with self._lock:
+            copy = self._scopes.get((tenant, key))
+            if copy is None:
+                return None
+            self._scopes.move_to_end((tenant, key))
+            return copy[kind].since(), copy[kind].clock
+
     def clock(self, tenant: str, key: str, kind: str) -> int | None:
         """The scope clock the copy's ``kind`` rows are current at; None: no copy."""
         with self._lock:

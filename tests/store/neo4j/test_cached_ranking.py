@@ -303,3 +303,28 @@ def _copy(ranking: CachedRanking, tenant: str) -> tuple[list[str], np.ndarray]:
     with cache._lock:
         rows = cache._scopes[(tenant, KEY)]["fact"]
         return list(rows.ids), rows.vectors[:len(rows)].copy()
+
+
+def test_a_scope_too_large_to_copy_is_left_to_the_server_and_tried_again_later(
+        open_store: Callable[..., Neo4jStore], tenant: str) -> None:
+    here = open_store(exact_scan_limit=20)  # the vector index answers for 30 facts
+    _, facts = _world(here, tenant, n=30)
+    plan = _plan(np.asarray(facts[4].embedding), TimeFilter(include_history=True))
+    ranking = here.cached_ranking
+    assert ranking is not None
+
+    def found_too_large() -> float:
+        deadline = time.monotonic() + 30
+        while (tenant, KEY) not in ranking._too_large or ranking._loading:
+            assert time.monotonic() < deadline, "the copy was never tried"
+            time.sleep(0.02)
+        return ranking._too_large[(tenant, KEY)]
+
+    assert _ids(here, tenant, plan)[0] == facts[4].id
+    first = found_too_large()
+    assert _ids(here, tenant, plan)[0] == facts[4].id  # not tried again meanwhile
+    assert found_too_large() == first and _counts(here) == (0, 2)
+    ranking._too_large[(tenant, KEY)] = 0.0  # its time is up
+    assert _ids(here, tenant, plan)[0] == facts[4].id
+    assert found_too_large() > first  # tried again, still too large
+    assert ranking.cache.since(tenant, KEY, "fact") is None

@@ -79,6 +79,8 @@ def test_the_clock_is_asked_again_once_after_it_moved() -> None:
     assert cache.since("t", "s", "fact") == 4  # loaded: its last commit may be half read
     assert cache.update("t", "fact", _change("s", 4, [], 2))
     assert cache.since("t", "s", "fact") == 5
+    assert cache.position("t", "s", "fact") == (5, 4)
+    assert cache.position("t", "gone", "fact") is None
     assert cache.since("t", "s", "message") == 4  # each label's clock on its own
     assert cache.update("t", "fact", _change("s", 9, _rows(np.eye(DIM)[2:3], 9, "n"), 3))
     assert cache.since("t", "s", "fact") == 9
