@@ -21,6 +21,9 @@ one reached.
 
 from __future__ import annotations
 
+from typing import Any
+
+from graphmem.store.base import WriteBatch
 from graphmem.store.neo4j.reads import Params, Query
 
 CONSTRAINT = ("scope_clock_key", "CREATE CONSTRAINT scope_clock_key IF NOT EXISTS"
@@ -66,6 +69,22 @@ def stamp(tenant: str, rows: list[Params]) -> Query:
         "}",
         {"tenant": tenant, "rows": rows},
     )
+
+
+def stamped(batch: WriteBatch, episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows of :func:`stamp`: per scope, the facts and turns the batch
+    writes (a turn's vector may change whenever its episode is written)."""
+    scopes: dict[str, dict[str, Any]] = {}
+
+    def scope(key: str) -> dict[str, Any]:
+        return scopes.setdefault(key, {"scopeKey": key, "factIds": [], "messageIds": []})
+
+    for fact in batch.facts:
+        scope(fact.scope_key)["factIds"].append(fact.id)
+    for episode, row in zip(batch.episodes, episodes, strict=True):
+        if row["messages"]:
+            scope(episode.scope_key)["messageIds"].extend(m["id"] for m in row["messages"])
+    return [scopes[key] for key in sorted(scopes)]
 
 
 def _rows(label: str, condition: str, most: str, name: str) -> str:

@@ -187,7 +187,7 @@ class Neo4jStore(Neo4jConnection):
                  "sentAt": r.sent_at} for r in batch.reminders]),
             writes.upsert_mentions(tenant, [{"episodeId": m.episode_id, "entityId": m.entity_id}
                                             for m in batch.mentions]),
-            scope_clocks.stamp(tenant, _stamped(batch, episodes)),
+            scope_clocks.stamp(tenant, scope_clocks.stamped(batch, episodes)),
         ]
 
     # -- reads: episodes ------------------------------------------------------
@@ -505,19 +505,3 @@ class Neo4jStore(Neo4jConnection):
 def _scored_entities(hits: list[dict[str, Any]]) -> list[ScoredEntity]:
     return [ScoredEntity(entity=records.entity_from(h["n"]), score=float(h["score"]))
             for h in hits]
-
-
-def _stamped(batch: WriteBatch, episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The rows of :func:`scope_clocks.stamp`: per scope, the facts and turns the batch
-    writes (a turn's vector may change whenever its episode is written)."""
-    scopes: dict[str, dict[str, Any]] = {}
-
-    def scope(key: str) -> dict[str, Any]:
-        return scopes.setdefault(key, {"scopeKey": key, "factIds": [], "messageIds": []})
-
-    for fact in batch.facts:
-        scope(fact.scope_key)["factIds"].append(fact.id)
-    for episode, row in zip(batch.episodes, episodes, strict=True):
-        if row["messages"]:
-            scope(episode.scope_key)["messageIds"].extend(m["id"] for m in row["messages"])
-    return [scopes[key] for key in sorted(scopes)]
