@@ -51,6 +51,7 @@ from graphmem.store.neo4j.records import (
     episode_row as _episode_row,
     fact_from as _fact,
     fact_row as _fact_row,
+    to_datetime as _datetime,
 )
 from graphmem.store.text import scope_token
 from graphmem.temporal import TimeFilter
@@ -182,6 +183,43 @@ def test_episodes_messages_and_provenance_read_naturally(store: Neo4jStore, driv
     assert_relationships_match_facts(driver, tenant)
     episode = store.get_episode(tenant, first.episode_id)
     assert episode is not None and episode.messages[0].id == "m1"
+
+
+@pytest.mark.neo4j
+def test_times_are_stored_as_datetimes_and_read_back_to_the_microsecond(
+        store: Neo4jStore, driver: neo4j.Driver, tenant: str) -> None:
+    """Writes send times as text and reads take them as integers (the driver's DateTime
+    conversion is slow); Browser users must still find DateTimes they can compare."""
+    old = datetime(1961, 4, 12, 6, 7, 8, 123456, tzinfo=UTC)  # before 1970: negative epoch
+    late = datetime(2999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)
+    alice, tea = (Entity(tenant=tenant, scope_key="user:alice", name=n, created_at=old)
+                  for n in ("Alice", "Tea"))
+    likes = a_fact(tenant, alice, tea).model_copy(update={
+        "valid_from": old, "valid_until": late, "recorded_at": old + timedelta(microseconds=1),
+        "last_accessed": late, "timeline_key": "user:alice|likes"})
+    episode = Episode(tenant=tenant, scope_key="user:alice", reference_time=old,
+                      recorded_at=late, messages=[Message(id="m1", content="I like tea",
+                                                          timestamp=old)])
+    store.write(tenant, WriteBatch(episodes=[episode], entities=[alice, tea], facts=[likes]))
+
+    assert store.get_facts(tenant, [likes.id]) == [likes]
+    assert store.facts_in_timelines(tenant, [likes.timeline_key]) == [likes]
+    assert store.get_entities(tenant, [alice.id])[0].created_at == old
+    assert store.get_episode(tenant, episode.id) == episode
+    stored = browse(driver, "MATCH (f:Fact {id: $id}) RETURN valueType(f.validFrom) AS type,"
+                            " f.validFrom < datetime('1970-01-01T00:00Z') AS before1970,"
+                            " f.validUntil = datetime($late) AS late", id=likes.id, late=late)
+    assert stored == [{"type": "ZONED DATETIME NOT NULL", "before1970": True, "late": True}]
+    turns = browse(driver, "MATCH (m:Message {episodeId: $e}) RETURN m.timestamp AS at,"
+                           " m.recordedAt AS recorded", e=episode.id)
+    assert [(t["at"].to_native(), t["recorded"].to_native()) for t in turns] == [(old, late)]
+
+    closed = likes.model_copy(update={"valid_until": None, "last_accessed": None})
+    store.write(tenant, WriteBatch(facts=[closed]))  # a time set to nothing is removed
+    keys = set(browse(driver, "MATCH (f:Fact {id: $id}) RETURN keys(f) AS keys",
+                      id=likes.id)[0]["keys"])
+    assert "validFrom" in keys and not keys & {"validUntil", "lastAccessed"}
+    assert store.get_facts(tenant, [likes.id]) == [closed]
 
 
 @pytest.mark.neo4j
@@ -716,10 +754,15 @@ def test_cypher_time_filter_equals_time_filter_matches(
     time_filter = TimeFilter(as_of=as_of, as_known_at=as_known_at, include_history=history,
                              include_forgotten=forgotten)
     condition, params = reads.time_filter("f", time_filter, now)
-    rows = [{**_fact_row(f, 0)["props"], "id": f.id} for f in facts]
+    rows = [_stored(_fact_row(f, 0)) for f in facts]
     records, _, _ = neo4j_driver.execute_query(
         f"UNWIND $rows AS f WITH f WHERE {condition} RETURN f.id AS id", {**params, "rows": rows})
     assert {r["id"] for r in records} == {f.id for f in facts if time_filter.matches(f, now)}
+
+
+def _stored(row: dict[str, Any]) -> dict[str, Any]:
+    """A write row's node as stored: its properties with its times as DateTimes."""
+    return {**row["props"], **{k: _datetime(v) for k, v in row["times"].items()}, "id": row["id"]}
 
 
 # -- models <-> properties, no server --------------------------------------------------
@@ -748,7 +791,8 @@ def test_every_fact_field_round_trips_through_properties() -> None:
     )
     _all_set(full)
     row = _fact_row(full, 7)
-    assert _fact({**row["props"], "id": row["id"], "embedding": row["embedding"]}) == full
+    assert _fact({**row["props"], **row["times"], "id": row["id"],
+                  "embedding": row["embedding"]}) == full
 
 
 def test_every_episode_and_entity_field_round_trips_through_properties() -> None:
@@ -761,7 +805,7 @@ def test_every_episode_and_entity_field_round_trips_through_properties() -> None
         forgotten=True)
     _all_set(episode)
     row = _episode_row(episode)
-    assert _episode({**row["props"], "id": row["id"]}) == episode
+    assert _episode({**row["props"], **row["times"], "id": row["id"]}) == episode
     assert [m["props"]["clientId"] for m in row["messages"]] == ["m1"]
 
     entity = Entity(id="ent_x", tenant="t", scope_key="user:a", name=" The Acme Corp.",
@@ -771,7 +815,8 @@ def test_every_episode_and_entity_field_round_trips_through_properties() -> None
     _all_set(entity)
     row = _entity_row(entity)
     assert row["props"]["names"] == ["acme", "acme inc"]
-    assert _entity({**row["props"], "id": row["id"], "embedding": row["embedding"]}) == entity
+    assert _entity({**row["props"], **row["times"], "id": row["id"],
+                    "embedding": row["embedding"]}) == entity
 
 
 def test_a_text_episode_becomes_one_message() -> None:
@@ -779,7 +824,7 @@ def test_a_text_episode_becomes_one_message() -> None:
                       reference_time=T0)
     messages = _episode_row(episode, [[0.5]])["messages"]
     assert [(m["id"], m["props"]["index"], m["props"]["clientId"], m["props"]["content"],
-             m["props"]["timestamp"], m["embedding"]) for m in messages] == [
+             _datetime(m["times"]["timestamp"]), m["embedding"]) for m in messages] == [
         (f"{episode.id}:0", 0, None, "long text", T0, [0.5])]
 
 

@@ -11,7 +11,8 @@ entities, whole, not which ids score best.
 
 from __future__ import annotations
 
-from graphmem.store.neo4j.reads import ENTITY_NAMES_INDEX, ENTITY_VECTOR_INDEX, Query
+from graphmem.store.neo4j.reads import (ENTITY_NAMES_INDEX, ENTITY_VECTOR_INDEX, Query,
+                                        entity_projection)
 
 
 def _lucene_phrase(value: str) -> str:
@@ -30,7 +31,7 @@ def find_entities(tenant: str, scope_keys: list[str], names: list[str]) -> Query
         "CALL db.index.fulltext.queryNodes($index, $lookup) YIELD node AS n\n"
         "WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys"
         " AND any(name IN n.names WHERE name IN $names)\n"
-        "RETURN properties(n) AS n",
+        f"RETURN {entity_projection('n')} AS n",
         {"index": ENTITY_NAMES_INDEX, "lookup": lucene_exact(tenant, names),
          "tenant": tenant, "scopeKeys": scope_keys, "names": names},
     )
@@ -46,7 +47,7 @@ def find_entities_by_prefix(tenant: str, scope_keys: list[str], prefixes: list[s
         "CALL db.index.fulltext.queryNodes($index, $lookup) YIELD node AS n\n"
         "WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys"
         " AND any(name IN n.names WHERE any(p IN $prefixes WHERE name STARTS WITH p))\n"
-        "RETURN properties(n) AS n LIMIT $limit",
+        f"RETURN {entity_projection('n')} AS n LIMIT $limit",
         {"index": ENTITY_NAMES_INDEX,
          "lookup": f"+tenant:{_lucene_phrase(tenant)} +names:({alternatives})",
          "tenant": tenant, "scopeKeys": scope_keys, "prefixes": prefixes, "limit": limit},
@@ -75,7 +76,7 @@ def nearest_entities_scan(tenant: str, scope_keys: list[str], vectors: list[list
         " AND n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
         "    WITH n, 2 * vector.similarity.cosine(n.embedding, $vectors[i]) - 1 AS score\n"
         "    ORDER BY score DESC LIMIT $k\n"
-        "    RETURN collect({n: properties(n), score: score}) AS hits\n"
+        f"    RETURN collect({{n: {entity_projection('n')}, score: score}}) AS hits\n"
         "  }\n"
         "  WITH i, hits ORDER BY i\n"
         "  RETURN collect(hits) AS found\n"
@@ -97,7 +98,11 @@ def nearest_entities_index(tenant: str, scope_keys: list[str], vectors: list[lis
         "  CALL db.index.vector.queryNodes($index, $k, $vectors[i]) YIELD node AS n, score\n"
         "  WITH count(*) AS seen, collect(CASE WHEN n.tenant = $tenant AND n.scopeKey IN"
         " $scopeKeys THEN {n: n, score: 2 * score - 1} END) AS kept\n"
-        "  RETURN seen, [h IN kept[..$limit] | {n: properties(h.n), score: h.score}] AS hits\n"
+        "  CALL (kept) {\n"
+        "    UNWIND kept[..$limit] AS h WITH h.n AS n, h.score AS score\n"
+        f"    RETURN collect({{n: {entity_projection('n')}, score: score}}) AS hits\n"
+        "  }\n"
+        "  RETURN seen, hits\n"
         "}\n"
         "RETURN i, seen, hits ORDER BY i",
         {"index": ENTITY_VECTOR_INDEX, "tenant": tenant, "scopeKeys": scope_keys,

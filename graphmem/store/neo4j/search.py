@@ -319,7 +319,7 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
         "  CALL db.index.fulltext.queryNodes($namesIndex, lookup) YIELD node AS n\n"
         "  WITH DISTINCT n WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys"
         " AND any(name IN n.names WHERE name IN $names)\n"
-        "  RETURN collect(n {.*, embedding: null, sketch: null}) AS exact\n"
+        f"  RETURN collect({reads.entity_projection('n', vector=False)}) AS exact\n"
         "}\n")
     entity_words = search_reads.lucene_terms(
         plan.name_text, search_reads.TEXT_FIELD_WEIGHTS[reads.ENTITY_TEXT_INDEX])
@@ -329,7 +329,7 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
     text += ("CALL (namedIds) {\n"
              f"  UNWIND namedIds AS id MATCH (n:Entity {{id: id}}) {_SEEK_ENTITY}\n"
              "  WHERE n.tenant = $tenant\n"
-             "  RETURN collect(n {.*, embedding: null, sketch: null}) AS named\n"
+             f"  RETURN collect({reads.entity_projection('n', vector=False)}) AS named\n"
              "}\n"
              "WITH *, [n IN exact WHERE any(x IN n.names WHERE x IN $seedNames) | n.id] AS chosen\n"
              "WITH *, CASE WHEN size(chosen) > 0 THEN chosen[..$seedLimit]"

@@ -13,7 +13,8 @@ from datetime import datetime
 
 from graphmem.models import FactStatus
 from graphmem.store.neo4j.sketch import SKETCH_PROPERTY
-from graphmem.store.neo4j.reads import (KEEP_PLAN, Params, Query, as_one_map, each_by_id,
+from graphmem.store.neo4j.reads import (ENTITY_TIMES, EPISODE_TIMES, FACT_TIMES, MESSAGE_TIMES,
+                                        KEEP_PLAN, Params, Query, as_one_map, each_by_id,
                                         relationship_type)
 
 
@@ -71,6 +72,16 @@ def planned_only(query: Query) -> Query:
     return "EXPLAIN " + text, params
 
 
+def set_times(alias: str, keys: tuple[str, ...], source: str) -> str:
+    """``SET`` items that store each time of ``source`` (a row's ``times``, ISO 8601 text,
+    ``records.iso``) as a DateTime; a null removes the property, as ``+=`` does with a null.
+
+    >>> set_times("n", ("createdAt",), "row.times")
+    'n.createdAt = datetime(row.times.createdAt)'
+    """
+    return ", ".join(f"{alias}.{key} = datetime({source}.{key})" for key in keys)
+
+
 def delete_facts(tenant: str, ids: list[str]) -> Query:
     """Remove facts with their typed relationship between the two entities."""
     return (
@@ -105,7 +116,8 @@ def delete_entities(tenant: str, ids: list[str]) -> Query:
 
 
 def upsert_episodes(rows: list[Params]) -> Query:
-    """Rows: ``{id, props, messages: [{id, props, embedding}]}``: a Message per turn.
+    """Rows: ``{id, props, times, messages: [{id, props, times, embedding}]}``: a Message per
+    turn (``times``: :func:`set_times`).
 
     Turns the episode no longer has are removed; a turn's embedding is set when
     given and otherwise left as it is.
@@ -113,7 +125,7 @@ def upsert_episodes(rows: list[Params]) -> Query:
     return (
         "UNWIND $rows AS row\n"
         "MERGE (e:Episode {id: row.id})\n"
-        "SET e += row.props\n"
+        f"SET e += row.props, {set_times('e', EPISODE_TIMES, 'row.times')}\n"
         "WITH e, row\n"
         "CALL (e, row) {\n"
         "  MATCH (e)-[:HAS_MESSAGE]->(old:Message) WHERE old.index >= size(row.messages)\n"
@@ -122,7 +134,7 @@ def upsert_episodes(rows: list[Params]) -> Query:
         "CALL (e, row) {\n"
         "  UNWIND row.messages AS msg\n"
         "  MERGE (m:Message {id: msg.id})\n"
-        "  SET m += msg.props\n"
+        f"  SET m += msg.props, {set_times('m', MESSAGE_TIMES, 'msg.times')}\n"
         "  MERGE (e)-[:HAS_MESSAGE]->(m)\n"
         "  WITH m, msg WHERE msg.embedding IS NOT NULL\n"
         "  CALL db.create.setNodeVectorProperty(m, 'embedding', msg.embedding)\n"
@@ -132,11 +144,11 @@ def upsert_episodes(rows: list[Params]) -> Query:
 
 
 def upsert_entities(rows: list[Params]) -> Query:
-    """Rows: ``{id, props, embedding}``; embeddings are stored as float32 vectors."""
+    """Rows: ``{id, props, times, embedding}``; embeddings are stored as float32 vectors."""
     return (
         "UNWIND $rows AS row\n"
         "MERGE (n:Entity {id: row.id})\n"
-        "SET n += row.props\n"
+        f"SET n += row.props, {set_times('n', ENTITY_TIMES, 'row.times')}\n"
         "WITH n, row\n"
         "CALL (n, row) { WITH * WHERE row.embedding IS NULL REMOVE n.embedding,"
         f" n.{SKETCH_PROPERTY} }}\n"
@@ -149,7 +161,7 @@ def upsert_entities(rows: list[Params]) -> Query:
 
 
 def upsert_fact_nodes(rows: list[Params]) -> Query:
-    """Rows: ``{id, seq, props, embedding}``.
+    """Rows: ``{id, seq, props, times, embedding}``.
 
     A fact whose subject, object or predicate changed, or that is a retraction
     marker, loses its old typed relationship here; :func:`link_facts` and
@@ -162,7 +174,7 @@ def upsert_fact_nodes(rows: list[Params]) -> Query:
         "ON CREATE SET f.seq = row.seq, f.negSeq = -row.seq\n"
         "WITH f, row, f.subjectId AS oldSubject, f.predicate AS oldPredicate,"
         " f.objectId AS oldObject\n"
-        "SET f += row.props\n"
+        f"SET f += row.props, {set_times('f', FACT_TIMES, 'row.times')}\n"
         "WITH f, row, oldSubject, oldPredicate, oldObject\n"
         "CALL (f, oldSubject, oldPredicate, oldObject) {\n"
         "  WITH * WHERE oldSubject IS NOT NULL AND (oldSubject <> f.subjectId"
