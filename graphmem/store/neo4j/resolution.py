@@ -59,7 +59,8 @@ def nearest_entities_scan(tenant: str, scope_keys: list[str], vectors: list[list
     """:func:`~graphmem.store.neo4j.search_reads.vector_scan_scope` of the entities for many
     vectors at once, hits as whole entities: one row, ``size``, ``total``, ``exact`` and
     ``found`` (for each vector in order, its ``{n: properties, score}`` best first; empty
-    lists when not ``exact``).
+    lists when not ``exact``). The scope's vectors are read once, not once per vector asked
+    about: reading a vector costs more than comparing it.
     """
     scope_index = "USING INDEX n:Entity(tenant, scopeKey)"
     return (
@@ -70,12 +71,15 @@ def nearest_entities_scan(tenant: str, scope_keys: list[str], vectors: list[list
         "CALL () { MATCH (n:Entity) RETURN count(n) AS total }\n"
         "CALL (size) {\n"
         "  WITH size WHERE size < $cap\n"
-        "  UNWIND range(0, size($vectors) - 1) AS i\n"
-        "  CALL (i) {\n"
-        f"    MATCH (n:Entity) {scope_index} WHERE n.embedding IS NOT NULL"
+        f"  MATCH (n:Entity) {scope_index} WHERE n.embedding IS NOT NULL"
         " AND n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
-        "    WITH n, 2 * vector.similarity.cosine(n.embedding, $vectors[i]) - 1 AS score\n"
+        "  WITH collect(n) AS nodes, collect(n.embedding) AS held\n"
+        "  UNWIND range(0, size($vectors) - 1) AS i\n"
+        "  CALL (i, nodes, held) {\n"
+        "    UNWIND range(0, size(held) - 1) AS j\n"
+        "    WITH j, 2 * vector.similarity.cosine(held[j], $vectors[i]) - 1 AS score\n"
         "    ORDER BY score DESC LIMIT $k\n"
+        "    WITH nodes[j] AS n, score\n"
         f"    RETURN collect({{n: {entity_projection('n')}, score: score}}) AS hits\n"
         "  }\n"
         "  WITH i, hits ORDER BY i\n"
