@@ -48,6 +48,8 @@ def write_section() -> list[str]:
         out += ["### Writes: structured facts per second (`bench/write_throughput.py`)", "",
                 _table(["store", "store alone (vectors precomputed)", "add_facts, no model",
                         "add_facts with MiniLM", "goal", "store alone vs goal"], rows), ""]
+        if data.get("note"):  # how the run was taken, when it differs from the usual
+            out += [f"**This run:** {data['note']}", ""]
     return out
 
 
