@@ -259,7 +259,8 @@ FACT_PROPERTIES = (
 #: The properties of each kind of node that hold a DateTime. Reads project them as
 #: :func:`epoch_micros` and writes send them as text (``records.iso``,
 #: ``writes.set_times``): the driver converts a DateTime at about 80 us each way, so a
-#: timeline of 400 facts took 60 ms to read and a batch of 500 facts 150 ms to send.
+#: timeline of 301 facts took 130-182 ms to read and a batch of 500 facts about 150 ms to
+#: send (docs/neo4j-writes.md, "Times across the driver").
 FACT_TIMES = ("validFrom", "validUntil", "statedUntil", "recordedAt", "expiredAt",
               "retractedAt", "lastAccessed")
 ENTITY_TIMES = ("createdAt",)
@@ -394,7 +395,8 @@ def facts_about(tenant: str, scope_keys: list[str], entity_ids: list[str], time:
         hop("$ids", f"f.tenant = $tenant AND f.scopeKey IN $scopeKeys AND {condition}",
             "$limit")
         # projected last: the projection carries the embedding (the order again, on the map)
-        + f"RETURN {fact_projection('f', embeddings)} AS f ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC",
+        + f"RETURN {fact_projection('f', embeddings)} AS f"
+        " ORDER BY f.importance DESC, f.validFrom DESC, f.seq ASC",
         params,
     )
 
