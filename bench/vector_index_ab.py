@@ -6,7 +6,9 @@ real MiniLM embeddings in batches of ``--batch`` through ``Neo4jStore.write``, t
 asks ``db.index.vector.queryNodes('fact_embedding', k, q)`` for each query vector and
 compares its ten best with the exact cosine ranking of the stored vectors (numpy):
 recall@10 with k=10, and with k=50 (the least a search asks for, ``MIN_CANDIDATES``).
-Settings are run in turn, ``--rounds`` times over, the order rotated each round, so a
+Each trial indexes every Fact, Entity and Message node, as the store's indexes did
+before they held large scopes' nodes only (graphmem/store/neo4j/vector_scopes.py), so
+the settings compare on as many vectors as the bench writes. Settings are run in turn, ``--rounds`` times over, the order rotated each round, so a
 shared machine's load falls on all of them alike.
 
 Facts are bench/search_latency.py's (its cached embeddings are reused when present).

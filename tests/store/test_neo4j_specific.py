@@ -277,8 +277,9 @@ def test_every_index_exists_and_is_online(store: Neo4jStore, driver: neo4j.Drive
     for name in ("fact_text", "entity_text", "message_text"):
         assert indexes[name]["options"]["indexConfig"]["fulltext.analyzer"] == "english"
     assert indexes["entity_names"]["options"]["indexConfig"]["fulltext.analyzer"] == "keyword"
-    for name, label in (("fact_embedding", "Fact"), ("entity_embedding", "Entity"),
-                        ("message_embedding", "Message")):
+    # each vector index holds large scopes' nodes only (vector_scopes)
+    for name, label in (("fact_embedding", "IndexedFact"), ("entity_embedding", "IndexedEntity"),
+                        ("message_embedding", "IndexedMessage")):
         config = indexes[name]["options"]["indexConfig"]
         assert indexes[name]["type"] == "VECTOR" and indexes[name]["labelsOrTypes"] == [label]
         assert config["vector.dimensions"] == DIM

@@ -11,6 +11,7 @@ entities, whole, not which ids score best.
 
 from __future__ import annotations
 
+from graphmem.store.neo4j import vector_scopes
 from graphmem.store.neo4j.reads import (ENTITY_NAMES_INDEX, ENTITY_VECTOR_INDEX, Query,
                                         entity_projection)
 
@@ -58,9 +59,10 @@ def nearest_entities_scan(tenant: str, scope_keys: list[str], vectors: list[list
                           cap: int, k: int, count_cap: int = 50_000) -> Query:
     """:func:`~graphmem.store.neo4j.search_reads.vector_scan_scope` of the entities for many
     vectors at once, hits as whole entities: one row, ``size``, ``total``, ``exact`` and
-    ``found`` (for each vector in order, its ``{n: properties, score}`` best first; empty
-    lists when not ``exact``). The scope's vectors are read once, not once per vector asked
-    about: reading a vector costs more than comparing it.
+    ``found`` (for each vector in order, its ``{n: properties, score}`` best first: of the
+    whole scope when ``exact``, else of the scopes the vector index does not hold, for the
+    caller to merge with the index's). The scope's vectors are read once, not once per
+    vector asked about: reading a vector costs more than comparing it.
     """
     scope_index = "USING INDEX n:Entity(tenant, scopeKey)"
     return (
@@ -68,11 +70,13 @@ def nearest_entities_scan(tenant: str, scope_keys: list[str], vectors: list[list
         f"  MATCH (n:Entity) {scope_index} WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
         "  WITH n LIMIT $countCap RETURN count(n) AS size\n"
         "}\n"
-        "CALL () { MATCH (n:Entity) RETURN count(n) AS total }\n"
-        "CALL (size) {\n"
-        "  WITH size WHERE size < $cap\n"
-        f"  MATCH (n:Entity) {scope_index} WHERE n.embedding IS NOT NULL"
-        " AND n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
+        f"CALL () {{ MATCH (n:{vector_scopes.INDEXED['Entity']}) RETURN count(n) AS total }}\n"
+        + vector_scopes.unindexed_keys("Entity", "unindexed")
+        + "CALL (size, unindexed) {\n"
+        # the whole scope when it is small, else the scopes the index does not hold
+        "  WITH CASE WHEN size < $cap THEN $scopeKeys ELSE unindexed END AS ranked\n"
+        f"  OPTIONAL MATCH (n:Entity) {scope_index} WHERE n.embedding IS NOT NULL"
+        " AND n.tenant = $tenant AND n.scopeKey IN ranked\n"
         "  WITH collect(n) AS nodes, collect(n.embedding) AS held\n"
         "  UNWIND range(0, size($vectors) - 1) AS i\n"
         "  CALL (i, nodes, held) {\n"

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from typing import Any
 
 from graphmem.errors import SchemaError, StoreError
-from graphmem.store.neo4j import reads, reminders, scope_clocks, timelines
+from graphmem.store.neo4j import reads, reminders, scope_clocks, timelines, vector_scopes
 from graphmem.store.neo4j.sketch import SKETCH_PROPERTY, sketch
 from graphmem.store.text import scope_token
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 #: Runs one statement in its own write transaction and returns its records as dicts.
 Runner = Callable[[str, dict[str, Any]], list[dict[str, Any]]]
@@ -88,13 +88,14 @@ FULLTEXT_INDEXES = {
 
 # Quantisation off: scores stay the exact cosine, as in the embedded store, which
 # entity resolution compares against fixed thresholds.
+# Each holds the nodes of large scopes only (vector_scopes: small scopes are ranked exactly).
 VECTOR_INDEXES = {
     reads.FACT_VECTOR_INDEX: "CREATE VECTOR INDEX fact_embedding IF NOT EXISTS"
-    " FOR (n:Fact) ON n.embedding OPTIONS $options",
+    f" FOR (n:{vector_scopes.INDEXED['Fact']}) ON n.embedding OPTIONS $options",
     reads.ENTITY_VECTOR_INDEX: "CREATE VECTOR INDEX entity_embedding IF NOT EXISTS"
-    " FOR (n:Entity) ON n.embedding OPTIONS $options",
+    f" FOR (n:{vector_scopes.INDEXED['Entity']}) ON n.embedding OPTIONS $options",
     reads.MESSAGE_VECTOR_INDEX: "CREATE VECTOR INDEX message_embedding IF NOT EXISTS"
-    " FOR (n:Message) ON n.embedding OPTIONS $options",
+    f" FOR (n:{vector_scopes.INDEXED['Message']}) ON n.embedding OPTIONS $options",
 }
 
 #: What a migration step is: a statement, or a function that runs statements itself (for a
@@ -161,6 +162,28 @@ def order_facts(run: Runner) -> None:
         pass
 
 
+def index_large_scopes(run: Runner, index_from: int) -> None:
+    """Give the nodes of every scope holding ``index_from`` nodes of a kind their indexed
+    label (:mod:`graphmem.store.neo4j.vector_scopes`), one scope and kind a transaction, and
+    every scope's clock its counts, so that the next write knows whether to count the
+    scope. Flags already set stay set, so running it again changes nothing."""
+    for kind in vector_scopes.KINDS:
+        flag, written = vector_scopes.flag(kind), vector_scopes.written(kind)
+        scopes = run(f"MATCH (n:{kind}) WITH n.tenant AS tenant, n.scopeKey AS key,"
+                     " count(*) AS size WHERE tenant IS NOT NULL AND key IS NOT NULL"
+                     " RETURN tenant, key, size", {})
+        for row in scopes:
+            params = {"tenant": row["tenant"], "key": row["key"], "size": int(row["size"]),
+                      "large": int(row["size"]) >= max(1, index_from)}
+            run("MERGE (c:ScopeClock {tenant: $tenant, scopeKey: $key})"
+                " ON CREATE SET c.n = timestamp() * 1000"
+                f" SET c.{written} = $size, c.{flag} = coalesce(c.{flag}, false) OR $large",
+                params)
+            if params["large"]:
+                run(f"MATCH (n:{kind}) WHERE n.tenant = $tenant AND n.scopeKey = $key"
+                    f" SET n:{vector_scopes.INDEXED[kind]}", params)
+
+
 #: Steps that bring a database from version ``v - 1`` to ``v``. They run before the
 #: CREATE ... IF NOT EXISTS statements above, so an index dropped here comes back with its
 #: current definition (and is populated from the data already stored). Each is idempotent.
@@ -195,7 +218,19 @@ MIGRATIONS: dict[int, tuple[Step, ...]] = {
     # 7: scope clocks, and stamps on the facts and turns written since (scope_clocks); nodes
     # written before carry none and are read when a scope is loaded whole.
     7: (),
+    # 8: the vector indexes hold large scopes' nodes only (vector_scopes), labelled by
+    # index_large_scopes, which needs the store's limit and is bound in migrations().
+    8: tuple(f"DROP INDEX {name} IF EXISTS" for name in VECTOR_INDEXES),
 }
+
+
+def migrations(index_from: int) -> dict[int, tuple[Step, ...]]:
+    """:data:`MIGRATIONS` with the steps that depend on the store's configuration: a scope is
+    large from ``index_from`` nodes of a kind (the store's ``exact_scan_limit``)."""
+    def label_large_scopes(run: Runner) -> None:
+        index_large_scopes(run, index_from)
+
+    return {**MIGRATIONS, 8: (*MIGRATIONS[8], label_large_scopes)}
 
 READ_VERSION = "MATCH (s:GraphmemSchema {key: 'graphmem'}) RETURN s.version AS version"
 WRITE_VERSION = (
@@ -235,9 +270,12 @@ def stored_version(run: Runner) -> int | None:
     return None if not rows or rows[0]["version"] is None else int(rows[0]["version"])
 
 
-def ensure_schema(run: Runner, dimension: int, *, await_seconds: int = 300) -> int:
+def ensure_schema(run: Runner, dimension: int, *, index_from: int,
+                  await_seconds: int = 300) -> int:
     """Create what is missing, migrate older versions, and wait for indexes; returns the version.
 
+    ``index_from``: how many nodes of a kind make a scope large enough for the vector
+    indexes (the store's ``exact_scan_limit``; :mod:`graphmem.store.neo4j.vector_scopes`).
     Raises SchemaError for a newer schema version, a vector index of another
     dimension, or an index that failed to populate.
     """
@@ -247,8 +285,9 @@ def ensure_schema(run: Runner, dimension: int, *, await_seconds: int = 300) -> i
             f"the Neo4j database has graphmem schema version {version}, newer than this "
             f"graphmem ({SCHEMA_VERSION}); upgrade graphmem"
         )
+    steps = migrations(index_from)
     for target in range((version or 0) + 1, SCHEMA_VERSION + 1):
-        for step in MIGRATIONS.get(target, ()):
+        for step in steps.get(target, ()):
             if isinstance(step, str):
                 run(step, {})
             else:

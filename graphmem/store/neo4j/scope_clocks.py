@@ -42,9 +42,10 @@ INDEXES = {
 def stamp(tenant: str, rows: list[Params]) -> Query:
     """Advance each scope's clock and stamp its written facts and turns with the new value.
 
-    Rows: ``{scopeKey, factIds, messageIds}``, sorted by scope key so that concurrent
-    writers lock the clocks in one order. Runs inside the write's transaction, after the
-    nodes are written (a batch's last statement), so the clocks are held briefly.
+    Rows: ``{scopeKey, factIds, entityIds, messageIds}`` (:func:`stamped`), sorted by
+    scope key so that concurrent writers lock the clocks in one order. Runs inside the
+    write's transaction, after the nodes are written (near a batch's end), so the clocks
+    are held briefly.
     """
     return (
         "UNWIND $rows AS row\n"
@@ -72,15 +73,19 @@ def stamp(tenant: str, rows: list[Params]) -> Query:
 
 
 def stamped(batch: WriteBatch, episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The rows of :func:`stamp`: per scope, the facts and turns the batch
-    writes (a turn's vector may change whenever its episode is written)."""
+    """The rows of :func:`stamp` (and of :func:`graphmem.store.neo4j.vector_scopes.mark`,
+    which counts on these clocks being locked): per scope, the facts, entities and turns the
+    batch writes (a turn's vector may change whenever its episode is written)."""
     scopes: dict[str, dict[str, Any]] = {}
 
     def scope(key: str) -> dict[str, Any]:
-        return scopes.setdefault(key, {"scopeKey": key, "factIds": [], "messageIds": []})
+        return scopes.setdefault(key, {"scopeKey": key, "factIds": [], "entityIds": [],
+                                       "messageIds": []})
 
     for fact in batch.facts:
         scope(fact.scope_key)["factIds"].append(fact.id)
+    for entity in batch.entities:
+        scope(entity.scope_key)["entityIds"].append(entity.id)
     for episode, row in zip(batch.episodes, episodes, strict=True):
         if row["messages"]:
             scope(episode.scope_key)["messageIds"].extend(m["id"] for m in row["messages"])

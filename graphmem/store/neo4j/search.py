@@ -10,9 +10,11 @@ renamed apart (:func:`own_params`); values only ever travel as parameters.
 
 The vector channels keep the one-channel rule (``Neo4jStore._nearest``): a scope
 smaller than ``exact_scan_limit`` is ranked exactly; a larger one asks the vector
-index for candidates in proportion to its share of the label and widens, while
+index for candidates in proportion to its share of the index and widens, while
 too few are in scope, up to ``max_candidates`` — unrolled here into conditional
-passes, as the index cannot be looped over within a query.
+passes, as the index cannot be looped over within a query. The index holds large scopes'
+nodes only (:mod:`graphmem.store.neo4j.vector_scopes`), so the scopes it does not hold are
+ranked exactly beside it, and the best of both kept.
 
 The exact ranking reads every vector of the scope, most of a search's work on a large
 store (2,000 facts a scope at 100k facts), and a query runs on one server thread. So it
@@ -27,10 +29,11 @@ The plan, profiled, is in docs/neo4j-search-plan.md.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from datetime import datetime
 
-from typing import Any
+from typing import Any, TypeVar
 
 from neo4j import Record
 
@@ -199,8 +202,15 @@ def _nearest(index: str, prefix: str, name: str, tenant: str, plan: ChannelPlan,
             "  }\n"
             "  WITH exact, hits, go, k, CASE WHEN go THEN found ELSE seen END AS seen,"
             " CASE WHEN go THEN passKept ELSE kept END AS kept\n")
-    return text + (f"  RETURN CASE WHEN exact THEN hits ELSE kept END AS {name},"
-                   f" exact AS {name}Exact\n}}\n")
+    # not exact: the index held the large scopes, the scan ranked the others (vector_scopes)
+    return text + (
+        "  CALL (exact, hits, kept) {\n"
+        "    UNWIND CASE WHEN exact THEN [] ELSE kept + hits END AS h\n"
+        f"    WITH h.id AS id, max(h.score) AS score ORDER BY score DESC LIMIT ${p}Limit\n"
+        "    RETURN collect({id: id, score: score}) AS merged\n"
+        "  }\n"
+        f"  RETURN CASE WHEN exact THEN hits ELSE merged END AS {name},"
+        f" exact AS {name}Exact\n}}\n")
 
 
 def _from_copy(label: str, prefix: str, name: str, plan: ChannelPlan, limit: int,
@@ -388,7 +398,8 @@ def side_channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRul
     """The other part of :func:`channels`' exact vector rankings (``side_share=share``), as
     one row: ``vector``, ``facts`` (theirs), ``turnsVector``, and ``vectorExact`` and
     ``turnIdsExact`` (false when the scope is too large to be ranked exactly: the index
-    search, in :func:`channels`, then answers alone)."""
+    search, in :func:`channels`, then answers for the scopes it holds, and this part ranks
+    those it does not, :mod:`graphmem.store.neo4j.vector_scopes`)."""
     params: Params = {"tenant": tenant, "scopeKeys": plan.scope_keys, "vector": plan.embedding}
     part = (True, share)
     text = ""
@@ -399,9 +410,9 @@ def side_channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRul
             text += f"CALL () {{ RETURN [] AS {name}, false AS {name}Exact }}\n"
             continue
         scan = _scan(index, prefix, tenant, plan, limit, now, rule, part, params)
+        # not exact: hits ranks the scopes the vector index does not hold (vector_scopes)
         text += (f"CALL () {{\n  CALL () {{\n{_indent(_indent(scan))}  }}\n"
-                 f"  RETURN CASE WHEN exact THEN hits ELSE [] END AS {name},"
-                 f" exact AS {name}Exact\n}}\n")
+                 f"  RETURN hits AS {name}, exact AS {name}Exact\n}}\n")
     text += _facts_of("vector", "facts") + _turns_of("turnIds", "turnsVector")
     text, params = reads.as_one_map(
         (text + "RETURN vector, facts, turnsVector, vectorExact, turnIdsExact", params),
@@ -410,22 +421,33 @@ def side_channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRul
 
 
 def join_side(row: dict[str, Any], side: Record, plan: ChannelPlan) -> None:
-    """Fold the side query's part of the exact vector rankings into the main query's row.
+    """Fold the side query's part of the vector rankings into the main query's row: its part
+    of a small scope's exact ranking, or, beside the main query's index search of a large
+    one, its part of the scopes the index does not hold (:mod:`.vector_scopes`)."""
+    def score(hit: Any) -> float:
+        return float(hit["score"])
 
-    Where either query found the scope too large to rank exactly, the main query's index
-    search answers alone (they disagree only if the scope crossed the limit between them).
-    """
-    if row["vectorExact"] and side["vectorExact"]:
-        row["vector"] = _best([*row["vector"], *side["vector"]], plan.limit)
-        wanted = {h["id"] for h in [*row["bm25"], *row["vector"]]}
-        facts = {f["id"]: f for f in [*row["facts"], *side["facts"]]}
-        row["facts"] = [f for key, f in facts.items() if key in wanted]
-    if row["turnIdsExact"] and side["turnIdsExact"]:
-        row["turnsVector"] = _best([*row["turnsVector"], *side["turnsVector"]], plan.turn_limit)
+    row["vector"] = best([*row["vector"], *side["vector"]], plan.limit, lambda h: h["id"], score)
+    wanted = {h["id"] for h in [*row["bm25"], *row["vector"]]}
+    facts = {f["id"]: f for f in [*row["facts"], *side["facts"]]}
+    row["facts"] = [f for key, f in facts.items() if key in wanted]
+    row["turnsVector"] = best([*row["turnsVector"], *side["turnsVector"]], plan.turn_limit,
+                              lambda h: (h["episodeId"], h["index"]), score)
 
 
-def _best(hits: list[Any], limit: int) -> list[Any]:
-    return sorted(hits, key=lambda h: float(h["score"]), reverse=True)[:limit]
+Hit = TypeVar("Hit")
+
+
+def best(hits: list[Hit], limit: int, ident: Callable[[Hit], Hashable],
+         score: Callable[[Hit], float]) -> list[Hit]:
+    """The ``limit`` best ``hits``, each node (``ident``) once at its best score: what two
+    rankings of one search (two parts of a scope, or the index and the exact ranking of the
+    scopes it does not hold) found together."""
+    kept: dict[Hashable, Hit] = {}
+    for hit in hits:
+        if ident(hit) not in kept or score(kept[ident(hit)]) < score(hit):
+            kept[ident(hit)] = hit
+    return sorted(kept.values(), key=score, reverse=True)[:limit]
 
 
 def channel_hits(row: dict[str, Any], plan: ChannelPlan) -> ChannelHits:

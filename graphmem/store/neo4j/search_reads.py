@@ -19,7 +19,7 @@ import re
 from datetime import datetime
 
 from graphmem.models import TURN_CONTEXT_WEIGHT
-from graphmem.store.neo4j import sketch
+from graphmem.store.neo4j import sketch, vector_scopes
 from graphmem.store.neo4j.reads import (
     ENTITY_TEXT_INDEX,
     ENTITY_VECTOR_INDEX,
@@ -78,9 +78,14 @@ def recallable_turn(alias: str) -> str:
 
 
 def scope_condition(alias: str, time: TimeFilter | None,
-                     now: datetime | None, *, turns: bool = False) -> tuple[str, Params]:
+                    now: datetime | None, *, turns: bool = False,
+                    keys: str = "$scopeKeys") -> tuple[str, Params]:
+    """Node ``alias`` is in the tenant's scopes ``keys`` (a parameter or a variable) and, with
+    a ``time``, in its time."""
     n = checked_alias(alias)
-    condition = f"{n}.tenant = $tenant AND {n}.scopeKey IN $scopeKeys"
+    parameter = keys.startswith("$")
+    name = checked_alias(keys[1:] if parameter else keys)
+    condition = f"{n}.tenant = $tenant AND {n}.scopeKey IN {'$' * parameter}{name}"
     if turns:
         condition += f" AND {recallable_turn(n)}"
     if time is None or now is None:
@@ -147,9 +152,11 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     tenant, and no tenant's nodes crowd out another's. The scope is counted through its
     range index, never by a scan of the label, and only the ``k`` best leave the server.
     Returns one row: ``size`` (the scope's node count, counted up to ``count_cap``),
-    ``total`` (the label's count, from the count store), ``exact`` (false if the
-    scope was too large, and then no ``hits``) and ``hits``, ``{id, score}``
-    best first, scored by the whole vectors.
+    ``total`` (how many nodes the label's vector index holds, from the count store),
+    ``exact`` (false if the scope was too large) and ``hits``, ``{id, score}`` best first,
+    scored by the whole vectors: of the whole scope when ``exact``, else of the scopes the
+    vector index does not hold (:mod:`graphmem.store.neo4j.vector_scopes`), which the caller
+    merges with the index's.
 
     A scope of more than twice ``shortlist`` nodes (default :func:`sketch.shortlist` of
     ``k``; 0: never) is ranked in two steps: by the nodes' sketches, then the best
@@ -168,7 +175,9 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     label = _VECTOR_LABELS.get(index)
     if label is None:
         raise ValueError(f"not a graphmem vector index: {index!r}")
-    condition, params = scope_condition("n", time, now, turns=index == MESSAGE_VECTOR_INDEX)
+    # ranked here: the whole scope when it is small, else the scopes the index does not hold
+    condition, params = scope_condition("n", time, now, turns=index == MESSAGE_VECTOR_INDEX,
+                                        keys="ranked")
     fraction = 1.0 if part is None else part[1] if part[0] else 1.0 - part[1]
     if 0.0 < fraction < 1.0 and part is not None:
         condition += " AND " + part_condition(part[0])
@@ -187,20 +196,23 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     counting, count_params = ((f"WITH {counted} AS size\n", {}) if counted
                               else scope_count(label, "size", max(cap, count_cap)))
     params.update(count_params)
-    counting += f"CALL () {{ MATCH (n:{label}) RETURN count(n) AS total }}\n"
+    indexed = vector_scopes.INDEXED[label]
+    counting += (f"CALL () {{ MATCH (n:{indexed}) RETURN count(n) AS total }}\n"
+                 + vector_scopes.unindexed_keys(label, "unindexed")
+                 + "WITH *, CASE WHEN size < $cap THEN $scopeKeys ELSE unindexed END AS ranked\n")
     if fraction <= 0.0:
         return counting + "RETURN size, total, size < $cap AS exact, [] AS hits", params
     whole = "vector.similarity.cosine(n.embedding, $vector)"
     return (
         counting
-        + "CALL (size) {\n"
-        "  WITH size WHERE size < $cap\n"
-        "  CALL (size) {\n"
-        "    WITH size WHERE size <= $sketchFrom\n"
+        + "CALL (size, ranked) {\n"
+        "  WITH size, ranked WHERE size(ranked) > 0\n"
+        "  CALL (size, ranked) {\n"
+        "    WITH size, ranked WHERE size <= $sketchFrom\n"
         f"    MATCH (n:{label}) {scope_index} WHERE n.embedding IS NOT NULL AND {condition}\n"
         f"    RETURN n.id AS id, 2 * {whole} - 1 AS score\n"
         "    UNION ALL\n"
-        "    WITH size WHERE size > $sketchFrom\n"
+        "    WITH size, ranked WHERE size > $sketchFrom\n"
         f"    MATCH (n:{label}) {scope_index} WHERE {condition}\n"
         # CASE, not coalesce: coalesce would read the whole vector of every node
         f"    WITH n, CASE WHEN n.{sketch.SKETCH_PROPERTY} IS NULL THEN {whole}"

@@ -33,6 +33,7 @@ from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
 from graphmem.names import is_word
 from graphmem.store.neo4j import reads, reminders, requests, resolution, schema, search
 from graphmem.store.neo4j import plans, records, scope_clocks, search_reads, timelines, writes
+from graphmem.store.neo4j import vector_scopes
 from graphmem.store.neo4j.cached_ranking import CachedRanking
 from graphmem.store.neo4j.connection import Neo4jConnection
 from graphmem.store.neo4j.vector_cache import VectorCache
@@ -114,6 +115,7 @@ class Neo4jStore(Neo4jConnection):
             return
         try:
             schema.ensure_schema(self._run_schema, self.embedding_dim,
+                                 index_from=self.exact_scan_limit,
                                  await_seconds=self.index_wait_seconds)
             # the batch write's one query is planned now (about 2 s on a fresh server, a few
             # ms once the server has it), not in the first write a user waits on
@@ -172,6 +174,7 @@ class Neo4jStore(Neo4jConnection):
         query text for every batch, so Neo4j plans it once (see :func:`writes.in_one`)."""
         seq = clock.time_ns()
         episodes = [records.episode_row(e, batch.turn_vectors.get(e.id)) for e in batch.episodes]
+        written = scope_clocks.stamped(batch, episodes)
         return [
             writes.delete_facts(tenant, batch.delete_fact_ids),
             reminders.delete_of_facts(tenant, batch.delete_fact_ids),
@@ -187,7 +190,8 @@ class Neo4jStore(Neo4jConnection):
                  "sentAt": r.sent_at} for r in batch.reminders]),
             writes.upsert_mentions(tenant, [{"episodeId": m.episode_id, "entityId": m.entity_id}
                                             for m in batch.mentions]),
-            scope_clocks.stamp(tenant, scope_clocks.stamped(batch, episodes)),
+            scope_clocks.stamp(tenant, written),
+            vector_scopes.mark(tenant, written, self.exact_scan_limit),
         ]
 
     # -- reads: episodes ------------------------------------------------------
@@ -258,10 +262,11 @@ class Neo4jStore(Neo4jConnection):
         vectors = [embeddings[i] for i in asked]
         row = self._read(resolution.nearest_entities_scan(tenant, scope_keys, vectors,
                                                           self.exact_scan_limit, limit))[0]
+        for i, hits in zip(asked, row["found"], strict=True):
+            found[i] = _scored_entities(hits)
         if row["exact"]:
-            for i, hits in zip(asked, row["found"], strict=True):
-                found[i] = _scored_entities(hits)
             return found
+        ranked = {i: found[i] for i in asked}
         share = max(int(row["size"]), 1) / max(int(row["total"]), 1)
         k = min(max(int(limit * SHARE_MARGIN / share), MIN_CANDIDATES), MAX_CANDIDATES)
         while asked:
@@ -269,8 +274,11 @@ class Neo4jStore(Neo4jConnection):
                                                                 limit))
             wider = []
             for i, r in zip(asked, rows, strict=True):
-                found[i] = _scored_entities(r["hits"])
-                if len(found[i]) < limit and int(r["seen"]) >= k and k < MAX_CANDIDATES:
+                indexed = _scored_entities(r["hits"])
+                # the index holds the large scopes; the scan ranked the others (vector_scopes)
+                found[i] = search.best(indexed + ranked[i], limit, lambda hit: hit.entity.id,
+                                       lambda hit: hit.score)
+                if len(indexed) < limit and int(r["seen"]) >= k and k < MAX_CANDIDATES:
                     wider.append(i)
             asked, k = wider, min(k * OVERSAMPLE, MAX_CANDIDATES)
             vectors = [embeddings[i] for i in asked]
@@ -369,8 +377,9 @@ class Neo4jStore(Neo4jConnection):
                                                          self.exact_scan_limit, time, now,
                                                          k=limit,
                                                          shortlist=self.sketch_shortlist))[0]
+        ranked = [Scored(id=str(h["id"]), score=float(h["score"])) for h in row["hits"]]
         if row["exact"]:
-            return [Scored(id=str(h["id"]), score=float(h["score"])) for h in row["hits"]]
+            return ranked
         share = max(int(row["size"]), 1) / max(int(row["total"]), 1)
         k = min(max(int(limit * SHARE_MARGIN / share), MIN_CANDIDATES), MAX_CANDIDATES)
         kept, complete = self._index_pass(index, tenant, scope_keys, embedding, k, time, now,
@@ -379,7 +388,8 @@ class Neo4jStore(Neo4jConnection):
             k = min(k * OVERSAMPLE, MAX_CANDIDATES)
             kept, complete = self._index_pass(index, tenant, scope_keys, embedding, k, time, now,
                                               limit)
-        return kept[:limit]
+        # the index holds the large scopes; the scan ranked the others (vector_scopes)
+        return search.best(kept + ranked, limit, lambda hit: hit.id, lambda hit: hit.score)
 
     def _index_pass(self, index: str, tenant: str, scope_keys: list[str],
                     embedding: list[float], k: int, time: TimeFilter | None,

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -25,33 +24,12 @@ from graphmem.store.neo4j import Neo4jStore
 from graphmem.store.neo4j.cached_ranking import CachedRanking
 from graphmem.temporal import TimeFilter, timeline_key
 from tests.neo4j_fixtures import browse
+from tests.store.neo4j.conftest import DIM  # the session database's vector indexes
 
 pytestmark = pytest.mark.neo4j
 
-DIM = 384  # the session database's vector indexes
 KEY = "user:maya"
 JAN, MAR, MAY = (datetime(2024, m, 1, tzinfo=UTC) for m in (1, 3, 5))
-
-
-@pytest.fixture
-def tenant() -> str:
-    return f"t{uuid.uuid4().hex[:12]}"
-
-
-@pytest.fixture
-def open_store(neo4j_uri: Any) -> Iterator[Callable[..., Neo4jStore]]:
-    opened: list[Neo4jStore] = []
-
-    def make(**options: Any) -> Neo4jStore:
-        store = Neo4jStore(neo4j_uri.uri, neo4j_uri.user, neo4j_uri.password,
-                           embedding_dim=DIM, **options)
-        store.open()
-        opened.append(store)
-        return store
-
-    yield make
-    for store in opened:
-        store.close()
 
 
 def _counts(store: Neo4jStore) -> tuple[int, int]:

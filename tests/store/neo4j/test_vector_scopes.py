@@ -1,0 +1,190 @@
+"""The vector indexes hold large scopes' nodes only, and every search still finds every node.
+
+On a real Neo4j: stores with a small ``exact_scan_limit`` (5) stand for the production
+limit (5,000), so a scope becomes large after a few writes. What the index holds is read
+as a Neo4j Browser user would (labels, ``SHOW INDEXES``, the clock node); what a search
+must answer is computed here from the vectors written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import neo4j
+import numpy as np
+import pytest
+
+from graphmem.models import Entity, Episode, Fact, Message, Scope
+from graphmem.store.base import ChannelPlan, WriteBatch
+from graphmem.store.neo4j import Neo4jStore, schema
+from graphmem.temporal import TimeFilter
+from tests.neo4j_fixtures import browse
+from tests.store.neo4j.conftest import DIM  # the session database's vector indexes
+
+pytestmark = pytest.mark.neo4j
+
+LIMIT = 5
+JAN = datetime(2024, 1, 1, tzinfo=UTC)
+MEMBER = Scope(user_id="maya", group_id="team")
+GROUP = Scope(group_id="team")
+
+
+@pytest.fixture
+def driver(neo4j_uri: Any) -> Iterator[neo4j.Driver]:
+    """A plain driver: what a Neo4j Browser user would run, not graphmem's code."""
+    with neo4j.GraphDatabase.driver(neo4j_uri.uri, auth=neo4j_uri.auth) as plain:
+        yield plain
+
+
+def _unit(seed: int) -> list[float]:
+    v = np.random.default_rng(seed).normal(size=DIM)
+    return [float(x) for x in v / np.linalg.norm(v)]
+
+
+def _entities(tenant: str, scope: Scope, names: list[str], seed: int) -> list[Entity]:
+    return [Entity(tenant=tenant, scope_key=scope.key, name=name, embedding=_unit(seed + i))
+            for i, name in enumerate(names)]
+
+
+def _facts(tenant: str, subject: Entity, obj: Entity, n: int, seed: int) -> list[Fact]:
+    return [Fact(tenant=tenant, scope_key=subject.scope_key, subject_id=subject.id,
+                 subject_name=subject.name, predicate="LIKES", object_id=obj.id,
+                 object_name=obj.name, text=f"{subject.name} likes thing {seed + i}",
+                 valid_from=JAN, embedding=_unit(seed + i)) for i in range(n)]
+
+
+def _labelled(driver: neo4j.Driver, tenant: str, kind: str, scope: Scope) -> tuple[int, int]:
+    """How many of the scope's ``kind`` nodes there are, and how many carry the indexed label."""
+    row = browse(driver, f"MATCH (n:{kind}) WHERE n.tenant = $t AND n.scopeKey = $k"
+                         f" RETURN count(n) AS all, count(CASE WHEN n:Indexed{kind} THEN 1 END)"
+                         " AS indexed", t=tenant, k=scope.key)[0]
+    return int(row["all"]), int(row["indexed"])
+
+
+def _best(vectors: dict[str, list[float]], query: list[float], k: int) -> list[str]:
+    scores = {key: float(np.dot(v, query)) for key, v in vectors.items()}
+    return sorted(scores, key=lambda key: -scores[key])[:k]
+
+
+def test_a_small_scope_stays_out_of_the_indexes_and_a_large_one_enters_whole(
+        open_store: Callable[..., Neo4jStore], driver: neo4j.Driver, tenant: str) -> None:
+    store = open_store(exact_scan_limit=LIMIT)
+    maya, tea = _entities(tenant, GROUP, ["Maya", "Tea"], 10)
+    store.write(tenant, WriteBatch(entities=[maya, tea], facts=_facts(tenant, maya, tea, 3, 100)))
+    assert _labelled(driver, tenant, "Fact", GROUP) == (3, 0)
+    assert _labelled(driver, tenant, "Entity", GROUP) == (2, 0)
+    clock = browse(driver, "MATCH (c:ScopeClock {tenant: $t, scopeKey: $k}) RETURN c.indexedFact"
+                           " AS indexed, c.writtenFact AS written", t=tenant, k=GROUP.key)
+    assert clock == [{"indexed": None, "written": 3}]
+
+    store.write(tenant, WriteBatch(facts=_facts(tenant, maya, tea, 2, 200)))
+    assert _labelled(driver, tenant, "Fact", GROUP) == (5, 5)  # the limit: all of them
+    store.write(tenant, WriteBatch(facts=_facts(tenant, maya, tea, 1, 300)))
+    assert _labelled(driver, tenant, "Fact", GROUP) == (6, 6)  # and each one written after
+    assert _labelled(driver, tenant, "Entity", GROUP) == (2, 0)  # counted apart, by kind
+
+    more = _entities(tenant, GROUP, ["Ana", "Ben", "Cy"], 20)
+    episode = Episode(tenant=tenant, scope_key=GROUP.key, reference_time=JAN, messages=[
+        Message(id=f"m{i}", speaker="Maya", content=f"turn {i}") for i in range(LIMIT)])
+    store.write(tenant, WriteBatch(entities=more, episodes=[episode], turn_vectors={
+        episode.id: [_unit(400 + i) for i in range(LIMIT)]}))
+    assert _labelled(driver, tenant, "Entity", GROUP) == (5, 5)
+    assert _labelled(driver, tenant, "Message", GROUP) == (LIMIT, LIMIT)
+
+    # what the index holds, as Browser would ask it: this scope's facts, no small scope's
+    other = f"{tenant}x"
+    ana, cake = _entities(other, GROUP, ["Ana", "Cake"], 30)
+    store.write(other, WriteBatch(entities=[ana, cake], facts=_facts(other, ana, cake, 2, 500)))
+    held = browse(driver, "CALL db.index.vector.queryNodes('fact_embedding', 1000, $v)"
+                          " YIELD node WHERE node.tenant IN [$t, $o] RETURN node.tenant AS t",
+                  v=_unit(500), t=tenant, o=other)
+    assert len(held) == 6 and {h["t"] for h in held} == {tenant}
+    store.delete_scope(other, GROUP.key)
+
+
+def test_a_member_finds_the_nearest_of_an_indexed_group_and_an_unindexed_own_scope(
+        open_store: Callable[..., Neo4jStore], driver: neo4j.Driver, tenant: str) -> None:
+    """A member reads three scopes: the group's is indexed, the member's is not. The index
+    search answers for the group and an exact ranking for the member, in every vector read
+    (the store's one-channel reads, the one-call search, entity resolution)."""
+    store = open_store(exact_scan_limit=LIMIT, vector_cache_rows=0)  # the server ranks
+    team, tea, *others = _entities(tenant, GROUP, ["Team", "Tea", "Ana", "Ben", "Cy"], 10)
+    group_facts = _facts(tenant, team, tea, 8, 100)
+    store.write(tenant, WriteBatch(entities=[team, tea, *others], facts=group_facts))
+    maya, = _entities(tenant, MEMBER, ["Maya"], 40)
+    mine = _facts(tenant, maya, tea, 2, 150)
+    store.write(tenant, WriteBatch(entities=[maya], facts=mine))
+    assert _labelled(driver, tenant, "Fact", GROUP) == (8, 8)
+    assert _labelled(driver, tenant, "Fact", MEMBER) == (2, 0)
+
+    vectors = {f.id: f.embedding or [] for f in group_facts + mine}
+    for query in (mine[0].embedding or [], group_facts[3].embedding or [], _unit(999)):
+        expected = _best(vectors, query, 4)
+        assert [h.id for h in store.vector_facts(tenant, MEMBER.visible_keys, query,
+                                                 TimeFilter(), 4)] == expected
+        plan = ChannelPlan(scope_keys=MEMBER.visible_keys, text="", embedding=query, limit=4)
+        assert [h.id for h in store.search_channels(tenant, plan).vector] == expected
+
+    assert _labelled(driver, tenant, "Entity", GROUP) == (5, 5)
+    names = {e.id: e.embedding or [] for e in (team, tea, *others, maya)}
+    found = store.nearest_entities(tenant, MEMBER.visible_keys, [maya.embedding or []], 2)
+    assert [h.entity.id for h in found[0]] == _best(names, maya.embedding or [], 2)
+    assert found[0][0].entity.id == maya.id  # only the exact ranking holds the member's
+
+
+def test_a_store_with_a_lower_limit_finds_what_one_with_a_higher_limit_wrote(
+        open_store: Callable[..., Neo4jStore], tenant: str) -> None:
+    """The writer found the scope small, so the index holds none of it; a reader whose
+    limit calls it large ranks it exactly all the same."""
+    writer = open_store(exact_scan_limit=5000)
+    reader = open_store(exact_scan_limit=1, vector_cache_rows=0)
+    maya, tea = _entities(tenant, MEMBER, ["Maya", "Tea"], 10)
+    facts = _facts(tenant, maya, tea, 6, 100)
+    writer.write(tenant, WriteBatch(entities=[maya, tea], facts=facts))
+    query = _unit(7)
+    expected = _best({f.id: f.embedding or [] for f in facts}, query, 3)
+    assert [h.id for h in reader.vector_facts(tenant, [MEMBER.key], query, TimeFilter(),
+                                              3)] == expected
+    plan = ChannelPlan(scope_keys=[MEMBER.key], text="", embedding=query, limit=3)
+    assert [h.id for h in reader.search_channels(tenant, plan).vector] == expected
+
+
+def test_version_7_is_migrated_by_labelling_the_large_scopes(
+        open_store: Callable[..., Neo4jStore], driver: neo4j.Driver, neo4j_uri: Any,
+        tenant: str) -> None:
+    """A version-7 database (every node in the Fact-wide index, no labels, no counts) is
+    brought to version 8 on open: the large scope's nodes labelled and indexed, the small
+    one's counted, so that its next writes know when to count again."""
+    store = open_store(exact_scan_limit=LIMIT)
+    team, tea = _entities(tenant, GROUP, ["Team", "Tea"], 10)
+    store.write(tenant, WriteBatch(entities=[team, tea], facts=_facts(tenant, team, tea, 6, 100)))
+    maya, = _entities(tenant, MEMBER, ["Maya"], 40)
+    store.write(tenant, WriteBatch(entities=[maya], facts=_facts(tenant, maya, tea, 2, 150)))
+    for kind in ("Fact", "Entity", "Message"):
+        browse(driver, f"MATCH (n:{kind}) WHERE n.tenant = $t REMOVE n:Indexed{kind}", t=tenant)
+    browse(driver, "MATCH (c:ScopeClock) WHERE c.tenant = $t REMOVE c.indexedFact,"
+                   " c.writtenFact, c.indexedEntity, c.writtenEntity", t=tenant)
+    browse(driver, "MATCH (s:GraphmemSchema {key: 'graphmem'}) SET s.version = 7")
+    try:
+        again = open_store(exact_scan_limit=LIMIT)
+        assert browse(driver, "MATCH (s:GraphmemSchema) RETURN s.version AS v") == [{"v": 8}]
+        assert _labelled(driver, tenant, "Fact", GROUP) == (6, 6)
+        assert _labelled(driver, tenant, "Fact", MEMBER) == (2, 0)
+        clocks = browse(driver, "MATCH (c:ScopeClock) WHERE c.tenant = $t RETURN c.scopeKey AS k,"
+                                " c.indexedFact AS indexed, c.writtenFact AS written ORDER BY k",
+                        t=tenant)
+        assert clocks == [{"k": GROUP.key, "indexed": True, "written": 6},
+                          {"k": MEMBER.key, "indexed": False, "written": 2}]
+        index = browse(driver, "SHOW VECTOR INDEXES YIELD name, labelsOrTypes, state"
+                               " WHERE name = 'fact_embedding' RETURN labelsOrTypes, state")
+        assert index == [{"labelsOrTypes": ["IndexedFact"], "state": "ONLINE"}]
+        again.write(tenant, WriteBatch(facts=_facts(tenant, maya, tea, 3, 160)))
+        assert _labelled(driver, tenant, "Fact", MEMBER) == (5, 5)  # 2 counted + 3 written
+        # a second run changes nothing
+        schema.index_large_scopes(lambda q, p: browse(driver, q, **p), LIMIT)
+        assert _labelled(driver, tenant, "Fact", GROUP) == (6, 6)
+    finally:
+        browse(driver, "MATCH (s:GraphmemSchema {key: 'graphmem'}) SET s.version = $v",
+               v=schema.SCHEMA_VERSION)
