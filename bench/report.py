@@ -251,6 +251,8 @@ def other_sections() -> list[str]:
                        f"{sum(run['errors'].values()) if run['errors'] else 0} | "
                        f"{run['health']['p50_ms']} | {_mark(met)} |")
         out.append("")
+        if api.get("note"):  # how the run was taken, when it differs from the usual
+            out += [f"**This run:** {api['note']}", ""]
     red = _load("redaction")
     if red:
         out += ["### Redaction of secrets before storage (`bench/redaction.py`)", "",
