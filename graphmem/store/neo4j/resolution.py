@@ -72,9 +72,11 @@ def nearest_entities_scan(tenant: str, scope_keys: list[str], vectors: list[list
         "}\n"
         f"CALL () {{ MATCH (n:{vector_scopes.INDEXED['Entity']}) RETURN count(n) AS total }}\n"
         + vector_scopes.unindexed_keys("Entity", "unindexed")
-        + "CALL (size, unindexed) {\n"
-        # the whole scope when it is small, else the scopes the index does not hold
-        "  WITH CASE WHEN size < $cap THEN $scopeKeys ELSE unindexed END AS ranked\n"
+        # exact too when the index holds none of the scopes: it could only cost passes
+        + "WITH *, size < $cap OR size(unindexed) = size($scopeKeys) AS exact\n"
+        "CALL (exact, unindexed) {\n"
+        # the whole scope when exact, else the scopes the index does not hold
+        "  WITH CASE WHEN exact THEN $scopeKeys ELSE unindexed END AS ranked\n"
         f"  OPTIONAL MATCH (n:Entity) {scope_index} WHERE n.embedding IS NOT NULL"
         " AND n.tenant = $tenant AND n.scopeKey IN ranked\n"
         "  WITH collect(n) AS nodes, collect(n.embedding) AS held\n"
@@ -89,7 +91,7 @@ def nearest_entities_scan(tenant: str, scope_keys: list[str], vectors: list[list
         "  WITH i, hits ORDER BY i\n"
         "  RETURN collect(hits) AS found\n"
         "}\n"
-        "RETURN size, total, size < $cap AS exact, found",
+        "RETURN size, total, exact, found",
         {"tenant": tenant, "scopeKeys": scope_keys, "vectors": vectors, "cap": cap, "k": k,
          "countCap": max(cap, count_cap)},
     )

@@ -162,26 +162,37 @@ def order_facts(run: Runner) -> None:
         pass
 
 
+#: Nodes labelled per transaction by :func:`index_large_scopes`.
+LABEL_BATCH = 10_000
+
+
 def index_large_scopes(run: Runner, index_from: int) -> None:
-    """Give the nodes of every scope holding ``index_from`` nodes of a kind their indexed
-    label (:mod:`graphmem.store.neo4j.vector_scopes`), one scope and kind a transaction, and
-    every scope's clock its counts, so that the next write knows whether to count the
-    scope. Flags already set stay set, so running it again changes nothing."""
+    """Give the nodes of every scope holding ``index_from`` nodes of a kind (or already
+    flagged) their indexed label (:mod:`graphmem.store.neo4j.vector_scopes`),
+    :data:`LABEL_BATCH` nodes a transaction, and then every scope's clock its count and
+    flag. Labels come first: a migration interrupted half way leaves a scope labelled but
+    not flagged, which readers rank exactly, and the next open finishes it."""
     for kind in vector_scopes.KINDS:
         flag, written = vector_scopes.flag(kind), vector_scopes.written(kind)
+        label = vector_scopes.INDEXED[kind]
         scopes = run(f"MATCH (n:{kind}) WITH n.tenant AS tenant, n.scopeKey AS key,"
                      " count(*) AS size WHERE tenant IS NOT NULL AND key IS NOT NULL"
                      " RETURN tenant, key, size", {})
         for row in scopes:
             params = {"tenant": row["tenant"], "key": row["key"], "size": int(row["size"]),
-                      "large": int(row["size"]) >= max(1, index_from)}
+                      "batch": LABEL_BATCH}
+            flagged = run("OPTIONAL MATCH (c:ScopeClock {tenant: $tenant, scopeKey: $key})"
+                          f" RETURN coalesce(c.{flag}, false) AS indexed", params)
+            params["indexed"] = (params["size"] >= max(1, index_from)
+                                 or bool(flagged and flagged[0]["indexed"]))
+            while params["indexed"] and run(
+                    f"MATCH (n:{kind}) WHERE n.tenant = $tenant AND n.scopeKey = $key"
+                    f" AND NOT n:{label} WITH n LIMIT $batch SET n:{label}"
+                    " RETURN count(n) AS n", params)[0]["n"]:
+                pass
             run("MERGE (c:ScopeClock {tenant: $tenant, scopeKey: $key})"
                 " ON CREATE SET c.n = timestamp() * 1000"
-                f" SET c.{written} = $size, c.{flag} = coalesce(c.{flag}, false) OR $large",
-                params)
-            if params["large"]:
-                run(f"MATCH (n:{kind}) WHERE n.tenant = $tenant AND n.scopeKey = $key"
-                    f" SET n:{vector_scopes.INDEXED[kind]}", params)
+                f" SET c.{written} = $size, c.{flag} = $indexed", params)
 
 
 #: Steps that bring a database from version ``v - 1`` to ``v``. They run before the
@@ -220,7 +231,10 @@ MIGRATIONS: dict[int, tuple[Step, ...]] = {
     7: (),
     # 8: the vector indexes hold large scopes' nodes only (vector_scopes), labelled by
     # index_large_scopes, which needs the store's limit and is bound in migrations().
-    8: tuple(f"DROP INDEX {name} IF EXISTS" for name in VECTOR_INDEXES),
+    # The clocks' constraint first: a database older than 7 has none yet, and each MERGE of
+    # a clock would scan them all.
+    8: (scope_clocks.CONSTRAINT[1],
+        *(f"DROP INDEX {name} IF EXISTS" for name in VECTOR_INDEXES)),
 }
 
 

@@ -153,7 +153,8 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     range index, never by a scan of the label, and only the ``k`` best leave the server.
     Returns one row: ``size`` (the scope's node count, counted up to ``count_cap``),
     ``total`` (how many nodes the label's vector index holds, from the count store),
-    ``exact`` (false if the scope was too large) and ``hits``, ``{id, score}`` best first,
+    ``exact`` (false if the scope was too large and the index holds part of it) and
+    ``hits``, ``{id, score}`` best first,
     scored by the whole vectors: of the whole scope when ``exact``, else of the scopes the
     vector index does not hold (:mod:`graphmem.store.neo4j.vector_scopes`), which the caller
     merges with the index's.
@@ -199,9 +200,11 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     indexed = vector_scopes.INDEXED[label]
     counting += (f"CALL () {{ MATCH (n:{indexed}) RETURN count(n) AS total }}\n"
                  + vector_scopes.unindexed_keys(label, "unindexed")
-                 + "WITH *, CASE WHEN size < $cap THEN $scopeKeys ELSE unindexed END AS ranked\n")
+                 # exact too when the index holds none of them: it could only cost passes
+                 + "WITH *, size < $cap OR size(unindexed) = size($scopeKeys) AS exact\n"
+                 + "WITH *, CASE WHEN exact THEN $scopeKeys ELSE unindexed END AS ranked\n")
     if fraction <= 0.0:
-        return counting + "RETURN size, total, size < $cap AS exact, [] AS hits", params
+        return counting + "RETURN size, total, exact, [] AS hits", params
     whole = "vector.similarity.cosine(n.embedding, $vector)"
     return (
         counting
@@ -224,7 +227,7 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
         "  WITH id, score ORDER BY score DESC LIMIT $k\n"
         "  RETURN collect({id: id, score: score}) AS hits\n"
         "}\n"
-        "RETURN size, total, size < $cap AS exact, hits",
+        "RETURN size, total, exact, hits",
         params,
     )
 
