@@ -70,13 +70,8 @@ def nearest_entities_scan(tenant: str, scope_keys: list[str], vectors: list[list
         f"  MATCH (n:Entity) {scope_index} WHERE n.tenant = $tenant AND n.scopeKey IN $scopeKeys\n"
         "  WITH n LIMIT $countCap RETURN count(n) AS size\n"
         "}\n"
-        f"CALL () {{ MATCH (n:{vector_scopes.INDEXED['Entity']}) RETURN count(n) AS total }}\n"
-        + vector_scopes.unindexed_keys("Entity", "unindexed")
-        # exact too when the index holds none of the scopes: it could only cost passes
-        + "WITH *, size < $cap OR size(unindexed) = size($scopeKeys) AS exact\n"
-        "CALL (exact, unindexed) {\n"
-        # the whole scope when exact, else the scopes the index does not hold
-        "  WITH CASE WHEN exact THEN $scopeKeys ELSE unindexed END AS ranked\n"
+        + vector_scopes.ranked_keys("Entity")
+        + "CALL (ranked) {\n"
         f"  OPTIONAL MATCH (n:Entity) {scope_index} WHERE n.embedding IS NOT NULL"
         " AND n.tenant = $tenant AND n.scopeKey IN ranked\n"
         "  WITH collect(n) AS nodes, collect(n.embedding) AS held\n"

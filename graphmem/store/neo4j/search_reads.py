@@ -197,12 +197,7 @@ def vector_scan_scope(index: str, tenant: str, scope_keys: list[str], embedding:
     counting, count_params = ((f"WITH {counted} AS size\n", {}) if counted
                               else scope_count(label, "size", max(cap, count_cap)))
     params.update(count_params)
-    indexed = vector_scopes.INDEXED[label]
-    counting += (f"CALL () {{ MATCH (n:{indexed}) RETURN count(n) AS total }}\n"
-                 + vector_scopes.unindexed_keys(label, "unindexed")
-                 # exact too when the index holds none of them: it could only cost passes
-                 + "WITH *, size < $cap OR size(unindexed) = size($scopeKeys) AS exact\n"
-                 + "WITH *, CASE WHEN exact THEN $scopeKeys ELSE unindexed END AS ranked\n")
+    counting += vector_scopes.ranked_keys(label)
     if fraction <= 0.0:
         return counting + "RETURN size, total, exact, [] AS hits", params
     whole = "vector.similarity.cosine(n.embedding, $vector)"

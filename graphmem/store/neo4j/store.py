@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import uuid
 import time as clock
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -267,8 +268,7 @@ class Neo4jStore(Neo4jConnection):
         if row["exact"]:
             return found
         ranked = {i: found[i] for i in asked}
-        share = max(int(row["size"]), 1) / max(int(row["total"]), 1)
-        k = min(max(int(limit * SHARE_MARGIN / share), MIN_CANDIDATES), MAX_CANDIDATES)
+        k = _first_candidates(row, limit)
         while asked:
             rows = self._read(resolution.nearest_entities_index(tenant, scope_keys, vectors, k,
                                                                 limit))
@@ -380,8 +380,7 @@ class Neo4jStore(Neo4jConnection):
         ranked = [Scored(id=str(h["id"]), score=float(h["score"])) for h in row["hits"]]
         if row["exact"]:
             return ranked
-        share = max(int(row["size"]), 1) / max(int(row["total"]), 1)
-        k = min(max(int(limit * SHARE_MARGIN / share), MIN_CANDIDATES), MAX_CANDIDATES)
+        k = _first_candidates(row, limit)
         kept, complete = self._index_pass(index, tenant, scope_keys, embedding, k, time, now,
                                               limit)
         while len(kept) < limit and not complete and k < MAX_CANDIDATES:
@@ -510,6 +509,13 @@ class Neo4jStore(Neo4jConnection):
 
     def drop_requests(self, tenant: str, keys: list[str] | None = None) -> None:
         self._write([requests.drop_requests(tenant, keys)])
+
+
+def _first_candidates(row: Mapping[str, Any], limit: int) -> int:
+    """How many candidates the first index pass asks for: enough for ``limit`` in scope if the
+    scope's share of the index (``size`` of ``total``) holds among them, with a margin."""
+    share = max(int(row["size"]), 1) / max(int(row["total"]), 1)
+    return min(max(int(limit * SHARE_MARGIN / share), MIN_CANDIDATES), MAX_CANDIDATES)
 
 
 def _scored_entities(hits: list[dict[str, Any]]) -> list[ScoredEntity]:

@@ -106,3 +106,15 @@ def unindexed_keys(kind: str, name: str, keys: str = "$scopeKeys") -> str:
             f"  RETURN collect(key) AS {name}\n"
             "}\n")
 
+
+
+def ranked_keys(kind: str) -> str:
+    """After ``size`` (the count of the ``kind`` nodes in ``$scopeKeys``, against ``$cap``,
+    the reader's ``exact_scan_limit``): ``total``, how many nodes the kind's index holds;
+    ``exact``, whether the scopes are ranked here alone (small, or none of them indexed:
+    the index could only cost passes); and ``ranked``, the scope keys ranked here, all of
+    them when ``exact``, else those the index does not hold (:func:`unindexed_keys`)."""
+    return (f"CALL () {{ MATCH (n:{INDEXED[_checked(kind)]}) RETURN count(n) AS total }}\n"
+            + unindexed_keys(kind, "unindexed")
+            + "WITH *, size < $cap OR size(unindexed) = size($scopeKeys) AS exact\n"
+            + "WITH *, CASE WHEN exact THEN $scopeKeys ELSE unindexed END AS ranked\n")
