@@ -9,7 +9,8 @@ the default tenant, which :func:`api.app.create_app` allows only on loopback.
 from __future__ import annotations
 
 import hashlib
-from typing import Annotated, Any
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
 
 import pydantic
 from fastapi import Depends, Query, Request
@@ -110,22 +111,44 @@ OptionalScope = Annotated[Scope | None, Depends(optional_scope)]
 
 async def known_query_only(request: Request) -> None:
     """A misspelt query parameter (``as_ofx``) is a 422 naming it, as a misspelt body field
-    is, not silently ignored: a filter that seems to apply but does not returns wrong data."""
+    is, not silently ignored: a filter that seems to apply but does not returns wrong data.
+    So is a parameter of one value given twice (``?user_id=a&user_id=b``), of which the
+    last would silently win."""
     route = request.scope.get("route")
     if not request.query_params or not isinstance(route, APIRoute):
         return
-    known = _query_names(route.dependant)
+    known = _query_params(route.dependant)
     unknown = [name for name in request.query_params if name not in known]
     if unknown:
         raise RequestValidationError([
             {"type": "extra_forbidden", "loc": ("query", name),
              "msg": f"unknown query parameter; this endpoint takes: {', '.join(sorted(known)) or 'none'}",
              "input": request.query_params[name]} for name in unknown])
+    repeated = sorted({name for name in request.query_params
+                       if not _takes_many(known[name])
+                       and len(request.query_params.getlist(name)) > 1})
+    if repeated:
+        raise RequestValidationError([
+            {"type": "repeated", "loc": ("query", name),
+             "msg": "given more than once; send one value",
+             "input": request.query_params.getlist(name)} for name in repeated])
 
 
-def _query_names(dependant: Dependant) -> set[str]:
-    """The query parameters an endpoint and its dependencies declare."""
-    names = {p.alias for p in dependant.query_params}
+def _takes_many(annotation: Any) -> bool:
+    """Whether a parameter's type is a list (or set, tuple), maybe optional or annotated."""
+    if get_origin(annotation) is Annotated:
+        return _takes_many(get_args(annotation)[0])
+    if get_origin(annotation) in (Union, UnionType):
+        return any(_takes_many(arg) for arg in get_args(annotation))
+    return get_origin(annotation) in (list, set, frozenset, tuple) or annotation in (list, set,
+                                                                                      tuple)
+
+
+def _query_params(dependant: Dependant) -> dict[str, Any]:
+    """The query parameters an endpoint and its dependencies declare, with their types."""
+    found = {p.alias: p.field_info.annotation for p in dependant.query_params}
     for sub in dependant.dependencies:
-        names |= _query_names(sub)
-    return names
+        found.update(_query_params(sub))
+    return found
+
+

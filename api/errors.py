@@ -196,7 +196,14 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     if not isinstance(exc, StarletteHTTPException):  # pragma: no cover
         return await _unexpected(request, exc)
     detail = exc.detail if isinstance(exc.detail, str) else HTTPStatus(exc.status_code).phrase
+    if exc.status_code == 400 and detail == _UNREADABLE_BODY:
+        detail = "body: is not JSON text in UTF-8 (send the body encoded as UTF-8)"
     return _answer(request, exc.status_code, detail, dict(exc.headers or {}))
+
+
+#: What FastAPI says of a JSON body it could not decode: bytes that are not UTF-8 (a JSON
+#: syntax error is a 422 naming the character instead, see _field_message).
+_UNREADABLE_BODY = "There was an error parsing the body"
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

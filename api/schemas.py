@@ -31,6 +31,7 @@ from graphmem.models import (
     Message,
     Number,
     Resolved,
+    SaidText,
     Scope,
     UtcDateTime,
     utcnow,
@@ -90,9 +91,11 @@ class MemoryOut(BaseModel):
         )
 
 
-def memories(facts: list[Fact]) -> list[MemoryOut]:
-    now = utcnow()
-    return [MemoryOut.of(f, now) for f in facts]
+def memories(facts: list[Fact], at: datetime | None = None) -> list[MemoryOut]:
+    """``facts`` as the API shows them; ``superseded`` says whether each had ended by ``at``
+    (the view's instant: ``as_of``, else now)."""
+    at = at or utcnow()
+    return [MemoryOut.of(f, at) for f in facts]
 
 
 class EntityOut(BaseModel):
@@ -271,7 +274,7 @@ class ExtractBody(EpisodeInput):
 
 
 class RecentMessage(BaseModel):
-    content: CleanText = Field(min_length=1, max_length=20_000)
+    content: SaidText = Field(min_length=1, max_length=20_000)
     speaker: CleanText | None = Field(None, max_length=256)
     role: CleanText | None = Field(None, max_length=64)
 
@@ -280,7 +283,7 @@ class SearchBody(BaseModel):
     model_config = STRICT
 
     scope: Scope
-    query: CleanText = Field(min_length=1, max_length=4000)
+    query: SaidText = Field(min_length=1, max_length=4000)
     as_of: UtcDateTime | None = None
     as_known_at: UtcDateTime | None = None
     include_history: Flag = False
@@ -308,7 +311,7 @@ class AddMemoryBody(BaseModel):
     subject: EntityName | None = Field(None, min_length=1, max_length=200)
     predicate: str | None = Field(None, pattern=r"^[A-Z][A-Z0-9_]{0,63}$")
     object: EntityName | None = Field(None, min_length=1, max_length=500)
-    text: CleanText | None = Field(
+    text: SaidText | None = Field(
         None, min_length=1, max_length=1000,
         description="with subject, predicate and object: the memory's wording; alone: one "
         "sentence the extractor reads")
@@ -350,7 +353,7 @@ class PatchBody(BaseModel):
     model_config = STRICT
 
     importance: Number | None = Field(None, ge=0.0, le=1.0)
-    text: CleanText | None = Field(None, min_length=1, max_length=1000)
+    text: SaidText | None = Field(None, min_length=1, max_length=1000)
     object: EntityName | None = Field(None, min_length=1, max_length=500)
     category: Category | None = None
     since: CorrectionSince = Field(

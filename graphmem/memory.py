@@ -43,7 +43,7 @@ from graphmem.search.models import SearchRequest, SearchResponse
 from graphmem.settings import Settings
 from graphmem.store.base import FactQuery, GraphStore, StoreStats
 from graphmem.names import normalize_name
-from graphmem.temporal import TimeFilter
+from graphmem.temporal import TimeFilter, as_viewed
 
 T = TypeVar("T")
 
@@ -193,7 +193,10 @@ class Memory:
         return facts[0].public()
 
     def list_facts(self, tenant: str, query: FactQuery) -> list[Fact]:
-        return [f.public() for f in self.store.list_facts(tenant, query)]
+        """The facts ``query`` selects, each as its view of time knew it (``as_viewed``)."""
+        now = self.clock()
+        return [as_viewed(f.public(), query.time, now)
+                for f in self.store.list_facts(tenant, query)]
 
     def history(self, tenant: str, scope: Scope, subject: str, predicate: str) -> list[Fact]:
         """The whole chain of a subject's predicate, oldest first, with what superseded what."""

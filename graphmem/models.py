@@ -161,6 +161,18 @@ def clean_text(value: str) -> str:
 #: A text field under :func:`clean_text`.
 CleanText = Annotated[str, AfterValidator(clean_text)]
 
+
+def not_blank(value: str) -> str:
+    """Refuse text of spaces alone: a question or sentence of nothing, which a length rule
+    lets through (an empty one is refused already)."""
+    if value and not value.strip():
+        raise ValueError("is blank: only whitespace")
+    return value
+
+
+#: A :data:`CleanText` that must say something: a query, a message, a sentence.
+SaidText = Annotated[str, AfterValidator(clean_text), AfterValidator(not_blank)]
+
 #: The scalars of a request body, refusing look-alikes: "yes" is no boolean and "5" no
 #: number. Pydantic's lax mode takes both, so a client's bug would pass unseen (a whole
 #: request made asynchronous by ``"async": "no"``); an integer still counts as a number.

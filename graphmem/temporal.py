@@ -175,3 +175,29 @@ class TimeFilter(BaseModel):
         if fact.valid_from > at:
             return False
         return self.include_history or until is None or at < until
+
+
+def known_end(fact: Fact, time: TimeFilter, now: datetime) -> datetime | None:
+    """A fact's end as the view knows it: a view of the past (``as_of``, ``as_known_at``)
+    does not know an end learned after its instant, nor one that lies ahead of it, unless
+    the statement itself said when it would end ("until June")."""
+    end = fact.valid_until
+    if end is None or (time.as_of is None and time.as_known_at is None):
+        return end
+    if time.as_known_at is not None and (fact.expired_at is None
+                                         or fact.expired_at > time.as_known_at):
+        return None
+    if end > time.at(now) and end != fact.stated_until:
+        return None
+    return end
+
+
+def as_viewed(fact: Fact, time: TimeFilter, now: datetime) -> Fact:
+    """``fact`` as a view of the past knew it: an end it did not know (:func:`known_end`)
+    is left out, and with it what superseded or retracted the fact, and when the end was
+    recorded. So a listing ``as_of`` a date shows nothing dated after it, as search does."""
+    end = known_end(fact, time, now)
+    if end == fact.valid_until:
+        return fact
+    return fact.model_copy(update={"valid_until": end, "superseded_by": None,
+                                   "retraction": None, "expired_at": None})

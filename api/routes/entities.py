@@ -72,7 +72,7 @@ async def neighbors(
                            scope=scope, as_of=as_of)
     return NeighborsOut(entity=EntityOut.of(found.entity),
                         entities=[EntityOut.of(e) for e in found.entities],
-                        memories=memories(found.facts), hops=found.hops)
+                        memories=memories(found.facts, as_of), hops=found.hops)
 
 
 Ids = list[Annotated[str, Field(min_length=1, max_length=256)]]

@@ -60,7 +60,7 @@ async def list_memories(
         text_contains=text, limit=limit, offset=offset,
         time=TimeFilter(as_of=as_of or valid_at, include_history=include_history))
     facts = await run_sync(request, memory.list_facts, tenant, query)
-    return MemoryList(memories=memories(facts), limit=limit, offset=offset)
+    return MemoryList(memories=memories(facts, query.time.as_of), limit=limit, offset=offset)
 
 
 def _add(memory: Memory, tenant: str, body: AddMemoryBody) -> IngestOut:

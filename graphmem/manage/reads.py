@@ -26,7 +26,7 @@ from graphmem.scan import all_facts
 from graphmem.search.fuse import reciprocal_rank_fusion
 from graphmem.search.traverse import walk
 from graphmem.store.base import StoreStats
-from graphmem.temporal import TimeFilter
+from graphmem.temporal import TimeFilter, as_viewed
 
 
 class Source(BaseModel):
@@ -197,10 +197,11 @@ def neighbors(memory: Memory, tenant: str, entity_id: str, *, depth: int = 1,
     root = entity_in_scope(memory, tenant, entity_id, scope)
     hops: dict[str, int] = {root.id: 0}
     facts: dict[str, Fact] = {}
+    time, now = TimeFilter(as_of=as_of), memory.clock()
     walked = walk(memory.store, tenant, entity_keys(root, scope), [root.id],
-                  time=TimeFilter(as_of=as_of), depth=depth, per_hop=per_hop)
+                  time=time, depth=depth, per_hop=per_hop)
     for hop, found in enumerate(walked, start=1):
-        facts.update((f.id, f.public()) for f in found if f.id not in facts)
+        facts.update((f.id, as_viewed(f.public(), time, now)) for f in found if f.id not in facts)
         for end in (e for f in found for e in (f.subject_id, f.object_id) if e):
             hops.setdefault(end, hop)
     others = [e.public() for e in memory.store.get_entities(tenant, [i for i in hops if i != root.id])]

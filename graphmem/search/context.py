@@ -14,7 +14,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from graphmem.extract.base import SELF
-from graphmem.models import Category, CleanText, Count, Flag, Scope, UtcDateTime
+from graphmem.models import Category, CleanText, Count, Flag, SaidText, Scope, UtcDateTime
 from graphmem.names import normalize_name
 from graphmem.search.engine import SearchEngine
 from graphmem.search.models import SearchHit, SearchRequest
@@ -44,7 +44,7 @@ class ContextRequest(BaseModel):
     """
 
     scope: Scope
-    message: CleanText = Field(min_length=1, max_length=4000)
+    message: SaidText = Field(min_length=1, max_length=4000)
     recent_messages: list[CleanText] = Field(default_factory=list, max_length=20)
     token_budget: Count = Field(default=2000, ge=50, le=100_000)
     include_turns: Flag = True

@@ -33,7 +33,7 @@ from graphmem.search.traverse import hop_weights, query_ngrams, rank_by_query
 from graphmem.search.turns import bm25_prior, named_speakers, prefer_speakers, vector_prior
 from graphmem.store.base import ChannelPlan, GraphStore, TurnHit
 from graphmem.names import normalize_name
-from graphmem.temporal import TimeFilter
+from graphmem.temporal import TimeFilter, known_end
 
 T = TypeVar("T")
 
@@ -134,8 +134,8 @@ class SearchEngine:
         turns: dict[str, TurnHit] = {}
         if request.include_turns:
             # Deeper than the other channels: the speaker prior re-ranks within them.
-            by_text, by_vector = (said_by_window_end(found.turns, window, request),
-                                  said_by_window_end(found.turns_vector, window, request))
+            by_text, by_vector = (said_by_window_end(found.turns, window),
+                                  said_by_window_end(found.turns_vector, window))
             named = named_speakers(request.query, by_text + by_vector) | {
                 normalize_name(h.speaker) for h in by_text + by_vector
                 if h.speaker and focus.said_by(h.speaker)}
@@ -205,7 +205,7 @@ class SearchEngine:
         lead = slot.answers(request.query) if slot is not None else []
         if slot is not None and time.include_history:  # then the slot's past, newest first
             lead = [*lead, *(f for f in slot.past(time) if f not in lead)]
-        if window is not None and not request.include_history:
+        if window is not None:
             # "Where did Maya live in January?": the values that held then lead, not today's
             lead = [f for f in lead if overlaps(f.valid_from, f.valid_until, window)]
         if lead and not request.categories:
@@ -239,7 +239,7 @@ class SearchEngine:
             return False
         if not time.matches(fact, now) or time.never_held(fact):
             return False
-        if window is not None and not request.include_history:
+        if window is not None:  # the question's own time narrows either view
             return overlaps(fact.valid_from, fact.valid_until, window)
         return True
 
@@ -266,18 +266,17 @@ class SearchEngine:
         """Write queued access statistics now (tests, shutdown)."""
         self._access.flush()
 
-def said_by_window_end(hits: list[TurnHit], window: Window | None,
-                       request: SearchRequest) -> list[TurnHit]:
+def said_by_window_end(hits: list[TurnHit], window: Window | None) -> list[TurnHit]:
     """The turns said before the end of the window the question names.
 
     "Where did Maya work in August 2023?" is not answered by what she said in
     2024, just as a search ``as_of`` August 2023 never sees it; what she said
     before the window may still hold in it, so the start does not bound turns.
-    The history view, whose facts the window does not bound, keeps every turn too.
+    The history view is bounded the same way: its facts, too, are those of the window.
     Undated turns stay.
     """
     end = window[1] if window is not None else None
-    if end is None or request.include_history:
+    if end is None:
         return hits
     return [h for h in hits if h.timestamp is None or as_utc(h.timestamp) < end]
 
@@ -320,21 +319,6 @@ def _fact_hit(fact: Fact, score: float, ranks: dict[str, int], now: datetime,
         retraction=fact.status is FactStatus.RETRACTION,
         sources=fact.message_ids, episode_ids=fact.episode_ids, importance=fact.importance,
     )
-
-
-def known_end(fact: Fact, time: TimeFilter, now: datetime) -> datetime | None:
-    """A fact's end as the view knows it: a view of the past (``as_of``, ``as_known_at``)
-    does not know an end learned after its instant, nor one that lies ahead of it, unless
-    the statement itself said when it would end ("until June")."""
-    end = fact.valid_until
-    if end is None or (time.as_of is None and time.as_known_at is None):
-        return end
-    if time.as_known_at is not None and (fact.expired_at is None
-                                         or fact.expired_at > time.as_known_at):
-        return None
-    if end > time.at(now) and end != fact.stated_until:
-        return None
-    return end
 
 
 def _turn_hit(turn: TurnHit, score: float, ranks: dict[str, int]) -> SearchHit:

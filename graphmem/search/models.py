@@ -6,12 +6,12 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from graphmem.models import Category, CleanText, Scope, UtcDateTime
+from graphmem.models import Category, CleanText, SaidText, Scope, UtcDateTime
 
 
 class SearchRequest(BaseModel):
     scope: Scope
-    query: CleanText = Field(min_length=1, max_length=4000)
+    query: SaidText = Field(min_length=1, max_length=4000)
     as_of: UtcDateTime | None = None
     as_known_at: UtcDateTime | None = None
     include_history: bool = False

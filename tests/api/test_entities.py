@@ -57,5 +57,10 @@ def test_neighbors_by_depth(client: TestClient) -> None:
     past = client.get(f"/v1/entities/{alice['id']}/neighbors",
                       params={"as_of": "2021-01-01T00:00:00Z"}).json()
     assert [e["name"] for e in past["entities"]] == ["Acme"]
+    # as 2021 knew it: Acme's end (2023) and what replaced it lie ahead
+    assert [(m["object"], m["valid_until"], m["superseded"], m["superseded_by"])
+            for m in past["memories"]] == [("Acme", None, False, None)]
+    now = client.get(f"/v1/entities/{alice['id']}/neighbors").json()["memories"]
+    assert "Acme" not in [m["object"] for m in now]
     assert_problem(client.get(f"/v1/entities/{alice['id']}/neighbors", params={"depth": 9}),
                    422, "depth")

@@ -94,6 +94,22 @@ def test_malformed_json_is_422(client: TestClient) -> None:
     assert_problem(response, 422, "body: is not valid JSON")
 
 
+def test_a_query_parameter_of_one_value_given_twice_is_a_422(client: TestClient) -> None:
+    """The last value would silently win: Bob's memories for a client that meant Alice's."""
+    assert_problem(client.get("/v1/memories?user_id=alice&user_id=bob"), 422, "user_id",
+                   "more than once")
+    assert_problem(client.get("/v1/memories?user_id=alice&as_of=2022-01-01&as_of=2023-01-01"),
+                   422, "as_of", "more than once")
+    assert client.get("/v1/memories?user_id=alice&as_of=2022-01-01").status_code == 200
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "application/json; charset=latin-1"])
+def test_a_body_not_in_utf8_is_a_400_saying_so(client: TestClient, content_type: str) -> None:
+    response = client.post("/v1/memories/search", content=b'{"query": "caf\xe9"}',
+                           headers={"content-type": content_type})
+    assert_problem(response, 400, "body", "UTF-8")
+
+
 @pytest.mark.parametrize(("path", "body", "field"), [
     ("/v1/memories/search", '{"scope": {"user_id": "alice"}, "query": "x", "min_score": NaN}',
      "min_score"),

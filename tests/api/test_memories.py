@@ -56,6 +56,27 @@ def test_list_filters(client: TestClient) -> None:
     assert_problem(client.get("/v1/memories", params={**ALICE, "status": "gone"}), 422, "status")
 
 
+def test_a_listing_as_of_a_date_shows_nothing_dated_after_it(client: TestClient) -> None:
+    """As search does: an end, a replacement or a retraction learned later is not shown."""
+    add(client, fact("Alice", "LIVES_IN", "Berlin", valid_from="2022-01-01T00:00:00"))
+    munich = add(client, fact("Alice", "LIVES_IN", "Munich", valid_from="2023-01-01T00:00:00"))
+    add(client, fact("Alice", "LIKES", "coffee", valid_from="2022-02-01T00:00:00",
+                     valid_until="2023-08-01T00:00:00"))
+
+    def listed(**params: Any) -> dict[str, tuple[Any, ...]]:
+        body = client.get("/v1/memories", params={**ALICE, **params}).json()
+        return {m["object"]: (m["valid_until"], m["superseded"], m["superseded_by"],
+                              m["retracted_at"]) for m in body["memories"]}
+
+    assert listed(as_of="2022-06-01T00:00:00") == {
+        "Berlin": (None, False, None, None),
+        "coffee": ("2023-08-01T00:00:00Z", False, None, None)}  # said when it would end
+    history = listed(include_history=True)
+    assert history["Berlin"] == ("2023-01-01T00:00:00Z", True, munich["id"], None)
+    assert listed(as_of="2023-06-01T00:00:00") == {
+        "Munich": (None, False, None, None), "coffee": ("2023-08-01T00:00:00Z", False, None, None)}
+
+
 def test_list_by_entity(client: TestClient) -> None:
     berlin = add(client, fact("Alice", "LIVES_IN", "Berlin"))
     add(client, fact("Alice", "LIKES", "pizza"))

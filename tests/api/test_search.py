@@ -54,6 +54,17 @@ def test_temporary_search_recalls_nothing(client: TestClient) -> None:
 def test_search_validation(client: TestClient) -> None:
     assert_problem(client.post("/v1/memories/search", json={"scope": ALICE, "query": ""}), 422,
                    "query")
+    for blank in (" ", " \t\n "):  # says nothing, as an empty one does
+        assert_problem(client.post("/v1/memories/search", json={"scope": ALICE, "query": blank}),
+                       422, "query", "blank")
+        assert_problem(client.post("/v1/context", json={"scope": ALICE, "message": blank}),
+                       422, "message", "blank")
+        assert_problem(client.post("/v1/memories", json={"scope": ALICE, "text": blank}),
+                       422, "text", "blank")
+    assert_problem(client.post("/v1/memories/search", json={
+        "scope": ALICE, "query": "x", "recent_messages": [{"content": "  "}]}), 422, "blank")
+    assert_problem(client.post("/v1/memories/search", json={"scope": ALICE, "query": "x"},
+                               headers={"Idempotency-Key": ""}), 422, "Idempotency-Key")
     assert_problem(client.post("/v1/memories/search", json={"query": "x"}), 422, "scope")
     assert_problem(client.post("/v1/memories/search", json={
         "scope": ALICE, "query": "x", "as_of": "yesterday-ish"}), 422, "as_of")

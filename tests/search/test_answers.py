@@ -177,12 +177,14 @@ def test_a_window_in_the_question_bounds_the_turns_as_as_of_does(memory: Memory,
     say(memory, tenant, "maya", "2024-02-20T10:00:00", "I started working at Amazon.")
     say(memory, tenant, "maya", "2024-03-01T10:00:00", "I work at Amazon now, it's great.")
     end = datetime(2023, 9, 1, tzinfo=UTC)
-    response = memory.search(tenant, SearchRequest(
-        scope=Scope(user_id="maya"), query="Where did Maya work in August 2023?", limit=5))
-    assert response.window == (datetime(2023, 8, 1, tzinfo=UTC), end)
-    # what she said in 2024 does not answer for August 2023; what she said before may
-    assert [h for h in response.results if h.valid_from is None or h.valid_from >= end] == []
-    assert "Maya works at Microsoft." in texts(response.results)
+    for history in (False, True):  # the history view too (a new user saw 2024 answer it)
+        response = memory.search(tenant, SearchRequest(
+            scope=Scope(user_id="maya"), query="Where did Maya work in August 2023?", limit=5,
+            include_history=history))
+        assert response.window == (datetime(2023, 8, 1, tzinfo=UTC), end)
+        # what she said in 2024 does not answer for August 2023; what she said before may
+        assert [h for h in response.results if h.valid_from is None or h.valid_from >= end] == []
+        assert "Maya works at Microsoft." in texts(response.results)
 
 
 def test_a_month_without_a_year_is_the_last_one_before_the_moment_asked_about(
