@@ -343,6 +343,7 @@ def test_small_scopes_are_ranked_exactly_and_large_ones_by_the_index(
         facts = [a_fact(tenant, alice, tea, text=f"fact {i}",
                         embedding=unit(200 + i, query_vector, noise=0.2 * i)) for i in range(6)]
         store.write(tenant, WriteBatch(entities=[alice, tea], facts=facts))
+        assert store.indexing.wait()
         hits = store.vector_facts(tenant, ["user:alice"], query_vector, TimeFilter(), 3)
         expected = sorted(((float(np.dot(f.embedding or [], query_vector)), f.id) for f in facts),
                           reverse=True)[:3]
@@ -365,6 +366,7 @@ def test_vector_search_widens_past_nearer_facts_of_other_tenants(index_only_stor
     alice, cake = (Entity(tenant=tenant, scope_key="user:alice", name=n) for n in ("Alice", "Cake"))
     mine = a_fact(tenant, alice, cake, embedding=unit(3, query_vector, 0.5))
     store.write(tenant, WriteBatch(entities=[alice, cake], facts=[mine]))
+    assert store.indexing.wait()  # both scopes in the index (labelled beside the writes)
 
     hits = store.vector_facts(tenant, ["user:alice"], query_vector, TimeFilter(), 3)
     assert [h.id for h in hits] == [mine.id]
@@ -429,6 +431,7 @@ def test_delete_scope_leaves_nothing_in_any_index(index_only_store: Neo4jStore,
     ingestor.ingest(tenant, EpisodeInput(scope=ALICE, messages=[Message(content="I work at Acme")]))
     bob = fact("LIKES", "Acme", 1, subject="Bob", scope=ALICE.model_copy(update={"user_id": "bob"}))
     ingestor.add_facts(tenant, [bob])
+    assert store.indexing.wait()
     vector = HashEmbedder().embed(["Alice works_at Acme."])[0].tolist()
 
     removed = store.delete_scope(tenant, ALICE.key)

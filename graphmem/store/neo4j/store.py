@@ -34,7 +34,7 @@ from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
 from graphmem.names import is_word
 from graphmem.store.neo4j import reads, reminders, requests, resolution, schema, search
 from graphmem.store.neo4j import plans, records, scope_clocks, search_reads, timelines, writes
-from graphmem.store.neo4j import vector_scopes
+from graphmem.store.neo4j import scope_indexing, vector_scopes
 from graphmem.store.neo4j.cached_ranking import CachedRanking
 from graphmem.store.neo4j.connection import Neo4jConnection
 from graphmem.store.neo4j.vector_cache import VectorCache
@@ -104,6 +104,8 @@ class Neo4jStore(Neo4jConnection):
             VectorCache(embedding_dim, vector_cache_rows), self._read,
             lambda work: self._side_reads().submit(work), most_changes=most_changes,
             exact_scan_limit=exact_scan_limit) if vector_cache_rows > 0 else None
+        # a scope that grew large is put into the vector index beside the writes
+        self.indexing = scope_indexing.ScopeIndexer(self._write)
         # the search's kept plans are made again as the store grows (see plans.py)
         self.replanner = plans.Replanner(
             lambda: int(self._read(plans.COUNT_FACTS)[0]["n"]), self._read,
@@ -124,6 +126,10 @@ class Neo4jStore(Neo4jConnection):
         except BaseException:
             self.close()
             raise
+
+    def close(self) -> None:
+        self.indexing.close()
+        super().close()
 
     # -- writes ---------------------------------------------------------------
     def write(self, tenant: str, batch: WriteBatch) -> None:
@@ -152,13 +158,21 @@ class Neo4jStore(Neo4jConnection):
         if typed:
             # apart, and planned as usual: see writes.link_fact_relationships
             statements.append(writes.link_fact_relationships(tenant, typed))
-        self._write(statements, guarded=True)
+        done = self._write(statements, guarded=True)
+        self.indexing.submit(tenant, done[0][0]["due"])
 
     def _batch_query(self, tenant: str, batch: WriteBatch) -> reads.Query:
         """The batch's one query: its text is the same for every batch (see
-        :func:`writes.in_one`), so the server plans it once."""
-        return writes.in_one(self._batch_statements(tenant, batch),
-                             guard=self._timeline_lock(tenant, batch))
+        :func:`writes.in_one`), so the server plans it once. It answers the scopes to put
+        into the vector index (:mod:`.scope_indexing`) as ``due``."""
+        now = scope_indexing.now_ms()
+        episodes = [records.episode_row(e, batch.turn_vectors.get(e.id)) for e in batch.episodes]
+        written = scope_clocks.stamped(batch, episodes)
+        return writes.in_one(
+            self._batch_statements(tenant, batch, episodes, written, now),
+            guard=self._timeline_lock(tenant, batch),
+            result=vector_scopes.due_scopes(tenant, written, now,
+                                            int(scope_indexing.CLAIM_SECONDS * 1000)))
 
     @staticmethod
     def _timeline_lock(tenant: str, batch: WriteBatch) -> reads.Query:
@@ -170,12 +184,13 @@ class Neo4jStore(Neo4jConnection):
                                                 "scopeKey": fact.scope_key, "expected": None})
         return timelines.lock(tenant, [rows[k] for k in sorted(rows)], batch.delete_fact_ids)
 
-    def _batch_statements(self, tenant: str, batch: WriteBatch) -> list[reads.Query]:
+    def _batch_statements(self, tenant: str, batch: WriteBatch, episodes: list[dict[str, Any]],
+                          written: list[dict[str, Any]], now_ms: int) -> list[reads.Query]:
         """Every kind of record's statement, in order, those with nothing to write as well: one
-        query text for every batch, so Neo4j plans it once (see :func:`writes.in_one`)."""
+        query text for every batch, so Neo4j plans it once (see :func:`writes.in_one`).
+        ``episodes``: the batch's episode rows; ``written``: its rows for the scope clocks
+        (:func:`scope_clocks.stamped`)."""
         seq = clock.time_ns()
-        episodes = [records.episode_row(e, batch.turn_vectors.get(e.id)) for e in batch.episodes]
-        written = scope_clocks.stamped(batch, episodes)
         return [
             writes.delete_facts(tenant, batch.delete_fact_ids),
             reminders.delete_of_facts(tenant, batch.delete_fact_ids),
@@ -192,7 +207,7 @@ class Neo4jStore(Neo4jConnection):
             writes.upsert_mentions(tenant, [{"episodeId": m.episode_id, "entityId": m.entity_id}
                                             for m in batch.mentions]),
             scope_clocks.stamp(tenant, written),
-            vector_scopes.mark(tenant, written, self.exact_scan_limit),
+            vector_scopes.mark(tenant, written, self.exact_scan_limit, now_ms),
         ]
 
     # -- reads: episodes ------------------------------------------------------

@@ -12,10 +12,18 @@ nodes of large scopes carry (:data:`INDEXED`: ``Fact`` nodes of a large scope ar
 The rules, kept on each scope's clock (:mod:`graphmem.store.neo4j.scope_clocks`), which
 every write batch already locks:
 
-- A scope becomes indexed for a kind of node (:data:`KINDS`) when a write finds it holding
-  ``index_from`` nodes of that kind (the writing store's ``exact_scan_limit``): the clock
-  records it (``indexedFact``) and every such node of the scope gets the label in that
-  write's transaction. Later writes label the nodes they write.
+- A write that finds a scope holding ``index_from`` nodes of a kind (:data:`KINDS`; the
+  writing store's ``exact_scan_limit``) marks the clock due (``dueFact``, the write's time
+  in ms) and tells the store (:func:`due_scopes`, the write query's ``due``). It does not
+  label the scope itself: putting 5,000 vectors into an index took that write 4.2-5.0 s.
+  The store labels the scope beside the writes (:mod:`graphmem.store.neo4j.scope_indexing`):
+  it claims the mark (:func:`claim`), labels the nodes in batches (:func:`label_batch`),
+  then, holding the clock's lock, labels what was written meanwhile and flags the clock
+  (``indexedFact``; :func:`finish`). From then on each write labels the nodes it writes.
+- Until the flag, readers rank the scope exactly, as a small one: a job that stopped half
+  way leaves labelled nodes the readers also rank, never a node they miss. A mark older
+  than the claim's time (its job stopped with its process) is handed out again by the next
+  write to the scope.
 - It is never undone: a scope that shrinks keeps its labels, and the index holds a few
   nodes a search ranks exactly anyway.
 - A small scope's write does not count the scope: each clock counts the nodes of each kind
@@ -24,7 +32,8 @@ every write batch already locks:
 
 So a reader may ask an index for the scopes whose clocks say indexed, and ranks the
 others exactly itself (:func:`unindexed_keys`): they held fewer than ``index_from`` nodes
-when last written, so a store configured with another limit still finds every node.
+when last written, or are being labelled, so a store configured with another limit still
+finds every node.
 """
 
 from __future__ import annotations
@@ -43,6 +52,12 @@ def flag(kind: str) -> str:
     return f"indexed{_checked(kind)}"
 
 
+def due(kind: str) -> str:
+    """The clock property holding when the scope's ``kind`` nodes were found due for the
+    index, or last claimed by the job labelling them (ms since the epoch)."""
+    return f"due{_checked(kind)}"
+
+
 def written(kind: str) -> str:
     """The clock property counting the ``kind`` nodes written since the scope was counted."""
     return f"written{_checked(kind)}"
@@ -54,9 +69,9 @@ def _checked(kind: str) -> str:
     return kind
 
 
-def mark(tenant: str, rows: list[Params], index_from: int) -> Query:
-    """Label what a write batch wrote into indexed scopes, and index the scopes that reached
-    ``index_from`` nodes of a kind.
+def mark(tenant: str, rows: list[Params], index_from: int, now_ms: int) -> Query:
+    """Label what a write batch wrote into indexed scopes, and mark due (at ``now_ms``) the
+    scopes that reached ``index_from`` nodes of a kind.
 
     Rows: ``{scopeKey, factIds, entityIds, messageIds}``, sorted by scope key. Runs in the
     write's transaction after :func:`graphmem.store.neo4j.scope_clocks.stamp`, which locked
@@ -67,13 +82,17 @@ def mark(tenant: str, rows: list[Params], index_from: int) -> Query:
             "ON CREATE SET c.n = timestamp() * 1000\n"
             "WITH c, row\n")
     text += "".join(_mark_kind(kind) for kind in KINDS)
-    return text.rstrip("\n"), {"tenant": tenant, "rows": rows, "from": max(1, index_from)}
+    return text.rstrip("\n"), {"tenant": tenant, "rows": rows, "from": max(1, index_from),
+                               "now": now_ms}
+
+
+def _scope_nodes(kind: str, key: str) -> str:
+    return (f"MATCH (n:{kind}) USING INDEX n:{kind}(tenant, scopeKey)"
+            f" WHERE n.tenant = $tenant AND n.scopeKey = {key}")
 
 
 def _mark_kind(kind: str) -> str:
     ids, label = IDS[kind], INDEXED[kind]
-    scope_nodes = (f"MATCH (n:{kind}) USING INDEX n:{kind}(tenant, scopeKey)"
-                   " WHERE n.tenant = $tenant AND n.scopeKey = row.scopeKey")
     return (
         "CALL (c, row) {\n"
         f"  WITH c, row WHERE size(row.{ids}) > 0\n"
@@ -87,13 +106,67 @@ def _mark_kind(kind: str) -> str:
         f"    SET n:{label}\n"
         "  }\n"
         "  CALL (c, row, indexed) {\n"
-        f"    WITH c, row WHERE NOT indexed AND c.{written(kind)} >= $from\n"
-        f"    CALL (row) {{ {scope_nodes} WITH n LIMIT $from RETURN count(n) AS size }}\n"
-        f"    SET c.{written(kind)} = size, c.{flag(kind)} = size >= $from\n"
-        "    WITH row WHERE size >= $from\n"
-        f"    CALL (row) {{ {scope_nodes} SET n:{label} }}\n"
+        f"    WITH c, row WHERE NOT indexed AND c.{due(kind)} IS NULL"
+        f" AND c.{written(kind)} >= $from\n"
+        f"    CALL (row) {{ {_scope_nodes(kind, 'row.scopeKey')}"
+        " WITH n LIMIT $from RETURN count(n) AS size }\n"
+        f"    SET c.{written(kind)} = size,"
+        f" c.{due(kind)} = CASE WHEN size >= $from THEN $now END\n"
         "  }\n"
         "}\n")
+
+
+def due_scopes(tenant: str, rows: list[Params], now_ms: int, claim_ms: int) -> Query:
+    """The write query's last part: as one list ``due``, ``{scopeKey, kind, due}`` of the
+    written scopes whose nodes of a kind the store should label (:func:`mark` marked them
+    due in this write, at ``now_ms``, or their mark is older than ``claim_ms``: the job
+    labelling them stopped). Rows as :func:`mark`'s."""
+    kinds = ", ".join(f"{{kind: '{kind}', due: c.{due(kind)}, indexed: c.{flag(kind)}}}"
+                      for kind in KINDS)
+    return ("UNWIND $rows AS row\n"
+            "MATCH (c:ScopeClock) USING INDEX c:ScopeClock(tenant, scopeKey)"
+            " WHERE c.tenant = $tenant AND c.scopeKey = row.scopeKey\n"
+            f"UNWIND [{kinds}] AS k\n"
+            "WITH row, k WHERE k.due IS NOT NULL AND NOT coalesce(k.indexed, false)"
+            " AND (k.due = $now OR k.due < $now - $claim)\n"
+            "RETURN collect({scopeKey: row.scopeKey, kind: k.kind, due: k.due}) AS due",
+            {"tenant": tenant, "rows": rows, "now": now_ms, "claim": claim_ms})
+
+
+def claim(tenant: str, key: str, kind: str, seen_ms: int, now_ms: int) -> Query:
+    """Take the job of labelling a due scope: the mark moves from ``seen_ms`` (as the
+    write, or this job's last claim, left it) to ``now_ms``; no row if another job took it
+    meanwhile, or it is done."""
+    return (f"MATCH (c:ScopeClock {{tenant: $tenant, scopeKey: $key}})"
+            f" WHERE c.{due(kind)} = $seen\n"
+            f"SET c.{due(kind)} = $now\n"
+            "RETURN c.scopeKey AS key",
+            {"tenant": tenant, "key": key, "seen": seen_ms, "now": now_ms})
+
+
+def label_batch(tenant: str, key: str, kind: str, batch: int) -> Query:
+    """Label up to ``batch`` of the scope's ``kind`` nodes not labelled yet; ``labelled``:
+    how many (fewer than ``batch``: none is left)."""
+    return (f"{_scope_nodes(kind, '$key')} AND NOT n:{INDEXED[kind]}\n"
+            f"WITH n LIMIT $batch SET n:{INDEXED[kind]}\n"
+            "RETURN count(n) AS labelled",
+            {"tenant": tenant, "key": key, "batch": batch})
+
+
+def finish(tenant: str, key: str, kind: str) -> Query:
+    """Flag the scope indexed for ``kind``: under the clock's lock, which every write to the
+    scope takes, label the nodes written since the last batch, then set the flag. A write
+    that committed before sees its nodes labelled here; one after reads the flag and labels
+    its own (:func:`mark`)."""
+    return ("MATCH (c:ScopeClock {tenant: $tenant, scopeKey: $key})\n"
+            "SET c.locking = true\n"
+            "REMOVE c.locking\n"
+            f"WITH c CALL (c) {{ {_scope_nodes(kind, '$key')} AND NOT n:{INDEXED[kind]}"
+            f" SET n:{INDEXED[kind]} }}\n"
+            f"SET c.{flag(kind)} = true\n"
+            f"REMOVE c.{due(kind)}\n"
+            "RETURN c.scopeKey AS key",
+            {"tenant": tenant, "key": key})
 
 
 def unindexed_keys(kind: str, name: str, keys: str = "$scopeKeys") -> str:

@@ -18,7 +18,8 @@ from graphmem.store.neo4j.reads import (ENTITY_TIMES, EPISODE_TIMES, FACT_TIMES,
                                         relationship_type)
 
 
-def in_one(statements: list[Query], guard: Query | None = None) -> Query:
+def in_one(statements: list[Query], guard: Query | None = None,
+           result: Query | None = None) -> Query:
     """Several write statements as one query (one round trip), run in order.
 
     Planning this query takes about 2 s, so it is planned once per server: each statement
@@ -31,6 +32,9 @@ def in_one(statements: list[Query], guard: Query | None = None) -> Query:
     hint cannot fix runs apart (:func:`link_fact_relationships`). With a ``guard``
     (:func:`graphmem.store.neo4j.timelines.lock`), it runs first and the statements only
     when it returned no row; the query returns the guard's rows as one list, ``conflicts``.
+    With a ``result``, a query returning one row of one column ``due``
+    (:func:`graphmem.store.neo4j.vector_scopes.due_scopes`), it runs last and the query
+    returns that column too.
 
     >>> text, params = in_one([("MERGE (n:X {id: $id})", {"id": 1})])
     >>> print(text)
@@ -48,16 +52,22 @@ def in_one(statements: list[Query], guard: Query | None = None) -> Query:
         text, own = as_one_map(statement, f"s{i}")
         parts.append("CALL () {\n" + text + "\n}")
         params.update(own)
+    tail, returned = "", ""
+    if result is not None:
+        text, own = as_one_map(result, "result")
+        params.update(own)
+        tail, returned = "\nCALL () {\n" + text + "\n}", ", due"
     if guard is None:
-        return KEEP_PLAN + "\n".join([*parts, "RETURN [] AS conflicts"]), params
+        return KEEP_PLAN + "\n".join(parts) + tail + "\nRETURN [] AS conflicts" + returned, params
     text, own = as_one_map(guard, "guard")
     params.update(own)
     head = "CALL () {\n" + text + "\n}\n"
     if not parts:
-        return KEEP_PLAN + head + "RETURN collect(key) AS conflicts", params
+        return (KEEP_PLAN + head + "WITH collect(key) AS conflicts" + tail
+                + "\nRETURN conflicts" + returned, params)
     return (KEEP_PLAN + head + "WITH collect(key) AS conflicts\n"
             "CALL (conflicts) {\nWITH * WHERE size(conflicts) = 0\n" + "\n".join(parts)
-            + "\n}\nRETURN conflicts", params)
+            + "\n}" + tail + "\nRETURN conflicts" + returned, params)
 
 
 def planned_only(query: Query) -> Query:

@@ -18,7 +18,7 @@ import pytest
 
 from graphmem.models import Entity, Episode, Fact, Message, Scope
 from graphmem.store.base import ChannelPlan, WriteBatch
-from graphmem.store.neo4j import Neo4jStore, schema
+from graphmem.store.neo4j import Neo4jStore, schema, scope_indexing, vector_scopes
 from graphmem.temporal import TimeFilter
 from tests.neo4j_fixtures import browse
 from tests.store.neo4j.conftest import DIM  # the session database's vector indexes
@@ -81,7 +81,11 @@ def test_a_small_scope_stays_out_of_the_indexes_and_a_large_one_enters_whole(
     assert clock == [{"indexed": None, "written": 3}]
 
     store.write(tenant, WriteBatch(facts=_facts(tenant, maya, tea, 2, 200)))
-    assert _labelled(driver, tenant, "Fact", GROUP) == (5, 5)  # the limit: all of them
+    assert store.indexing.wait()  # the limit: all of them, labelled beside the write
+    assert _labelled(driver, tenant, "Fact", GROUP) == (5, 5)
+    assert browse(driver, "MATCH (c:ScopeClock {tenant: $t, scopeKey: $k}) RETURN c.indexedFact"
+                          " AS indexed, c.dueFact AS due", t=tenant, k=GROUP.key) == [
+        {"indexed": True, "due": None}]
     store.write(tenant, WriteBatch(facts=_facts(tenant, maya, tea, 1, 300)))
     assert _labelled(driver, tenant, "Fact", GROUP) == (6, 6)  # and each one written after
     assert _labelled(driver, tenant, "Entity", GROUP) == (2, 0)  # counted apart, by kind
@@ -91,6 +95,7 @@ def test_a_small_scope_stays_out_of_the_indexes_and_a_large_one_enters_whole(
         Message(id=f"m{i}", speaker="Maya", content=f"turn {i}") for i in range(LIMIT)])
     store.write(tenant, WriteBatch(entities=more, episodes=[episode], turn_vectors={
         episode.id: [_unit(400 + i) for i in range(LIMIT)]}))
+    assert store.indexing.wait()
     assert _labelled(driver, tenant, "Entity", GROUP) == (5, 5)
     assert _labelled(driver, tenant, "Message", GROUP) == (LIMIT, LIMIT)
 
@@ -112,6 +117,96 @@ def test_a_small_scope_stays_out_of_the_indexes_and_a_large_one_enters_whole(
     store.delete_scope(other, GROUP.key)
 
 
+def _clock(driver: neo4j.Driver, tenant: str, scope: Scope) -> dict[str, Any]:
+    return browse(driver, "MATCH (c:ScopeClock {tenant: $t, scopeKey: $k}) RETURN"
+                          " c.indexedFact AS indexed, c.dueFact AS due", t=tenant, k=scope.key)[0]
+
+
+def _held(store: Neo4jStore, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """The scopes the store's writes hand to its indexing, kept here instead of labelled (as
+    if its job had not started yet, or had stopped with its process)."""
+    held: list[dict[str, Any]] = []
+    monkeypatch.setattr(store.indexing, "submit", lambda tenant, due: held.extend(due))
+    return held
+
+
+def test_the_write_that_makes_a_scope_large_leaves_it_to_a_job_and_readers_rank_it_exactly(
+        open_store: Callable[..., Neo4jStore], driver: neo4j.Driver, tenant: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The crossing write marks the scope due and returns; until the job flags it, every
+    search ranks the scope exactly. Nodes written while the job labels are labelled too."""
+    store = open_store(exact_scan_limit=LIMIT, vector_cache_rows=0)  # the server ranks
+    held = _held(store, monkeypatch)
+    maya, tea = _entities(tenant, GROUP, ["Maya", "Tea"], 10)
+    facts = _facts(tenant, maya, tea, LIMIT + 1, 100)
+    store.write(tenant, WriteBatch(entities=[maya, tea], facts=facts))
+    assert [(d["scopeKey"], d["kind"]) for d in held] == [(GROUP.key, "Fact")]
+    assert _labelled(driver, tenant, "Fact", GROUP) == (LIMIT + 1, 0)
+    assert _clock(driver, tenant, GROUP) == {"indexed": None, "due": held[0]["due"]}
+
+    def answers_exactly(every: list[Fact]) -> None:
+        vectors = {f.id: f.embedding or [] for f in every}
+        for query in (every[0].embedding or [], every[-1].embedding or [], _unit(998)):
+            expected = _best(vectors, query, 3)
+            assert [h.id for h in store.vector_facts(tenant, [GROUP.key], query, TimeFilter(),
+                                                     3)] == expected
+            plan = ChannelPlan(scope_keys=[GROUP.key], text="", embedding=query, limit=3)
+            assert [h.id for h in store.search_channels(tenant, plan).vector] == expected
+
+    answers_exactly(facts)
+    # a fresh mark is not handed out again by the next write
+    later = _facts(tenant, maya, tea, 1, 200)
+    store.write(tenant, WriteBatch(facts=later))
+    assert len(held) == 1 and _labelled(driver, tenant, "Fact", GROUP) == (LIMIT + 2, 0)
+
+    # the job's steps by hand: a batch labelled, a write landing before its end, the end
+    monkeypatch.undo()
+    labelled = store._write([vector_scopes.label_batch(tenant, GROUP.key, "Fact", 3)])[0]
+    assert labelled[0]["labelled"] == 3
+    answers_exactly([*facts, *later])  # half labelled, not flagged: still exact
+    meanwhile = _facts(tenant, maya, tea, 2, 300)
+    store.write(tenant, WriteBatch(facts=meanwhile))
+    assert _labelled(driver, tenant, "Fact", GROUP) == (LIMIT + 4, 3)
+    store._write([vector_scopes.finish(tenant, GROUP.key, "Fact")])
+    assert _labelled(driver, tenant, "Fact", GROUP) == (LIMIT + 4, LIMIT + 4)
+    assert _clock(driver, tenant, GROUP) == {"indexed": True, "due": None}
+    answers_exactly([*facts, *later, *meanwhile])  # now through the index
+    store.write(tenant, WriteBatch(facts=_facts(tenant, maya, tea, 1, 400)))
+    assert _labelled(driver, tenant, "Fact", GROUP) == (LIMIT + 5, LIMIT + 5)  # its own
+    store.indexing.submit(tenant, held)  # told late: the claim finds nothing to do
+    assert store.indexing.wait()
+
+
+def test_a_mark_whose_job_stopped_is_handed_out_again_and_one_job_claims_it(
+        open_store: Callable[..., Neo4jStore], driver: neo4j.Driver, tenant: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    store = open_store(exact_scan_limit=LIMIT)
+    held = _held(store, monkeypatch)
+    maya, tea = _entities(tenant, GROUP, ["Maya", "Tea"], 10)
+    store.write(tenant, WriteBatch(entities=[maya, tea], facts=_facts(tenant, maya, tea, 5, 1)))
+    first = held[0]["due"]
+    # the job that claimed it stopped with its process, longer ago than a claim lasts
+    stale = first - int(scope_indexing.CLAIM_SECONDS * 1000) - 1
+    browse(driver, "MATCH (c:ScopeClock {tenant: $t, scopeKey: $k}) SET c.dueFact = $d",
+           t=tenant, k=GROUP.key, d=stale)
+    store.write(tenant, WriteBatch(facts=_facts(tenant, maya, tea, 1, 10)))
+    assert [(d["kind"], d["due"]) for d in held[1:]] == [("Fact", stale)]
+
+    # two processes told of it: the first claim wins, the second finds it taken
+    claim = vector_scopes.claim(tenant, GROUP.key, "Fact", stale, stale + 5)
+    assert store._write([claim])[0]
+    assert not store._write([claim])[0]
+    assert _clock(driver, tenant, GROUP)["due"] == stale + 5
+    monkeypatch.undo()
+    store.indexing.submit(tenant, held[1:])  # its mark moved on: this job does nothing
+    assert store.indexing.wait()
+    assert _labelled(driver, tenant, "Fact", GROUP) == (6, 0)
+    store.indexing.submit(tenant, [{"scopeKey": GROUP.key, "kind": "Fact", "due": stale + 5}])
+    assert store.indexing.wait()
+    assert _labelled(driver, tenant, "Fact", GROUP) == (6, 6)
+    assert _clock(driver, tenant, GROUP) == {"indexed": True, "due": None}
+
+
 def test_a_member_finds_the_nearest_of_an_indexed_group_and_an_unindexed_own_scope(
         open_store: Callable[..., Neo4jStore], driver: neo4j.Driver, tenant: str) -> None:
     """A member reads three scopes: the group's is indexed, the member's is not. The index
@@ -124,6 +219,7 @@ def test_a_member_finds_the_nearest_of_an_indexed_group_and_an_unindexed_own_sco
     maya, = _entities(tenant, MEMBER, ["Maya"], 40)
     mine = _facts(tenant, maya, tea, 2, 150)
     store.write(tenant, WriteBatch(entities=[maya], facts=mine))
+    assert store.indexing.wait()
     assert _labelled(driver, tenant, "Fact", GROUP) == (8, 8)
     assert _labelled(driver, tenant, "Fact", MEMBER) == (2, 0)
 
@@ -192,6 +288,7 @@ def test_version_7_is_migrated_by_labelling_the_large_scopes(
                                " WHERE name = 'fact_embedding' RETURN labelsOrTypes, state")
         assert index == [{"labelsOrTypes": ["IndexedFact"], "state": "ONLINE"}]
         again.write(tenant, WriteBatch(facts=_facts(tenant, maya, tea, 3, 160)))
+        assert again.indexing.wait()
         assert _labelled(driver, tenant, "Fact", MEMBER) == (5, 5)  # 2 counted + 3 written
         # run again with a higher limit, after a run that flagged the group and stopped
         # before its labels: a flagged scope is labelled whole, and no flag is taken back
