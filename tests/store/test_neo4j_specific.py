@@ -321,6 +321,13 @@ def test_vector_search_goes_through_the_index_and_scores_cosine(
     assert not any("Scan" in op for op, _ in operators), operators
 
 
+def browse_clocks(store: Neo4jStore, tenants: list[str]) -> list[dict[str, Any]]:
+    """Each tenant's scope clock for facts: whether the vector index holds the scope."""
+    return [dict(r) for r in store._read((
+        "UNWIND $tenants AS t MATCH (c:ScopeClock {tenant: t}) RETURN c.indexedFact AS indexed",
+        {"tenants": tenants}))]
+
+
 @pytest.fixture
 def index_only_store(neo4j_uri: Any) -> Iterator[Neo4jStore]:
     """A store that treats every scope as large, so vector search always uses the index."""
@@ -344,6 +351,8 @@ def test_small_scopes_are_ranked_exactly_and_large_ones_by_the_index(
                         embedding=unit(200 + i, query_vector, noise=0.2 * i)) for i in range(6)]
         store.write(tenant, WriteBatch(entities=[alice, tea], facts=facts))
         assert store.indexing.wait()
+        assert [r["indexed"] for r in browse_clocks(store, [tenant])] == [
+            True if exact_scan_limit == 1 else None]
         hits = store.vector_facts(tenant, ["user:alice"], query_vector, TimeFilter(), 3)
         expected = sorted(((float(np.dot(f.embedding or [], query_vector)), f.id) for f in facts),
                           reverse=True)[:3]
@@ -367,6 +376,7 @@ def test_vector_search_widens_past_nearer_facts_of_other_tenants(index_only_stor
     mine = a_fact(tenant, alice, cake, embedding=unit(3, query_vector, 0.5))
     store.write(tenant, WriteBatch(entities=[alice, cake], facts=[mine]))
     assert store.indexing.wait()  # both scopes in the index (labelled beside the writes)
+    assert [r["indexed"] for r in browse_clocks(store, [crowd, tenant])] == [True, True]
 
     hits = store.vector_facts(tenant, ["user:alice"], query_vector, TimeFilter(), 3)
     assert [h.id for h in hits] == [mine.id]

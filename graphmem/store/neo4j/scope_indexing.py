@@ -57,6 +57,7 @@ class ScopeIndexer:
         self._running: dict[tuple[str, str, str], Future[None]] = {}
         self._lock = threading.Lock()
         self._closing = threading.Event()
+        self._failed = 0  # jobs ended by an error since the last wait()
 
     def submit(self, tenant: str, due: list[dict[str, Any]]) -> None:
         """Start a job for each ``{scopeKey, kind, due}`` of a write's answer, unless one of
@@ -64,8 +65,8 @@ class ScopeIndexer:
         for item in due:
             job = (tenant, str(item["scopeKey"]), str(item["kind"]))
             with self._lock:
-                if job in self._running:
-                    continue
+                if job in self._running or self._closing.is_set():
+                    continue  # closing: the mark stays for a later write
                 if self._pool is None:
                     self._pool = ThreadPoolExecutor(
                         max_workers=1, thread_name_prefix="graphmem-neo4j-indexing")
@@ -74,9 +75,10 @@ class ScopeIndexer:
             future.add_done_callback(functools.partial(self._done, job))
 
     def _done(self, job: tuple[str, str, str], future: Future[None]) -> None:
+        error = None if future.cancelled() else future.exception()
         with self._lock:
             self._running.pop(job, None)
-        error = None if future.cancelled() else future.exception()
+            self._failed += error is not None
         if error is not None:  # the mark stays: a later write hands the scope out again
             log.warning("labelling scope %s for the %s vector index failed: %s",
                         job[1], job[2], error)
@@ -89,31 +91,36 @@ class ScopeIndexer:
             seen = claimed
             rows = self._write([vector_scopes.label_batch(tenant, key, kind, self.batch)])[0]
             if int(rows[0]["labelled"]) < self.batch:
-                self._write([vector_scopes.finish(tenant, key, kind)])
+                self._write([vector_scopes.finish(tenant, key, kind, seen)])
                 return
 
     def wait(self, timeout: float = 60.0) -> bool:
-        """Whether every job started so far ended within ``timeout`` seconds."""
+        """Whether every job started so far ended within ``timeout`` seconds, and none of
+        them (since the last call) by an error."""
         deadline = time.monotonic() + timeout
         while True:
             with self._lock:
                 running = list(self._running.values())
-            if not running:
-                return True
+                if not running:
+                    failed, self._failed = self._failed, 0
+                    return not failed
             for future in running:
                 try:
                     future.result(timeout=max(0.0, deadline - time.monotonic()))
                 except TimeoutError:
                     return False
-                except Exception:  # noqa: BLE001 - logged by _done; the mark stays
+                except Exception:  # noqa: BLE001 - counted and logged by _done
                     pass
 
+    def open(self) -> None:
+        """Take jobs again (after :meth:`close`)."""
+        self._closing.clear()
+
     def close(self) -> None:
-        """Stop after the running job's current batch; what is not labelled keeps its mark
-        for a later write to hand out."""
+        """Stop after the running job's current batch and take no new job; what is not
+        labelled keeps its mark for a later write to hand out."""
         self._closing.set()
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
-        self._closing.clear()

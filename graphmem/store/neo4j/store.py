@@ -116,6 +116,7 @@ class Neo4jStore(Neo4jConnection):
         """Connect, verify the server answers, and bring the schema up to date (idempotent)."""
         if not self._connect():
             return
+        self.indexing.open()
         try:
             schema.ensure_schema(self._run_schema, self.embedding_dim,
                                  index_from=self.exact_scan_limit,

@@ -136,9 +136,13 @@ def due_scopes(tenant: str, rows: list[Params], now_ms: int, claim_ms: int) -> Q
 def claim(tenant: str, key: str, kind: str, seen_ms: int, now_ms: int) -> Query:
     """Take the job of labelling a due scope: the mark moves from ``seen_ms`` (as the
     write, or this job's last claim, left it) to ``now_ms``; no row if another job took it
-    meanwhile, or it is done."""
-    return (f"MATCH (c:ScopeClock {{tenant: $tenant, scopeKey: $key}})"
-            f" WHERE c.{due(kind)} = $seen\n"
+    meanwhile, or it is done. The clock is locked before the mark is compared, so of two
+    claims of one mark one wins; a claim retried after its commit (``now_ms`` already
+    there) is still this job's."""
+    return ("MATCH (c:ScopeClock {tenant: $tenant, scopeKey: $key})\n"
+            "SET c.locking = true\n"
+            "REMOVE c.locking\n"
+            f"WITH c WHERE c.{due(kind)} IN [$seen, $now]\n"
             f"SET c.{due(kind)} = $now\n"
             "RETURN c.scopeKey AS key",
             {"tenant": tenant, "key": key, "seen": seen_ms, "now": now_ms})
@@ -153,20 +157,22 @@ def label_batch(tenant: str, key: str, kind: str, batch: int) -> Query:
             {"tenant": tenant, "key": key, "batch": batch})
 
 
-def finish(tenant: str, key: str, kind: str) -> Query:
+def finish(tenant: str, key: str, kind: str, claimed_ms: int) -> Query:
     """Flag the scope indexed for ``kind``: under the clock's lock, which every write to the
     scope takes, label the nodes written since the last batch, then set the flag. A write
     that committed before sees its nodes labelled here; one after reads the flag and labels
-    its own (:func:`mark`)."""
+    its own (:func:`mark`). Only while the job's claim (``claimed_ms``) holds: no row
+    otherwise (another job took the mark over, or the scope was deleted)."""
     return ("MATCH (c:ScopeClock {tenant: $tenant, scopeKey: $key})\n"
             "SET c.locking = true\n"
             "REMOVE c.locking\n"
-            f"WITH c CALL (c) {{ {_scope_nodes(kind, '$key')} AND NOT n:{INDEXED[kind]}"
+            f"WITH c WHERE c.{due(kind)} = $claimed\n"
+            f"CALL (c) {{ {_scope_nodes(kind, '$key')} AND NOT n:{INDEXED[kind]}"
             f" SET n:{INDEXED[kind]} }}\n"
             f"SET c.{flag(kind)} = true\n"
             f"REMOVE c.{due(kind)}\n"
             "RETURN c.scopeKey AS key",
-            {"tenant": tenant, "key": key})
+            {"tenant": tenant, "key": key, "claimed": claimed_ms})
 
 
 def unindexed_keys(kind: str, name: str, keys: str = "$scopeKeys") -> str:

@@ -8,6 +8,7 @@ must answer is computed here from the vectors written.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -72,6 +73,7 @@ def _best(vectors: dict[str, list[float]], query: list[float], k: int) -> list[s
 def test_a_small_scope_stays_out_of_the_indexes_and_a_large_one_enters_whole(
         open_store: Callable[..., Neo4jStore], driver: neo4j.Driver, tenant: str) -> None:
     store = open_store(exact_scan_limit=LIMIT)
+    store.indexing.batch = 2  # the job labels in batches, renewing its claim before each
     maya, tea = _entities(tenant, GROUP, ["Maya", "Tea"], 10)
     store.write(tenant, WriteBatch(entities=[maya, tea], facts=_facts(tenant, maya, tea, 3, 100)))
     assert _labelled(driver, tenant, "Fact", GROUP) == (3, 0)
@@ -167,14 +169,43 @@ def test_the_write_that_makes_a_scope_large_leaves_it_to_a_job_and_readers_rank_
     meanwhile = _facts(tenant, maya, tea, 2, 300)
     store.write(tenant, WriteBatch(facts=meanwhile))
     assert _labelled(driver, tenant, "Fact", GROUP) == (LIMIT + 4, 3)
-    store._write([vector_scopes.finish(tenant, GROUP.key, "Fact")])
+    store._write([vector_scopes.finish(tenant, GROUP.key, "Fact", held[0]["due"])])
     assert _labelled(driver, tenant, "Fact", GROUP) == (LIMIT + 4, LIMIT + 4)
     assert _clock(driver, tenant, GROUP) == {"indexed": True, "due": None}
     answers_exactly([*facts, *later, *meanwhile])  # now through the index
     store.write(tenant, WriteBatch(facts=_facts(tenant, maya, tea, 1, 400)))
     assert _labelled(driver, tenant, "Fact", GROUP) == (LIMIT + 5, LIMIT + 5)  # its own
+    labelled_by_jobs: list[str] = []
+    monkeypatch.setattr(scope_indexing.vector_scopes, "label_batch",
+                        lambda *args: labelled_by_jobs.append(args[1]) or ("RETURN 0", {}))
     store.indexing.submit(tenant, held)  # told late: the claim finds nothing to do
-    assert store.indexing.wait()
+    assert store.indexing.wait() and labelled_by_jobs == []
+
+
+def test_a_write_waiting_on_the_jobs_last_step_labels_its_own_nodes(
+        open_store: Callable[..., Neo4jStore], driver: neo4j.Driver, tenant: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The job's last transaction holds the clock's lock while it labels and flags; a write
+    to the scope meanwhile waits for it, then finds the flag and labels what it wrote."""
+    store = open_store(exact_scan_limit=LIMIT)
+    held = _held(store, monkeypatch)
+    maya, tea = _entities(tenant, GROUP, ["Maya", "Tea"], 10)
+    store.write(tenant, WriteBatch(entities=[maya, tea], facts=_facts(tenant, maya, tea, 5, 1)))
+    late = _facts(tenant, maya, tea, 2, 50)
+    with driver.session() as session:
+        tx = session.begin_transaction()
+        text, params = vector_scopes.finish(tenant, GROUP.key, "Fact", held[0]["due"])
+        assert tx.run(text, params).single() is not None
+        writer = threading.Thread(target=store.write, args=(tenant, WriteBatch(facts=late)))
+        writer.start()
+        writer.join(timeout=1.0)
+        assert writer.is_alive()  # waiting for the clock's lock
+        assert _labelled(driver, tenant, "Fact", GROUP) == (5, 0)  # nothing committed yet
+        tx.commit()
+    writer.join(timeout=30)
+    assert not writer.is_alive()
+    assert _labelled(driver, tenant, "Fact", GROUP) == (7, 7)
+    assert _clock(driver, tenant, GROUP) == {"indexed": True, "due": None}
 
 
 def test_a_mark_whose_job_stopped_is_handed_out_again_and_one_job_claims_it(
@@ -192,10 +223,13 @@ def test_a_mark_whose_job_stopped_is_handed_out_again_and_one_job_claims_it(
     store.write(tenant, WriteBatch(facts=_facts(tenant, maya, tea, 1, 10)))
     assert [(d["kind"], d["due"]) for d in held[1:]] == [("Fact", stale)]
 
-    # two processes told of it: the first claim wins, the second finds it taken
+    # two processes told of it: the first claim wins, the second finds it taken; the
+    # first, retried after its commit (its answer lost), is still the first's
     claim = vector_scopes.claim(tenant, GROUP.key, "Fact", stale, stale + 5)
     assert store._write([claim])[0]
-    assert not store._write([claim])[0]
+    assert not store._write([vector_scopes.claim(tenant, GROUP.key, "Fact", stale,
+                                                 stale + 7)])[0]
+    assert store._write([claim])[0]
     assert _clock(driver, tenant, GROUP)["due"] == stale + 5
     monkeypatch.undo()
     store.indexing.submit(tenant, held[1:])  # its mark moved on: this job does nothing
