@@ -139,7 +139,8 @@ def _collected(query: Query, prefix: str, item: str, name: str, params: Params,
 
 
 #: The variable the main query counts the fact scope into, once, for the BM25 channel's
-#: document count and the vector channel's choice of an exact ranking.
+#: document count and the vector channel's choice of an exact ranking; when the copy ranks
+#: the vectors, the sum of its changes' counts of each scope (:func:`_copy_changes`).
 _FACT_COUNT = "factCount"
 
 
@@ -213,24 +214,29 @@ def _nearest(index: str, prefix: str, name: str, tenant: str, plan: ChannelPlan,
         f" exact AS {name}Exact\n}}\n")
 
 
-def _from_copy(label: str, prefix: str, name: str, plan: ChannelPlan, limit: int,
-               now: datetime, candidates: list[dict[str, Any]], since: list[dict[str, Any]],
-               copy: Candidates, params: Params) -> str:
-    """The vector channel ``name`` from ``candidates`` ranked in this process
-    (:mod:`graphmem.store.neo4j.cached_ranking`), best first, and ``{name}Exact`` true: the
-    candidates that have not changed since the copy's clocks (``since``) and still pass the
-    scope and time condition, with the changed nodes that pass, ranked here by their
-    vectors; the changes themselves as ``{prefix}Changes`` (``scope_clocks.changes``)."""
-    condition, time_params = search_reads.scope_condition(
-        "n", plan.time, now, turns=label == "Message")
-    _merge(params, time_params)
+def _copy_changes(label: str, prefix: str, since: list[dict[str, Any]], copy: Candidates,
+                  params: Params) -> str:
+    """The changes of the scopes since the copy's clocks (``since``), as list
+    ``{prefix}Changes`` (``scope_clocks.changes``): each scope's new nodes and its count."""
     changes, own = own_params(scope_clocks.changes(
         label, since, copy.most_changes, copy.count_cap, f"{prefix}Changes"), prefix)
     _merge(params, own)
+    return changes
+
+
+def _from_copy(label: str, prefix: str, name: str, plan: ChannelPlan, limit: int,
+               now: datetime, candidates: list[dict[str, Any]], params: Params) -> str:
+    """The vector channel ``name`` from ``candidates`` ranked in this process
+    (:mod:`graphmem.store.neo4j.cached_ranking`), best first, and ``{name}Exact`` true: the
+    candidates that have not changed since the copy's clocks and still pass the scope and
+    time condition, with the changed nodes that pass, ranked here by their vectors. The
+    changes are read before, by :func:`_copy_changes` with the same ``prefix``."""
+    condition, time_params = search_reads.scope_condition(
+        "n", plan.time, now, turns=label == "Message")
+    _merge(params, time_params)
     _merge(params, {f"{prefix}Candidates": candidates, f"{prefix}Limit": limit})
     seek = f"MATCH (n:{label} {{id: id}}) USING INDEX n:{label}(id) WHERE {condition}"
-    return (changes
-            + f"CALL ({prefix}Changes) {{\n"
+    return (f"CALL ({prefix}Changes) {{\n"
             f"  WITH reduce(ids = [], c IN {prefix}Changes | ids + [r IN c.rows | r.id])"
             " AS changed\n"
             "  CALL (changed) {\n"
@@ -349,7 +355,12 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
     words = search_reads.lucene_terms(
         plan.text, search_reads.TEXT_FIELD_WEIGHTS[reads.FACT_TEXT_INDEX])
     searchable = any(plan.embedding)
-    if words or searchable:
+    if searchable and candidates is not None:
+        # the copy's changes count each scope: their sum serves BM25 as the scope's count
+        text += _copy_changes("Fact", "fact", candidates.fact_since, candidates, params)
+        text += ("WITH *, reduce(total = 0, c IN factChanges | total + c.count)"
+                 f" AS {_FACT_COUNT}\n")
+    elif words or searchable:
         text += _fact_count(rule, params)
     if words:
         text += _collected(search_reads.fulltext_search(
@@ -359,7 +370,7 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
         text += "CALL () { RETURN [] AS bm25 }\n"
     if searchable and candidates is not None:
         text += _from_copy("Fact", "fact", "vector", plan, plan.limit, now, candidates.facts,
-                           candidates.fact_since, candidates, params)
+                           params)
     elif searchable:
         text += _nearest(reads.FACT_VECTOR_INDEX, "vf", "vector", tenant, plan, plan.limit, now,
                          rule, params, part, _FACT_COUNT)
@@ -376,8 +387,9 @@ def channels(tenant: str, plan: ChannelPlan, now: datetime, rule: VectorRule, *,
     else:
         text += "CALL () { RETURN [] AS turns }\n"
     if plan.turn_limit and searchable:
-        text += (_from_copy("Message", "turn", "turnIds", plan, plan.turn_limit, now,
-                            candidates.turns, candidates.turn_since, candidates, params)
+        text += (_copy_changes("Message", "turn", candidates.turn_since, candidates, params)
+                 + _from_copy("Message", "turn", "turnIds", plan, plan.turn_limit, now,
+                              candidates.turns, params)
                  if candidates is not None
                  else _nearest(reads.MESSAGE_VECTOR_INDEX, "vt", "turnIds", tenant, plan,
                                plan.turn_limit, now, rule, params, part))
