@@ -83,7 +83,7 @@ class MemoryOut(BaseModel):
             status=fact.status, user_id=scope.user_id, group_id=scope.group_id,
             valid_from=fact.valid_from, valid_until=fact.valid_until,
             recorded_at=fact.recorded_at, expired_at=fact.expired_at,
-            superseded=fact.valid_until is not None and fact.valid_until <= now,
+            superseded=fact.ended_by(now),
             superseded_by=fact.superseded_by, supersedes=fact.supersedes,
             retracted_at=fact.retraction.at if fact.retraction else None,
             sources=fact.message_ids, episode_ids=fact.episode_ids,

@@ -35,8 +35,9 @@ from graphmem.store.base import WriteBatch  # noqa: E402
 from graphmem.store.neo4j import Neo4jStore  # noqa: E402
 from graphmem.store.neo4j import reads, records  # noqa: E402
 from graphmem.store.neo4j import search as cypher  # noqa: E402
-from graphmem.store.neo4j.store import (MAX_CANDIDATES, MIN_CANDIDATES, NAMES_PER_LOOKUP,  # noqa: E402
-                                        OVERSAMPLE, SHARE_MARGIN, SIDE_SHARE)
+from graphmem.store.neo4j.nearest import (MAX_CANDIDATES, MIN_CANDIDATES,  # noqa: E402
+                                          OVERSAMPLE, SHARE_MARGIN)
+from graphmem.store.neo4j.store import NAMES_PER_LOOKUP, SIDE_SHARE  # noqa: E402
 from graphmem.temporal import TimeFilter  # noqa: E402
 
 QUESTIONS = ["what does user7 think about coffee?", "Which hiking trip did user3 plan?",

@@ -455,6 +455,10 @@ class Fact(BaseModel):
     def valid_at(self, when: datetime) -> bool:
         return self.valid_from <= when and (self.valid_until is None or when < self.valid_until)
 
+    def ended_by(self, when: datetime) -> bool:
+        """Whether the fact had ended by ``when``: superseded, retracted or stated to end."""
+        return self.valid_until is not None and self.valid_until <= when
+
     def public(self) -> Fact:
         """The fact as callers see it: without its embedding, which is large and of no use
         outside the store."""

@@ -90,7 +90,7 @@ def scope_label(scope: Scope) -> str:
 
 def card(fact: Fact, now: datetime, replaced_by: Fact | None = None) -> Card:
     label, icon = CATEGORIES[fact.category]
-    ended = fact.valid_until is not None and fact.valid_until <= now
+    ended = fact.ended_by(now)
     return Card(fact=fact, label=label, icon=icon, ago=relative_time(fact.recorded_at, now),
                 importance_pct=round(fact.importance * 100), interval=interval(fact),
                 ended=ended, forgotten=fact.status is FactStatus.FORGOTTEN,

@@ -180,7 +180,7 @@ def correct_fact(memory: Memory, tenant: str, fact_id: str, *, object: str | Non
         old = fact_in_scope(memory, tenant, fact_id, scope)
         if old.status is not FactStatus.ACTIVE:
             raise ConflictError(f"memory {fact_id!r} is {old.status.value}; restore it first")
-        if old.valid_until is not None and old.valid_until <= edit.now:
+        if old.ended_by(edit.now):
             raise ConflictError(f"memory {fact_id!r} no longer holds; correct the current one")
         new_object = (object or old.object_name).strip()
         said = stated(old.subject_name, old.predicate, new_object) if object else old.text

@@ -41,7 +41,7 @@ class MemoryView(BaseModel):
                    predicate=fact.predicate, object=fact.object_name, category=fact.category,
                    status=fact.status, importance=fact.importance, scope=fact.scope_key,
                    valid_from=fact.valid_from, valid_until=fact.valid_until,
-                   superseded=fact.valid_until is not None and fact.valid_until <= now,
+                   superseded=fact.ended_by(now),
                    superseded_by=fact.superseded_by, supersedes=fact.supersedes)
 
 

@@ -33,7 +33,7 @@ from graphmem.search.traverse import hop_weights, query_ngrams, rank_by_query
 from graphmem.search.turns import bm25_prior, named_speakers, prefer_speakers, vector_prior
 from graphmem.store.base import ChannelPlan, GraphStore, TurnHit
 from graphmem.names import normalize_name
-from graphmem.temporal import TimeFilter, known_end
+from graphmem.temporal import TimeFilter, as_viewed
 
 T = TypeVar("T")
 
@@ -308,14 +308,13 @@ class _Inline:
 
 def _fact_hit(fact: Fact, score: float, ranks: dict[str, int], now: datetime,
               time: TimeFilter) -> SearchHit:
-    at = time.at(now)
-    until = known_end(fact, time, now)
+    viewed = as_viewed(fact, time, now)
+    ended = viewed.ended_by(time.at(now))
     return SearchHit(
         kind="fact", id=fact.id, text=fact.text, score=score, channels=ranks,
         subject=fact.subject_name, predicate=fact.predicate, object=fact.object_name,
-        category=fact.category, valid_from=fact.valid_from, valid_until=until,
-        superseded=until is not None and until <= at,
-        superseded_by=fact.superseded_by if until is not None and until <= at else None,
+        category=fact.category, valid_from=fact.valid_from, valid_until=viewed.valid_until,
+        superseded=ended, superseded_by=viewed.superseded_by if ended else None,
         retraction=fact.status is FactStatus.RETRACTION,
         sources=fact.message_ids, episode_ids=fact.episode_ids, importance=fact.importance,
     )

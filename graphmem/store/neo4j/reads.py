@@ -99,6 +99,14 @@ def as_one_map(query: Query, name: str) -> Query:
 
 
 # -- time ----------------------------------------------------------------------
+def write_locked(alias: str) -> str:
+    """Cypher taking node ``alias``'s write lock, held until the transaction ends: a read
+    takes no lock under read-committed, writing a property does, and removing it at once
+    leaves the node as it was. What is read of the node after this is its last committed
+    state, and stays so until the transaction ends."""
+    return f"SET {alias}.locking = true\nREMOVE {alias}.locking\n"
+
+
 def time_filter(alias: str, time: TimeFilter, now: datetime, prefix: str = "tf", *,
                 statuses: bool = True) -> Query:
     """A WHERE condition on fact ``alias`` equal to :meth:`TimeFilter.matches`.

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from graphmem.store.base import WriteBatch
-from graphmem.store.neo4j.reads import Params, Query
+from graphmem.store.neo4j.reads import Params, Query, write_locked
 
 CONSTRAINT = ("scope_clock_key", "CREATE CONSTRAINT scope_clock_key IF NOT EXISTS"
               " FOR (n:ScopeClock) REQUIRE (n.tenant, n.scopeKey) IS UNIQUE")
@@ -53,10 +53,9 @@ def stamp(tenant: str, rows: list[Params]) -> Query:
         # from the time in microseconds: a scope deleted and written again never sees its
         # clock go back (a thousand writes a millisecond would be needed to overtake it)
         "ON CREATE SET c.n = timestamp() * 1000\n"
-        "SET c.locking = true\n"
+        + write_locked("c") +
         "WITH c, row, c.n + 1 AS n\n"
         "SET c.n = n\n"
-        "REMOVE c.locking\n"
         "WITH row, n\n"
         "CALL (row, n) {\n"
         "  UNWIND row.factIds AS id\n"

@@ -1,7 +1,7 @@
 """Put a scope that grew large into the vector index beside the writes, not inside one.
 
 A write that finds a scope at the store's ``exact_scan_limit`` marks the scope's clock due
-and names it in its answer (:func:`graphmem.store.neo4j.vector_scopes.due_scopes`).
+and names it in its answer (:func:`graphmem.store.neo4j.vector_scopes.mark`).
 :class:`ScopeIndexer` then labels the scope's nodes on its own thread, in transactions of
 :data:`LABEL_BATCH` nodes, and flags the clock at the end
 (:func:`graphmem.store.neo4j.vector_scopes.finish`). Until then readers rank the scope

@@ -8,7 +8,7 @@ the one-channel reads of :mod:`graphmem.store.neo4j.search_reads` (and the exact
 name lookup of :mod:`graphmem.store.neo4j.resolution`), their parameters
 renamed apart (:func:`own_params`); values only ever travel as parameters.
 
-The vector channels keep the one-channel rule (``Neo4jStore._nearest``): a scope
+The vector channels keep the one-channel rule (:mod:`graphmem.store.neo4j.nearest`): a scope
 smaller than ``exact_scan_limit`` is ranked exactly; a larger one asks the vector
 index for candidates in proportion to its share of the index and widens, while
 too few are in scope, up to ``max_candidates`` — unrolled here into conditional
@@ -80,7 +80,7 @@ class Candidates:
 @dataclass(frozen=True)
 class VectorRule:
     """When a vector channel ranks its scope exactly, and how it widens an index search
-    (the constants of :mod:`graphmem.store.neo4j.store`)."""
+    (the constants of :mod:`graphmem.store.neo4j.nearest`)."""
 
     exact_scan_limit: int
     share_margin: float

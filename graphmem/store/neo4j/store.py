@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import uuid
 import time as clock
-from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -34,7 +33,8 @@ from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
 from graphmem.names import is_word
 from graphmem.store.neo4j import reads, reminders, requests, resolution, schema, search
 from graphmem.store.neo4j import plans, records, scope_clocks, search_reads, timelines, writes
-from graphmem.store.neo4j import scope_indexing, vector_scopes
+from graphmem.store.neo4j import nearest, scope_indexing, vector_scopes
+from graphmem.store.neo4j.nearest import EXACT_SCAN_LIMIT
 from graphmem.store.neo4j.cached_ranking import CachedRanking
 from graphmem.store.neo4j.connection import Neo4jConnection
 from graphmem.store.neo4j.vector_cache import VectorCache
@@ -44,19 +44,6 @@ from graphmem.store.base import ScopeIds, StoredResponse, StoreStats
 from graphmem.store.base import TurnHit, WriteBatch
 from graphmem.temporal import TimeFilter, timeline_scope
 
-#: How many more candidates than asked a ranked channel fetches before filtering.
-OVERSAMPLE = 4
-#: A scope with fewer nodes than this is ranked exactly, without the vector index. The
-#: index holds every tenant and cannot filter, so the candidates it must be asked for grow
-#: with the whole database while a scan grows only with the scope (about 25 us a node):
-#: at 200k facts a 2,000-fact scope took 130-180 ms through the index, 50 ms scanned...
-EXACT_SCAN_LIMIT = 5000
-#: ...a larger one asks the index for as many candidates as its share of the label
-#: suggests, times this margin, at least MIN_CANDIDATES...
-SHARE_MARGIN = 1.5
-MIN_CANDIDATES = 50
-#: ...and widens the search, while too few are in scope, up to this many.
-MAX_CANDIDATES = 4096
 #: Lucene refuses queries of more than 1024 clauses; name lookups go in chunks.
 NAMES_PER_LOOKUP = 256
 #: The share of a scope's vectors a search ranks in a second transaction beside its one query
@@ -164,16 +151,17 @@ class Neo4jStore(Neo4jConnection):
 
     def _batch_query(self, tenant: str, batch: WriteBatch) -> reads.Query:
         """The batch's one query: its text is the same for every batch (see
-        :func:`writes.in_one`), so the server plans it once. It answers the scopes to put
-        into the vector index (:mod:`.scope_indexing`) as ``due``."""
+        :func:`writes.in_one`), so the server plans it once. Its last part
+        (:func:`vector_scopes.mark`) answers the scopes to put into the vector index
+        (:mod:`.scope_indexing`) as ``due``."""
         now = scope_indexing.now_ms()
         episodes = [records.episode_row(e, batch.turn_vectors.get(e.id)) for e in batch.episodes]
         written = scope_clocks.stamped(batch, episodes)
         return writes.in_one(
-            self._batch_statements(tenant, batch, episodes, written, now),
+            self._batch_statements(tenant, batch, episodes, written),
             guard=self._timeline_lock(tenant, batch),
-            result=vector_scopes.due_scopes(tenant, written, now,
-                                            int(scope_indexing.CLAIM_SECONDS * 1000)))
+            result=(vector_scopes.mark(tenant, written, self.exact_scan_limit, now,
+                                       int(scope_indexing.CLAIM_SECONDS * 1000)), "due"))
 
     @staticmethod
     def _timeline_lock(tenant: str, batch: WriteBatch) -> reads.Query:
@@ -186,7 +174,7 @@ class Neo4jStore(Neo4jConnection):
         return timelines.lock(tenant, [rows[k] for k in sorted(rows)], batch.delete_fact_ids)
 
     def _batch_statements(self, tenant: str, batch: WriteBatch, episodes: list[dict[str, Any]],
-                          written: list[dict[str, Any]], now_ms: int) -> list[reads.Query]:
+                          written: list[dict[str, Any]]) -> list[reads.Query]:
         """Every kind of record's statement, in order, those with nothing to write as well: one
         query text for every batch, so Neo4j plans it once (see :func:`writes.in_one`).
         ``episodes``: the batch's episode rows; ``written``: its rows for the scope clocks
@@ -208,7 +196,6 @@ class Neo4jStore(Neo4jConnection):
             writes.upsert_mentions(tenant, [{"episodeId": m.episode_id, "entityId": m.entity_id}
                                             for m in batch.mentions]),
             scope_clocks.stamp(tenant, written),
-            vector_scopes.mark(tenant, written, self.exact_scan_limit, now_ms),
         ]
 
     # -- reads: episodes ------------------------------------------------------
@@ -270,35 +257,8 @@ class Neo4jStore(Neo4jConnection):
 
     def nearest_entities(self, tenant: str, scope_keys: list[str],
                          embeddings: list[list[float]], limit: int) -> list[list[ScoredEntity]]:
-        """:meth:`_nearest`'s rule for many vectors: one query ranks a small scope exactly
-        for all of them; a large one takes one more per widening of the index search."""
-        found: list[list[ScoredEntity]] = [[] for _ in embeddings]
-        asked = [i for i, vector in enumerate(embeddings) if any(vector)]
-        if not scope_keys or limit <= 0 or not asked:
-            return found
-        vectors = [embeddings[i] for i in asked]
-        row = self._read(resolution.nearest_entities_scan(tenant, scope_keys, vectors,
-                                                          self.exact_scan_limit, limit))[0]
-        for i, hits in zip(asked, row["found"], strict=True):
-            found[i] = _scored_entities(hits)
-        if row["exact"]:
-            return found
-        ranked = {i: found[i] for i in asked}
-        k = _first_candidates(row, limit)
-        while asked:
-            rows = self._read(resolution.nearest_entities_index(tenant, scope_keys, vectors, k,
-                                                                limit))
-            wider = []
-            for i, r in zip(asked, rows, strict=True):
-                indexed = _scored_entities(r["hits"])
-                # the index holds the large scopes; the scan ranked the others (vector_scopes)
-                found[i] = search.best(indexed + ranked[i], limit, lambda hit: hit.entity.id,
-                                       lambda hit: hit.score)
-                if len(indexed) < limit and int(r["seen"]) >= k and k < MAX_CANDIDATES:
-                    wider.append(i)
-            asked, k = wider, min(k * OVERSAMPLE, MAX_CANDIDATES)
-            vectors = [embeddings[i] for i in asked]
-        return found
+        return nearest.nearest_entities(self._read, self._vector_rule(), tenant, scope_keys,
+                                        embeddings, limit)
 
     def fulltext_entities(self, tenant: str, scope_keys: list[str], text: str,
                           limit: int) -> list[Scored]:
@@ -376,44 +336,12 @@ class Neo4jStore(Neo4jConnection):
 
     def _nearest(self, index: str, tenant: str, scope_keys: list[str], embedding: list[float],
                  limit: int, time: TimeFilter | None = None) -> list[Scored]:
-        """Nearest neighbours in scope (and time), ranked within the scope when it is small.
+        return nearest.nearest(self._read, self._vector_rule(), index, tenant, scope_keys,
+                               embedding, limit, time)
 
-        A scope of fewer than ``exact_scan_limit`` nodes is ranked within itself, found
-        through its range index (by its sketches first when it is large enough for them to
-        pay: ``search_reads.vector_scan_scope``). A larger one goes to the vector index, which
-        holds every tenant and cannot filter: it is asked for as many candidates
-        as the scope's share of the index needs to yield ``limit``, the
-        candidates are filtered, and the search widens (up to MAX_CANDIDATES)
-        while too few are kept. Never a scan of all facts.
-        """
-        if not scope_keys or limit <= 0 or not any(embedding):
-            return []
-        now = utcnow()
-        row = self._read(search_reads.vector_scan_scope(index, tenant, scope_keys, embedding,
-                                                         self.exact_scan_limit, time, now,
-                                                         k=limit,
-                                                         shortlist=self.sketch_shortlist))[0]
-        ranked = [Scored(id=str(h["id"]), score=float(h["score"])) for h in row["hits"]]
-        if row["exact"]:
-            return ranked
-        k = _first_candidates(row, limit)
-        kept, complete = self._index_pass(index, tenant, scope_keys, embedding, k, time, now,
-                                              limit)
-        while len(kept) < limit and not complete and k < MAX_CANDIDATES:
-            k = min(k * OVERSAMPLE, MAX_CANDIDATES)
-            kept, complete = self._index_pass(index, tenant, scope_keys, embedding, k, time, now,
-                                              limit)
-        # the index holds the large scopes; the scan ranked the others (vector_scopes)
-        return search.best(kept + ranked, limit, lambda hit: hit.id, lambda hit: hit.score)
-
-    def _index_pass(self, index: str, tenant: str, scope_keys: list[str],
-                    embedding: list[float], k: int, time: TimeFilter | None,
-                    now: datetime, limit: int) -> tuple[list[Scored], bool]:
-        """The best in-scope hits among the index's k nearest, and whether the index had no more."""
-        row = self._read(search_reads.vector_search(index, tenant, scope_keys, embedding, k,
-                                                     time, now, limit=limit))[0]
-        kept = [Scored(id=str(h["id"]), score=float(h["score"])) for h in row["hits"]]
-        return kept, int(row["seen"]) < k
+    def _vector_rule(self) -> search.VectorRule:
+        """The vector rule at this store's settings, which tests may change after opening."""
+        return nearest.rule(self.exact_scan_limit, self.sketch_shortlist)
 
     def fulltext_turns(self, tenant: str, scope_keys: list[str], text: str,
                        limit: int, time: TimeFilter | None = None) -> list[TurnHit]:
@@ -446,8 +374,7 @@ class Neo4jStore(Neo4jConnection):
         server thread."""
         if not plan.scope_keys:
             return ChannelHits()
-        rule = search.VectorRule(self.exact_scan_limit, SHARE_MARGIN, MIN_CANDIDATES,
-                                 MAX_CANDIDATES, OVERSAMPLE, self.sketch_shortlist)
+        rule = self._vector_rule()
         now = utcnow()
         ranking = self.cached_ranking if any(plan.embedding) else None
         cached = ranking.candidates(tenant, plan) if ranking is not None else None
@@ -526,14 +453,3 @@ class Neo4jStore(Neo4jConnection):
     def drop_requests(self, tenant: str, keys: list[str] | None = None) -> None:
         self._write([requests.drop_requests(tenant, keys)])
 
-
-def _first_candidates(row: Mapping[str, Any], limit: int) -> int:
-    """How many candidates the first index pass asks for: enough for ``limit`` in scope if the
-    scope's share of the index (``size`` of ``total``) holds among them, with a margin."""
-    share = max(int(row["size"]), 1) / max(int(row["total"]), 1)
-    return min(max(int(limit * SHARE_MARGIN / share), MIN_CANDIDATES), MAX_CANDIDATES)
-
-
-def _scored_entities(hits: list[dict[str, Any]]) -> list[ScoredEntity]:
-    return [ScoredEntity(entity=records.entity_from(h["n"]), score=float(h["score"]))
-            for h in hits]

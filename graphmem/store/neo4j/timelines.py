@@ -11,7 +11,7 @@ is the last committed one and stays so until this transaction ends.
 
 from __future__ import annotations
 
-from graphmem.store.neo4j.reads import Params, Query
+from graphmem.store.neo4j.reads import Params, Query, write_locked
 
 CONSTRAINT = ("timeline_key", "CREATE CONSTRAINT timeline_key IF NOT EXISTS"
               " FOR (n:Timeline) REQUIRE (n.tenant, n.key) IS UNIQUE")
@@ -42,10 +42,9 @@ def lock(tenant: str, rows: list[Params], deleted_fact_ids: list[str]) -> Query:
         "ORDER BY key\n"
         "MERGE (t:Timeline {tenant: $tenant, key: key})\n"
         "ON CREATE SET t.scopeKey = scopeKey, t.version = 0\n"
-        "SET t.locking = true\n"
+        + write_locked("t") +
         "WITH t, key, expected, t.version AS seen\n"
         "SET t.version = seen + 1\n"
-        "REMOVE t.locking\n"
         "WITH key, expected, seen WHERE any(e IN expected WHERE e <> seen)\n"
         "RETURN key",
         {"tenant": tenant, "rows": rows, "deleted": deleted_fact_ids},

@@ -14,7 +14,7 @@ every write batch already locks:
 
 - A write that finds a scope holding ``index_from`` nodes of a kind (:data:`KINDS`; the
   writing store's ``exact_scan_limit``) marks the clock due (``dueFact``, the write's time
-  in ms) and tells the store (:func:`due_scopes`, the write query's ``due``). It does not
+  in ms) and tells the store (the write query's ``due``). It does not
   label the scope itself: putting 5,000 vectors into an index took that write 4.2-5.0 s.
   The store labels the scope beside the writes (:mod:`graphmem.store.neo4j.scope_indexing`):
   it claims the mark (:func:`claim`), labels the nodes in batches (:func:`label_batch`),
@@ -38,7 +38,7 @@ finds every node.
 
 from __future__ import annotations
 
-from graphmem.store.neo4j.reads import Params, Query
+from graphmem.store.neo4j.reads import Params, Query, write_locked
 
 #: The labels whose vectors are indexed, each with the label its large scopes' nodes carry.
 INDEXED = {"Fact": "IndexedFact", "Entity": "IndexedEntity", "Message": "IndexedMessage"}
@@ -69,21 +69,31 @@ def _checked(kind: str) -> str:
     return kind
 
 
-def mark(tenant: str, rows: list[Params], index_from: int, now_ms: int) -> Query:
-    """Label what a write batch wrote into indexed scopes, and mark due (at ``now_ms``) the
-    scopes that reached ``index_from`` nodes of a kind.
+def mark(tenant: str, rows: list[Params], index_from: int, now_ms: int,
+         claim_ms: int) -> Query:
+    """Label what a write batch wrote into indexed scopes, mark due (at ``now_ms``) the
+    scopes that reached ``index_from`` nodes of a kind, and return as one list ``due``,
+    ``{scopeKey, kind, due}``, the written scopes whose nodes of a kind the store should
+    label: marked due now, or their mark is older than ``claim_ms`` (the job labelling
+    them stopped).
 
     Rows: ``{scopeKey, factIds, entityIds, messageIds}``, sorted by scope key. Runs in the
     write's transaction after :func:`graphmem.store.neo4j.scope_clocks.stamp`, which locked
     these rows' clocks in that order, so the count and the labels are the commit's own.
     """
+    kinds = ", ".join(f"{{kind: '{kind}', due: c.{due(kind)}, indexed: c.{flag(kind)}}}"
+                      for kind in KINDS)
     text = ("UNWIND $rows AS row\n"
             "MERGE (c:ScopeClock {tenant: $tenant, scopeKey: row.scopeKey})\n"
             "ON CREATE SET c.n = timestamp() * 1000\n"
             "WITH c, row\n")
     text += "".join(_mark_kind(kind) for kind in KINDS)
-    return text.rstrip("\n"), {"tenant": tenant, "rows": rows, "from": max(1, index_from),
-                               "now": now_ms}
+    text += (f"UNWIND [{kinds}] AS k\n"
+             "WITH row, k WHERE k.due IS NOT NULL AND NOT coalesce(k.indexed, false)"
+             " AND (k.due = $now OR k.due < $now - $claim)\n"
+             "RETURN collect({scopeKey: row.scopeKey, kind: k.kind, due: k.due}) AS due")
+    return text, {"tenant": tenant, "rows": rows, "from": max(1, index_from), "now": now_ms,
+                  "claim": claim_ms}
 
 
 def _scope_nodes(kind: str, key: str) -> str:
@@ -116,32 +126,13 @@ def _mark_kind(kind: str) -> str:
         "}\n")
 
 
-def due_scopes(tenant: str, rows: list[Params], now_ms: int, claim_ms: int) -> Query:
-    """The write query's last part: as one list ``due``, ``{scopeKey, kind, due}`` of the
-    written scopes whose nodes of a kind the store should label (:func:`mark` marked them
-    due in this write, at ``now_ms``, or their mark is older than ``claim_ms``: the job
-    labelling them stopped). Rows as :func:`mark`'s."""
-    kinds = ", ".join(f"{{kind: '{kind}', due: c.{due(kind)}, indexed: c.{flag(kind)}}}"
-                      for kind in KINDS)
-    return ("UNWIND $rows AS row\n"
-            "MATCH (c:ScopeClock) USING INDEX c:ScopeClock(tenant, scopeKey)"
-            " WHERE c.tenant = $tenant AND c.scopeKey = row.scopeKey\n"
-            f"UNWIND [{kinds}] AS k\n"
-            "WITH row, k WHERE k.due IS NOT NULL AND NOT coalesce(k.indexed, false)"
-            " AND (k.due = $now OR k.due < $now - $claim)\n"
-            "RETURN collect({scopeKey: row.scopeKey, kind: k.kind, due: k.due}) AS due",
-            {"tenant": tenant, "rows": rows, "now": now_ms, "claim": claim_ms})
-
-
 def claim(tenant: str, key: str, kind: str, seen_ms: int, now_ms: int) -> Query:
     """Take the job of labelling a due scope: the mark moves from ``seen_ms`` (as the
     write, or this job's last claim, left it) to ``now_ms``; no row if another job took it
     meanwhile, or it is done. The clock is locked before the mark is compared, so of two
     claims of one mark one wins; a claim retried after its commit (``now_ms`` already
     there) is still this job's."""
-    return ("MATCH (c:ScopeClock {tenant: $tenant, scopeKey: $key})\n"
-            "SET c.locking = true\n"
-            "REMOVE c.locking\n"
+    return (_locked_clock() +
             f"WITH c WHERE c.{due(kind)} IN [$seen, $now]\n"
             f"SET c.{due(kind)} = $now\n"
             "RETURN c.scopeKey AS key",
@@ -163,9 +154,7 @@ def finish(tenant: str, key: str, kind: str, claimed_ms: int) -> Query:
     that committed before sees its nodes labelled here; one after reads the flag and labels
     its own (:func:`mark`). Only while the job's claim (``claimed_ms``) holds: no row
     otherwise (another job took the mark over, or the scope was deleted)."""
-    return ("MATCH (c:ScopeClock {tenant: $tenant, scopeKey: $key})\n"
-            "SET c.locking = true\n"
-            "REMOVE c.locking\n"
+    return (_locked_clock() +
             f"WITH c WHERE c.{due(kind)} = $claimed\n"
             f"CALL (c) {{ {_scope_nodes(kind, '$key')} AND NOT n:{INDEXED[kind]}"
             f" SET n:{INDEXED[kind]} }}\n"
@@ -173,6 +162,12 @@ def finish(tenant: str, key: str, kind: str, claimed_ms: int) -> Query:
             f"REMOVE c.{due(kind)}\n"
             "RETURN c.scopeKey AS key",
             {"tenant": tenant, "key": key, "claimed": claimed_ms})
+
+
+def _locked_clock() -> str:
+    """The clock of ``$key`` as ``c``, its write lock taken: what is read of it next is its
+    last committed state, and stays so until the transaction ends."""
+    return "MATCH (c:ScopeClock {tenant: $tenant, scopeKey: $key})\n" + write_locked("c")
 
 
 def unindexed_keys(kind: str, name: str, keys: str = "$scopeKeys") -> str:

@@ -14,12 +14,13 @@ from datetime import datetime
 from graphmem.models import FactStatus
 from graphmem.store.neo4j.sketch import SKETCH_PROPERTY
 from graphmem.store.neo4j.reads import (ENTITY_TIMES, EPISODE_TIMES, FACT_TIMES, MESSAGE_TIMES,
-                                        KEEP_PLAN, Params, Query, as_one_map, each_by_id,
+                                        KEEP_PLAN, Params, Query, as_one_map, checked_alias,
+                                        each_by_id,
                                         relationship_type)
 
 
 def in_one(statements: list[Query], guard: Query | None = None,
-           result: Query | None = None) -> Query:
+           result: tuple[Query, str] | None = None) -> Query:
     """Several write statements as one query (one round trip), run in order.
 
     Planning this query takes about 2 s, so it is planned once per server: each statement
@@ -32,9 +33,9 @@ def in_one(statements: list[Query], guard: Query | None = None,
     hint cannot fix runs apart (:func:`link_fact_relationships`). With a ``guard``
     (:func:`graphmem.store.neo4j.timelines.lock`), it runs first and the statements only
     when it returned no row; the query returns the guard's rows as one list, ``conflicts``.
-    With a ``result``, a query returning one row of one column ``due``
-    (:func:`graphmem.store.neo4j.vector_scopes.due_scopes`), it runs last and the query
-    returns that column too.
+    With a ``result``, a query returning one row of the one column named beside it
+    (:func:`graphmem.store.neo4j.vector_scopes.mark` and ``due``), it runs last and the
+    query returns that column too.
 
     >>> text, params = in_one([("MERGE (n:X {id: $id})", {"id": 1})])
     >>> print(text)
@@ -54,9 +55,10 @@ def in_one(statements: list[Query], guard: Query | None = None,
         params.update(own)
     tail, returned = "", ""
     if result is not None:
-        text, own = as_one_map(result, "result")
+        last, column = result
+        text, own = as_one_map(last, "result")
         params.update(own)
-        tail, returned = "\nCALL () {\n" + text + "\n}", ", due"
+        tail, returned = "\nCALL () {\n" + text + "\n}", ", " + checked_alias(column)
     if guard is None:
         return KEEP_PLAN + "\n".join(parts) + tail + "\nRETURN [] AS conflicts" + returned, params
     text, own = as_one_map(guard, "guard")
