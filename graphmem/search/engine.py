@@ -198,7 +198,10 @@ class SearchEngine:
         _drop_contradicted(hits, turns, facts, slot, time, now, self.registry)
         _drop_overridden(hits, facts, slot, self.registry, time)
         absorb_turns(hits, turns)
-        if focus:
+        if focus or (focus.stranger and match is not None):
+            # a slot asked of someone the scope does not know ("Where does Priya work?") is
+            # about her alone as well: no one's value answers (above), and the rest of
+            # what others said gives way as it does to a known person
             _apply_focus(hits, focus, facts, turns, relevance, strict=slot is not None)
         similarity = _similarities(hits, relevance, facts, vector) if request.rerank else {}
         ordered = self._order(hits, request, facts, now, similarity)

@@ -271,10 +271,19 @@ def stranger_focus(question: str, known: list[Entity]) -> Focus:
     """A person the question names by a capitalised name that no ``known`` entity has
     ("Where does Priya work?"): a focus with no entity (see :attr:`Focus.stranger`)."""
     taken = {w for e in known for n in (e.name, *e.aliases) for w in _name_words(n)}
-    names = {normalize_name(w) for w in _WORD.findall(_without_possessives(question))
+    words = _WORD.findall(_without_possessives(question))
+    if words and not _POSSESSIVE_START.match(question):
+        # a question's first word is capitalised whatever it is: "Recommend a place to
+        # live" asks for advice; only "Priya's car?" names someone with it
+        words = words[1:]
+    names = {normalize_name(w) for w in words
              if w[:1].isupper() and w[1:].islower() and len(w) > 1}
     unknown = frozenset(n for n in names if n not in NOT_NAMES and n not in taken)
     return Focus((), unknown) if unknown else Focus()
+
+
+#: A question that opens with a possessive: "Priya's car?".
+_POSSESSIVE_START = re.compile(r"^\W*[\w-]+['’]s\b")
 
 
 def focus_names(question: str) -> list[str]:

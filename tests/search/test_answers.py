@@ -44,8 +44,9 @@ def say(memory: Memory, tenant: str, user: str, when: str, text: str) -> None:
                 timestamp=datetime.fromisoformat(when).replace(tzinfo=UTC))]))
 
 
-def ask(memory: Memory, tenant: str, user: str, query: str, **view: object) -> list[SearchHit]:
-    request = SearchRequest(scope=Scope(user_id=user), query=query, limit=3, **view)  # type: ignore[arg-type]
+def ask(memory: Memory, tenant: str, user: str, query: str, limit: int = 3,
+        **view: object) -> list[SearchHit]:
+    request = SearchRequest(scope=Scope(user_id=user), query=query, limit=limit, **view)  # type: ignore[arg-type]
     return memory.search(tenant, request).results
 
 
@@ -84,6 +85,19 @@ def test_a_person_the_scope_does_not_know_is_answered_by_no_one_else(memory: Mem
         found = ask(memory, tenant, "noah", question)
         assert not any(h.predicate == slot or theirs in h.text for h in found), (question, found)
     assert texts(ask(memory, tenant, "noah", "Where does Ana work?"))[0] == "Ana works at Google."
+
+
+def test_what_others_said_gives_way_to_a_slot_asked_of_a_stranger(memory: Memory,
+                                                                  tenant: str) -> None:
+    noah(memory, tenant)
+    say(memory, tenant, "noah", "2024-03-02T10:00:00", "I love hiking in the Alps with Rex.")
+    # about Maya, whom the scope does not know: nothing said of anyone else answers...
+    for question in ("Where does Maya work?", "What car does Maya drive?"):
+        assert not [h for h in ask(memory, tenant, "noah", question) if h.kind == "fact"], \
+            question
+    # ...while a request for advice names no one, and the scope's facts serve it
+    assert "Sara drives Volvo." in texts(ask(memory, tenant, "noah", "Recommend a car to drive",
+                                             limit=10))
 
 
 def test_a_forgotten_fact_takes_its_turns_answer_with_it(memory: Memory, tenant: str) -> None:

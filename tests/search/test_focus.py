@@ -7,8 +7,8 @@ import pytest
 from graphmem.embed.base import Embedder
 from graphmem.ingest.inputs import FactInput
 from graphmem.ingest.pipeline import Ingestor
-from graphmem.models import Scope
-from graphmem.search.focus import find_focus, speaks_of_self, speaks_of_them
+from graphmem.models import Entity, Scope
+from graphmem.search.focus import find_focus, speaks_of_self, speaks_of_them, stranger_focus
 from graphmem.store.base import GraphStore, TurnHit
 from tests.ingest.helpers import ScriptedExtractor, day
 
@@ -43,6 +43,17 @@ def test_things_and_unknown_names_are_no_focus(store: GraphStore, embedder: Embe
     seed(store, embedder, tenant)
     assert not find_focus(store, tenant, TEAM.visible_keys, "what does the project use")
     assert not find_focus(store, tenant, TEAM.visible_keys, "Where does Priya work?")
+
+
+@pytest.mark.parametrize(("question", "names"), [
+    ("Where does Priya work?", {"priya"}), ("Priya's job?", {"priya"}),
+    # a question's first word is capitalised whatever it is
+    ("Recommend a place to live", set()), ("Suggest a hike near Lisbon", {"lisbon"}),
+    ("Where does Maya Lee work?", set())])
+def test_a_stranger_is_a_capitalised_name_no_one_known_has(question: str,
+                                                          names: set[str]) -> None:
+    maya = Entity(tenant="t", scope_key=TEAM.key, name="Maya Lee", type="person")
+    assert set(stranger_focus(question, [maya]).names) == names
 
 
 def test_the_user_and_their_kin_are_told_apart() -> None:
