@@ -10,9 +10,9 @@ and without its embedding.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 from graphmem.ingest.inputs import EntityName, EpisodeInput, FactInput, check_interval
 from graphmem.ingest.pipeline import IngestResult
@@ -279,6 +279,22 @@ class RecentMessage(BaseModel):
     role: CleanText | None = Field(None, max_length=64)
 
 
+def _recent_kind(value: Any) -> str | None:
+    """Which form a ``recent_messages`` item takes, so that an error names that form's fault
+    alone (not every form the item failed as)."""
+    if isinstance(value, str):
+        return "text"
+    return "message" if isinstance(value, (dict, RecentMessage)) else None
+
+
+#: An earlier message of the conversation: its text, or ``{content, speaker?, role?}``.
+Recent = Annotated[
+    Annotated[SaidText, Field(max_length=20_000), Tag("text")]
+    | Annotated[RecentMessage, Tag("message")],
+    Discriminator(_recent_kind, custom_error_type="recent_message",
+                  custom_error_message="is a message's text or an object with its content")]
+
+
 class SearchBody(BaseModel):
     model_config = STRICT
 
@@ -288,7 +304,7 @@ class SearchBody(BaseModel):
     as_known_at: UtcDateTime | None = None
     include_history: Flag = False
     limit: Count = Field(default=10, ge=1, le=200)
-    recent_messages: list[CleanText | RecentMessage] = Field(default_factory=list, max_length=20)
+    recent_messages: list[Recent] = Field(default_factory=list, max_length=20)
     categories: list[Category] | None = None
     min_score: Number | None = None
     include_turns: Flag = True

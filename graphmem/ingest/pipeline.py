@@ -172,7 +172,8 @@ class Ingestor:
                                    for e in {e.id: e for e in resolution.by_name.values()}.values()]
                 results.append(IngestResult(episode_id=episode.id, language=extraction.language,
                                             warnings=[*extraction.warnings,
-                                                      *_dated_ahead(episode, now)],
+                                                      *_dated_ahead(episode, now),
+                                                      *_unread_document(episode, extraction)],
                                             entities=list(resolution.created)))
             outcome = editor.finish()
             batch.turn_vectors = {e.id: turn_vectors[e.id] for e in batch.episodes
@@ -421,6 +422,16 @@ def _dated_ahead(episode: Episode, now: datetime) -> list[str]:
             f"({iso_utc(now.replace(microsecond=0))}): its facts hold only from then"
             for i, m in enumerate(episode.messages)
             if m.timestamp is not None and m.timestamp > now + AHEAD_WARNING]
+
+
+def _unread_document(episode: Episode, extraction: Extraction) -> list[str]:
+    """A warning when a JSON document gave no facts: it is kept and its text is searched,
+    but its values are in no timeline, which a client that sent structured data expects."""
+    if episode.source != "json" or extraction.facts:
+        return []
+    return ["no facts were extracted from the document: it is stored and search finds its "
+            "text, but none of its values is a fact; send them as structured facts "
+            "(subject, predicate, object) to put them in the graph"]
 
 
 @dataclass

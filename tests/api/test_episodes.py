@@ -50,6 +50,21 @@ def test_text_and_document_episodes(client: TestClient) -> None:
     assert doc.status_code == 201, doc.text
 
 
+def test_a_document_that_gives_no_facts_says_so_and_is_still_found(client: TestClient) -> None:
+    said = client.post("/v1/episodes", json={"scope": ALICE,
+                                              "document": {"note": "I work at Initech."}})
+    assert said.status_code == 201, said.text
+    assert said.json()["created"] and said.json()["warnings"] == []
+    values = client.post("/v1/episodes", json={"scope": ALICE, "document": {
+        "employer": "Globex", "city": "Lyon"}})
+    assert values.status_code == 201, values.text
+    assert values.json()["created"] == []
+    assert any("no facts were extracted from the document" in w
+               for w in values.json()["warnings"]), values.json()
+    found = client.post("/v1/memories/search", json={"scope": ALICE, "query": "Globex"})
+    assert any("Globex" in hit["text"] for hit in found.json()["results"]), found.json()
+
+
 def test_temporary_chat_stores_and_extracts_nothing(client: TestClient) -> None:
     response = client.post("/v1/episodes", json=episode("I work at Acme.", temporary=True))
     assert response.status_code == 200

@@ -63,6 +63,13 @@ def test_search_validation(client: TestClient) -> None:
                        422, "text", "blank")
     assert_problem(client.post("/v1/memories/search", json={
         "scope": ALICE, "query": "x", "recent_messages": [{"content": "  "}]}), 422, "blank")
+    # an earlier message is its text or an object: each is judged as the form it takes
+    for item, fragments in (("  ", ("recent_messages.0", "blank")),
+                            (42, ("recent_messages.0: is a message's text or an object",)),
+                            ({"text": "hi"}, ("recent_messages.0", "content", "Field required"))):
+        problem = assert_problem(client.post("/v1/memories/search", json={
+            "scope": ALICE, "query": "x", "recent_messages": [item]}), 422, *fragments)
+        assert "function-after" not in problem["detail"], problem
     assert_problem(client.post("/v1/memories/search", json={"scope": ALICE, "query": "x"},
                                headers={"Idempotency-Key": ""}), 422, "Idempotency-Key")
     assert_problem(client.post("/v1/memories/search", json={"query": "x"}), 422, "scope")
