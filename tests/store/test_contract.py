@@ -78,6 +78,28 @@ def test_a_failing_batch_writes_nothing(store: GraphStore, tenant: str) -> None:
     assert store.get_episode(tenant, good.id) is None
 
 
+@pytest.mark.parametrize("record", ["entity", "fact", "turn"])
+def test_a_vector_of_another_dimension_is_refused_before_anything_is_written(
+        store: GraphStore, embedder: Embedder, tenant: str, record: str) -> None:
+    good = _episode(tenant)
+    short = [0.5] * 7
+    entity = Entity(tenant=tenant, scope_key=ALICE.key, name="Alice",
+                    embedding=short if record == "entity" else None)
+    facts = [Fact(tenant=tenant, scope_key=ALICE.key, subject_id=entity.id,
+                  subject_name="Alice", predicate="LIVES_IN", object_id=entity.id,
+                  object_name="Alice", text="Alice lives in Lisbon.", valid_from=day(3),
+                  timeline_key="t", embedding=short)] if record == "fact" else []
+    turns = {good.id: [short]} if record == "turn" else {}
+    with pytest.raises(StoreError, match="7-dimensional embedding"):
+        store.write(tenant, WriteBatch(episodes=[good], entities=[entity], facts=facts,
+                                       turn_vectors=turns))
+    assert store.get_episode(tenant, good.id) is None
+    assert store.get_entities(tenant, [entity.id]) == []
+    # and the store still takes a batch of the right dimension
+    store.write(tenant, WriteBatch(episodes=[good]))
+    assert store.get_episode(tenant, good.id) == good
+
+
 def test_delete_scope_leaves_nothing_in_any_index(store: GraphStore, embedder: Embedder,
                                                   tenant: str) -> None:
     ingestor = Ingestor(store, ScriptedExtractor({"I moved to Lisbon": [said("LIVES_IN", "Lisbon")]}),

@@ -10,7 +10,6 @@ attaches one when a caller asks for whole facts.
 
 from __future__ import annotations
 
-import copy
 import heapq
 import sqlite3
 import sys
@@ -55,16 +54,22 @@ _ENTITY_SHARED = ("tenant", "scope_key", "type")
 def _compact(record: M, fields: set[str], shared: tuple[str, ...]) -> M:
     """The record as the mirror keeps it: without its vector, sharing what repeats.
 
-    A shallow copy (pydantic's ``__copy__``: no validation, no walk over the fields'
-    defaults), where ``model_construct`` cost about 16 us a record, a third of a batch's
-    mirror time."""
-    compact = copy.copy(record)
-    values = compact.__dict__
+    A shallow copy made as pydantic's ``__copy__`` makes one, without copying the two
+    things it would replace at once (the set of fields given, and the vector): where
+    ``model_construct`` cost about 16 us a record, and ``copy.copy`` a fifth of a batch's
+    mirror time. The models have no private attributes and no extra fields, the only other
+    state a copy carries (a test holds them to it)."""
+    cls = type(record)
+    compact = cls.__new__(cls)
+    values = dict(record.__dict__)
     values["embedding"] = None
     for name in shared:
         if type(values[name]) is str:
             values[name] = sys.intern(values[name])
+    object.__setattr__(compact, "__dict__", values)
     object.__setattr__(compact, "__pydantic_fields_set__", fields)
+    object.__setattr__(compact, "__pydantic_extra__", None)
+    object.__setattr__(compact, "__pydantic_private__", None)
     return compact
 
 
@@ -118,8 +123,9 @@ class EmbeddedIndex:
             if (row := _row(blob)) is not None:
                 self._put_turns((tenant, scope_key), episode_id, {idx: row})
 
-    def apply(self, batch: WriteBatch) -> None:
-        """Mirror a committed batch."""
+    def apply(self, batch: WriteBatch, rows: dict[str, npt.NDArray[np.float32]]) -> None:
+        """Mirror a committed batch; ``rows``: its entities' and facts' vectors as float32
+        rows, by id (converted once, for the file and here)."""
         for fid in batch.delete_fact_ids:
             self._drop_fact(fid)
         for eid in batch.delete_entity_ids:
@@ -128,9 +134,9 @@ class EmbeddedIndex:
             self._drop_turns(episode_id)
         blocks = _Blocks()
         for entity in batch.entities:
-            self._put_entity(entity, blocks)
+            self._put_entity(entity, blocks, rows.get(entity.id))
         for fact in batch.facts:
-            self._put_fact(fact, blocks)
+            self._put_fact(fact, blocks, rows.get(fact.id))
         blocks.flush()
         for episode in batch.episodes:
             vectors = batch.turn_vectors.get(episode.id)
@@ -279,7 +285,8 @@ class EmbeddedIndex:
             indexes[key] = VectorIndex(self.dimension)
         return indexes[key]
 
-    def _put_fact(self, fact: Fact, vectors: _Blocks) -> None:
+    def _put_fact(self, fact: Fact, vectors: _Blocks, row: Vector | None = None) -> None:
+        """Put ``fact``, and its vector: ``row``, else its embedding (if any)."""
         old = self.facts.get(fact.id)
         # A fact that keeps its ends keeps its edge, and so its place among its entities'
         # facts: a change of status or validity (a supersession, another process's access
@@ -291,8 +298,9 @@ class EmbeddedIndex:
             self._unrank(fact)
         if not kept and old is not None and self.graph.has_edge(*_ends(old), key=fact.id):
             self.graph.remove_edge(*_ends(old), key=fact.id)
-        if fact.embedding is not None:
-            vectors.add(self._index(self._fact_vectors, fact), fact.id, fact.embedding)
+        row = fact.embedding if row is None else row
+        if row is not None:
+            vectors.add(self._index(self._fact_vectors, fact), fact.id, row)
         self.facts[fact.id] = _compact(fact, _FACT_FIELDS, _FACT_SHARED)
         if not kept:
             self.graph.add_edge(*_ends(fact), key=fact.id)
@@ -310,16 +318,12 @@ class EmbeddedIndex:
         """Put a fact read from the file (its doc and vector column), replacing the mirror's."""
         fact = Fact.model_validate_json(doc)
         self._forget_vector(self._fact_vectors, self.facts.get(fact.id), fact, blob)
-        self._put_fact(fact, vectors)
-        if (row := _row(blob)) is not None:
-            vectors.add(self._index(self._fact_vectors, fact), fact.id, row)
+        self._put_fact(fact, vectors, _row(blob))
 
     def _load_entity(self, doc: str, blob: object, vectors: _Blocks) -> None:
         entity = Entity.model_validate_json(doc)
         self._forget_vector(self._entity_vectors, self.entities.get(entity.id), entity, blob)
-        self._put_entity(entity, vectors)
-        if (row := _row(blob)) is not None:
-            vectors.add(self._index(self._entity_vectors, entity), entity.id, row)
+        self._put_entity(entity, vectors, _row(blob))
 
     def _drop_entity(self, entity_id: str) -> None:
         entity = self.entities.pop(entity_id, None)
@@ -339,9 +343,11 @@ class EmbeddedIndex:
                                 or (old.tenant, old.scope_key) != (new.tenant, new.scope_key)):
             self._index(indexes, old).remove([old.id])
 
-    def _put_entity(self, entity: Entity, vectors: _Blocks) -> None:
-        if entity.embedding is not None:
-            vectors.add(self._index(self._entity_vectors, entity), entity.id, entity.embedding)
+    def _put_entity(self, entity: Entity, vectors: _Blocks, row: Vector | None = None) -> None:
+        """Put ``entity``, and its vector: ``row``, else its embedding (if any)."""
+        row = entity.embedding if row is None else row
+        if row is not None:
+            vectors.add(self._index(self._entity_vectors, entity), entity.id, row)
         self.entities[entity.id] = _compact(entity, _ENTITY_FIELDS, _ENTITY_SHARED)
         self.graph.add_node(entity.id)
 

@@ -66,6 +66,8 @@ class EmbeddedStore(EmbeddedConnection):
         if batch.is_empty():
             return
         writes.refuse_other_tenants(tenant, batch)
+        writes.refuse_other_dimensions(batch, self.embedding_dim)
+        vectors = writes.vector_rows(batch.entities), writes.vector_rows(batch.facts)
         try:
             with self._lock:
                 with self._transaction() as db:
@@ -76,14 +78,14 @@ class EmbeddedStore(EmbeddedConnection):
                     writes.delete_episodes(db, tenant, batch.delete_episode_ids)
                     writes.delete_entities(db, tenant, batch.delete_entity_ids)
                     writes.write_episodes(db, batch.episodes, batch.turn_vectors)
-                    writes.write_entities(db, batch.entities)
-                    writes.write_facts(db, batch.facts)
+                    writes.write_entities(db, batch.entities, vectors[0])
+                    writes.write_facts(db, batch.facts, vectors[1])
                     writes.write_reminders(db, batch.reminders)
                     db.executemany(
                         sql.INSERT_MENTION,
                         [(m.episode_id, m.entity_id) for m in batch.mentions],
                     )
-                self._index.apply(batch)
+                self._index.apply(batch, {**vectors[0], **vectors[1]})
                 self._mirror_seq = seq
         except sqlite3.Error as err:
             raise StoreError(f"embedded store write failed, nothing was written: {err}") from err
