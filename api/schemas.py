@@ -12,7 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field
+from pydantic import StringConstraints, Tag, model_validator
 
 from graphmem.ingest.inputs import EntityName, EpisodeInput, FactInput, check_interval
 from graphmem.ingest.pipeline import IngestResult
@@ -34,6 +35,8 @@ from graphmem.models import (
     SaidText,
     Scope,
     UtcDateTime,
+    clean_text,
+    not_blank,
     utcnow,
 )
 from graphmem.search.context import ContextRequest, ContextSection
@@ -289,7 +292,8 @@ def _recent_kind(value: Any) -> str | None:
 
 #: An earlier message of the conversation: its text, or ``{content, speaker?, role?}``.
 Recent = Annotated[
-    Annotated[SaidText, Field(max_length=20_000), Tag("text")]
+    Annotated[str, StringConstraints(min_length=1, max_length=20_000),
+              AfterValidator(clean_text), AfterValidator(not_blank), Tag("text")]
     | Annotated[RecentMessage, Tag("message")],
     Discriminator(_recent_kind, custom_error_type="recent_message",
                   custom_error_message="is a message's text or an object with its content")]

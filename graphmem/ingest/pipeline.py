@@ -427,8 +427,8 @@ def _dated_ahead(episode: Episode, now: datetime) -> list[str]:
 def _unread_document(episode: Episode, extraction: Extraction) -> list[str]:
     """A warning when a JSON document gave no facts: it is kept and its text is searched,
     but its values are in no timeline, which a client that sent structured data expects."""
-    if episode.source != "json" or extraction.facts:
-        return []
+    if episode.source != "json" or extraction.facts or extraction.warnings:
+        return []  # an extractor that failed or fell back has said why
     return ["no facts were extracted from the document: it is stored and search finds its "
             "text, but none of its values is a fact; send them as structured facts "
             "(subject, predicate, object) to put them in the graph"]

@@ -46,7 +46,22 @@ NOT_NAMES = frozenset({
     "should", "tell", "the", "a", "an", "and", "or", "in", "on", "at", "of", "to", "for",
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday",
-    "saturday", "sunday", "today", "yesterday", "tomorrow"})
+    "saturday", "sunday", "today", "yesterday", "tomorrow",
+    # pronouns, capitalised at a sentence's start ("It's", "That's", "Let's")
+    "it", "its", "that", "this", "these", "those", "there", "here", "let", "he", "she", "they",
+    "we", "you", "my", "our", "your", "his", "her", "their"})
+#: Words a request or question opens with, capitalised there, that name no one: "Recommend
+#: a place to live", "Any health problems?". Another capitalised first word may be a name
+#: ("Maya works where?").
+OPENERS = frozenset({
+    "recommend", "suggest", "give", "list", "find", "show", "plan", "name", "describe",
+    "explain", "summarize", "summarise", "remind", "help", "compare", "choose", "pick",
+    "write", "draft", "book", "make", "get", "send", "check", "look", "search", "remember",
+    "note", "add", "create", "set", "schedule", "update", "change", "cancel", "delete",
+    "forget", "ask", "please", "any", "anything", "something", "some", "all", "every",
+    "hey", "hi", "hello", "thanks", "ok", "okay", "so", "also", "but", "then", "now",
+    "maybe", "perhaps", "just", "quick", "sorry", "again", "ideas", "thoughts", "advice",
+    "tips", "good", "best", "favorite", "favourite", "recipe", "recipes"})
 _WORD = re.compile(r"[\w'’-]+")
 
 
@@ -272,18 +287,12 @@ def stranger_focus(question: str, known: list[Entity]) -> Focus:
     ("Where does Priya work?"): a focus with no entity (see :attr:`Focus.stranger`)."""
     taken = {w for e in known for n in (e.name, *e.aliases) for w in _name_words(n)}
     words = _WORD.findall(_without_possessives(question))
-    if words and not _POSSESSIVE_START.match(question):
-        # a question's first word is capitalised whatever it is: "Recommend a place to
-        # live" asks for advice; only "Priya's car?" names someone with it
-        words = words[1:]
+    if words and words[0].lower() in OPENERS:
+        words = words[1:]  # capitalised as a first word, not as a name
     names = {normalize_name(w) for w in words
              if w[:1].isupper() and w[1:].islower() and len(w) > 1}
     unknown = frozenset(n for n in names if n not in NOT_NAMES and n not in taken)
     return Focus((), unknown) if unknown else Focus()
-
-
-#: A question that opens with a possessive: "Priya's car?".
-_POSSESSIVE_START = re.compile(r"^\W*[\w-]+['’]s\b")
 
 
 def focus_names(question: str) -> list[str]:

@@ -65,6 +65,8 @@ def test_search_validation(client: TestClient) -> None:
         "scope": ALICE, "query": "x", "recent_messages": [{"content": "  "}]}), 422, "blank")
     # an earlier message is its text or an object: each is judged as the form it takes
     for item, fragments in (("  ", ("recent_messages.0", "blank")),
+                            ("", ("recent_messages.0", "at least 1 character")),
+                            ("x" * 20_001, ("recent_messages.0", "at most 20000 characters")),
                             (42, ("recent_messages.0: is a message's text or an object",)),
                             ({"text": "hi"}, ("recent_messages.0", "content", "Field required"))):
         problem = assert_problem(client.post("/v1/memories/search", json={

@@ -381,3 +381,28 @@ def test_a_message_dated_far_ahead_is_stored_with_a_warning(ingestor: Ingestor,
     assert "message m9 is dated 2099-01-01T00:00:00Z," in ahead.warnings[0]  # as answers write it
     assert "+00:00" not in ahead.warnings[0]
     assert not tell(ingestor, tenant, 1, "I live in Bergen.").warnings
+
+
+class _FailingExtractor:
+    """An extractor whose service is down: ingestion keeps the episode and says why."""
+
+    name = "down"
+    uses_candidates = False
+
+    def extract(self, *_: object) -> object:
+        from graphmem.errors import ExtractionError
+
+        raise ExtractionError("the LLM server refused the connection")
+
+
+def test_a_document_that_gave_no_facts_is_warned_of_once_and_rightly(
+        store: GraphStore, embedder: Embedder, rules: RuleExtractor, tenant: str) -> None:
+    document = EpisodeInput(scope=ALICE, document={"employer": "Globex", "city": "Lyon"})
+    told = Ingestor(store, rules, embedder).ingest(tenant, document)
+    assert told.episode_id and not told.created
+    assert [w for w in told.warnings if "no facts were extracted from the document" in w]
+    # when the extractor failed, its own warning says why; no advice about the document
+    failed = Ingestor(store, _FailingExtractor(), embedder).ingest(  # type: ignore[arg-type]
+        tenant, EpisodeInput(scope=ALICE, document={"employer": "Initech"}))
+    assert [w for w in failed.warnings if w.startswith("extraction failed")]
+    assert not [w for w in failed.warnings if "from the document" in w], failed.warnings

@@ -47,8 +47,10 @@ def test_things_and_unknown_names_are_no_focus(store: GraphStore, embedder: Embe
 
 @pytest.mark.parametrize(("question", "names"), [
     ("Where does Priya work?", {"priya"}), ("Priya's job?", {"priya"}),
-    # a question's first word is capitalised whatever it is
-    ("Recommend a place to live", set()), ("Suggest a hike near Lisbon", {"lisbon"}),
+    ("Priya works where?", {"priya"}), ("Marco and Priya live where?", {"marco", "priya"}),
+    # a request's first word is capitalised as a first word; pronouns name no one
+    ("Recommend a place to live", set()), ("Any health problems?", set()),
+    ("It's Priya's birthday, what does she like?", {"priya"}), ("Let's plan a trip", set()),
     ("Where does Maya Lee work?", set())])
 def test_a_stranger_is_a_capitalised_name_no_one_known_has(question: str,
                                                           names: set[str]) -> None:

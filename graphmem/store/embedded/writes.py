@@ -48,7 +48,8 @@ def vector_rows(records: list[Entity] | list[Fact]) -> Rows:
     """The records' vectors as float32 rows, made once for the file and the mirror both: a
     batch's 500 vectors of 384 Python floats each took more of a write's time to convert
     twice than any statement. Of one dimension (:func:`refuse_other_dimensions`)."""
-    given = [r for r in records if r.embedding is not None]
+    # the last record of an id is the one written (write_entities, write_facts)
+    given = [r for r in {r.id: r for r in records}.values() if r.embedding is not None]
     if not given:
         return {}
     matrix = np.asarray([r.embedding for r in given], dtype=np.float32)

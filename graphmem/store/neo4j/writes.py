@@ -33,9 +33,9 @@ def in_one(statements: list[Query], guard: Query | None = None,
     hint cannot fix runs apart (:func:`link_fact_relationships`). With a ``guard``
     (:func:`graphmem.store.neo4j.timelines.lock`), it runs first and the statements only
     when it returned no row; the query returns the guard's rows as one list, ``conflicts``.
-    With a ``result``, a query returning one row of the one column named beside it
-    (:func:`graphmem.store.neo4j.vector_scopes.mark` and ``due``), it runs last and the
-    query returns that column too.
+    With a ``result``, a query that aggregates into one row of the one column named beside
+    it (:func:`graphmem.store.neo4j.vector_scopes.mark` and ``due``), it runs last (after a
+    guard, only when the statements ran) and the query returns that column too.
 
     >>> text, params = in_one([("MERGE (n:X {id: $id})", {"id": 1})])
     >>> print(text)
@@ -58,7 +58,11 @@ def in_one(statements: list[Query], guard: Query | None = None,
         last, column = result
         text, own = as_one_map(last, "result")
         params.update(own)
-        tail, returned = "\nCALL () {\n" + text + "\n}", ", " + checked_alias(column)
+        # after a guard, only when it found no conflict, as the statements: its aggregation
+        # then answers one row of nothing, and the query still returns the conflicts
+        opening = ("CALL () {\n" if guard is None
+                   else "CALL (conflicts) {\nWITH conflicts WHERE size(conflicts) = 0\n")
+        tail, returned = "\n" + opening + text + "\n}", ", " + checked_alias(column)
     if guard is None:
         return KEEP_PLAN + "\n".join(parts) + tail + "\nRETURN [] AS conflicts" + returned, params
     text, own = as_one_map(guard, "guard")
