@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
+from graphmem.errors import StoreError
 from graphmem.models import Category, Entity, Episode, Fact, FactStatus, UtcDateTime
 from graphmem.temporal import TimeFilter
 
@@ -64,6 +65,25 @@ class WriteBatch(BaseModel):
     timeline_versions: dict[str, int] = Field(
         default_factory=dict,
         description="timeline key -> the version the writer read (see GraphStore.write)")
+
+    def refuse_foreign(self, tenant: str, dimension: int) -> None:
+        """Raise :class:`StoreError` before anything is written when a record is another
+        tenant's, or a vector has another dimension than the store's (the embedded file would
+        take it and its mirror refuse it after the commit). Every store calls this first."""
+        records: list[Episode | Entity | Fact] = [*self.episodes, *self.entities, *self.facts]
+        owners = [(m.id, m.tenant) for m in records]
+        owners += [(r.todo_id, r.tenant) for r in self.reminders]
+        for model_id, owner in owners:
+            if owner != tenant:
+                raise StoreError(f"refusing to write {model_id} of another tenant into {tenant!r}")
+        vectors = [(e.id, e.embedding) for e in self.entities]
+        vectors += [(f.id, f.embedding) for f in self.facts]
+        vectors += [(f"{episode_id}:{i}", v) for episode_id, turns in self.turn_vectors.items()
+                    for i, v in enumerate(turns)]
+        for model_id, vector in vectors:
+            if vector is not None and len(vector) != dimension:
+                raise StoreError(f"{model_id} has a {len(vector)}-dimensional embedding; this "
+                                 f"store holds {dimension}-dimensional ones")
 
     def merged(self, later: WriteBatch) -> WriteBatch:
         """This batch and ``later`` as one, field by field, so that a new field is merged

@@ -65,8 +65,7 @@ class EmbeddedStore(EmbeddedConnection):
     def write(self, tenant: str, batch: WriteBatch) -> None:
         if batch.is_empty():
             return
-        writes.refuse_other_tenants(tenant, batch)
-        writes.refuse_other_dimensions(batch, self.embedding_dim)
+        batch.refuse_foreign(tenant, self.embedding_dim)
         vectors = writes.vector_rows(batch.entities), writes.vector_rows(batch.facts)
         try:
             with self._lock:

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.errors import StoreError, TimelineConflictError
+from graphmem.errors import TimelineConflictError
 from graphmem.models import Entity, Episode, Fact, episode_turns, turn_context_texts
 from graphmem.store import text as text_analysis
 from graphmem.store.embedded import sql
@@ -31,23 +31,10 @@ def _blob(vector: list[float] | None) -> bytes | None:
     return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
 
 
-def refuse_other_dimensions(batch: WriteBatch, dimension: int) -> None:
-    """Raise before anything is written when a vector of the batch has another dimension:
-    the file would take it, and the mirror's index refuse it after the commit."""
-    vectors = [(e.id, e.embedding) for e in batch.entities]
-    vectors += [(f.id, f.embedding) for f in batch.facts]
-    vectors += [(f"{episode_id}:{i}", v) for episode_id, turns in batch.turn_vectors.items()
-                for i, v in enumerate(turns)]
-    for record_id, vector in vectors:
-        if vector is not None and len(vector) != dimension:
-            raise StoreError(f"{record_id} has a {len(vector)}-dimensional embedding; this "
-                             f"store holds {dimension}-dimensional ones")
-
-
 def vector_rows(records: list[Entity] | list[Fact]) -> Rows:
     """The records' vectors as float32 rows, made once for the file and the mirror both: a
     batch's 500 vectors of 384 Python floats each took more of a write's time to convert
-    twice than any statement. Of one dimension (:func:`refuse_other_dimensions`)."""
+    twice than any statement. Of one dimension (:meth:`WriteBatch.refuse_foreign`)."""
     # the last record of an id is the one written (write_entities, write_facts)
     given = [r for r in {r.id: r for r in records}.values() if r.embedding is not None]
     if not given:
@@ -59,16 +46,6 @@ def vector_rows(records: list[Entity] | list[Fact]) -> Rows:
 def _row_blob(rows: Rows, record_id: str) -> bytes | None:
     row = rows.get(record_id)
     return None if row is None else row.tobytes()
-
-
-def refuse_other_tenants(tenant: str, batch: WriteBatch) -> None:
-    """Raise before anything is written when a record of the batch is another tenant's."""
-    models: list[Episode | Entity | Fact] = [*batch.episodes, *batch.entities, *batch.facts]
-    for model in models:
-        if model.tenant != tenant:
-            raise StoreError(f"refusing to write {model.id} of another tenant into {tenant!r}")
-    if any(r.tenant != tenant for r in batch.reminders):
-        raise StoreError(f"refusing to write a reminder of another tenant into {tenant!r}")
 
 
 def lock_timelines(db: sqlite3.Connection, tenant: str, batch: WriteBatch) -> None:

@@ -28,7 +28,6 @@ import time as clock
 from datetime import datetime
 from typing import Any
 
-from graphmem.errors import StoreError
 from graphmem.models import Entity, Episode, Fact, FactStatus, utcnow
 from graphmem.names import is_word
 from graphmem.store.neo4j import reads, reminders, requests, resolution, schema, search
@@ -123,23 +122,7 @@ class Neo4jStore(Neo4jConnection):
     def write(self, tenant: str, batch: WriteBatch) -> None:
         if batch.is_empty():
             return
-        vectors = [(e.id, e.embedding) for e in batch.entities]
-        vectors += [(f.id, f.embedding) for f in batch.facts]
-        vectors += [(f"{episode_id}:{i}", v) for episode_id, turns in batch.turn_vectors.items()
-                    for i, v in enumerate(turns)]
-        owners = [(m.id, m.tenant) for m in batch.episodes]
-        owners += [(e.id, e.tenant) for e in batch.entities]
-        owners += [(f.id, f.tenant) for f in batch.facts]
-        owners += [(r.todo_id, r.tenant) for r in batch.reminders]
-        for model_id, owner in owners:
-            if owner != tenant:
-                raise StoreError(f"refusing to write {model_id} of another tenant into {tenant!r}")
-        for model_id, vector in vectors:
-            if vector is not None and len(vector) != self.embedding_dim:
-                raise StoreError(
-                    f"{model_id} has a {len(vector)}-dimensional embedding; this store "
-                    f"holds {self.embedding_dim}-dimensional ones"
-                )
+        batch.refuse_foreign(tenant, self.embedding_dim)
         statements = [self._batch_query(tenant, batch)]
         typed = [{"id": f.id, "type": f.predicate} for f in batch.facts
                  if f.status is not FactStatus.RETRACTION]
