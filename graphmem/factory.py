@@ -39,7 +39,7 @@ def build_embedder(settings: Settings) -> Embedder:
             model=settings.embed_model, dimension=settings.embed_dimension))
     from graphmem.embed.onnx import OnnxEmbedder
 
-    return CachedEmbedder(OnnxEmbedder())
+    return CachedEmbedder(OnnxEmbedder(precision=settings.embed_precision))
 
 
 def build_extractor(settings: Settings) -> Extractor:
