@@ -10,11 +10,13 @@ over raw turns, and the two fused by RRF.
 
     python bench/locomo_recall.py --store embedded
     python bench/locomo_recall.py --store neo4j      # NEO4J_URI, or starts the local server
+    python bench/locomo_recall.py --embed-precision float32 --out PATH   # the other embedder
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -26,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from bench.common import load_locomo, questions, write_result  # noqa: E402
+from bench.common import load_locomo, machine, questions, write_result  # noqa: E402
 from bench.stores import open_bench_store  # noqa: E402
 from graphmem.embed.cache import CachedEmbedder  # noqa: E402
-from graphmem.embed.onnx import OnnxEmbedder  # noqa: E402
+from graphmem.embed.onnx import OnnxEmbedder, Precision  # noqa: E402
 from graphmem.extract.rules import RuleExtractor  # noqa: E402
 from graphmem.ingest.formats import locomo_episodes, locomo_sessions, locomo_turn_text  # noqa: E402
 from graphmem.memory import Memory  # noqa: E402
@@ -117,9 +119,10 @@ def baselines(sample: dict[str, Any], embedder: CachedEmbedder, scores: Scores,
                        frac(within_budget(ranked, by_id, count), qa["evidence_ids"]))
 
 
-def run(store_kind: str, limit_conversations: int | None) -> dict[str, Any]:
+def run(store_kind: str, limit_conversations: int | None,
+        precision: Precision = "int8") -> dict[str, Any]:
     data = load_locomo()[:limit_conversations]
-    embedder = CachedEmbedder(OnnxEmbedder())
+    embedder = CachedEmbedder(OnnxEmbedder(precision=precision))
     scores = Scores()
     total_turns, total_seconds = 0, 0.0
     with tempfile.TemporaryDirectory() as tmp, open_bench_store(store_kind, Path(tmp)) as store:
@@ -158,6 +161,7 @@ def run(store_kind: str, limit_conversations: int | None) -> dict[str, Any]:
         "search_ms": {"p50": round(1000 * float(np.percentile(search_times, 50)), 1),
                       "p95": round(1000 * float(np.percentile(search_times, 95)), 1)},
         "extractor": "rules (spaCy en_core_web_sm 3.8.0)",
+        "embedder": embedder.name,
         "anchors": {"bm25_turns@10": 61.0, "dense_turns@10": 51.1, "bm25_dense_rrf@10": 61.1},
     }
 
@@ -166,14 +170,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--store", choices=["embedded", "neo4j"], default="embedded")
     parser.add_argument("--conversations", type=int, default=None)
+    parser.add_argument("--embed-precision", choices=["int8", "float32"], default="int8")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="write here instead of bench/results (for an A/B run)")
     args = parser.parse_args()
-    result = run(args.store, args.conversations)
+    result = run(args.store, args.conversations,
+                 "float32" if args.embed_precision == "float32" else "int8")
     table = result["frac_at_k"]
     cols = ["all", *CATEGORIES.values()]
     print(f"\n{'system':22}" + "".join(f"{c:>13}" for c in cols))
     for system in sorted(table):
         print(f"{system:22}" + "".join(f"{table[system].get(c, float('nan')):>13.1f}" for c in cols))
     print(f"\ningest: {result['ingest']}  search: {result['search_ms']}")
+    if args.out is not None:
+        args.out.write_text(json.dumps({"machine": machine(), **result}, indent=2, default=str)
+                            + "\n", encoding="utf-8")
+        print(f"wrote {args.out}")
+        return
     path = write_result(f"locomo_recall_{args.store}", result)
     print(f"wrote {path}")
 

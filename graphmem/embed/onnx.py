@@ -205,7 +205,9 @@ class OnnxEmbedder:
         try:
             session = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
         except Exception as err:  # onnxruntime's errors share no public base class
-            raise EmbeddingError(f"onnxruntime cannot load {path}: {err}") from err
+            derived = (f" (its int8 copy in {self.cache_dir}; deleting that folder derives it "
+                       "again)" if self.precision == "int8" else "")
+            raise EmbeddingError(f"onnxruntime cannot load {path}{derived}: {err}") from err
 
         inputs = {i.name for i in session.get_inputs()}
         if not {"input_ids", "attention_mask"} <= inputs:

@@ -99,11 +99,19 @@ def test_int8_vectors_agree_with_float32() -> None:
 def test_int8_model_is_derived_once_into_the_cache(tmp_path: Path) -> None:
     first = OnnxEmbedder(cache_dir=tmp_path).embed(["hello"])
     derived = list(tmp_path.iterdir())
-    assert len(derived) == 1 and derived[0].name.endswith("-int8-per-channel.onnx")
+    assert len(derived) == 1 and derived[0].name.endswith("-int8-per-channel-float-down.onnx")
     assert MODEL_SHA256[:16] in derived[0].name
     stamp = derived[0].stat().st_mtime_ns
     np.testing.assert_array_equal(OnnxEmbedder(cache_dir=tmp_path).embed(["hello"]), first)
     assert derived[0].stat().st_mtime_ns == stamp  # read, not derived again
+
+
+def test_a_damaged_int8_copy_names_its_folder(tmp_path: Path) -> None:
+    from graphmem.embed.quantize import cache_name
+
+    (tmp_path / cache_name(MODEL_SHA256)).write_bytes(b"not a model")
+    with pytest.raises(EmbeddingError, match="its int8 copy in .*deleting that folder"):
+        OnnxEmbedder(cache_dir=tmp_path).load()
 
 
 def test_unwritable_cache_still_embeds(tmp_path: Path) -> None:
