@@ -87,10 +87,11 @@ def _down_projections(model: Path) -> list[str]:
     """The feed-forward blocks' second products (1536 -> 384 in MiniLM), kept in float32.
 
     Their inputs come out of GELU with the widest range of any product's, so one int8
-    scale for a whole input loses most there: on 400 LoCoMo turns, quantising every
-    product gave vectors at a mean cosine of 0.9930 to float32's and 89.2% of each turn's
-    ten nearest turns in common; keeping these six in float32, 0.9963 and 91.4%, at
-    about three quarters of the speed-up."""
+    scale for a whole input loses most there. On 400 LoCoMo turns, quantising every
+    product gave vectors at a mean cosine of 0.9930 to float32's, with 89.2% of each
+    turn's ten nearest turns in common; keeping these six in float32 gave 0.9963 and
+    91.4%, at about three quarters of the speed-up. LoCoMo recall@5 (graphmem, 760
+    questions) was 67.8 and 68.0 against float32's 68.6 (README, "Embedding in int8")."""
     import onnx
 
     graph = onnx.load(str(model)).graph

@@ -285,8 +285,9 @@ class EmbeddedIndex:
             indexes[key] = VectorIndex(self.dimension)
         return indexes[key]
 
-    def _put_fact(self, fact: Fact, vectors: _Blocks, row: Vector | None = None) -> None:
-        """Put ``fact``, and its vector: ``row``, else its embedding (if any)."""
+    def _put_fact(self, fact: Fact, vectors: _Blocks, row: Vector | None) -> None:
+        """Put ``fact``, and its vector ``row`` (the batch's or the file's: see
+        ``writes.vector_rows``), if it has one."""
         old = self.facts.get(fact.id)
         # A fact that keeps its ends keeps its edge, and so its place among its entities'
         # facts: a change of status or validity (a supersession, another process's access
@@ -298,7 +299,6 @@ class EmbeddedIndex:
             self._unrank(fact)
         if not kept and old is not None and self.graph.has_edge(*_ends(old), key=fact.id):
             self.graph.remove_edge(*_ends(old), key=fact.id)
-        row = fact.embedding if row is None else row
         if row is not None:
             vectors.add(self._index(self._fact_vectors, fact), fact.id, row)
         self.facts[fact.id] = _compact(fact, _FACT_FIELDS, _FACT_SHARED)
@@ -343,9 +343,8 @@ class EmbeddedIndex:
                                 or (old.tenant, old.scope_key) != (new.tenant, new.scope_key)):
             self._index(indexes, old).remove([old.id])
 
-    def _put_entity(self, entity: Entity, vectors: _Blocks, row: Vector | None = None) -> None:
-        """Put ``entity``, and its vector: ``row``, else its embedding (if any)."""
-        row = entity.embedding if row is None else row
+    def _put_entity(self, entity: Entity, vectors: _Blocks, row: Vector | None) -> None:
+        """Put ``entity``, and its vector ``row``, if it has one (as :meth:`_put_fact`)."""
         if row is not None:
             vectors.add(self._index(self._entity_vectors, entity), entity.id, row)
         self.entities[entity.id] = _compact(entity, _ENTITY_FIELDS, _ENTITY_SHARED)
