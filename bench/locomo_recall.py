@@ -10,7 +10,7 @@ over raw turns, and the two fused by RRF.
 
     python bench/locomo_recall.py --store embedded
     python bench/locomo_recall.py --store neo4j      # NEO4J_URI, or starts the local server
-    python bench/locomo_recall.py --embed-precision float32 --out PATH   # the other embedder
+    python bench/locomo_recall.py --embed-precision int8 --out PATH   # the int8 embedder
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def baselines(sample: dict[str, Any], embedder: CachedEmbedder, scores: Scores,
 
 
 def run(store_kind: str, limit_conversations: int | None,
-        precision: Precision = "int8") -> dict[str, Any]:
+        precision: Precision = "float32") -> dict[str, Any]:
     data = load_locomo()[:limit_conversations]
     embedder = CachedEmbedder(OnnxEmbedder(precision=precision))
     scores = Scores()
@@ -170,12 +170,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--store", choices=["embedded", "neo4j"], default="embedded")
     parser.add_argument("--conversations", type=int, default=None)
-    parser.add_argument("--embed-precision", choices=["int8", "float32"], default="int8")
+    parser.add_argument("--embed-precision", choices=["float32", "int8"], default="float32")
     parser.add_argument("--out", type=Path, default=None,
                         help="write here instead of bench/results (for an A/B run)")
     args = parser.parse_args()
     result = run(args.store, args.conversations,
-                 "float32" if args.embed_precision == "float32" else "int8")
+                 "int8" if args.embed_precision == "int8" else "float32")
     table = result["frac_at_k"]
     cols = ["all", *CATEGORIES.values()]
     print(f"\n{'system':22}" + "".join(f"{c:>13}" for c in cols))

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from graphmem.extract.llm import LLMExtractor
 from graphmem.extract.rules import RuleExtractor
-from graphmem.factory import build_extractor
+from graphmem.factory import build_embedder, build_extractor
 from graphmem.settings import Settings
 
 NO_ENV_FILE: dict[str, Any] = {"_env_file": None}  # a developer's .env must not leak in
@@ -65,3 +65,21 @@ def test_the_neo4j_vector_copy_bound_reaches_the_store(monkeypatch: pytest.Monke
     assert isinstance(off, Neo4jStore) and off.cached_ranking is None
     with pytest.raises(ValidationError, match="neo4j_vector_cache_rows"):
         Settings(**NO_ENV_FILE, neo4j_vector_cache_rows=-1)
+
+
+@pytest.mark.parametrize(("value", "name"), [
+    (None, "all-MiniLM-L6-v2-onnx-int8"),  # float32, the default
+    ("float32", "all-MiniLM-L6-v2-onnx-int8"),
+    ("int8", "all-MiniLM-L6-v2-onnx-int8-compute"),
+])
+def test_the_embed_precision_reaches_the_embedder(monkeypatch: pytest.MonkeyPatch,
+                                                  value: str | None, name: str) -> None:
+    monkeypatch.delenv("GRAPHMEM_EMBED_PRECISION", raising=False)
+    if value is not None:
+        monkeypatch.setenv("GRAPHMEM_EMBED_PRECISION", value)
+    assert build_embedder(Settings(**NO_ENV_FILE)).name == name
+
+
+def test_an_unknown_embed_precision_is_refused_by_name() -> None:
+    with pytest.raises(ValidationError, match="embed_precision"):
+        Settings(**NO_ENV_FILE, embed_precision="float16")

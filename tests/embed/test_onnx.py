@@ -46,8 +46,8 @@ def test_shape_dtype_and_identity(embedder: OnnxEmbedder) -> None:
     assert vectors.shape == (len(TEXTS), DIMENSION) == (6, 384)
     assert vectors.dtype == np.float32
     assert embedder.dimension == 384
-    assert embedder.name == "all-MiniLM-L6-v2-onnx-int8-compute"
-    assert OnnxEmbedder(precision="float32").name == "all-MiniLM-L6-v2-onnx-int8"
+    assert embedder.name == "all-MiniLM-L6-v2-onnx-int8"  # the file's name: weights in int8
+    assert OnnxEmbedder(precision="int8").name == "all-MiniLM-L6-v2-onnx-int8-compute"
 
 
 def test_rows_are_unit_length(embedder: OnnxEmbedder) -> None:
@@ -64,24 +64,25 @@ def test_empty_input_gives_empty_matrix() -> None:
 def test_deterministic_across_calls_and_instances(embedder: OnnxEmbedder) -> None:
     first = embedder.embed(TEXTS)
     np.testing.assert_array_equal(first, embedder.embed(TEXTS))
-    np.testing.assert_allclose(first, OnnxEmbedder(spin_wait=True).embed(TEXTS), atol=1e-5)
+    np.testing.assert_allclose(first, OnnxEmbedder(batch_size=3, spin_wait=True).embed(TEXTS),
+                               atol=1e-5)
 
 
-def test_float32_batched_equals_one_at_a_time_in_input_order() -> None:
+def test_batched_equals_one_at_a_time_in_input_order(embedder: OnnxEmbedder) -> None:
     # batch_size=2 forces several length-sorted batches; rows must come back in input order
-    batched = OnnxEmbedder(precision="float32", batch_size=2).embed(TEXTS)
-    one = OnnxEmbedder(precision="float32", batch_size=1)
-    singles = np.stack([one.embed([text])[0] for text in TEXTS])
+    batched = OnnxEmbedder(batch_size=2).embed(TEXTS)
+    singles = np.stack([embedder.embed([text])[0] for text in TEXTS])
     np.testing.assert_allclose(batched, singles, atol=1e-5)
 
 
-def test_int8_vector_of_a_text_does_not_depend_on_its_neighbours(embedder: OnnxEmbedder) -> None:
+def test_int8_vector_of_a_text_does_not_depend_on_its_neighbours() -> None:
     # activations are quantised per input, so the int8 model runs one text at a time
-    alone = np.stack([embedder.embed([text])[0] for text in TEXTS])
-    np.testing.assert_array_equal(embedder.embed(TEXTS), alone)
-    np.testing.assert_array_equal(embedder.embed(list(reversed(TEXTS))), alone[::-1])
+    int8 = OnnxEmbedder(precision="int8")
+    alone = np.stack([int8.embed([text])[0] for text in TEXTS])
+    np.testing.assert_array_equal(int8.embed(TEXTS), alone)
+    np.testing.assert_array_equal(int8.embed(list(reversed(TEXTS))), alone[::-1])
     with pytest.raises(ValueError, match="one text at a time"):
-        OnnxEmbedder(batch_size=8)
+        OnnxEmbedder(precision="int8", batch_size=8)
 
 
 def test_int8_vectors_agree_with_float32() -> None:
@@ -89,20 +90,21 @@ def test_int8_vectors_agree_with_float32() -> None:
         "Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",
         "Melanie: Hey Caroline! Good to see you! I'm swamped with the kids & work.",
         "I started a new job at Siemens as a data engineer last month."]
-    int8 = OnnxEmbedder().embed(texts)
-    float32 = OnnxEmbedder(precision="float32").embed(texts)
+    int8 = OnnxEmbedder(precision="int8").embed(texts)
+    float32 = OnnxEmbedder().embed(texts)
     cosines = (int8 * float32).sum(axis=1)
     assert cosines.min() > 0.97, cosines
     assert not np.array_equal(int8, float32)  # really two precisions
 
 
 def test_int8_model_is_derived_once_into_the_cache(tmp_path: Path) -> None:
-    first = OnnxEmbedder(cache_dir=tmp_path).embed(["hello"])
+    first = OnnxEmbedder(precision="int8", cache_dir=tmp_path).embed(["hello"])
     derived = list(tmp_path.iterdir())
     assert len(derived) == 1 and derived[0].name.endswith("-int8-per-channel-float-down.onnx")
     assert MODEL_SHA256[:16] in derived[0].name
     stamp = derived[0].stat().st_mtime_ns
-    np.testing.assert_array_equal(OnnxEmbedder(cache_dir=tmp_path).embed(["hello"]), first)
+    again = OnnxEmbedder(precision="int8", cache_dir=tmp_path).embed(["hello"])
+    np.testing.assert_array_equal(again, first)
     assert derived[0].stat().st_mtime_ns == stamp  # read, not derived again
 
 
@@ -111,13 +113,13 @@ def test_a_damaged_int8_copy_names_its_folder(tmp_path: Path) -> None:
 
     (tmp_path / cache_name(MODEL_SHA256)).write_bytes(b"not a model")
     with pytest.raises(EmbeddingError, match="its int8 copy in .*deleting that folder"):
-        OnnxEmbedder(cache_dir=tmp_path).load()
+        OnnxEmbedder(precision="int8", cache_dir=tmp_path).load()
 
 
 def test_unwritable_cache_still_embeds(tmp_path: Path) -> None:
     blocked = tmp_path / "file"
     blocked.write_text("a file where the cache folder would go")
-    vectors = OnnxEmbedder(cache_dir=blocked / "models").embed(["hello"])
+    vectors = OnnxEmbedder(precision="int8", cache_dir=blocked / "models").embed(["hello"])
     assert vectors.shape == (1, 384)
     assert list(tmp_path.iterdir()) == [blocked]  # no half-written file left behind
 
@@ -255,7 +257,7 @@ def test_missing_package_says_how_to_install(monkeypatch: pytest.MonkeyPatch) ->
     ("kwargs", "message"),
     [
         ({"batch_size": 0}, "batch_size"),
-        ({"precision": "float32", "batch_size": 0}, "batch_size"),
+        ({"precision": "int8", "batch_size": 0}, "batch_size"),
         ({"precision": "float16"}, "precision"),
         ({"intra_op_threads": 0}, "intra_op_threads"),
         ({"max_length": 513}, "max_length"),
