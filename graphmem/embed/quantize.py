@@ -9,9 +9,11 @@ optimisation), then quantised back to int8 per output channel with dynamic activ
 quantisation (``onnxruntime.quantization.quantize_dynamic``). Nothing is downloaded.
 
 Deriving takes about two seconds, so the result is kept in a cache folder, named by the
-source file's hash and the versions of the two libraries that made it: another version
-derives its own copy instead of reading one it did not make. A cache folder that cannot
-be written is no error; the copy is then derived in a temporary folder on every load.
+source file's hash, this module's recipe and the versions of the two libraries that made it:
+another version derives its own copy instead of reading one it did not make. Beside the copy
+a ``.sha256`` file holds its hash, written after it: a copy that does not match (damaged,
+half-kept, overwritten) is derived again, never run. A cache folder that cannot be written
+is no error; the copy is then derived in a temporary folder on every load.
 
 Activations are quantised per call, over the whole input tensor: a text's vector would
 depend on the texts batched with it and on their padding, so the embedder runs this
@@ -31,33 +33,35 @@ from pathlib import Path
 from graphmem.errors import EmbeddingError
 
 #: What the derivation needs beyond onnxruntime (its quantiser reads and writes ONNX).
-INSTALL = "pip install onnx"
+INSTALL = "pip install 'graphmem[int8]'"
+#: Changes whenever the derivation does, so a copy made by another recipe is never read.
+RECIPE = 2
 
 
 def cache_name(source_sha256: str) -> str:
-    """The derived file's name: the source's hash and the deriving libraries' versions.
+    """The derived file's name: the source's hash, the recipe and the libraries' versions.
 
-    >>> cache_name("ab" * 32).startswith("minilm-abababababababab-ort")
+    >>> cache_name("ab" * 32).startswith("minilm-abababababababab-recipe2-ort")
     True
     """
     import onnxruntime
 
-    return (f"minilm-{source_sha256[:16]}-ort{onnxruntime.__version__}"
-            f"-onnx{_onnx_version()}-int8-per-channel-float-down.onnx")
+    return (f"minilm-{source_sha256[:16]}-recipe{RECIPE}-ort{onnxruntime.__version__}"
+            f"-onnx{_onnx_version()}-int8.onnx")
 
 
-def int8_model(source: bytes, cache_dir: Path | None) -> bytes:
-    """The int8-compute model derived from ``source`` (the verified model's bytes), read
-    from ``cache_dir`` when it was derived before, else derived and kept there."""
-    name = cache_name(hashlib.sha256(source).hexdigest())
-    cached = None if cache_dir is None else cache_dir / name
-    if cached is not None and cached.is_file():
-        return cached.read_bytes()
+def int8_model(source: bytes, source_sha256: str, cache_dir: Path) -> bytes:
+    """The int8-compute model derived from ``source`` (the verified model's bytes, whose
+    hash is ``source_sha256``): the copy kept in ``cache_dir`` if it is whole, else derived
+    now and kept there."""
+    cached = cache_dir / cache_name(source_sha256)
+    kept = _read_kept(cached)
+    if kept is not None:
+        return kept
     with tempfile.TemporaryDirectory(prefix="graphmem-int8-") as tmp:
-        derived = _derive(source, Path(tmp))
-        if cached is not None:
-            _keep(derived, cached)
-        return derived.read_bytes()
+        derived = _derive(source, Path(tmp)).read_bytes()
+    _keep(derived, cached)
+    return derived
 
 
 def _derive(source: bytes, work: Path) -> Path:
@@ -100,19 +104,44 @@ def _down_projections(model: Path) -> list[str]:
             and len(shape := shapes.get(node.input[1], ())) == 2 and shape[0] > shape[1]]
 
 
-def _keep(derived: Path, cached: Path) -> None:
-    """Copy into the cache under a temporary name, then rename: a process reading the
-    cache never sees half a file, and two processes deriving at once both succeed."""
-    part: Path | None = None
+def _read_kept(cached: Path) -> bytes | None:
+    """The kept copy, if its bytes hash to what its ``.sha256`` file says; else none."""
+    try:
+        data = cached.read_bytes()
+        expected = _hash_file(cached).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return data if hashlib.sha256(data).hexdigest() == expected else None
+
+
+def _keep(data: bytes, cached: Path) -> None:
+    """Keep the copy, then its hash, each under a temporary name, flushed to disk and
+    renamed: a reader never sees half a file, and a copy whose hash file is missing or
+    another's is derived again."""
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=cached.parent, suffix=".part", delete=False) as tmp:
+        _write_whole(cached, data)
+        _write_whole(_hash_file(cached), hashlib.sha256(data).hexdigest().encode("ascii"))
+    except OSError:
+        return  # an unwritable cache costs a derivation per load, nothing else
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    part: Path | None = None
+    try:
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".part", delete=False) as tmp:
             part = Path(tmp.name)
-            tmp.write(derived.read_bytes())
-        os.replace(part, cached)
-    except OSError:  # an unwritable cache costs a derivation per load, nothing else
+            tmp.write(data)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.replace(part, path)
+    finally:
         if part is not None:
-            part.unlink(missing_ok=True)
+            part.unlink(missing_ok=True)  # gone once renamed; left only by a failure
+
+
+def _hash_file(cached: Path) -> Path:
+    return cached.with_name(cached.name + ".sha256")
 
 
 @contextmanager
@@ -123,11 +152,18 @@ def _without_preprocessing_advice() -> Iterator[None]:
         return not record.getMessage().startswith("Please consider to run pre-processing")
 
     root = logging.getLogger()
+    # logging.warning() configures a root logger that has no handler (basicConfig): a
+    # handler that drops records keeps the application's logging as it was
+    quiet = logging.NullHandler() if not root.handlers else None
+    if quiet is not None:
+        root.addHandler(quiet)
     root.addFilter(advice)
     try:
         yield
     finally:
         root.removeFilter(advice)
+        if quiet is not None:
+            root.removeHandler(quiet)
 
 
 def _onnx_version() -> str:

@@ -47,7 +47,12 @@ def test_shape_dtype_and_identity(embedder: OnnxEmbedder) -> None:
     assert vectors.dtype == np.float32
     assert embedder.dimension == 384
     assert embedder.name == "all-MiniLM-L6-v2-onnx-int8"  # the file's name: weights in int8
-    assert OnnxEmbedder(precision="int8").name == "all-MiniLM-L6-v2-onnx-int8-compute"
+
+
+def test_float32_defaults_are_unchanged() -> None:
+    default = OnnxEmbedder()
+    assert (default.precision, default.batch_size, default.intra_op_threads) == ("float32", 8, 2)
+    assert OnnxEmbedder.name == default.name == "all-MiniLM-L6-v2-onnx-int8"
 
 
 def test_rows_are_unit_length(embedder: OnnxEmbedder) -> None:
@@ -73,55 +78,6 @@ def test_batched_equals_one_at_a_time_in_input_order(embedder: OnnxEmbedder) -> 
     batched = OnnxEmbedder(batch_size=2).embed(TEXTS)
     singles = np.stack([embedder.embed([text])[0] for text in TEXTS])
     np.testing.assert_allclose(batched, singles, atol=1e-5)
-
-
-def test_int8_vector_of_a_text_does_not_depend_on_its_neighbours() -> None:
-    # activations are quantised per input, so the int8 model runs one text at a time
-    int8 = OnnxEmbedder(precision="int8")
-    alone = np.stack([int8.embed([text])[0] for text in TEXTS])
-    np.testing.assert_array_equal(int8.embed(TEXTS), alone)
-    np.testing.assert_array_equal(int8.embed(list(reversed(TEXTS))), alone[::-1])
-    with pytest.raises(ValueError, match="one text at a time"):
-        OnnxEmbedder(precision="int8", batch_size=8)
-
-
-def test_int8_vectors_agree_with_float32() -> None:
-    texts = [t for t in TEXTS if t] + [
-        "Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",
-        "Melanie: Hey Caroline! Good to see you! I'm swamped with the kids & work.",
-        "I started a new job at Siemens as a data engineer last month."]
-    int8 = OnnxEmbedder(precision="int8").embed(texts)
-    float32 = OnnxEmbedder().embed(texts)
-    cosines = (int8 * float32).sum(axis=1)
-    assert cosines.min() > 0.97, cosines
-    assert not np.array_equal(int8, float32)  # really two precisions
-
-
-def test_int8_model_is_derived_once_into_the_cache(tmp_path: Path) -> None:
-    first = OnnxEmbedder(precision="int8", cache_dir=tmp_path).embed(["hello"])
-    derived = list(tmp_path.iterdir())
-    assert len(derived) == 1 and derived[0].name.endswith("-int8-per-channel-float-down.onnx")
-    assert MODEL_SHA256[:16] in derived[0].name
-    stamp = derived[0].stat().st_mtime_ns
-    again = OnnxEmbedder(precision="int8", cache_dir=tmp_path).embed(["hello"])
-    np.testing.assert_array_equal(again, first)
-    assert derived[0].stat().st_mtime_ns == stamp  # read, not derived again
-
-
-def test_a_damaged_int8_copy_names_its_folder(tmp_path: Path) -> None:
-    from graphmem.embed.quantize import cache_name
-
-    (tmp_path / cache_name(MODEL_SHA256)).write_bytes(b"not a model")
-    with pytest.raises(EmbeddingError, match="its int8 copy in .*deleting that folder"):
-        OnnxEmbedder(precision="int8", cache_dir=tmp_path).load()
-
-
-def test_unwritable_cache_still_embeds(tmp_path: Path) -> None:
-    blocked = tmp_path / "file"
-    blocked.write_text("a file where the cache folder would go")
-    vectors = OnnxEmbedder(precision="int8", cache_dir=blocked / "models").embed(["hello"])
-    assert vectors.shape == (1, 384)
-    assert list(tmp_path.iterdir()) == [blocked]  # no half-written file left behind
 
 
 def test_embed_one_returns_plain_floats(embedder: OnnxEmbedder) -> None:
@@ -257,7 +213,6 @@ def test_missing_package_says_how_to_install(monkeypatch: pytest.MonkeyPatch) ->
     ("kwargs", "message"),
     [
         ({"batch_size": 0}, "batch_size"),
-        ({"precision": "int8", "batch_size": 0}, "batch_size"),
         ({"precision": "float16"}, "precision"),
         ({"intra_op_threads": 0}, "intra_op_threads"),
         ({"max_length": 513}, "max_length"),
