@@ -49,9 +49,11 @@ def machine() -> dict[str, Any]:
             "date": datetime.now(UTC).isoformat(timespec="seconds")}
 
 
-def write_result(name: str, payload: dict[str, Any]) -> Path:
+def write_result(name: str, payload: dict[str, Any], path: Path | None = None) -> Path:
+    """Write ``payload`` with the machine to ``bench/results/NAME.json``, or to ``path``
+    (a run that is not to replace the committed figures, such as one half of an A/B)."""
     RESULTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / f"{name}.json"
+    path = path or RESULTS / f"{name}.json"
     path.write_text(json.dumps({"machine": machine(), **payload}, indent=2, default=str) + "\n")
     return path
 

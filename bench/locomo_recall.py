@@ -16,7 +16,6 @@ over raw turns, and the two fused by RRF.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -28,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from bench.common import load_locomo, machine, questions, write_result  # noqa: E402
+from bench.common import load_locomo, questions, write_result  # noqa: E402
 from bench.stores import open_bench_store  # noqa: E402
 from graphmem.embed.cache import CachedEmbedder  # noqa: E402
 from graphmem.embed.onnx import OnnxEmbedder, Precision  # noqa: E402
@@ -182,12 +181,7 @@ def main() -> None:
     for system in sorted(table):
         print(f"{system:22}" + "".join(f"{table[system].get(c, float('nan')):>13.1f}" for c in cols))
     print(f"\ningest: {result['ingest']}  search: {result['search_ms']}")
-    if args.out is not None:
-        args.out.write_text(json.dumps({"machine": machine(), **result}, indent=2, default=str)
-                            + "\n", encoding="utf-8")
-        print(f"wrote {args.out}")
-        return
-    path = write_result(f"locomo_recall_{args.store}", result)
+    path = write_result(f"locomo_recall_{args.store}", result, args.out)
     print(f"wrote {path}")
 
 

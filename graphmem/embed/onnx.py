@@ -212,8 +212,8 @@ class OnnxEmbedder:
         try:
             session = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
         except Exception as err:  # onnxruntime's errors share no public base class
-            derived = (f" (its int8 copy {self.cache_dir / cache_name(self.model_sha256)}; "
-                       "deleting that file derives it again)" if self.precision == "int8" else "")
+            derived = (f" (its int8 copy {self.cache_dir / cache_name(self.model_sha256.lower())}"
+                       "; deleting that file derives it again)" if self.precision == "int8" else "")
             raise EmbeddingError(f"onnxruntime cannot load {path}{derived}: {err}") from err
 
         inputs = {i.name for i in session.get_inputs()}

@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from graphmem.embed.base import read_verified
 from graphmem.errors import EmbeddingError
 
 #: What the derivation needs beyond onnxruntime (its quantiser reads and writes ONNX).
@@ -65,12 +66,10 @@ def int8_model(source: bytes, source_sha256: str, cache_dir: Path) -> bytes:
 
 
 def _derive(source: bytes, work: Path) -> Path:
+    """Derive the copy in ``work`` (onnx is there: :func:`cache_name` checked it first)."""
     import onnxruntime as ort
+    from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    try:
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-    except ImportError as err:
-        raise EmbeddingError(f"the int8 embedder needs the onnx package: {INSTALL}") from err
     folded = work / "folded.onnx"
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
@@ -107,11 +106,10 @@ def _down_projections(model: Path) -> list[str]:
 def _read_kept(cached: Path) -> bytes | None:
     """The kept copy, if its bytes hash to what its ``.sha256`` file says; else none."""
     try:
-        data = cached.read_bytes()
         expected = _hash_file(cached).read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
+        return read_verified(cached, expected)
+    except (OSError, UnicodeDecodeError, EmbeddingError):  # ModelIntegrityError is one
         return None
-    return data if hashlib.sha256(data).hexdigest() == expected else None
 
 
 def _keep(data: bytes, cached: Path) -> None:
