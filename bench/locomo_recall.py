@@ -11,6 +11,10 @@ over raw turns, and the two fused by RRF.
     python bench/locomo_recall.py --store embedded
     python bench/locomo_recall.py --store neo4j      # NEO4J_URI, or starts the local server
     python bench/locomo_recall.py --embed-precision int8 --out PATH   # the int8 embedder
+    python bench/locomo_recall.py --embed-precision int8 --embed-worker off  # int8 in-process
+
+The embedder is the one ``graphmem serve`` builds from the same settings
+(``graphmem.factory.build_embedder``).
 """
 
 from __future__ import annotations
@@ -29,8 +33,8 @@ import numpy as np  # noqa: E402
 
 from bench.common import load_locomo, questions, write_result  # noqa: E402
 from bench.stores import open_bench_store  # noqa: E402
-from graphmem.embed.cache import CachedEmbedder  # noqa: E402
-from graphmem.embed.onnx import OnnxEmbedder, Precision  # noqa: E402
+from graphmem.embed.base import Embedder  # noqa: E402
+from graphmem.factory import build_embedder  # noqa: E402
 from graphmem.extract.rules import RuleExtractor  # noqa: E402
 from graphmem.ingest.formats import locomo_episodes, locomo_sessions, locomo_turn_text  # noqa: E402
 from graphmem.memory import Memory  # noqa: E402
@@ -38,6 +42,7 @@ from graphmem.models import Scope  # noqa: E402
 from graphmem.search.context import ContextRequest  # noqa: E402
 from graphmem.search.fuse import reciprocal_rank_fusion  # noqa: E402
 from graphmem.search.models import SearchRequest  # noqa: E402
+from graphmem.settings import Settings  # noqa: E402
 
 KS = (5, 10, 25)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -86,7 +91,7 @@ def within_budget(ids: list[str], texts: dict[str, str], count: Any, budget: int
     return kept
 
 
-def baselines(sample: dict[str, Any], embedder: CachedEmbedder, scores: Scores,
+def baselines(sample: dict[str, Any], embedder: Embedder, scores: Scores,
               count: Any) -> None:
     import bm25s
 
@@ -119,9 +124,8 @@ def baselines(sample: dict[str, Any], embedder: CachedEmbedder, scores: Scores,
 
 
 def run(store_kind: str, limit_conversations: int | None,
-        precision: Precision = "float32") -> dict[str, Any]:
+        embedder: Embedder) -> dict[str, Any]:
     data = load_locomo()[:limit_conversations]
-    embedder = CachedEmbedder(OnnxEmbedder(precision=precision))
     scores = Scores()
     total_turns, total_seconds = 0, 0.0
     with tempfile.TemporaryDirectory() as tmp, open_bench_store(store_kind, Path(tmp)) as store:
@@ -170,11 +174,16 @@ def main() -> None:
     parser.add_argument("--store", choices=["embedded", "neo4j"], default="embedded")
     parser.add_argument("--conversations", type=int, default=None)
     parser.add_argument("--embed-precision", choices=["float32", "int8"], default="float32")
+    parser.add_argument("--embed-worker", choices=["auto", "on", "off"], default="auto",
+                        help="large embedding calls in a child process (GRAPHMEM_EMBED_WORKER)")
     parser.add_argument("--out", type=Path, default=None,
                         help="write here instead of bench/results (for an A/B run)")
     args = parser.parse_args()
-    result = run(args.store, args.conversations,
-                 "int8" if args.embed_precision == "int8" else "float32")
+    no_env_file: dict[str, Any] = {"_env_file": None}
+    settings = Settings(**no_env_file, embed_precision=args.embed_precision,
+                        embed_worker=args.embed_worker)
+    result = run(args.store, args.conversations, build_embedder(settings))
+    result["embed_worker"] = args.embed_worker
     table = result["frac_at_k"]
     cols = ["all", *CATEGORIES.values()]
     print(f"\n{'system':22}" + "".join(f"{c:>13}" for c in cols))

@@ -39,7 +39,13 @@ def build_embedder(settings: Settings) -> Embedder:
             model=settings.embed_model, dimension=settings.embed_dimension))
     from graphmem.embed.onnx import OnnxEmbedder
 
-    return CachedEmbedder(OnnxEmbedder(precision=settings.embed_precision))
+    onnx = OnnxEmbedder(precision=settings.embed_precision)
+    worker = settings.embed_worker
+    if worker == "on" or (worker == "auto" and settings.embed_precision == "int8"):
+        from graphmem.embed.worker import WorkerEmbedder
+
+        return CachedEmbedder(WorkerEmbedder(onnx))
+    return CachedEmbedder(onnx)
 
 
 def build_extractor(settings: Settings) -> Extractor:

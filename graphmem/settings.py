@@ -62,6 +62,10 @@ class Settings(BaseSettings):
         default="float32", description="the onnx embedder's arithmetic: float32 runs the "
         "packaged model as it is; int8 embeds 1.3-1.6x as fast and finds slightly less "
         "(graphmem/embed/onnx.py)")
+    embed_worker: Literal["auto", "on", "off"] = Field(
+        default="auto", description="whether the onnx embedder embeds large calls (an "
+        "episode's turns) in a child process: auto does for int8, where it measured faster, "
+        "and not for float32, where it measured slower (graphmem/embed/worker.py)")
     embed_base_url: str = "https://api.openai.com/v1"
     embed_model: str = "text-embedding-3-small"
     embed_api_key: SecretStr = SecretStr("")

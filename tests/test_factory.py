@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from graphmem.embed.cache import CachedEmbedder
+from graphmem.embed.worker import WorkerEmbedder
 from graphmem.extract.llm import LLMExtractor
 from graphmem.extract.rules import RuleExtractor
 from graphmem.factory import build_embedder, build_extractor
@@ -83,3 +85,19 @@ def test_the_embed_precision_reaches_the_embedder(monkeypatch: pytest.MonkeyPatc
 def test_an_unknown_embed_precision_is_refused_by_name() -> None:
     with pytest.raises(ValidationError, match="embed_precision"):
         Settings(**NO_ENV_FILE, embed_precision="float16")
+
+
+@pytest.mark.parametrize(("precision", "worker", "apart"), [
+    ("float32", "auto", False),  # measured slower in a child (graphmem/embed/worker.py)
+    ("int8", "auto", True),
+    ("int8", "off", False),
+    ("float32", "on", True),
+])
+def test_the_embed_worker_setting_decides_where_large_calls_run(
+        precision: str, worker: str, apart: bool) -> None:
+    embedder = build_embedder(Settings(**NO_ENV_FILE, embed_precision=precision,
+                                       embed_worker=worker))
+    assert isinstance(embedder, CachedEmbedder)
+    assert isinstance(embedder.inner, WorkerEmbedder) is apart
+    with pytest.raises(ValidationError, match="embed_worker"):
+        Settings(**NO_ENV_FILE, embed_worker="yes")

@@ -141,6 +141,16 @@ class OnnxEmbedder:
         self._model: _Model | None = None
         self._lock = threading.Lock()
 
+    def __getstate__(self) -> dict[str, object]:
+        """The embedder's settings, without its loaded model: a copy unpickled elsewhere
+        (:mod:`graphmem.embed.worker`'s child) checks and loads the files itself."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("_model", "_lock")}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._model = None
+        self._lock = threading.Lock()
+
     def load(self) -> None:
         """Check the files' hashes and load the model now (idempotent, thread-safe).
 
