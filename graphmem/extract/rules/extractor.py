@@ -37,6 +37,7 @@ from graphmem.extract.rules.contrast import (CORRECTING, CORRECTION, NEVER_HELD,
                                              correction, owned_slip, plain_correction,
                                              taken_back_before)
 from graphmem.extract.rules.corrections import fill_retractions, place, said_by
+from graphmem.extract.rules.fairlock import FairLock
 from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.questions import told_part
@@ -112,7 +113,7 @@ class RuleExtractor:
         self._lock = threading.Lock()
         # spaCy pipelines are not documented as thread-safe (the shared StringStore grows
         # during parsing), so concurrent extract() calls take turns at the parser
-        self._parse_lock = threading.Lock()
+        self._parse_lock = FairLock()
 
     def load(self) -> Language:
         """Load the pipeline now (it is otherwise loaded by the first :meth:`extract`)."""
@@ -194,10 +195,14 @@ class RuleExtractor:
         unplaced = False  # a correction whose slot only stored facts can tell
         earlier_tech: list[str] = []
         previous: _Unit | None = None
+        # the message's facts so far, kept as they grow: found again in all the episode's
+        # facts for every sentence, a 900 KB episode took minutes (quadratic)
+        own: list[ExtractedFact] = []
         for i, ((unit, _, _), doc) in enumerate(zip(pieces, docs, strict=True)):
             if unit is not previous:
                 earlier_tech, previous = [], unit
-            actors, things = _named_earlier(facts, unit)
+                own = _own(facts, unit)
+            actors, things = _named_earlier(own, unit)
             speech = Speech(unit.speaker, unit.first_person, people, speakers, unit.text,
                             self._first_names, strangers, actors=actors, things=things,
                             rare=partial(self._speller.unusual, rarer_than=RARE)
@@ -244,6 +249,7 @@ class RuleExtractor:
                                  if c.object.lower() == wrong.lower()
                                  and said_by(c, unit.speaker)]
                 facts += said
+                own += said
                 # "Ignore what I said about Scala; it's Python that I use": pointed at, cued
                 fix = None if found else correction(sent, _known, cued=taken_back)
                 if fix is not None:
@@ -251,6 +257,7 @@ class RuleExtractor:
                                           partial(_fact, sent=sent, unit=unit),
                                           self._places.names if self._places else frozenset())
                     unplaced = unplaced or not placed
+                    own = _own(facts, unit)
         facts = starts_ahead(facts, {u.message_id: (u.text, u.when) for u in units})
         facts = fill_retractions(dedupe(named_pets(latest_endings(facts))), candidates)
         warnings = [f"{len(others)} non-English message(s) ({', '.join(sorted(set(others)))}) "
@@ -274,23 +281,32 @@ class RuleExtractor:
         return not self.prefilter or self._gate is None or self._gate.worth_parsing(sentence)
 
     def _parse(self, texts: list[str]) -> list[Doc]:
-        """Parse all sentences at once; the NER only runs where a name could be."""
+        """Parse the sentences, ``batch_size`` at a time, each batch in the parser's turn
+        (:mod:`~graphmem.extract.rules.fairlock`): a large import holds the parser one batch
+        at a time, so a short episode asked for meanwhile waits for one batch, not for it."""
         nlp = self.load()
+        docs: list[Doc] = []
+        for start in range(0, len(texts), self.batch_size):
+            with self._parse_lock.held():
+                docs += self._parse_batch(nlp, texts[start:start + self.batch_size])
+        return docs
+
+    def _parse_batch(self, nlp: Language, texts: list[str]) -> list[Doc]:
+        """Parse a batch of sentences; the NER only runs where a name could be."""
         terms = self._terms
         if terms is None:  # pragma: no cover - load() sets both
             raise ExtractionError("the rules extractor is not loaded")
-        with self._parse_lock:
-            docs = [terms(d) for d in nlp.pipe(texts, batch_size=self.batch_size,
-                                               disable=["ner", "merge_entities"])]
-            named = [d for d in docs if not self.prefilter or Gate.needs_ner(d)]
-            if named:
-                ner = cast("TrainablePipe", nlp.get_pipe("ner"))
-                for _ in ner.pipe(named, batch_size=self.batch_size):
-                    pass  # the NER annotates the docs in place
-            merge = nlp.get_pipe("merge_entities")
-            places = self._places
-            return [merge(places.named_places(_without_article(d)) if places is not None
-                          else _without_article(d)) for d in docs]
+        docs = [terms(d) for d in nlp.pipe(texts, batch_size=self.batch_size,
+                                           disable=["ner", "merge_entities"])]
+        named = [d for d in docs if not self.prefilter or Gate.needs_ner(d)]
+        if named:
+            ner = cast("TrainablePipe", nlp.get_pipe("ner"))
+            for _ in ner.pipe(named, batch_size=self.batch_size):
+                pass  # the NER annotates the docs in place
+        merge = nlp.get_pipe("merge_entities")
+        places = self._places
+        return [merge(places.named_places(_without_article(d)) if places is not None
+                      else _without_article(d)) for d in docs]
 
 
 #: Diets and sports written with a hyphen, which the tokenizer would split in three ("low",
@@ -372,11 +388,14 @@ def _units(episode: Episode) -> list[_Unit]:
     return []
 
 
-def _named_earlier(facts: list[ExtractedFact], unit: _Unit) -> tuple[frozenset[str],
-                                                                      frozenset[str]]:
-    """Who the message's facts so far are about, and the words of what they name that is no
-    one (:attr:`Speech.actors`, :attr:`Speech.things`)."""
-    own = [f for f in facts if f.message_id == unit.message_id]
+def _own(facts: list[ExtractedFact], unit: _Unit) -> list[ExtractedFact]:
+    return [f for f in facts if f.message_id == unit.message_id]
+
+
+def _named_earlier(own: list[ExtractedFact], unit: _Unit) -> tuple[frozenset[str],
+                                                                   frozenset[str]]:
+    """Who the message's facts so far (``own``) are about, and the words of what they name
+    that is no one (:attr:`Speech.actors`, :attr:`Speech.things`)."""
     return (frozenset(f.subject for f in own) - {unit.speaker},
             frozenset(w for f in own if f.object_type != "person" for w in f.object.split()))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -558,3 +559,24 @@ def test_what_the_second_review_found_stored_wrongly(extractor: RuleExtractor, t
 def test_a_denial_with_more_said_still_denies(extractor: RuleExtractor, text: str) -> None:
     [ending] = [f for f in said(extractor, text).facts if f.predicate == "WORKS_AT"]
     assert ending.action == "retract" and ending.corrects
+
+
+def test_a_short_episode_does_not_wait_for_a_large_one(extractor: RuleExtractor) -> None:
+    """An import parses in batches, each in the parser's turn: a one-line episode asked for
+    meanwhile is parsed between two of them, and is done before the import has asked for its
+    last batch."""
+    large = [" ".join(f"I live in Oslo and my sister works at Acme {m}." for _ in range(100))
+             for m in range(20)]
+    done: dict[str, Extraction] = {}
+    importing = threading.Thread(target=lambda: done.update(large=said(extractor, *large)))
+    importing.start()
+    deadline = time.monotonic() + 60
+    while extractor._parse_lock._serving < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)  # the import is into its parse
+    short = said(extractor, "I work at Initech.")
+    asked_then = extractor._parse_lock._next_ticket
+    importing.join(timeout=600)
+    assert ("Bob", "WORKS_AT", "Initech", "assert") in triples(short)
+    assert extractor._parse_lock._next_ticket > asked_then, \
+        "the one-line episode waited for the import's whole parse"
+    assert ("Bob", "LIVES_IN", "Oslo", "assert") in triples(done["large"])
