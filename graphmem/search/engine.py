@@ -27,7 +27,8 @@ from graphmem.search.focus import (NAME_CANDIDATES, Focus, choose_focus, focus_n
                                    relative_focus, stranger_focus, user_focus)
 from graphmem.search.models import SearchHit, SearchRequest, SearchResponse
 from graphmem.search.overrides import overridden_across_scopes
-from graphmem.search.slots import SlotAnswer, SlotMatch, SlotMatcher, read_slot
+from graphmem.search.slots import (SlotAnswer, SlotMatch, SlotMatcher, read_slot,
+                                   retractions_asked)
 from graphmem.search.timeq import Window, overlaps, query_window, without_time_words
 from graphmem.search.traverse import hop_weights, query_ngrams, rank_by_query
 from graphmem.search.turns import bm25_prior, named_speakers, prefer_speakers, vector_prior
@@ -205,7 +206,9 @@ class SearchEngine:
             _apply_focus(hits, focus, facts, turns, relevance, strict=slot is not None)
         similarity = _similarities(hits, relevance, facts, vector) if request.rerank else {}
         ordered = self._order(hits, request, facts, now, similarity)
-        lead = slot.answers(request.query) if slot is not None else []
+        lead = slot.answers(request.query) if slot is not None else retractions_asked(
+            (f for fs in said.values() for f in fs), focus, request.query, time, now) \
+            if focus else []
         if slot is not None and time.include_history:  # then the slot's past, newest first
             lead = [*lead, *(f for f in slot.past(time) if f not in lead)]
         if window is not None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -86,9 +87,7 @@ class SlotAnswer:
         that say the slot is empty or name a value the question asks about."""
         if self.current:
             return self.current
-        asked = set(re.findall(r"\w+", question.lower()))
-        return [m for m in self.retractions
-                if not m.object_name or set(re.findall(r"\w+", m.object_name.lower())) <= asked]
+        return [m for m in self.retractions if not m.object_name or names_value(m, question)]
 
 
 class SlotMatcher:
@@ -148,6 +147,37 @@ def read_slot(store: GraphStore, tenant: str, scope_keys: list[str], focus: Focu
     retractions = [] if current else _retractions(store, tenant, focus, family, registry,
                                                   stale, at)
     return SlotAnswer(match, current, stale, known=bool(facts), retractions=retractions)
+
+
+def names_value(marker: Fact, question: str) -> bool:
+    """Whether the question names the value a retraction marker retracts ("Is Maya vegan?",
+    "Do I drink coffee?"): every word of it."""
+    value = set(re.findall(r"\w+", marker.object_name.lower()))
+    return bool(value) and value <= set(re.findall(r"\w+", question.lower()))
+
+
+def retractions_asked(said: Iterable[Fact], focus: Focus, question: str, time: TimeFilter,
+                      now: datetime) -> list[Fact]:
+    """Without a slot answer, the latest word on a value the question names, when that word
+    was a retraction: "Do I drink coffee?" after "I don't drink coffee anymore" is answered
+    by "Ravi no longer drinks coffee." (the turn that said so is stale, and the fact it
+    ended is history, so nothing else would answer). ``said``: the facts of the turns the
+    search found, where such a marker comes from. A value said again after it was retracted
+    ("I'm back on coffee") is no longer retracted. The view's time rules as for any
+    statement; a history view shows the retracted facts themselves."""
+    if time.include_history:
+        return []
+    facts = list(said)
+    markers = [m for m in facts if m.status is FactStatus.RETRACTION
+               and m.subject_id in focus.ids and names_value(m, question)
+               and time.sees_statement(m.valid_from, m.recorded_at)]
+    again = [f for f in facts if f.status is not FactStatus.RETRACTION and time.matches(f, now)]
+    latest: dict[str, Fact] = {}
+    for marker in sorted(markers, key=lambda m: (m.valid_from, m.recorded_at)):
+        if not any(f.timeline_key == marker.timeline_key and f.valid_from >= marker.valid_from
+                   for f in again):
+            latest[marker.timeline_key] = marker
+    return sorted(latest.values(), key=lambda m: (m.valid_from, m.recorded_at), reverse=True)
 
 
 def _retractions(store: GraphStore, tenant: str, focus: Focus, family: str,

@@ -140,6 +140,26 @@ def test_the_latest_word_on_a_slot_answers_even_a_retraction(memory: Memory, ten
     assert then.text == "Maya follows a vegan diet." and not then.retraction
 
 
+def test_a_retracted_value_the_question_names_is_answered_by_its_retraction(
+        memory: Memory, tenant: str) -> None:
+    """No slot asks "Do I drink coffee?", yet after "I don't drink coffee anymore" the latest
+    word on coffee is that retraction: the turn that said so is stale and the fact it ended
+    is history, so without it nothing answers (an assistant would suggest a coffee shop)."""
+    say(memory, tenant, "ravi", "2024-02-01T09:00:00", "Hi, I'm Ravi. I drink coffee every morning.")
+    say(memory, tenant, "ravi", "2024-05-01T09:00:00", "I don't drink coffee anymore.")
+    [now, *_] = ask(memory, tenant, "ravi", "Do I drink coffee?")
+    assert now.retraction and "no longer" in now.text and "coffee" in now.text
+    # before it was said, the value held and nothing retracted it
+    then = ask(memory, tenant, "ravi", "Do I drink coffee?", as_of=datetime(2024, 3, 1, tzinfo=UTC))
+    assert then and not any(h.retraction for h in then)
+    assert "Ravi drinks coffee." in texts(then)
+    # a question that does not name the value is not answered by a former one
+    assert not any(h.retraction for h in ask(memory, tenant, "ravi", "What does Ravi drink?"))
+    # said again, the value holds: the retraction no longer answers
+    say(memory, tenant, "ravi", "2024-08-01T09:00:00", "I drink coffee again.")
+    assert not any(h.retraction for h in ask(memory, tenant, "ravi", "Do I drink coffee?"))
+
+
 def test_turns_overtaken_by_later_facts_leave_the_current_view(memory: Memory,
                                                                tenant: str) -> None:
     say(memory, tenant, "maya", "2023-03-10T10:00:00", "I don't have a dog.")
