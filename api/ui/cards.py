@@ -32,6 +32,10 @@ CATEGORIES: dict[Category, tuple[str, str]] = {
 FILTERS: list[tuple[str, Category | None]] = [
     ("All", None), ("Preferences", Category.PREFERENCE), ("Facts", Category.FACT),
     ("Lessons", Category.LESSON), ("Goals", Category.GOAL)]
+#: Tabs shown only while their category has memories in the view (or is the one chosen).
+MORE_FILTERS: list[tuple[str, Category]] = [
+    ("People", Category.PERSON), ("Events", Category.EVENT), ("Context", Category.CONTEXT),
+    ("To-dos", Category.TODO), ("Skills", Category.SKILL)]
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 _UNITS = [(365 * 86400, "year"), (30 * 86400, "month"), (7 * 86400, "week"), (86400, "day"),

@@ -7,12 +7,13 @@ never see or do more than an API client of the same tenant.
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import date, datetime
 
 from pydantic import BaseModel, Field
 
 from api.ui import svg
-from api.ui.cards import FILTERS, Card, card, end_of_day
+from api.ui.cards import FILTERS, MORE_FILTERS, Card, card, end_of_day
 from graphmem import manage
 from graphmem.errors import NotFoundError
 from graphmem.memory import Memory
@@ -26,6 +27,8 @@ PAGE = 20
 TIMELINE_ROWS = 14
 #: The most search results a page can reach by "load more" (the engine's own limit).
 MAX_SEARCH = 200
+#: The most memories the tabs count (a store's listing limit).
+COUNTED = 10_000
 
 
 class Filters(BaseModel):
@@ -110,16 +113,32 @@ def memory_cards(memory: Memory, tenant: str, filters: Filters) -> tuple[list[Ca
     return cards_of(memory, tenant, facts), more
 
 
+def _in_view(memory: Memory, tenant: str, filters: Filters) -> list[Fact]:
+    """Every memory the page's time view lists, of any category (up to :data:`COUNTED`)."""
+    return memory.list_facts(tenant, FactQuery(
+        scope_keys=filters.scope.visible_keys, statuses=[FactStatus.ACTIVE, FactStatus.FORGOTTEN],
+        time=TimeFilter(as_of=filters.as_of_time(), include_history=filters.history,
+                        include_forgotten=True),
+        limit=COUNTED))
+
+
 def memories_page(memory: Memory, tenant: str, filters: Filters) -> MemoriesPage:
+    """The page, its tabs counting what each tab lists in the same time view (a replaced
+    memory counts only with history shown), and the memories current at the view's time."""
     cards, more = memory_cards(memory, tenant, filters)
-    stats = memory.stats(tenant, filters.scope)
-    by_category = stats.facts_by_category
+    listed = _in_view(memory, tenant, filters)
+    by_category = Counter(f.category for f in listed)
+    held = TimeFilter(as_of=filters.as_of_time())
+    now = memory.clock()
     tabs = [Tab(label=label, category=category,
-                count=by_category.get(category.value, 0) if category else None)
+                count=by_category.get(category, 0) if category else None)
             for label, category in FILTERS]
+    tabs += [Tab(label=label, category=category, count=by_category.get(category, 0))
+             for label, category in MORE_FILTERS
+             if by_category.get(category) or filters.category is category]
     return MemoriesPage(filters=filters, cards=cards, more=more, tabs=tabs,
                         scopes=manage.scopes(memory, tenant),
-                        current=stats.current_facts)
+                        current=sum(1 for f in listed if held.matches(f, now)))
 
 
 def default_scope(memory: Memory, tenant: str) -> Scope | None:

@@ -206,9 +206,9 @@ class SearchEngine:
             _apply_focus(hits, focus, facts, turns, relevance, strict=slot is not None)
         similarity = _similarities(hits, relevance, facts, vector) if request.rerank else {}
         ordered = self._order(hits, request, facts, now, similarity)
-        lead = slot.answers(request.query) if slot is not None else retractions_asked(
-            (f for fs in said.values() for f in fs), focus, request.query, time, now) \
-            if focus else []
+        lead = slot.answers(request.query) if slot is not None else _after_replacements(
+            retractions_asked((f for fs in said.values() for f in fs), focus, request.query,
+                              time, now), ordered, facts, self.registry) if focus else []
         if slot is not None and time.include_history:  # then the slot's past, newest first
             lead = [*lead, *(f for f in slot.past(time) if f not in lead)]
         if window is not None:
@@ -410,6 +410,21 @@ def _about(hit: SearchHit, focus: Focus, facts: dict[str, Fact],
         return fact is not None and focus.covers_fact(fact)
     turn = turns.get(key)
     return turn is not None and focus.covers_turn(turn)
+
+
+def _after_replacements(markers: list[Fact], ordered: list[SearchHit], facts: dict[str, Fact],
+                        registry: PredicateRegistry) -> list[Fact]:
+    """The retractions a question named (:func:`retractions_asked`), each after what the
+    results hold of its subject in its slot now: "Does Bob drink coffee?" after "I prefer
+    tea now; I gave up coffee" is answered by tea first, then by the coffee given up."""
+    lead: list[Fact] = []
+    for marker in markers:
+        family = registry.spec(marker.predicate).family
+        lead += [f for h in ordered if h.kind == "fact" and (f := facts.get(h.id)) is not None
+                 and f.subject_id == marker.subject_id and f not in lead
+                 and registry.spec(f.predicate).family == family]
+        lead.append(marker)
+    return lead
 
 
 def _slot_first(ordered: list[SearchHit], answers: list[Fact], now: datetime,

@@ -160,6 +160,15 @@ def test_a_retracted_value_the_question_names_is_answered_by_its_retraction(
     assert not any(h.retraction for h in ask(memory, tenant, "ravi", "Do I drink coffee?"))
 
 
+def test_a_replacement_answers_before_the_retraction_it_came_with(memory: Memory,
+                                                                  tenant: str) -> None:
+    say(memory, tenant, "bob", "2021-04-04T10:00:00", "I love coffee.")
+    say(memory, tenant, "bob", "2022-04-04T10:00:00", "I prefer tea now; I gave up coffee.")
+    found = ask(memory, tenant, "bob", "Does Bob drink coffee?")
+    assert "tea" in found[0].text and not found[0].retraction
+    assert any(h.retraction and "coffee" in h.text for h in found[1:])
+
+
 def test_turns_overtaken_by_later_facts_leave_the_current_view(memory: Memory,
                                                                tenant: str) -> None:
     say(memory, tenant, "maya", "2023-03-10T10:00:00", "I don't have a dog.")

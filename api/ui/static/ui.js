@@ -35,6 +35,15 @@
     return template.content;
   }
 
+  // The page's count of current memories, after a delete or a restore on the page.
+  function recount(delta) {
+    var count = document.querySelector(".count[data-current]");
+    if (!count) { return; }
+    var current = Math.max(0, parseInt(count.dataset.current, 10) + delta);
+    count.dataset.current = String(current);
+    count.textContent = current + " current " + (current === 1 ? "memory" : "memories");
+  }
+
   // Delete (soft forget) and restore: post the card's form, put the new card in its place.
   document.addEventListener("submit", function (event) {
     var form = event.target;
@@ -50,8 +59,12 @@
     }).then(function (html) {
       var content = nodesOf(html);
       var fresh = content.querySelector("li.card-item");
+      var before = item.querySelector("article");
       item.replaceWith(content);
       var status = fresh && fresh.querySelector("article").dataset.status;
+      if (status && status !== before.dataset.status && !before.classList.contains("is-ended")) {
+        recount(status === "forgotten" ? -1 : 1);  // a memory that held now left or came back
+      }
       announce(status === "forgotten" ? "Memory deleted. You can restore it." : "Memory restored.");
       var next = fresh && fresh.querySelector("button");
       if (next) { next.focus(); }

@@ -129,6 +129,7 @@ def test_delete_greys_out_and_restore_brings_back(served: Served, page: Any) -> 
     open_page(page, served)
     globex = card_with(page, "Alice works at Globex.")
     memory_id = str(globex.get_attribute("data-memory-id"))
+    held = int(page.find_element(By.CSS_SELECTOR, ".count").text.split()[0])
 
     globex.find_element(By.CSS_SELECTOR, "button[aria-label^='Delete memory']").click()
     selector = f"article[data-memory-id='{memory_id}']"
@@ -139,14 +140,18 @@ def test_delete_greys_out_and_restore_brings_back(served: Served, page: Any) -> 
     assert float(greyed.value_of_css_property("opacity")) < 1
     assert "Forgotten" in greyed.find_element(By.CSS_SELECTOR, ".badge-forgotten").text
     assert get_fact(served.memory, served.tenant, memory_id).status is FactStatus.FORGOTTEN
+    assert page.find_element(By.CSS_SELECTOR, ".count").text == f"{held - 1} current memories"
 
     page.refresh()  # kept, still greyed out
+    assert wait(page).until(lambda p: p.find_element(By.CSS_SELECTOR, ".count")).text == \
+        f"{held - 1} current memories"
     greyed = wait(page).until(lambda p: p.find_element(By.CSS_SELECTOR, selector))
     assert greyed.get_attribute("data-status") == "forgotten"
     greyed.find_element(By.CSS_SELECTOR, "button[aria-label^='Restore memory']").click()
     wait(page).until(lambda p: p.find_element(By.CSS_SELECTOR, selector)
                      .get_attribute("data-status") == "active")
     assert get_fact(served.memory, served.tenant, memory_id).status is FactStatus.ACTIVE
+    assert page.find_element(By.CSS_SELECTOR, ".count").text == f"{held} current memories"
 
 
 def test_a_memory_erased_meanwhile_says_so_on_its_card(served: Served, page: Any) -> None:
