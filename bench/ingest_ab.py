@@ -39,9 +39,9 @@ DEFAULT_SETTINGS = ["float32:auto", "int8:off", "int8:auto"]
 
 def embedder_of(setting: str) -> Embedder:
     precision, worker = setting.split(":")
-    no_env_file: dict[str, Any] = {"_env_file": None}
-    return build_embedder(Settings(**no_env_file, embed_precision=precision,
-                                   embed_worker=worker))
+    # validated as the settings are (a bad value names its field); no environment read
+    return build_embedder(Settings.model_validate({"embed_precision": precision,
+                                                   "embed_worker": worker}))
 
 
 def main() -> None:
