@@ -55,22 +55,26 @@ def main() -> None:
     samples = load_locomo()[:args.conversations]
     extractor = RuleExtractor()
     extractor.load()
-    embedders = {s: embedder_of(s) for s in args.settings}
-    for embedder in embedders.values():
-        embedder.embed([f"warm up {i}" for i in range(16)])  # models loaded, a child started
     runs: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp, open_bench_store(args.store, Path(tmp)) as store:
-        warm = Memory(store, extractor, embedders[args.settings[0]])
-        ingest(warm, f"warm{uuid.uuid4().hex[:6]}", samples[0])  # a fresh JVM runs cold
+        warm = Memory(store, extractor, embedder_of(args.settings[0]))
+        ingest(warm, f"warm{uuid.uuid4().hex[:6]}", load_locomo()[-1])  # a fresh JVM runs cold
         for round_ in range(args.rounds):
             shift = round_ % len(args.settings)
             for setting in args.settings[shift:] + args.settings[:shift]:
-                memory = Memory(store, extractor, embedders[setting])
+                # a new embedder each run: its cache would otherwise hold the turns' vectors
+                # from the round before, and the run would embed nothing
+                embedder = embedder_of(setting)
+                embedder.embed([f"warm up {i}" for i in range(16)])  # loaded, a child started
+                memory = Memory(store, extractor, embedder)
                 turns = seconds = 0.0
                 for sample in samples:
                     n, s = ingest(memory, f"ab{uuid.uuid4().hex[:8]}", sample)
                     turns, seconds = turns + n, seconds + s
                 memory.engine.close()
+                close = getattr(getattr(embedder, "inner", None), "close", None)
+                if close is not None:
+                    close()  # the worker's child process
                 runs.append({"round": round_, "setting": setting, "turns": int(turns),
                              "seconds": round(seconds, 2),
                              "turns_per_second": round(turns / seconds, 1)})

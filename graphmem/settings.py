@@ -8,6 +8,8 @@ CLI and the API build a :class:`Settings` and hand it to
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
@@ -18,10 +20,15 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 #: routing (a cluster's or Aura's readers serve reads); ``+s`` verifies TLS, ``+ssc`` trusts
 #: a self-signed certificate.
 BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+ENV_PREFIX = "GRAPHMEM_"
+#: Names a new user tries for a setting that is called otherwise (spelling alone finds the
+#: rest: GRAPHMEM_API_KEY -> GRAPHMEM_API_KEYS).
+GUESSES = {guess: "DB_PATH" for guess in ("DATA_DIR", "DATA_PATH", "DB", "DB_FILE", "DATABASE",
+                                          "DATABASE_PATH", "SQLITE_PATH", "DIR", "HOME")}
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_file=".env", extra="ignore")
 
     # store
     store: Literal["embedded", "neo4j"] = "embedded"
@@ -105,3 +112,21 @@ class Settings(BaseSettings):
             raise ValueError(f"neo4j_uri: the scheme {scheme!r} is not a Neo4j one: use "
                              + ", ".join(f"{s}://" for s in BOLT_SCHEMES))
         return self
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """A line for each ``GRAPHMEM_*`` variable no setting reads, naming the closest one:
+    pydantic-settings ignores them, so a misspelt name (``GRAPHMEM_DATA_DIR``) would leave
+    its setting at the default without a word."""
+    names = {name.upper() for name in Settings.model_fields}
+    lines = []
+    for variable in sorted(k for k in environ if k.upper().startswith(ENV_PREFIX)):
+        name = variable.upper()[len(ENV_PREFIX):]
+        if name in names:
+            continue
+        close = [GUESSES[name]] if name in GUESSES else difflib.get_close_matches(
+            name, names, n=1, cutoff=0.75)
+        hint = f"; did you mean {ENV_PREFIX}{close[0]}?" if close else ""
+        lines.append(f"{variable} is not a graphmem setting and is ignored{hint}")
+    return lines
+
