@@ -118,6 +118,24 @@ def current_profile(memory: Memory, tenant: str, scope: Scope, *,
     return Profile(scope_key=scope.key, owner=name or scope.user_id or scope.group_id or "")
 
 
+def profile_or_draft(memory: Memory, tenant: str, scope: Scope, *,
+                     owner: str | None = None) -> Profile:
+    """The latest version; for a user with none written yet (the first is written by
+    maintenance or a refresh), a draft from what memory holds now, not stored (version 0):
+    an assistant reading the profile to greet the user should not hear "nothing is known"
+    of someone with memories."""
+    current = current_profile(memory, tenant, scope, owner=owner)
+    if current.text:
+        return current
+    entity = records.find_owner(memory, tenant, scope, owner)
+    if entity is None:
+        return current
+    digest = profile_digest(memory, tenant, scope, entity, now=memory.clock())
+    if not any(s.sentences for s in digest.sections):
+        return current
+    return current.model_copy(update={"text": TemplateWriter().write_profile(digest)})
+
+
 def _never_held(fact: Fact) -> bool:
     """A slip corrected in words ends where it began ("Actually it was Lisbon, not Porto"):
     the user never lived in Porto, so no "used to" names it."""

@@ -20,7 +20,7 @@ from mcp.server.mcpserver.exceptions import ResourceError
 from mcp_types import ToolAnnotations
 
 from graphmem.lifecycle import markdown
-from graphmem.lifecycle.profile import current_profile
+from graphmem.lifecycle.profile import profile_or_draft
 from graphmem.mcp.tools import CallerOf, Ctx, MemoryTools, shown
 from graphmem.memory import Memory
 
@@ -62,7 +62,7 @@ def build_server(memory: Memory, caller_of: CallerOf) -> MCPServer:
                                  "user as someone you know.")
     def profile(ctx: Ctx, user_id: str | None = None, group_id: str | None = None) -> str:
         with shown(ResourceError):
-            found = current_profile(memory, *tools.scope(ctx, user_id, group_id))
+            found = profile_or_draft(memory, *tools.scope(ctx, user_id, group_id))
         return found.text or f"(no profile of {found.owner} yet: nothing is known so far)"
 
     @server.resource(MEMORY_MD_URI, name="memory.md", mime_type="text/markdown",

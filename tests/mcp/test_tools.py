@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import anyio
 from mcp import Client
 
-from graphmem.lifecycle.profile import refresh_profile
+from graphmem.lifecycle.profile import profile_history, refresh_profile
 from graphmem.lifecycle.todos import add_todo
 from graphmem.memory import Memory
 from tests.mcp.conftest import ALICE
@@ -101,8 +101,13 @@ def test_get_context_carries_the_profile_and_fits_the_budget(client: Client, mem
     async def scenario() -> None:
         async with client:
             await _jobs(client)
+            # none written yet: a draft of what memory holds, not stored
             before = await client.read_resource("graphmem://profile")
-            assert "no profile of Alice yet" in before.contents[0].text  # type: ignore[union-attr]
+            draft = before.contents[0].text  # type: ignore[union-attr]
+            assert "Globex" in draft and "no profile" not in draft
+            assert profile_history(memory, tenant, ALICE) == []
+            unknown = await client.read_resource("graphmem://profile?user_id=nobody")
+            assert "nothing is known so far" in unknown.contents[0].text  # type: ignore[union-attr]
             await anyio.to_thread.run_sync(lambda: refresh_profile(memory, tenant, ALICE))
             profile = await client.read_resource("graphmem://profile?user_id=alice")
             narrative = profile.contents[0].text  # type: ignore[union-attr]
