@@ -166,14 +166,19 @@ def _stems(words: list[str]) -> set[str]:
     return {*words, *(w[:-1] for w in words if w.endswith("s") and len(w) > 3)}
 
 
-def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit]) -> None:
-    """Each found turn that a found fact came from gives way to that fact.
+def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit], query: str = "") -> None:
+    """Each found turn that a found fact came from gives way to that fact, unless the turn
+    says something the question asks about that none of its found facts says.
 
     The fact keeps its sources, so nothing is lost and the context holds no
     duplicate. It takes the turn's score when the turn scored higher and ranked
     within :data:`ABSORB_MAX_RANK` of a turn channel; scores are never added up.
+    A turn of several statements of which the extractor read one ("I do drink way too
+    much coffee on shifts. Oh and our cat Miso...") stays for "Does Maria drink coffee?":
+    the cat fact, standing in its place, would answer with the wrong statement.
     """
     by_source: dict[Source, SearchHit] = {}
+    said: dict[Source, set[str]] = {}  # the words of the found facts drawn from each turn
     for hit in hits.values():
         if hit.kind == "fact":
             for episode_id in hit.episode_ids:
@@ -181,11 +186,15 @@ def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit]) -> None:
                     best = by_source.get((episode_id, message_id))
                     if best is None or hit.score > best.score:
                         by_source[(episode_id, message_id)] = hit
+                    said.setdefault((episode_id, message_id), set()).update(_words(hit.text))
+    asked = _words(query)
     for key, turn in turns.items():
         found = hits.get(key)
         fact = by_source.get(turn_source(turn))
         if found is None or fact is None:
             continue
+        if (asked & _words(turn.content)) - said[turn_source(turn)]:
+            continue  # the turn answers what its facts do not
         if min(found.channels.values(), default=ABSORB_MAX_RANK + 1) <= ABSORB_MAX_RANK:
             fact.score = max(fact.score, found.score)
             for channel, rank in found.channels.items():

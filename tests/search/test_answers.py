@@ -169,6 +169,20 @@ def test_a_replacement_answers_before_the_retraction_it_came_with(memory: Memory
     assert any(h.retraction and "coffee" in h.text for h in found[1:])
 
 
+def test_a_turn_keeps_its_place_for_what_its_facts_do_not_say(memory: Memory,
+                                                              tenant: str) -> None:
+    """Of "I do drink way too much coffee on shifts. Oh and our cat Miso..." the extractor
+    reads the cat: the cat fact stands for the turn where the question is about the cat,
+    not where it is about coffee (it would answer "Does Maria drink coffee?" with the cat)."""
+    say(memory, tenant, "maria", "2024-01-12T09:00:00", "I do drink way too much coffee on "
+        "shifts though. Oh and our cat Miso knocked over my mug again.")
+    [first, *_] = ask(memory, tenant, "maria", "Does Maria drink coffee?")
+    assert first.kind == "turn" and "coffee" in first.text
+    found = ask(memory, tenant, "maria", "Does Maria have a cat?")
+    assert found[0].text == "Maria has a cat named Miso."
+    assert all(h.kind == "fact" for h in found)  # the turn gave way to its fact
+
+
 def test_turns_overtaken_by_later_facts_leave_the_current_view(memory: Memory,
                                                                tenant: str) -> None:
     say(memory, tenant, "maya", "2023-03-10T10:00:00", "I don't have a dog.")
