@@ -77,7 +77,12 @@ class EpisodeInput(BaseModel):
     def _one_kind(self) -> EpisodeInput:
         kinds = sum(bool(x) for x in (self.messages, self.text, self.document))
         if kinds != 1:
-            raise ValueError("an episode needs exactly one of: messages, text, document")
+            # "text": "" is given, and empty: say so, not only that something is missing
+            empty = [name for name in ("messages", "text", "document")
+                     if name in self.model_fields_set and not getattr(self, name)]
+            said = f"{' and '.join(empty)} {'is' if len(empty) == 1 else 'are'} empty; " \
+                if kinds == 0 and empty else ""
+            raise ValueError(f"{said}an episode needs exactly one of: messages, text, document")
         if self.text is not None and not self.text.strip():
             raise ValueError("episode text is empty")
         ids = [m.id for m in self.messages if m.id is not None]

@@ -73,6 +73,8 @@ def test_bad_inputs_are_clear_422s(client: TestClient) -> None:
         ({"messages": [{"content": "hi"}]}, "scope: Field required"),
         ({"scope": {}, "text": "hi"}, "a user_id, a group_id, or both"),
         ({"scope": ALICE}, "exactly one of: messages, text, document"),
+        ({"scope": ALICE, "text": ""}, "text is empty; an episode needs exactly one of"),
+        ({"scope": ALICE, "messages": []}, "messages is empty; an episode needs exactly one of"),
         ({"scope": ALICE, "text": "hi", "messages": [{"content": "x"}]}, "exactly one of"),
         ({"scope": ALICE, "text": "hi", "colour": "red"}, "colour: Extra inputs are not permitted"),
         ({"scope": ALICE, "messages": [{"content": "a", "id": "1"}, {"content": "b", "id": "1"}]},
