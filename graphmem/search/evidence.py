@@ -166,9 +166,11 @@ def _stems(words: list[str]) -> set[str]:
     return {*words, *(w[:-1] for w in words if w.endswith("s") and len(w) > 3)}
 
 
-def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit], query: str = "") -> None:
+def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit], query: str = "",
+                 drawn: dict[Source, list[Fact]] | None = None) -> None:
     """Each found turn that a found fact came from gives way to that fact, unless the turn
-    says something the question asks about that none of its found facts says.
+    says something the question asks about that the extractor read nowhere in it (in none
+    of the facts drawn from it, ``drawn``: found or not, current or ended).
 
     The fact keeps its sources, so nothing is lost and the context holds no
     duplicate. It takes the turn's score when the turn scored higher and ranked
@@ -187,6 +189,8 @@ def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit], query: s
                     if best is None or hit.score > best.score:
                         by_source[(episode_id, message_id)] = hit
                     said.setdefault((episode_id, message_id), set()).update(_words(hit.text))
+    for source, facts in (drawn or {}).items():
+        said.setdefault(source, set()).update(w for f in facts for w in _words(f.text))
     asked = _words(query)
     for key, turn in turns.items():
         found = hits.get(key)
