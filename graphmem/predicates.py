@@ -112,7 +112,7 @@ DEFAULT_PREDICATES: tuple[PredicateSpec, ...] = (
           questions=("Which programming language does X use most?",
                      "What is X's main programming language?", "What language does X code in?"),
           implies=("USES",)),
-    _spec("PLAYS_SPORT", ONE, description="the sport a person does regularly",
+    _spec("PLAYS_SPORT", ONE, description="the sport a person does or plays regularly",
           questions=("Which sport does X do?", "What sport does X play?",
                      "What does X do for exercise?"), also_ends=_PASTIMES),
     _spec("REPORTS_TO", ONE, description="a person's manager or boss at work",

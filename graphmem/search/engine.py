@@ -198,7 +198,7 @@ class SearchEngine:
                 hits[item] = _turn_hit(turn, score, ranks[item])
         _drop_contradicted(hits, turns, facts, slot, time, now, self.registry)
         _drop_overridden(hits, facts, slot, self.registry, time)
-        absorb_turns(hits, turns, request.query, said)
+        absorb_turns(hits, turns, request.query, said, self.registry)
         if focus or (focus.stranger and match is not None):
             # a slot asked of someone the scope does not know ("Where does Priya work?") is
             # about her alone as well: no one's value answers (above), and the rest of

@@ -167,10 +167,12 @@ def _stems(words: list[str]) -> set[str]:
 
 
 def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit], query: str = "",
-                 drawn: dict[Source, list[Fact]] | None = None) -> None:
+                 drawn: dict[Source, list[Fact]] | None = None,
+                 registry: PredicateRegistry | None = None) -> None:
     """Each found turn that a found fact came from gives way to that fact, unless the turn
-    says something the question asks about that the extractor read nowhere in it (in none
-    of the facts drawn from it, ``drawn``: found or not, current or ended).
+    says something the question asks about that the extractor read nowhere in it: in none
+    of the facts drawn from it (``drawn``: found or not, current or ended), their words or
+    the words of their slots (``registry``: a sport fact reads "play", a pet fact "pets").
 
     The fact keeps its sources, so nothing is lost and the context holds no
     duplicate. It takes the turn's score when the turn scored higher and ranked
@@ -190,7 +192,11 @@ def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit], query: s
                         by_source[(episode_id, message_id)] = hit
                     said.setdefault((episode_id, message_id), set()).update(_words(hit.text))
     for source, facts in (drawn or {}).items():
-        said.setdefault(source, set()).update(w for f in facts for w in _words(f.text))
+        read = said.setdefault(source, set())
+        for drawn_fact in facts:
+            read |= _words(drawn_fact.text)
+            if registry is not None:
+                read |= slot_words(registry, drawn_fact.predicate)
     asked = _words(query)
     for key, turn in turns.items():
         found = hits.get(key)
