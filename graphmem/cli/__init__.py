@@ -9,6 +9,7 @@ rest) instead of a traceback.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import typer
@@ -18,6 +19,7 @@ from typer.core import TyperGroup
 
 from graphmem.cli import ingest, lifecycle, mcp, neo4j, recall, serve
 from graphmem.errors import GraphMemError, SetupError
+from graphmem.settings import unknown_variables
 
 
 class _GraphMemGroup(TyperGroup):
@@ -25,6 +27,9 @@ class _GraphMemGroup(TyperGroup):
 
     # ctx is Any: typer 0.29 vendors its own click, older typers use click itself.
     def invoke(self, ctx: Any) -> Any:
+        # a misspelt GRAPHMEM_* variable is ignored by the settings: say so, whatever runs
+        for line in unknown_variables(os.environ):
+            Console(stderr=True, soft_wrap=True).print(f"[yellow]warning:[/] {escape(line)}")
         try:
             return super().invoke(ctx)
         except GraphMemError as err:

@@ -22,7 +22,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from graphmem.settings import Settings, unknown_variables
+from graphmem.settings import Settings
 
 
 class StoreKind(str, Enum):
@@ -60,8 +60,6 @@ def serve(
                              "store": store.value if store else None}
     options = {k: v for k, v in given.items() if v is not None}
     settings = Settings(**options)
-    for line in unknown_variables(os.environ):
-        logging.getLogger("graphmem.settings").warning(line)
     app = create_app(settings)  # also checks the settings before any worker starts
     shown = f"[{settings.host}]" if ":" in settings.host else settings.host
     Console().print(f"graphmem serving on [bold]http://{shown}:{settings.port}[/] "
