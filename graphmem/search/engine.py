@@ -198,7 +198,10 @@ class SearchEngine:
                 hits[item] = _turn_hit(turn, score, ranks[item])
         _drop_contradicted(hits, turns, facts, slot, time, now, self.registry)
         _drop_overridden(hits, facts, slot, self.registry, time)
-        absorb_turns(hits, turns, request.query, said, self.registry)
+        # a question for a slot is answered by the slot's facts (and ruled by them): only
+        # a question no slot answers may keep a turn its facts do not cover
+        absorb_turns(hits, turns, request.query if match is None else "", said, self.registry,
+                     (lambda t: focus.said_by(t.speaker or "")) if focus else None)
         if focus or (focus.stranger and match is not None):
             # a slot asked of someone the scope does not know ("Where does Priya work?") is
             # about her alone as well: no one's value answers (above), and the rest of

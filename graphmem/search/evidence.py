@@ -27,7 +27,7 @@ turn's place if the turn ranked better.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from graphmem.models import Fact, FactStatus
@@ -168,11 +168,15 @@ def _stems(words: list[str]) -> set[str]:
 
 def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit], query: str = "",
                  drawn: dict[Source, list[Fact]] | None = None,
-                 registry: PredicateRegistry | None = None) -> None:
+                 registry: PredicateRegistry | None = None,
+                 asked_of: Callable[[TurnHit], bool] | None = None) -> None:
     """Each found turn that a found fact came from gives way to that fact, unless the turn
     says something the question asks about that the extractor read nowhere in it: in none
     of the facts drawn from it (``drawn``: found or not, current or ended), their words or
     the words of their slots (``registry``: a sport fact reads "play", a pet fact "pets").
+    That exception holds for the turns of the person asked about (``asked_of``); another
+    person's turn gives way to its facts, which the focus rules then judge as theirs. The
+    engine gives no ``query`` for a question that asks for a slot: the slot's facts answer it.
 
     The fact keeps its sources, so nothing is lost and the context holds no
     duplicate. It takes the turn's score when the turn scored higher and ranked
@@ -203,7 +207,8 @@ def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit], query: s
         fact = by_source.get(turn_source(turn))
         if found is None or fact is None:
             continue
-        if (asked & _words(turn.content)) - said[turn_source(turn)]:
+        if (asked & _words(turn.content)) - said[turn_source(turn)] \
+                and (asked_of is None or asked_of(turn)):
             continue  # the turn answers what its facts do not
         if min(found.channels.values(), default=ABSORB_MAX_RANK + 1) <= ABSORB_MAX_RANK:
             fact.score = max(fact.score, found.score)
