@@ -186,7 +186,7 @@ def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit], query: s
     the cat fact, standing in its place, would answer with the wrong statement.
     """
     by_source: dict[Source, SearchHit] = {}
-    said: dict[Source, set[str]] = {}  # the words of the found facts drawn from each turn
+    texts: dict[Source, list[str]] = {}  # the texts of the found facts drawn from each turn
     for hit in hits.values():
         if hit.kind == "fact":
             for episode_id in hit.episode_ids:
@@ -194,21 +194,25 @@ def absorb_turns(hits: dict[str, SearchHit], turns: dict[str, TurnHit], query: s
                     best = by_source.get((episode_id, message_id))
                     if best is None or hit.score > best.score:
                         by_source[(episode_id, message_id)] = hit
-                    said.setdefault((episode_id, message_id), set()).update(_words(hit.text))
-    for source, facts in (drawn or {}).items():
-        read = said.setdefault(source, set())
-        for drawn_fact in facts:
-            read |= _words(drawn_fact.text)
+                    texts.setdefault((episode_id, message_id), []).append(hit.text)
+
+    def read(source: Source) -> set[str]:
+        """The words the extractor read in a turn (only asked of a turn that may stay)."""
+        words = {w for text in texts.get(source, []) for w in _words(text)}
+        for drawn_fact in (drawn or {}).get(source, []):
+            words |= _words(drawn_fact.text)
             if registry is not None:
-                read |= slot_words(registry, drawn_fact.predicate)
+                words |= slot_words(registry, drawn_fact.predicate)
+        return words
+
     asked = _words(query)
     for key, turn in turns.items():
         found = hits.get(key)
         fact = by_source.get(turn_source(turn))
         if found is None or fact is None:
             continue
-        if (asked & _words(turn.content)) - said[turn_source(turn)] \
-                and (asked_of is None or asked_of(turn)):
+        if asked and (asked_of is None or asked_of(turn)) \
+                and (wanted := asked & _words(turn.content)) and wanted - read(turn_source(turn)):
             continue  # the turn answers what its facts do not
         if min(found.channels.values(), default=ABSORB_MAX_RANK + 1) <= ABSORB_MAX_RANK:
             fact.score = max(fact.score, found.score)
