@@ -61,10 +61,17 @@ def contrastive(token: Token) -> bool:
 def _phrase_after(token: Token) -> list[Token]:
     out: list[Token] = []
     for t in token.doc[token.i + 1: token.sent.end]:
-        if t.lower_ in _STOP:
+        if t.lower_ in _STOP and not _joining(t):
             break
         out.append(t)
     return out
+
+
+def _joining(token: Token) -> bool:
+    """A hyphen inside a word ("low-FODMAP" split by the tokenizer), not a dash between
+    phrases."""
+    return token.text == "-" and token.i > token.sent.start and token.i + 1 < token.sent.end \
+        and not token.doc[token.i - 1].whitespace_ and not token.whitespace_
 
 
 #: "Neovim instead of Emacs", "tea rather than coffee": the second word starts the denial.
@@ -290,7 +297,7 @@ def _parsed(sent: Span, known: Callable[[str], bool] | None = None,
     if len(values) != 1 or len(denials) > 1 or (denials and not denials[0]):
         return None
     value = values[0]
-    right = _value([t for t in value.subtree if t.i <= value.i])
+    right = _value([t for t in value.subtree if t.i <= value.i] + _model_number(value))
     if not right or any(c.dep_ in ("relcl", "acl") and not (cued and _said_by_me(c))
                         for c in value.children):
         return None  # "it was Tom who told me": a cleft, not a correction
@@ -303,6 +310,16 @@ def _parsed(sent: Span, known: Callable[[str], bool] | None = None,
         or (cue_before or _SLIP_CUE.search(sent.text) is not None) and known is not None \
         and known(right)
     return Correction(right, None, value) if named and (meaning or cued) else None
+
+
+def _model_number(value: Token) -> list[Token]:
+    """The number that ends a model's name ("Pixel 7", "Galaxy S23 Ultra" is whole already)."""
+    if value.i + 1 >= value.sent.end:
+        return []
+    after = value.doc[value.i + 1]
+    numbered = after.head.i == value.i and after.dep_ in ("nummod", "appos") \
+        and any(c.isdigit() for c in after.text)
+    return [after] if numbered else []
 
 
 def _said_by_me(clause: Token) -> bool:
@@ -348,7 +365,8 @@ def _matched(pattern: re.Pattern[str], sent: Span, max_words: int | None = None,
 _OPENERS = r"(?:lol|lmao|haha|ha|oops|whoops|ugh|argh|sorry|wait|oh|ah|eh|hmm|no|btw|my\s+bad)"
 #: A value said in chat: a name of up to four words ("Galaxy S23", "Quillon Health"), or one
 #: lowercase word ("vegan").
-_SAID_NAME_WORD = r"[A-Z0-9](?:[\w+#'\-]|\.(?=\w))*"  # a dot only inside it: "Node.js"
+#: (a dot only inside it: "Node.js"; a capital after a small start: "iPhone", "eBay")
+_SAID_NAME_WORD = r"(?:[A-Z0-9]|[a-z]{1,2}(?=[A-Z]))(?:[\w+#'\-]|\.(?=\w))*"
 _SAID_VALUE = rf"(?:{_SAID_NAME_WORD}(?:\s+{_SAID_NAME_WORD}){{0,3}}|[a-z][\w+#'\-]*)"
 #: "*Elixir. no idea why I said Erlang", "lol *Gunnar. I typed Ingrid by mistake": chat's
 #: asterisk puts right a word said before.
@@ -366,6 +384,29 @@ _WROTE_MEANT = re.compile(
     rf"(?P<right>{_SAID_VALUE})", re.IGNORECASE)
 #: "ugh, meant Kotlin not Java": "I meant" with its "I" dropped, as chat drops it.
 _BARE_MEANT = re.compile(rf"^\W*(?:{_OPENERS}\W+)*meant\s(?!to\b)", re.IGNORECASE)
+#: Slot labels a restated value may follow: "the city is Buenos Aires".
+_SLOT_LABELS = (r"(?:city|town|home\s+base|home|diet|(?:programming\s+)?language|phone|"
+                r"handset|car|employer|company|job(?:\s+title)?|title|role|manager|boss|"
+                r"sport)")
+#: Where a speaker owns a slip without naming it: "Brain fart earlier", "Mixed up my words".
+_SLIP_OWNING = (r"(?i:brain\s+fart|(?:i\s+)?mixed\s+up\s+my\s+words|(?:i\s+)?got\s+my\s+words"
+                r"\s+mixed\s+up|my\s+(?:bad|mistake)|typo|(?:i\s+)?mis-?spoke|slip\s+of\s+the"
+                r"\s+(?:tongue|keyboard))")
+#: Where it names the slip: "I said Galaxy S23?", "the bit where I said Rotterdam", "the
+#: low-FODMAP thing I wrote".
+_SLIP_NAMED = (rf"(?:\b(?i:i\s+(?:said|wrote|typed|put|mentioned))\s+(?:(?i:an?|the)\s+)?"
+               rf"(?P<wrong>{_SAID_VALUE})|\b(?i:the)\s+(?P<thing>{_SAID_VALUE})\s+"
+               r"(?i:thing|bit|part)\s+(?i:i\s+(?:said|wrote|typed|mentioned)))")
+#: "Ignore the bit where I said Rotterdam; the city is Buenos Aires", "Wait, I said Galaxy
+#: S23? It's a Pixel 7, my bad", "Brain fart earlier - the language is PHP": a slip owned
+#: or named, then the right value said again as "it's X" or "the <slot> is X".
+_RESTATED = re.compile(
+    rf"^(?P<cue>[^.!?;:\u2013\u2014]*?)(?:[.!?;:,]+|\s+[-\u2013\u2014]+)\s*"
+    rf"(?i:it's|it\s+is|it\s+was|the\s+{_SLOT_LABELS}\s+(?:is|was))\s+"
+    rf"(?:(?i:actually|really)\s+)?(?:(?i:an?|the)\s+)?(?P<right>{_SAID_VALUE})"
+    r"\s*(?=[,.!?;]|$)")
+#: What makes a restated value one side of a contrast: ", not paleo", "rather than".
+_CONTRASTED = re.compile(r"\s*,?\s*(?i:not|rather\s+than|instead\s+of)\b")
 
 
 def plain_correction(message: str) -> str | None:
@@ -401,7 +442,35 @@ def plain_correction(message: str) -> str | None:
     bare = _BARE_MEANT.search(message)
     if bare is not None:
         return "Sorry, I meant " + message[bare.end():].strip()
-    return None
+    return _restated(message)
+
+
+def _restated(message: str) -> str | None:
+    """"Ignore the bit where I said Rotterdam; the city is Buenos Aires" -> "Sorry, I meant
+    Buenos Aires, not Rotterdam."; "Brain fart earlier - the language is PHP" -> "My bad, I
+    meant PHP." (the slip is then the last value said in a slot PHP fills). A cue that only
+    apologises ("Sorry, it's raining") owns no slip: nothing is restated.
+
+    >>> _restated("Wait, I said Galaxy S23? It's a Pixel 7, my bad.")
+    'Sorry, I meant Pixel 7, not Galaxy S23. my bad.'
+    >>> _restated("Brain fart earlier - the language is PHP.")
+    'My bad, I meant PHP.'
+    >>> _restated("Sorry, it's raining.") is None
+    True
+    """
+    said = _RESTATED.search(message)
+    if said is None or _CONTRASTED.match(message, said.end()):
+        return None  # "typo earlier, it's gluten-free, not paleo": read as a contrast
+    right, cue = said["right"].strip(), said["cue"]
+    named = re.search(_SLIP_NAMED, cue)
+    wrong = (named["wrong"] or named["thing"]).strip() if named is not None else None
+    if wrong is None and re.search(_SLIP_OWNING, cue) is None:
+        return None
+    if wrong is not None and wrong.lower() == right.lower():
+        return None
+    # the slip owned in the plain form too: a lower-case value then counts as a name
+    plain = f"Sorry, I meant {right}, not {wrong}." if wrong else f"My bad, I meant {right}."
+    return _with_rest(plain, message[said.end():].lstrip(" .!?"))
 
 
 def _sentence_start(text: str, at: int) -> int:

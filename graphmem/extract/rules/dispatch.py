@@ -5,8 +5,8 @@ caught by surface patterns (:mod:`.families.lexical`: names, "call me X", age,
 "Todo:"; :mod:`.families.chat`: slots said in shorthand), the noun-phrase facts (:func:`.families.nouns.noun_facts`: "my sister
 Anna"), every verb rule the families register for each clause's lemma (see
 :mod:`graphmem.extract.rules.families`), and finally the lesson detector; then
-:func:`.slots.settle` puts values into their slots. Questions state nothing and
-are skipped.
+:func:`.slots.settle` puts values into their slots. Questions state nothing but
+what they take as given (the speaker's manager, new phone or car, named in passing).
 
 Which clauses are read: main clauses and their coordinated or complement
 verbs. A ``to``-infinitive under a wish or duty ("I want to work at Google")
@@ -33,7 +33,7 @@ from graphmem.extract.rules.families.prefs import clause_tech
 from graphmem.extract.rules.families.states import progressive_slot
 from graphmem.extract.rules.parties import PROJECT_NOUNS, Speech
 from graphmem.extract.rules.phrases import phrase
-from graphmem.extract.rules.questions import is_question
+from graphmem.extract.rules.questions import PRESUPPOSED_SLOTS, is_question, presupposed
 from graphmem.extract.rules.slots import DIETS, settle
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ _REMIND_ME = re.compile(r"\bremind\s+me\b", re.IGNORECASE)
 def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> list[Finding]:
     """Every finding in one sentence, each anchored to the verb it came from."""
     if is_question(sent) and not _REMIND_ME.search(sent.text):
-        return []
+        return _presupposed(sent, speech)
     found = lexical_facts(sent, speech) + chat_facts(sent, speech)
     found += noun_facts(sent, speech)
     found += mention_facts(sent, speech)
@@ -100,6 +100,17 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
     found += lesson_facts(sent, speech, earlier_tech)
     earlier_tech.extend(tech_in(sent))
     return settle(_dedupe(deny([f for f in found if not _own_name(f)], sent)))
+
+
+def _presupposed(sent: Span, speech: Speech) -> list[Finding]:
+    """What a question takes as given about the speaker ("how do I back up my new Galaxy
+    S23?": their phone), read off its noun phrases alone: its verbs ask, they tell nothing."""
+    names = presupposed(sent.text)
+    if not names:
+        return []
+    found = noun_facts(sent, speech) + mention_facts(sent, speech)
+    return [f for f in settle(_dedupe(found)) if f.action == "assert" and f.subject.is_speaker
+            and f.predicate in PRESUPPOSED_SLOTS and f.obj.lower() in names]
 
 
 def _had_to(token: Token) -> bool:

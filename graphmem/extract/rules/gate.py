@@ -27,7 +27,7 @@ from graphmem.extract.rules.lexicon import (
     ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, IRREGULAR, OCCUPATIONS, POSSESSIONS, TRIP_NOUNS,
     inflections)
 from graphmem.extract.rules.parties import KIN, PETS, PROJECT_NOUNS
-from graphmem.extract.rules.questions import asks
+from graphmem.extract.rules.questions import asks, presupposed
 from graphmem.extract.rules.slots import (
     CAR_WORDS, DIETS, PHONE_WORDS, SLOT_NOUNS, SPORT_VERBS, SPORTS)
 from graphmem.extract.rules.terms import spellings
@@ -140,7 +140,8 @@ class Gate:
     def worth_parsing(self, sentence: str) -> bool:
         sentence = sentence.replace("\u2019", "'")
         if asks(sentence) and not _REMIND.search(sentence):
-            return False  # questions state nothing (see dispatch.sentence_findings)
+            # questions state nothing but what they take as given (dispatch.sentence_findings)
+            return bool(presupposed(sentence))
         if any(p.search(sentence) for p in self._patterns):
             return True
         if _OBLIGATION.search(sentence) and has_time_cue(sentence):

@@ -22,16 +22,21 @@ if TYPE_CHECKING:
     from spacy.tokens import Token
 
 #: Leading words dropped from an object after an article or possessive ("my old car" -> car).
+#: Chat's interjections, which the tagger may fold into the name after them ("lol Desmond").
+CHAT_OPENERS = frozenset({"lol", "lmao", "rofl", "haha", "hahaha", "omg", "btw", "fyi", "tbh",
+                          "imo", "idk", "ugh", "um", "umm", "uh", "oops", "whoops", "ok", "okay",
+                          "yeah", "yep", "hmm", "wow", "welp", "meh"})
 _DROP_LEADING = frozenset({
     "a", "an", "the", "my", "our", "some", "any", "this", "that", "these", "those", "new", "old",
     "own", "first", "little", "big", "nice", "great", "really", "very", "such", "whole", "entire",
     "brand", "favorite", "favourite", "beautiful", "amazing", "awesome", "lovely", "cute",
     "wonderful", "fantastic", "huge", "small", "latest", "current", "another", "few", "couple",
     "several", "of", "just", "also", "even", "used", "second-hand", "secondhand", "fluent",
-    "native", "basic", "so", "pretty", "super", "best", "good", "cool", "fun"})
+    "native", "basic", "so", "pretty", "super", "best", "good", "cool", "fun", *CHAT_OPENERS})
 #: Leading words dropped even without an article ("fluent Portuguese" -> Portuguese).
 _ALWAYS_DROP = frozenset({"really", "very", "such", "just", "also", "even", "so", "pretty",
-                          "super", "of", "brand", "fluent", "conversational", "basic"})
+                          "super", "of", "brand", "fluent", "conversational", "basic",
+                          *CHAT_OPENERS})
 _ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th)|second|third|fourth|fifth|sixth|seventh|eighth|"
                       r"ninth|tenth|eleventh|twelfth|\w+teenth|\w+tieth)$")
 _TIME_ENTS = frozenset({"DATE", "TIME"})

@@ -55,6 +55,22 @@ _TRAILING_QUESTION = re.compile(
     r"(?:is|was|are|were|do|does|did|have|has|can|would|could|should)n't)\b)[^,;]*\?+\s*$")
 
 
+#: What a question takes as given about the speaker: "how do I back up my new Galaxy S23?"
+#: (a phone they have), "can you help me ask my boss Gunnar for a day off?" (their manager):
+#: the name, its capitalised words and numbers, not a choice ("my boss Gunnar or Ingrid?").
+_PRESUPPOSED = re.compile(r"\b(?i:my)\s+(?:(?i:new)|(?i:(?:line\s+)?manager|boss|supervisor|"
+                          r"team\s+lead))\s+(?P<name>[A-Z0-9][\w-]*(?:\s+[A-Z0-9][\w-]*)*)"
+                          r"(?!\s+or\b)")
+#: What a question's presupposition may state: the speaker's manager, phone or car.
+PRESUPPOSED_SLOTS = frozenset({"REPORTS_TO", "HAS_PHONE", "DRIVES"})
+
+
+def presupposed(text: str) -> frozenset[str]:
+    """The names a question takes as the speaker's manager or new phone or car (lower
+    case): it asks something else, but takes them as given."""
+    return frozenset(m["name"].lower() for m in _PRESUPPOSED.finditer(text))
+
+
 def told_part(sentence: str) -> str:
     """A sentence without the question it ends with, so the question's words state nothing
     ("my girlfriend Siobhan and I are planning a weekend, any routes you'd recommend?")."""

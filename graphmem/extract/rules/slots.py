@@ -19,6 +19,7 @@ retraction (a negated statement is never asserted).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -189,6 +190,12 @@ def settle(findings: list[Finding]) -> list[Finding]:
             out += [f, _retyped(f, "MAIN_LANGUAGE")]
         else:
             out.append(f)
+    # "My Pixel 8 broke, I'm phoneless now": a slot said to be empty (by a state, not by
+    # a verb: "sold my car and bought a Kia" empties none) holds none of the values named
+    emptied = {(f.subject.name.lower(), f.predicate) for f in out
+               if f.action == "retract" and not f.obj and f.anchor is None}
+    out = [replace(f, action="retract") if f.action == "assert" and f.obj
+           and (f.subject.name.lower(), f.predicate) in emptied else f for f in out]
     retracted = {(f.subject.name.lower(), f.predicate, f.obj.lower()) for f in out
                  if f.action == "retract"}
     filled = {(f.subject.name.lower(), f.predicate) for f in out if f.action == "assert"}
@@ -306,9 +313,11 @@ def owner_of(noun: Token, speech: Speech) -> Party | None:
     for t in pobjs(noun, ("for",)):
         if t.lower_ in ("me", "us") and speech.first_person:
             return speech.me()
-    if noun.lower_ == "home" and noun.dep_ in ("attr", "nsubj", "advmod") and speech.first_person \
+    home = noun.lower_ == "home" or noun.lower_ == "base" and any(
+        c.dep_ == "compound" and c.lower_ == "home" for c in noun.children)
+    if home and noun.dep_ in ("attr", "nsubj", "advmod") and speech.first_person \
             and not any(c.dep_ in ("det", "poss", "prep") for c in noun.children):
-        return speech.me()  # "Lisbon is home now", "Home is Tel Aviv now"
+        return speech.me()  # "Lisbon is home now", "Home is Tel Aviv now", "home base is X"
     if noun.dep_ == "nsubj" and noun.i == noun.sent.start + 1 and speech.first_person and \
             noun.doc[noun.i - 1].lower_ == "new" and not any(
             c.dep_ in ("det", "poss") for c in noun.children):

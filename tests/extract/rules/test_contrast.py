@@ -8,7 +8,7 @@ import pytest
 from graphmem.extract.base import CandidateFact
 from graphmem.extract.rules import RuleExtractor
 from graphmem.extract.rules.contrast import plain_correction
-from tests.extract.rules.conftest import REF, episode, said, triples
+from tests.extract.rules.conftest import REF, Triple, episode, said, triples
 from graphmem.models import Message
 
 
@@ -120,11 +120,46 @@ def test_the_anymore_of_a_denied_value_is_its_own(extractor: RuleExtractor) -> N
 def test_a_cued_correction_without_a_verb(extractor: RuleExtractor, stored: tuple[str, str],
                                           text: str, right: str) -> None:
     predicate, wrong = stored
-    fact = CandidateFact(id="f1", text=f"Bob: {wrong}", subject="Bob", predicate=predicate,
-                         object=wrong, valid_from=REF, own=True)
-    extraction = extractor.extract(episode(Message(id="m", speaker="Bob", content=text)), [fact])
-    assert triples(extraction) == {("Bob", predicate, right, "assert"),
-                                   ("Bob", predicate, wrong, "retract")}
+    assert _after_stored(extractor, stored, text) == {("Bob", predicate, right, "assert"),
+                                                      ("Bob", predicate, wrong, "retract")}
+
+
+@pytest.mark.parametrize(("stored", "text", "right"), [
+    (("LIVES_IN", "Leeds"), "Ignore the bit where I said Leeds; the city is York.", "York"),
+    (("HAS_PHONE", "Pixel 6"), "Hang on, I said Pixel 6? It's an iPhone 14, my mistake.",
+     "iPhone 14"),
+    (("DIET", "paleo"), "Forget the paleo thing I wrote; it's pescatarian.", "pescatarian"),
+    (("MAIN_LANGUAGE", "Go"), "Brain fart earlier: the language is Kotlin.", "Kotlin"),
+    (("DIET", "vegan"), "Mixed up my words \u2014 the diet is vegetarian.", "vegetarian"),
+])
+def test_a_slip_owned_then_the_value_said_again(extractor: RuleExtractor,
+                                                stored: tuple[str, str], text: str,
+                                                right: str) -> None:
+    """A slip named ("I said Pixel 6?", "the paleo thing I wrote") or owned ("brain fart"),
+    then the right value as "it's X" or "the <slot> is X": the stored value is mended."""
+    predicate, wrong = stored
+    assert _after_stored(extractor, stored, text) == {("Bob", predicate, right, "assert"),
+                                                      ("Bob", predicate, wrong, "retract")}
+
+
+@pytest.mark.parametrize("text", [
+    "Sorry, it's raining.",  # an apology owns no slip
+    "Ugh, the city is York, so parking is hard.",  # no slip owned or named
+    "I said Leeds? It's a long story.",  # "a long story" is no value
+])
+def test_a_restated_value_needs_a_slip_owned_or_named(extractor: RuleExtractor,
+                                                      text: str) -> None:
+    assert not [t for t in _after_stored(extractor, ("LIVES_IN", "Leeds"), text)
+                if t[3] == "retract"]
+
+
+def _after_stored(extractor: RuleExtractor, stored: tuple[str, str], text: str) -> set[Triple]:
+    """What Bob's ``text`` says once Bob's ``stored`` (predicate, value) is in memory."""
+    predicate, value = stored
+    fact = CandidateFact(id="f1", text=f"Bob: {value}", subject="Bob", predicate=predicate,
+                         object=value, valid_from=REF, own=True)
+    return triples(extractor.extract(episode(Message(id="m", speaker="Bob", content=text)),
+                                     [fact]))
 
 
 def test_a_correction_after_an_ellipsis_mends_its_own_message(extractor: RuleExtractor) -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from graphmem.extract.rules import RuleExtractor
 from graphmem.extract.rules.clause import Finding
 from graphmem.extract.rules.parties import Party
 from graphmem.extract.rules.slots import settle, value_slot
 from graphmem.predicates import PredicateRegistry
 from graphmem.models import Cardinality
+from tests.extract.rules.conftest import said, triples
 
 
 @pytest.mark.parametrize(("value", "slot"), [
@@ -59,3 +61,21 @@ def test_slots_are_single_valued_and_described(predicate: str) -> None:
 @pytest.mark.parametrize("predicate", ["LIKES", "USES", "HOBBY", "HAS_PET", "OWNS"])
 def test_multi_valued_relations_stay_many(predicate: str) -> None:
     assert PredicateRegistry().spec(predicate).cardinality is Cardinality.MANY
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("My Pixel 7 died, so I'm phoneless until payday.", ("Bob", "HAS_PHONE", "Pixel 7", "retract")),
+    ("Currently carless, my Mazda 3 got towed and scrapped.",
+     ("Bob", "DRIVES", "Mazda 3", "retract")),
+])
+def test_a_value_named_beside_an_empty_slot_is_the_one_gone(
+        extractor: RuleExtractor, text: str, expected: tuple[str, str, str, str]) -> None:
+    found = triples(said(extractor, text))
+    assert expected in found
+    assert (*expected[:3], "assert") not in found
+
+
+def test_a_slot_emptied_by_a_verb_keeps_the_new_value(extractor: RuleExtractor) -> None:
+    """"sold my car and bought a Kia Niro": the car sold was another one."""
+    found = triples(said(extractor, "I sold my car and bought a Kia Niro."))
+    assert ("Bob", "DRIVES", "Kia Niro", "assert") in found

@@ -16,6 +16,10 @@ from tests.extract.rules.conftest import Triple, said, triples
      ("Bob", "REPORTS_TO", "Gustavo", "assert")),
     ("The reorg put me under Sunita.", ("Bob", "REPORTS_TO", "Sunita", "assert")),
     ("i work under Tomasz", ("Bob", "REPORTS_TO", "Tomasz", "assert")),
+    # chat's interjection is no part of the name the tagger folds it into
+    ("lol Priyanka is my manager now", ("Bob", "REPORTS_TO", "Priyanka", "assert")),
+    ("omg Marco Bianchi isn't my boss anymore", ("Bob", "REPORTS_TO", "Marco Bianchi",
+                                                 "retract")),
 ])
 def test_a_manager_in_other_words(extractor: RuleExtractor, text: str,
                                   expected: Triple) -> None:

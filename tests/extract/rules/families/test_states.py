@@ -159,6 +159,7 @@ def test_no_manager_or_language_where_none_is_named(extractor: RuleExtractor, te
     ("Home is Tel Aviv now - Toronto feels like ages ago.",
      ("Bob", "LIVES_IN", "Tel Aviv", "assert")),
     ("Day to day I program in Java.", ("Bob", "MAIN_LANGUAGE", "Java", "assert")),
+    ("quick update: home base is Valencia now", ("Bob", "LIVES_IN", "Valencia", "assert")),
 ])
 def test_a_slot_said_of_the_speakers_own(extractor: RuleExtractor, text: str,
                                           expected: Triple) -> None:
@@ -170,6 +171,7 @@ def test_a_slot_said_of_the_speakers_own(extractor: RuleExtractor, text: str,
     ("The car I'd buy is a Golf.", "DRIVES"),
     ("The phone I had in college was a Nokia.", "HAS_PHONE"),
     ("Home is where the heart is.", "LIVES_IN"),
+    ("My brother's home base is Lyon.", "LIVES_IN"),
     ("I use Python at work.", "MAIN_LANGUAGE"),
 ])
 def test_no_slot_for_what_the_speaker_has_not(extractor: RuleExtractor, text: str,
