@@ -145,12 +145,19 @@ CORRECTION = re.compile(rf"\b(?:{_POINTING}|i\s+meant)\s+[^,]+,?\s*not\s"
                         r"|\bi\s+said\s+[^.!?]+?(?:,|\bbut\b)\s*(?:it's|it\s+is|it\s+was|i\s+meant)\s"
                         r"|^\W*(?:typo|(?:small|quick)\s+fix|fix|correction|autocorrect)\b",
                         re.IGNORECASE)
+#: Slot labels a restated value may follow: "the city is Buenos Aires".
+_SLOT_LABELS = (r"(?:city|town|home\s+base|home|diet|(?:programming\s+)?language|phone|"
+                r"handset|car|employer|company|job(?:\s+title)?|title|role|manager|boss|"
+                r"sport)")
 #: "Typo earlier: Dart, not Python", "Small fix: Seattle, not São Paulo", "Autocorrect changed
-#: it, I'm in São Paulo, not Amsterdam": a cue, then the right value and the wrong one.
+#: it, I'm in São Paulo, not Amsterdam", "lol correction: the company is X, not Y": a cue (after
+#: chat's interjections), then the right value and the wrong one.
 _FRAGMENT = re.compile(
-    r"^\W*(?:(?:sorry,?\s+)?typo(?:\s+(?:earlier|in\s+my\s+last\s+message))?|(?:small|quick)\s+fix"
+    r"^\W*(?:(?:lol|lmao|haha|oops|whoops|ugh|ok|okay|so|um|oh|ah)\W+)*(?:(?:sorry,?\s+)?typo(?:\s+(?:earlier|in\s+my\s+last\s+message))?|(?:small|quick)\s+fix"
     r"|fix|correction|autocorrect[^,:;]*|mixed\s+up\s+my\s+words(?:\s+earlier)?)"
-    r"\s*[,:;\-\u2013\u2014]\s*(?:it's\s+|it\s+is\s+|i\s+meant\s+|"
+    # the value's label may be any one word: "correction: the compayn is X, not Y"
+    r"\s*[,:;\-\u2013\u2014]\s*(?:it's\s+|it\s+is\s+|i\s+meant\s+|the\s+(?:[\w-]+|"
+    + _SLOT_LABELS + r")\s+is\s+|"
     r"i'm\s+(?:in|at|on|into)\s+|i\s+(?:live|work)\s+(?:in|at)\s+)?(?:an?\s+|the\s+)?"
     r"(?P<right>[^,;]+?),?\s+not\s+(?:an?\s+|the\s+)?(?P<wrong>[^,.;!?]+)", re.IGNORECASE)
 #: "I said vegan but it's vegetarian", "oops, I said golf, it's kickboxing": the wrong value
@@ -382,12 +389,13 @@ _WROTE_MEANT = re.compile(
     rf"\b(?:i\s+)?(?:wrote|typed|said|put)\s+(?:an?\s+|the\s+)?(?P<wrong>{_SAID_VALUE})"
     rf"\s*[?!.,;:\-]*\s*(?:but\s+|and\s+)?(?:i\s+)?meant\s+(?:an?\s+|the\s+)?"
     rf"(?P<right>{_SAID_VALUE})", re.IGNORECASE)
-#: "ugh, meant Kotlin not Java": "I meant" with its "I" dropped, as chat drops it.
-_BARE_MEANT = re.compile(rf"^\W*(?:{_OPENERS}\W+)*meant\s(?!to\b)", re.IGNORECASE)
-#: Slot labels a restated value may follow: "the city is Buenos Aires".
-_SLOT_LABELS = (r"(?:city|town|home\s+base|home|diet|(?:programming\s+)?language|phone|"
-                r"handset|car|employer|company|job(?:\s+title)?|title|role|manager|boss|"
-                r"sport)")
+#: "ugh, meant Kotlin not Java": "I meant" with its "I" dropped, as chat drops it; "Sorry,
+#: meant to write flexitarian there, not dairy-free": the word meant.
+_BARE_MEANT = re.compile(rf"^\W*(?:{_OPENERS}\W+)*(?:i\s+)?meant\s(?:to\s+(?:write|say|type|put)"
+                         r"\s)?(?!to\b)", re.IGNORECASE)
+#: Where a word meant was: "meant to write flexitarian there".
+_THERE = re.compile(r"\s+(?:there|here|earlier|before)(?=\s*(?:[,.!?;]|not\b|$))",
+                    re.IGNORECASE)
 #: Where a speaker owns a slip without naming it: "Brain fart earlier", "Mixed up my words".
 _SLIP_OWNING = (r"(?i:brain\s+fart|(?:i\s+)?mixed\s+up\s+my\s+words|(?:i\s+)?got\s+my\s+words"
                 r"\s+mixed\s+up|my\s+(?:bad|mistake)|typo|(?:i\s+)?mis-?spoke|slip\s+of\s+the"
@@ -441,20 +449,20 @@ def plain_correction(message: str) -> str | None:
                           before=message[:_sentence_start(message, slip.start())])
     bare = _BARE_MEANT.search(message)
     if bare is not None:
-        return "Sorry, I meant " + message[bare.end():].strip()
+        return "Sorry, I meant " + _THERE.sub("", message[bare.end():].strip(), count=1)
     return _restated(message)
 
 
 def _restated(message: str) -> str | None:
     """"Ignore the bit where I said Rotterdam; the city is Buenos Aires" -> "Sorry, I meant
-    Buenos Aires, not Rotterdam."; "Brain fart earlier - the language is PHP" -> "My bad, I
-    meant PHP." (the slip is then the last value said in a slot PHP fills). A cue that only
+    Buenos Aires, not Rotterdam."; "Brain fart earlier - the language is PHP" -> "Mixed up my
+    words, it's PHP." (the slip is then the last value said in a slot PHP fills). A cue that only
     apologises ("Sorry, it's raining") owns no slip: nothing is restated.
 
     >>> _restated("Wait, I said Galaxy S23? It's a Pixel 7, my bad.")
     'Sorry, I meant Pixel 7, not Galaxy S23. my bad.'
     >>> _restated("Brain fart earlier - the language is PHP.")
-    'My bad, I meant PHP.'
+    "Mixed up my words, it's PHP."
     >>> _restated("Sorry, it's raining.") is None
     True
     """
@@ -469,7 +477,8 @@ def _restated(message: str) -> str | None:
     if wrong is not None and wrong.lower() == right.lower():
         return None
     # the slip owned in the plain form too: a lower-case value then counts as a name
-    plain = f"Sorry, I meant {right}, not {wrong}." if wrong else f"My bad, I meant {right}."
+    plain = f"Sorry, I meant {right}, not {wrong}." if wrong \
+        else f"Mixed up my words, it's {right}."
     return _with_rest(plain, message[said.end():].lstrip(" .!?"))
 
 

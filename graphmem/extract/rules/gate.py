@@ -157,7 +157,7 @@ class Gate:
 
 _DIARY_ADVERBS = frozenset({"just", "finally", "recently", "also", "then", "so", "today",
                             "yesterday", "already", "officially", "now", "and", "currently",
-                            "still"})
+                            "still", "separately", "anyway", "plus"})
 #: What follows a subjectless progressive ("Living in Denver"), unlike a gerund subject
 #: ("Running is my sport").
 _GERUND_OBJECTS = frozenset({"in", "at", "for", "with", "on", "from", "a", "an", "the", "my",
@@ -181,8 +181,8 @@ _NOWADAYS = re.compile(r"\b(?:anymore|any\s+more|these\s+days|nowadays|now)\b", 
 
 
 #: Chat's openings before a dropped subject: "omg just got a puppy", "yay, finally moved".
-_INTERJECTION = re.compile(r"(?:(?:omg|yay|wow|lol|ugh|ok|okay|haha|woo+|phew|oof)\b[,!.]*\s+)+",
-                           re.IGNORECASE)
+_INTERJECTION = re.compile(r"(?:(?:(?:omg|yay|wow|lol|ugh|ok|okay|haha|woo+|phew|oof|oh|btw|ps|"
+                           r"and|also)\b|[\u2013\u2014-]+)[,!.:]*\s+)+", re.IGNORECASE)
 
 
 def with_subject(sentence: str) -> str:
@@ -204,6 +204,11 @@ def with_subject(sentence: str) -> str:
         i += 1
     verb = words[i].lower().strip(",.!")
     following = words[i + 1].lower() if i + 1 < len(words) else ""
+    if i and verb == "on" and words[0].lower().strip(",") in ("currently", "now", "still"):
+        return "I'm " + sentence[:1].lower() + sentence[1:]  # "Currently on keto, ..."
+    if verb == "gone" and following not in ("are", "is", "was", "were") and (
+            i == 0 or words[0].lower().strip(",") in _DIARY_ADVERBS):
+        return "I've " + sentence[:1].lower() + sentence[1:]  # "gone dairy-free, wish me luck"
     if i == 0 and verb == "not" and following not in ("to", "that", "only", "just", "even"):
         return "I'm " + sentence  # "not vegan anymore, doing keto now", "not a fan of X"
     if i == 0 and (verb == "no" and following == "longer" or verb in _DONT
@@ -217,8 +222,11 @@ def with_subject(sentence: str) -> str:
         # a gerund subject, not a dropped "I'm"
         return "I'm " + sentence[:1].lower() + sentence[1:]
     past = verb in _PAST_FORMS or (verb.endswith("ed") and len(verb) > 4)
-    if not past or verb in _NOT_PAST or (i and not words[0].lower() in _DIARY_ADVERBS):
+    if not past or verb in _NOT_PAST or verb == "gone" \
+            or (i and words[0].lower().strip(",") not in _DIARY_ADVERBS):
         return sentence
+    if i and words[i - 1].endswith(","):  # "Separately, switched to decaf."
+        return " ".join(words[:i]) + " I " + " ".join(words[i:])
     return "I " + sentence[:1].lower() + sentence[1:]
 
 

@@ -158,6 +158,10 @@ _TIMES_WORDS = {"1": "once", "2": "twice"}
 #: Chat's asides inside a sentence ("decided against Lisbon btw, staying in Berlin"): the
 #: parser reads "btw" as a noun the name before it modifies, and no rule sees the name.
 _ASIDE = re.compile(r"(?<=\w)\s+(?:btw|tbh|imo|imho|ngl|fyi|lol|lmao|tho)\b(?![\w'’-])", re.IGNORECASE)
+#: A parenthesised aside of some words closing a sentence ("I've changed my diet to
+#: plant-based (my partner's idea, to be fair)."): a sentence of its own, or the parser hangs
+#: the sentence's value on it. A name's part in brackets ("Nothing Phone (2)") is one word.
+_CLOSING_ASIDE = re.compile(r"\s*\(([^()]*\w\s+\w[^()]*)\)(?=\s*(?:[.!?]|$))")
 
 
 #: An emoji between two words ("got the costa job 💪 barista now") ends a thought as a comma
@@ -176,5 +180,10 @@ def without_asides(text: str) -> str:
     'decided against Lisbon, staying in Berlin for now'
     >>> without_asides("ok got the costa job 💪 barista now 😍")
     'ok got the costa job, barista now'
+    >>> without_asides("I've switched to decaf (doctor's orders, sadly).")
+    "I've switched to decaf. doctor's orders, sadly."
+    >>> without_asides("I use a Nothing Phone (2) now.")
+    'I use a Nothing Phone (2) now.'
     """
+    text = _CLOSING_ASIDE.sub(r". \1", text)
     return _EMOJI_ELSEWHERE.sub("", _EMOJI_BETWEEN.sub(",", _ASIDE.sub("", text)))

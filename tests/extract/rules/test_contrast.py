@@ -116,6 +116,10 @@ def test_the_anymore_of_a_denied_value_is_its_own(extractor: RuleExtractor) -> N
      "Ocado"),
     (("LIVES_IN", "Tel Aviv"), "Typo in my last message: it's Montreal, not Tel Aviv.",
      "Montreal"),
+    # the value labelled, by any one word, after chat's interjection
+    (("WORKS_AT", "Hooli"), "lol correction: the employer is Initech, not Hooli", "Initech"),
+    (("WORKS_AT", "Hooli"), "ok small fix: the compnay is Initech, not Hooli", "Initech"),
+    (("DIET", "keto"), "Sorry, meant to type paleo there, not keto.", "paleo"),
 ])
 def test_a_cued_correction_without_a_verb(extractor: RuleExtractor, stored: tuple[str, str],
                                           text: str, right: str) -> None:

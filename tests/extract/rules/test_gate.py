@@ -24,6 +24,13 @@ from tests.extract.rules.conftest import episode, gold_rows, triples
     ("Starting a business takes courage.", "Starting a business takes courage."),
     ("not vegan anymore, doing keto now", "I'm not vegan anymore, doing keto now"),
     ("Not to brag, but I won.", "Not to brag, but I won."),
+    ("Now on a vegan diet, wish me luck", "I'm now on a vegan diet, wish me luck"),
+    ("On the fence about it.", "On the fence about it."),
+    ("Oh and \u2014 Moved to Gdansk in March.", "Oh and \u2014 I moved to Gdansk in March."),
+    ("btw - sold the Corolla.", "btw - I sold the Corolla."),
+    ("gone pescatarian, fingers crossed", "I've gone pescatarian, fingers crossed"),
+    ("Separately, switched to decaf.", "Separately, I switched to decaf."),
+    ("Gone are the days.", "Gone are the days."),
 ])
 def test_with_subject(text: str, expected: str) -> None:
     assert with_subject(text) == expected

@@ -72,7 +72,8 @@ _UNTIL_FURTHER = re.compile(r"\s+(?i:from\s+now\s+on|for\s+now|now|these\s+days|
 _SLOT_NAMED = re.compile(r"\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:(line\s+manager|manager|"
                          r"boss|supervisor|team\s+lead|partner|girlfriend|boyfriend|wife|"
                          r"husband))(?:'s\s+(?i:name)(?:\s+is|'s)|\s+(?i:is\s+called|is\s+named|"
-                         r"goes\s+by))\s+" + _NAME)
+                         r"goes\s+by)|\s+(?i:(?:has\s+)?changed)\s*[,;:\u2013\u2014-]+\s*"
+                         r"(?i:it's|it\s+is|now\s+it's))\s+" + _NAME)
 #: Slots one value can be said to take the place of another in.
 _EXCHANGED = frozenset({"PLAYS_SPORT", "DIET", "HAS_PHONE", "DRIVES", "MAIN_LANGUAGE"})
 #: The partner a word names (a partner's slot is one, whatever they are called).
@@ -124,9 +125,11 @@ _SAID_IN = re.compile(r"^(?i:(?:i'm|i\s+am|we're|we\s+are)\s+(?:now\s+)?(?:livin
 #: "Currently phoneless", "between jobs", "our team is leaderless": a slot left empty.
 _WITHOUT = re.compile(r"(?:^\s*(?i:currently|now|still)?\s*|\b(?i:i'm|i\s+am|we're|we\s+are|our\s+team"
                       r"\s+is)\s+(?:(?i:currently|now|still|officially)\s+)?)(?i:(phoneless|carless|"
+                      r"phone-free|car-free|"
                       r"between\s+jobs|leaderless|managerless|boss-less|bossless|out\s+of\s+work|"
                       r"on\s+a\s+career\s+break|not\s+employed|manager-free|boss-free))\b")
 _EMPTY_SLOTS = MappingProxyType({"phoneless": "HAS_PHONE", "carless": "DRIVES",
+                                 "phone-free": "HAS_PHONE", "car-free": "DRIVES",
                                  "leaderless": "REPORTS_TO", "managerless": "REPORTS_TO",
                                  "boss-less": "REPORTS_TO", "bossless": "REPORTS_TO",
                                  "manager-free": "REPORTS_TO", "boss-free": "REPORTS_TO"})
@@ -193,19 +196,22 @@ _TRADED = re.compile(r"\b(?i:traded|swapped|exchanged)\s+(?:(?i:my|the)\s+)?([\w
 #: "My address is in Porto now", "my new flat is in Leith": home.
 _ADDRESS = re.compile(r"\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:address|home|flat|apartment)\s+"
                       r"(?i:is)\s+(?:(?i:now)\s+)?(?i:in)\s+"
-                      r"([A-Z][\w\u00C0-\u017F'-]*(?:\s[A-Z][\w\u00C0-\u017F'-]*){0,2})")
+                      r"([A-Z][\w\u00C0-\u017F'-]*(?:\s[A-Z][\w\u00C0-\u017F'-]*){0,3})")
 #: "carrying a Zenfone 10 these days", "rocking a Pixel 8 now": the phone in use.
 _CARRYING = re.compile(r"(?:^\W*|\b(?i:i'm|i\s+am|been|now)\s+)(?i:carrying|rocking|sporting)\s+"
                        r"(?:(?i:an?|the|my)\s+)?([A-Z][\w+-]*(?:\s[A-Z0-9][\w+-]*){0,2})"
                        r"(?=\s*(?:$|[.,;!?]|\s+(?i:now|these\s+days|nowadays|lately)\b))")
 #: "X made me an offer i couldn't refuse so i took it", "accepted an offer from X", "officially
-#: an employee of X": the employer now.
+#: an employee of X", "on the payroll at X": the employer now.
 _ORG = r"([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3})"
 _HIRED_BY = re.compile(
     r"\b(?i:accepted|took|signed)\s+(?i:an|the|their)\s+(?:(?i:job)\s+)?(?i:offer)\s+"
     r"(?i:from|at|with)\s+" + _ORG +
     r"|(?:^\W*|\b(?i:i'm|i\s+am|now)\s+)(?:(?i:officially|now|finally)\s+)?(?:(?i:an?)\s+)?"
-    r"(?i:employee|staff\s+member)\s+(?i:of|at)\s+" + _ORG)
+    r"(?i:employee|staff\s+member)\s+(?i:of|at)\s+" + _ORG +
+    # "I'm on the payroll at X now"
+    r"|\b(?i:i'm|i\s+am|now|been)\s+(?:(?i:officially|now|finally)\s+)?(?i:on\s+(?:the|their)"
+    r"\s+payroll)\s+(?i:at|of|with)\s+" + _ORG)
 #: "X made me an offer", taken when the message says so after it ("so i took it").
 _OFFERED = re.compile(r"^\W*(?:[\w']+\W+){0,2}?" + _ORG + r"\s+(?i:made|gave|offered)\s+(?i:me)\s+"
                       r"(?i:an?)\s+(?:(?i:job)\s+)?(?i:offer)\b")
@@ -278,7 +284,8 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
                 for m in _PARTED.finditer(text) if (name := clean_name(m.group(1) or m.group(2)))]
     out += _in_use(text, me)
     out += [Finding(me, "WORKS_AT", org, "organization", confidence=0.8)
-            for m in _HIRED_BY.finditer(text) if (org := (m.group(1) or m.group(2)).rstrip(".'"))]
+            for m in _HIRED_BY.finditer(text)
+            if (org := (m.group(1) or m.group(2) or m.group(3)).rstrip(".'"))]
     offered = _OFFERED.search(text)
     if offered and _TOOK_IT.search(sent.doc.text, sent.start_char + offered.end()):
         out.append(Finding(me, "WORKS_AT", offered.group(1), "organization", confidence=0.8))

@@ -84,8 +84,7 @@ def mention_facts(sent: Span, speech: Speech) -> list[Finding]:
             out += [Finding(me, "STUDIES_AT", n, "organization") for t in places
                     if (is_school(t) or is_named(t) and t.ent_type_ in ("ORG", "FAC", ""))
                     and t.ent_type_ not in ("GPE", "LOC") and (n := phrase(t))]
-        elif lemma in _FIRST_DAYS and any(c.lower_ in ("first", "one", "1") for c in
-                                          [*token.children, *token.rights]):
+        elif _first_day(token):
             out += _first_days(token, me)
         elif token.lemma_ == "live" and token.dep_ == "csubj" and token.tag_ == "VBG":
             # "Living in Cardiff has its perks": the speaker's home
@@ -130,6 +129,17 @@ def _new_job(job: Token, me: Party) -> list[Finding]:
 
 #: "First week at KTH done!", "Day one at Tidewater Labs": a start somewhere.
 _FIRST_DAYS = frozenset({"day", "week", "shift"})
+_FIRSTS = frozenset({"first", "one", "1"})
+
+
+def _first_day(token: Token) -> bool:
+    """"first week", "day one": by its words, or by the words the tagger merged into one
+    date ("week one at Marrowby Press done")."""
+    if token.lemma_.lower() in _FIRST_DAYS:
+        return any(c.lower_ in _FIRSTS for c in [*token.children, *token.rights])
+    words = token.lower_.split()
+    return len(words) == 2 and (words[0] in _FIRST_DAYS and words[1] in _FIRSTS
+                                or words[0] == "first" and words[1] in _FIRST_DAYS)
 
 
 def _first_days(token: Token, me: Party) -> list[Finding]:
@@ -137,7 +147,11 @@ def _first_days(token: Token, me: Party) -> list[Finding]:
     when one is given: "Day one at Tidewater Labs as a junior researcher")."""
     out: list[Finding] = []
     heads = [token, *(c for c in token.children if c.dep_ == "nummod")]  # "Day one at X"
-    for place in [t for h in heads for t in pobjs(h, ("at",))]:
+    places = [t for h in heads for t in pobjs(h, ("at",))]
+    after = token.doc[token.i + 1: token.i + 3]
+    if not places and len(after) == 2 and after[0].lower_ == "at":
+        places = [after[1]]  # "First week at KTH done!": the parser made KTH the subject
+    for place in places:
         name = phrase(place)
         if name is None or not capitalised(place) or place.ent_type_ in ("GPE", "LOC", "PERSON"):
             continue

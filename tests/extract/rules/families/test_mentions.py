@@ -44,6 +44,11 @@ def test_someone_elses_or_a_wished_for_mention_is_not_the_speakers(
     ("Day one at Tidewater Labs as a junior researcher. Nervous but excited.",
      {("Bob", "WORKS_AT", "Tidewater Labs", "assert"),
       ("Bob", "JOB_TITLE", "junior researcher", "assert")}),
+    # the tagger merges "week one" into a date, and may make the firm the subject
+    ("week one at Ostervik Freight done, so far so good",
+     {("Bob", "WORKS_AT", "Ostervik Freight", "assert")}),
+    ("first week at Ostervik Freight done, way calmer than my last place",
+     {("Bob", "WORKS_AT", "Ostervik Freight", "assert")}),
     ("Living in Cardiff has its perks but the rain is relentless lol.",
      {("Bob", "LIVES_IN", "Cardiff", "assert")}),
     ("my pixel 3a keeps freezing whenever i open the camera, any fixes??",
