@@ -36,8 +36,9 @@ _STOP = frozenset({",", ";", ".", "!", "?", "but", "and", "or", "because", "sinc
 
 
 def contrastive(token: Token) -> bool:
-    """Whether ``token`` is the "not" of "X, not Y": it denies Y, not the clause."""
-    if token.lower_ != "not" or token.i == token.sent.start:
+    """Whether ``token`` is the "not" of "X, not Y" (or the "no" of "X, no longer Y"): it
+    denies Y, not the clause."""
+    if not (token.lower_ == "not" or _no_longer(token)) or token.i == token.sent.start:
         return False
     before = token.doc[token.i - 1]
     if before.pos_ in ("PROPN", "NOUN", "ADJ") and _CUE.search(token.sent.text):
@@ -58,9 +59,16 @@ def contrastive(token: Token) -> bool:
         t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM") for t in phrase)
 
 
+def _no_longer(token: Token) -> bool:
+    """The "no" of "no longer"."""
+    return token.lower_ == "no" and token.i + 1 < token.sent.end \
+        and token.doc[token.i + 1].lower_ == "longer"
+
+
 def _phrase_after(token: Token) -> list[Token]:
     out: list[Token] = []
-    for t in token.doc[token.i + 1: token.sent.end]:
+    start = token.i + (2 if _no_longer(token) else 1)  # after "no longer", its value
+    for t in token.doc[start: token.sent.end]:
         if t.lower_ in _STOP and not _joining(t):
             break
         out.append(t)

@@ -97,6 +97,25 @@ def test_a_contrast_said_as_a_correction_marks_a_slip(extractor: RuleExtractor, 
     assert facts and all(f.corrects is slip for f in facts)
 
 
+@pytest.mark.parametrize(("text", "right", "wrong"), [
+    ("I'm pescatarian these days, no longer vegan.", ("DIET", "pescatarian"), ("DIET", "vegan")),
+    ("I work at Hooli now, no longer at Initech.", ("WORKS_AT", "Hooli"),
+     ("WORKS_AT", "Initech")),
+])
+def test_a_no_longer_after_a_comma_ends_only_its_own_value(
+        extractor: RuleExtractor, text: str, right: tuple[str, str],
+        wrong: tuple[str, str]) -> None:
+    """The "no longer" of "X now, no longer Y" is Y's; X holds."""
+    found = triples(said(extractor, text))
+    assert ("Bob", *right, "assert") in found
+    assert ("Bob", *wrong, "retract") in found
+    assert ("Bob", *right, "retract") not in found
+
+
+def test_a_plan_to_hang_up_a_sport_ends_nothing(extractor: RuleExtractor) -> None:
+    assert not triples(said(extractor, "I'll hang up my tennis racket next year."))
+
+
 def test_the_anymore_of_a_denied_value_is_its_own(extractor: RuleExtractor) -> None:
     assert triples(said(extractor, "I'm vegan these days, not keto anymore.")) == {
         ("Bob", "DIET", "vegan", "assert"), ("Bob", "DIET", "keto", "retract")}

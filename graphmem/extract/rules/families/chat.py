@@ -63,7 +63,8 @@ _EMPTIED = MappingProxyType({**SLOT_NOUNS, "coding": "MAIN_LANGUAGE",
                              "programming": "MAIN_LANGUAGE"})
 _NO_SLOT = re.compile(r"\b(?i:no)\s+(?:(?i:main|primary|current|fixed|regular|special|particular)\s+)?(?i:("
                       + "|".join(sorted(_EMPTIED, key=len, reverse=True))
-                      + r"))(?i:e?s)?(?:\s+(?i:for\s+(?:me|us)))?\s+(?i:at\s+all|anymore|any\s+more"
+                      + r"))(?i:e?s)?(?:\s+(?i:for\s+(?:me|us)|to\s+speak\s+of))?\s+"
+                      r"(?i:at\s+all|anymore|any\s+more"
                       r"|for\s+now|for\s+a\s+while|right\s+now|these\s+days|at\s+the\s+moment"
                       r"|now|rn|atm)\b")
 #: Time words after a labelled value: "Changed my diet - pescatarian from now on".
@@ -221,6 +222,10 @@ _TOOK_IT = re.compile(r"\b(?i:took\s+it|accepted(?:\s+it)?|said\s+yes|signed|alr
 _NOT_UNDER = re.compile(r"\b(?i:not\s+under|no\s+longer\s+under|no\s+longer\s+reporting\s+to|"
                         r"not\s+reporting\s+to)\s+" + _NAME + r"(?=\s+(?i:anymore|any\s+more)\b|"
                         r"\s*[.,;!?]|\s*$)")
+#: "hung up my tennis gear for good", "hung up my boxing gloves": a sport ended (done, not
+#: planned: "I'll hang up my racket next year" is no end yet).
+_HUNG_UP = re.compile(r"\b(?i:hung)\s+up\s+(?i:my|the)\s+([\w-]+(?:\s[\w-]+)?)\s+"
+                      r"(?i:gear|kit|boots|shoes|racket|racquet|gloves|clubs|skates|board|bike)\b")
 _SLOT_WORDS = "|".join(sorted(SLOT_NOUNS, key=len, reverse=True))
 #: "New phone: a Pixel 8", "new title as of this week: engineering manager", "switched
 #: phones: Nothing Phone 2", "new phone, a Nokia X30": a slot named, then its value.
@@ -293,6 +298,8 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
             for m in _NOT_UNDER.finditer(text) if (name := clean_name(m.group(1)))]
     out += [Finding(me, "PLAYS_SPORT", v, "activity", confidence=0.8)
             for m in _WEEKENDS.finditer(text) if value_slot(v := m.group(1).lower()) == "PLAYS_SPORT"]
+    out += [Finding(me, "PLAYS_SPORT", v, "activity", "retract", confidence=0.8)
+            for m in _HUNG_UP.finditer(text) if value_slot(v := m.group(1).lower()) == "PLAYS_SPORT"]
     out += [Finding(me, "REPORTS_TO", n, "person", confidence=0.85)
             for m in _MANAGED_BY.finditer(text)
             if (n := clean_name(m.group(1) or m.group(2) or ""))]
@@ -411,4 +418,5 @@ PATTERNS: tuple[re.Pattern[str], ...] = (_DATING, _PET_NAME, _NO_SLOT, _MADE_ME,
                                          _RESIDENT, _NEW_HOME,
                                          _WITHOUT, _PARTED, _FOR_ME_NOW, _WEEKENDS, _MANAGED_BY,
                                          _WITHOUT_SLOT, _GO_TO, _ALL_OF_IT, _HARDLY, _TRADED,
-                                         _ADDRESS, _CARRYING, _HIRED_BY, _OFFERED, _NOT_UNDER)
+                                         _ADDRESS, _CARRYING, _HIRED_BY, _OFFERED, _NOT_UNDER,
+                                         _HUNG_UP)
