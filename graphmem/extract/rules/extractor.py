@@ -151,7 +151,9 @@ class RuleExtractor:
         nlp.add_pipe("merge_entities")
         tokenizer = cast("Tokenizer", nlp.tokenizer)
         for word in _HYPHENATED_VALUES:  # "low-carb" one token, as "vegan" is
-            for form in {word, word.capitalize(), word.title()}:
+            first, _, rest = word.partition("-")  # and "low-FODMAP", an acronym's capitals
+            for form in {word, word.capitalize(), word.title(), word.upper(),
+                         f"{first}-{rest.upper()}", f"{first.capitalize()}-{rest.upper()}"}:
                 tokenizer.add_special_case(form, [{"ORTH": form}])
         nlp.tokenizer = TitleJoiner(nlp.tokenizer)
         return nlp

@@ -182,7 +182,8 @@ _NOWADAYS = re.compile(r"\b(?:anymore|any\s+more|these\s+days|nowadays|now)\b", 
 
 #: Chat's openings before a dropped subject: "omg just got a puppy", "yay, finally moved".
 _INTERJECTION = re.compile(r"(?:(?:(?:omg|yay|wow|lol|ugh|ok|okay|haha|woo+|phew|oof|oh|btw|ps|"
-                           r"and|also)\b|[\u2013\u2014-]+)[,!.:]*\s+)+", re.IGNORECASE)
+                           r"and|also|hi|hey|hello|oi|yo|ciao|hola)\b|[\u2013\u2014-]+)[,!.:]*\s+)+",
+                           re.IGNORECASE)
 
 
 def with_subject(sentence: str) -> str:

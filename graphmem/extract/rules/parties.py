@@ -441,7 +441,9 @@ def appositive_name(token: Token) -> str | None:
         if c.dep_ in ("appos", "npadvmod") and c.text[:1].isupper() and c.i > token.i:
             return c.text
     nxt = token.nbor(1) if token.i + 1 < len(token.doc) else None
-    if nxt is not None and nxt.text[:1].isupper() and nxt.ent_type_ not in NOT_NAMES and \
+    # right after the word, a name the NER took for a town is a name ("my husband Tomasz")
+    not_names = NOT_NAMES - {"GPE", "LOC"} if possessor(token) == "me" else NOT_NAMES
+    if nxt is not None and nxt.text[:1].isupper() and nxt.ent_type_ not in not_names and \
             (nxt.ent_type_ == "PERSON" or nxt.tag_ in ("NNP", "NNPS")):
         return nxt.text  # the parser often hangs "my husband Raj" off the verb
     return None

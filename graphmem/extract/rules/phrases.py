@@ -115,14 +115,16 @@ _MODEL_CODE = re.compile(r"^(?=[^\d]*\d)[A-Za-z]{0,3}\d{1,4}[A-Za-z]{0,2}(?:-\d{
 
 def _model_code(token: Token, tokens: list[Token]) -> list[Token]:
     """The code the parser left off a capitalised name ("a Pixel 7a" with "7a" read as an
-    apposition, "Mazda MX-5" with "MX-5" as punctuation of the verb)."""
+    apposition, "Mazda MX-5" with "MX-5" as punctuation of the verb, "switched to a Pixel 7a
+    finally" with "7a" as the verb's modifier)."""
     following = token.doc[tokens[-1].i + 1] if tokens and tokens[-1].i + 1 < len(token.doc) \
         else None
     if following is None or not token.text[:1].isupper() or following.ent_type_ in _TIME_ENTS \
             or not _MODEL_CODE.match(following.text) or following.whitespace_ == "" and \
             following.i + 1 < len(token.doc) and token.doc[following.i + 1].is_alpha:
         return []
-    return [following] if following.head in (token, token.head) else []
+    # ("switched to a Pixel 7a": the code hung on the verb above the preposition)
+    return [following] if following.head == token or following.head in token.ancestors else []
 
 
 def clause_tokens(verb: Token) -> list[Token]:

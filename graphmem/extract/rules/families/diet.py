@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from spacy.tokens import Token
 
 _DIET_VERBS = frozenset({"be", "eat", "go", "become", "turn", "try", "follow", "stay", "start",
+                         "begin",
                          "keep", "live", "do", "switch", "get", "return"})
 
 
@@ -148,7 +149,7 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     **{word: (diet_word,) for word in DIETS},
     "put": (put_on,), "be": (diet,), "become": (diet,), "eat": (diet,), "go": (diet,), "turn": (diet,),
     "try": (diet,), "follow": (diet,), "stay": (diet,), "keep": (diet,), "return": (diet,),
-    "do": (diet,),
+    "do": (diet,), "start": (diet,), "begin": (diet,),
 })
 TRIGGERS: frozenset[str] = frozenset()
 PATTERNS: tuple[re.Pattern[str], ...] = ()

@@ -18,7 +18,8 @@ from graphmem.extract.rules.clause import Action, Clause, Finding, Rule, action_
 from graphmem.extract.rules.lexicon import (
     BUSINESSES, EVENT_NOUNS, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, condition_name, dobjs,
     has_prt, object_type, pobjs)
-from graphmem.extract.rules.parties import KIN, PETS, Party, Speech, conjuncts, possessor
+from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, conjuncts, has_det,
+                                            possessor)
 from graphmem.extract.rules.phrases import phrase, trips
 from graphmem.extract.rules.slots import married, value_slot
 from graphmem.extract.rules.terms import TECH_LABEL
@@ -193,6 +194,8 @@ def have(clause: Clause, speech: Speech) -> list[Finding]:
     out: list[Finding] = []
     for s in clause.subjects:
         for obj in dobjs(verb):
+            if has_det(obj, ("no",)):
+                continue  # "I have no car", "we have no pets": had by no one (families.chat)
             lemma = obj.lemma_.lower()
             kind = _misread_kind(obj)
             if kind is not None and not clause.negated:
@@ -266,6 +269,8 @@ def acquire(clause: Clause, speech: Speech) -> list[Finding]:
     out: list[Finding] = []
     for s in clause.subjects:
         for obj in dobjs(verb):
+            if has_det(obj, ("no",)):
+                continue  # "I've got no phone" (families.chat empties the slot)
             olemma = obj.lemma_.lower()
             kind = _misread_kind(obj)
             if kind is not None and kind.lemma_.lower() in PETS:
@@ -287,18 +292,23 @@ def acquire(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def dispose(clause: Clause, speech: Speech) -> list[Finding]:
-    """sell / get rid of / give away: a possession or pet is gone; not one still to go ("I'm
+    """sell / get rid of / give away / total / scrap / write off: a possession or pet is gone;
+    not one still to go ("I'm
     going to sell my Honda Civic" is a plan, :mod:`.intent`)."""
     verb = clause.verb
     if clause.negated or clause.modal or clause.hedged or clause.tense == "future":
         return []
     if clause.lemma == "get" and not any(c.lower_ == "rid" for c in verb.children):
         return []
+    if clause.lemma == "write" and not any(c.lower_ == "off" for c in verb.children):
+        return []  # "wrote off my car"; not "wrote my thesis"
     if clause.lemma == "give" and not has_prt(verb, "away") and not (
             pobjs(verb, ("to",)) and any(possessor(t) == "me" for t in dobjs(verb))):
         return []  # "gave away my bike", "gave my car to my son"; not "gave my son a car"
     objects = dobjs(verb) + pobjs(next((c for c in verb.children if c.lower_ == "rid"), verb),
                                   ("of",))
+    objects += [t for c in verb.children if c.lower_ == "off" and c.dep_ == "prt"
+                for t in c.children if t.dep_ == "pobj"]  # "wrote off my car", parsed so
     return each(clause, lambda s: [
         Finding(s, "HAS_PET" if t.lemma_.lower() in PETS else "OWNS", n, object_type(t), "retract")
         for t in objects if (n := phrase(t))])
@@ -359,6 +369,7 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "meet": (meet,), "have": (have, birth), "buy": (acquire,), "purchase": (acquire,),
     "own": (acquire,), "adopt": (acquire,), "rescue": (acquire,), "pick": (acquire,),
     "sell": (dispose,), "rid": (dispose,), "give": (dispose, birth), "get": (acquire, dispose),
+    "total": (dispose,), "scrap": (dispose,), "write": (dispose,),
     "open": (found_business,), "found": (found_business,), "launch": (found_business,),
 })
 TRIGGERS: frozenset[str] = frozenset()

@@ -366,6 +366,16 @@ def promote(clause: Clause, speech: Speech) -> list[Finding]:
     return each(clause, lambda s: [Finding(s, "JOB_TITLE", n, "role") for n in titles])
 
 
+def bumped_up(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I got bumped up to staff engineer": a promotion, in chat's words."""
+    ups = [c for c in clause.verb.children if c.lower_ == "up" and c.dep_ in ("prt", "advmod")]
+    if not ups or clause.negated or clause.modal or clause.hedged:
+        return []
+    titles = [n for up in ups for t in pobjs(up, ("to",)) if (n := phrase(t))]
+    return promote(clause, speech) or each(
+        clause, lambda s: [Finding(s, "JOB_TITLE", n, "role") for n in titles])
+
+
 def train_as(clause: Clause, speech: Speech) -> list[Finding]:
     """"Left nursing, I'm training as a paramedic now": the title one works towards is the
     job now (a trainee paramedic); not "I trained as a chef" years ago, nor a wish."""
@@ -404,7 +414,7 @@ def _taught(subject: Token) -> str:
 _VERB_RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "work": (work,), "join": (join,), "start": (start_job, start_at), "get": (start_job,),
     "land": (start_job,), "accept": (start_job,), "take": (start_job,),
-    "sign": (start_job,), "hire": (start_job,), "promote": (promote,),
+    "sign": (start_job,), "hire": (start_job,), "promote": (promote,), "bump": (bumped_up,),
     "teach": (teach,), "train": (train_as,), "retrain": (train_as,), "do": (work_done_for,),
     **{verb: (work_done_for,) for verb in _WORKING_VERBS},
 })

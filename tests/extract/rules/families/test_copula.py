@@ -187,3 +187,13 @@ def test_relatives_named_together_are_each_a_relative(extractor: RuleExtractor) 
     assert triples(found) == {("Bob", "HAS_CHILD", "Ella", "assert"),
                               ("Bob", "HAS_CHILD", "Sam", "assert")}
     assert {f.text for f in found.facts} == {"Ella is Bob's kid.", "Sam is Bob's kid."}
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    ("I'm a paramedic doing night shifts, any sleep tips?", "paramedic"),
+    ("I'm a nurse working weekends.", "nurse"),
+])
+def test_a_title_the_parser_reads_as_a_modifier(extractor: RuleExtractor, text: str,
+                                                title: str) -> None:
+    """"a paramedic doing night shifts" parsed as one phrase about shifts."""
+    assert ("Bob", "JOB_TITLE", title, "assert") in triples(said(extractor, text))

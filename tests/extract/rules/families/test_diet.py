@@ -42,3 +42,12 @@ def test_a_diet_one_is_put_on_or_is_on(extractor: RuleExtractor, text: str) -> N
 
 def test_someone_else_put_on_a_diet_is_not_the_speaker(extractor: RuleExtractor) -> None:
     assert not triples(said(extractor, "The vet put our dog on a diet."))
+
+
+@pytest.mark.parametrize(("text", "diet"), [
+    ("started low-FODMAP last week, fingers crossed", "low-fodmap"),
+    ("I began a gluten-free diet in May.", "gluten-free"),
+])
+def test_a_diet_started(extractor: RuleExtractor, text: str, diet: str) -> None:
+    """A hyphenated diet with an acronym's capitals is one word, and "start" begins it."""
+    assert ("Bob", "DIET", diet, "assert") in triples(said(extractor, text))

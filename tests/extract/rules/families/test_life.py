@@ -261,3 +261,27 @@ def test_a_possession_still_to_be_sold_is_kept(extractor: RuleExtractor) -> None
     sold = triples(said(extractor, "I sold my Honda Civic."))
     assert {("Bob", "DRIVES", "Honda Civic", "retract"),
             ("Bob", "OWNS", "Honda Civic", "retract")} <= sold
+
+
+@pytest.mark.parametrize("text", ["I have no car.", "I've got no phone.", "We have no pets."])
+def test_what_no_one_has_is_owned_by_no_one(extractor: RuleExtractor, text: str) -> None:
+    """"no" before the thing negates it: nothing is asserted (an empty slot is retracted)."""
+    assert not [t for t in triples(said(extractor, text)) if t[3] == "assert"]
+
+
+def test_a_car_named_after_chats_exclamation(extractor: RuleExtractor) -> None:
+    assert ("Bob", "DRIVES", "Nissan Note", "assert") in triples(
+        said(extractor, "finally bought a car!! a secondhand Nissan Note, so happy"))
+
+
+@pytest.mark.parametrize("text", ["totaled my car on the ring road, I'm fine",
+                                  "I wrote off my car last winter."])
+def test_a_car_wrecked_is_gone(extractor: RuleExtractor, text: str) -> None:
+    assert ("Bob", "DRIVES", "", "retract") in triples(said(extractor, text))
+
+
+def test_a_partner_named_the_tagger_took_for_a_town(extractor: RuleExtractor) -> None:
+    """"Tomasz" tagged a place: right after "my husband" it is his name."""
+    found = triples(said(extractor,
+                         "my husband Tomasz is turning 40 next month, help me plan a party"))
+    assert ("Bob", "MARRIED_TO", "Tomasz", "assert") in found

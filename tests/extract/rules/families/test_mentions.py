@@ -51,6 +51,8 @@ def test_someone_elses_or_a_wished_for_mention_is_not_the_speakers(
      {("Bob", "WORKS_AT", "Ostervik Freight", "assert")}),
     ("Living in Cardiff has its perks but the rain is relentless lol.",
      {("Bob", "LIVES_IN", "Cardiff", "assert")}),
+    ("switched to a Pixel 7a finally, the old one was dying",
+     {("Bob", "HAS_PHONE", "Pixel 7a", "assert")}),
     ("my pixel 3a keeps freezing whenever i open the camera, any fixes??",
      {("Bob", "HAS_PHONE", "pixel 3a", "assert")}),
     ("My VW Vento needs new tires before the rains.", {("Bob", "DRIVES", "VW Vento", "assert")}),

@@ -18,6 +18,8 @@ def test_work_rules(extractor: RuleExtractor, text: str, expected: Triple) -> No
 @pytest.mark.parametrize(("text", "expected"), [
     ("They promoted me to senior engineer.", ("Bob", "JOB_TITLE", "senior engineer", "assert")),
     ("My boss promoted me to team lead last week.", ("Bob", "JOB_TITLE", "team lead", "assert")),
+    ("got bumped up to principal designer today!",
+     ("Bob", "JOB_TITLE", "principal designer", "assert")),
 ])
 def test_a_promotion_is_the_speakers_title(extractor: RuleExtractor, text: str,
                                            expected: Triple) -> None:
@@ -26,6 +28,7 @@ def test_a_promotion_is_the_speakers_title(extractor: RuleExtractor, text: str,
 
 @pytest.mark.parametrize(("text", "predicate"), [
     ("They promoted Tom to director.", "JOB_TITLE"),  # Tom's title, not the speaker's
+    ("They bumped up my rent again.", "JOB_TITLE"),
     ("They might promote me to manager.", "JOB_TITLE"),
     ("I'm going to quit my job at Google.", "WORKS_AT"),  # not yet
     # an offer is no job until it is taken
