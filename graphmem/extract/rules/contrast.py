@@ -153,6 +153,8 @@ CORRECTION = re.compile(rf"\b(?:{_POINTING}|i\s+meant)\s+[^,]+,?\s*not\s"
                         r"|\bi\s+said\s+[^.!?]+?(?:,|\bbut\b)\s*(?:it's|it\s+is|it\s+was|i\s+meant)\s"
                         r"|^\W*(?:typo|(?:small|quick)\s+fix|fix|correction|autocorrect)\b",
                         re.IGNORECASE)
+#: A value of a few lower-case words: "principal engineer".
+_LOWER_WORDS = r"[a-z][\w'\-]*(?:\s+[a-z][\w'\-]*){1,2}"
 #: Slot labels a restated value may follow: "the city is Buenos Aires".
 _SLOT_LABELS = (r"(?:city|town|home\s+base|home|diet|(?:programming\s+)?language|phone|"
                 r"handset|car|employer|company|job(?:\s+title)?|title|role|manager|boss|"
@@ -397,6 +399,8 @@ _WROTE_MEANT = re.compile(
     rf"\b(?:i\s+)?(?:wrote|typed|said|put)\s+(?:an?\s+|the\s+)?(?P<wrong>{_SAID_VALUE})"
     rf"\s*[?!.,;:\-]*\s*(?:but\s+|and\s+)?(?:i\s+)?meant\s+(?:an?\s+|the\s+)?"
     rf"(?P<right>{_SAID_VALUE})", re.IGNORECASE)
+#: Words after a starred value that are no part of it: "*Mercado Pago actually".
+_TRAILING_HEDGE = re.compile(r"\s+(?:actually|then|lol|lmao|haha|sorry|oops)$", re.IGNORECASE)
 #: "ugh, meant Kotlin not Java": "I meant" with its "I" dropped, as chat drops it; "Sorry,
 #: meant to write flexitarian there, not dairy-free": the word meant.
 _BARE_MEANT = re.compile(rf"^\W*(?:{_OPENERS}\W+)*(?:i\s+)?meant\s(?:to\s+(?:write|say|type|put)"
@@ -405,7 +409,8 @@ _BARE_MEANT = re.compile(rf"^\W*(?:{_OPENERS}\W+)*(?:i\s+)?meant\s(?:to\s+(?:wri
 _THERE = re.compile(r"\s+(?:there|here|earlier|before)(?=\s*(?:[,.!?;]|not\b|$))",
                     re.IGNORECASE)
 #: Where a speaker owns a slip without naming it: "Brain fart earlier", "Mixed up my words".
-_SLIP_OWNING = (r"(?i:brain\s+fart|(?:i\s+)?mixed\s+up\s+my\s+words|(?:i\s+)?got\s+my\s+words"
+_SLIP_OWNING = (r"(?i:brain\s+fart|(?:i\s+)?(?:said|got|typed|wrote)\s+(?:that|it)\s+wrong|"
+                r"(?:i\s+)?mixed\s+up\s+my\s+words|(?:i\s+)?got\s+my\s+words"
                 r"\s+mixed\s+up|my\s+(?:bad|mistake)|typo|(?:i\s+)?mis-?spoke|slip\s+of\s+the"
                 r"\s+(?:tongue|keyboard))")
 #: Where it names the slip: "I said Galaxy S23?", "the bit where I said Rotterdam", "the
@@ -419,10 +424,11 @@ _SLIP_NAMED = (rf"(?:\b(?i:i\s+(?:said|wrote|typed|put|mentioned))\s+(?:(?i:an?|
 _RESTATED = re.compile(
     rf"^(?P<cue>[^.!?;:\u2013\u2014]*?)(?:[.!?;:,]+|\s+[-\u2013\u2014]+)\s*"
     rf"(?i:it's|it\s+is|it\s+was|the\s+{_SLOT_LABELS}\s+(?:is|was))\s+"
-    rf"(?:(?i:actually|really)\s+)?(?:(?i:an?|the)\s+)?(?P<right>{_SAID_VALUE})"
+    rf"(?:(?i:actually|really)\s+)?(?:(?i:an?|the)\s+)?(?P<right>{_SAID_VALUE}|{_LOWER_WORDS})"
     r"\s*(?=[,.!?;]|$)")
 #: What makes a restated value one side of a contrast: ", not paleo", "rather than".
-_CONTRASTED = re.compile(r"\s*,?\s*(?i:not|rather\s+than|instead\s+of)\b")
+_CONTRASTED = re.compile(rf"\s*,?\s*(?i:not|rather\s+than|instead\s+of)\b(?:\s+(?:(?i:an?|the)\s+)?"
+                         rf"(?P<wrong>{_SAID_VALUE})(?=\s*(?:[,.!?;]|$)))?")
 
 
 def plain_correction(message: str) -> str | None:
@@ -441,7 +447,7 @@ def plain_correction(message: str) -> str | None:
     """
     starred = _STARRED.search(message)
     if starred is not None:
-        right = starred["right"].strip()
+        right = _TRAILING_HEDGE.sub("", starred["right"].strip())  # "*Mercado Pago actually"
         typed = _TYPED.search(message, starred.end())
         wrong = typed["wrong"].strip() if typed is not None else None
         if wrong is not None and typed is not None and wrong.lower() != right.lower():
@@ -475,9 +481,19 @@ def _restated(message: str) -> str | None:
     True
     """
     said = _RESTATED.search(message)
-    if said is None or _CONTRASTED.match(message, said.end()):
-        return None  # "typo earlier, it's gluten-free, not paleo": read as a contrast
+    if said is None:
+        return None
     right, cue = said["right"].strip(), said["cue"]
+    contrast = _CONTRASTED.match(message, said.end())
+    if contrast is not None:
+        # "oops said that wrong - it's principal engineer, not staff": owned, and contrasted
+        if contrast["wrong"] is None or re.search(_SLIP_OWNING, cue) is None:
+            return None  # "typo earlier, it's gluten-free, not paleo" reads as it is
+        wrong = contrast["wrong"].strip()
+        return _with_rest(f"Sorry, I meant {right}, not {wrong}.",
+                          message[contrast.end():].lstrip(" .!?"))
+    if re.fullmatch(_LOWER_WORDS, right):
+        return None  # "I said Leeds? It's a long story": words, not a value, unless contrasted
     named = re.search(_SLIP_NAMED, cue)
     wrong = (named["wrong"] or named["thing"]).strip() if named is not None else None
     if wrong is None and re.search(_SLIP_OWNING, cue) is None:

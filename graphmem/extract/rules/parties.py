@@ -434,12 +434,16 @@ def antecedent(token: Token) -> Token | None:
 
 
 def appositive_name(token: Token) -> str | None:
-    """"my sister Anna" -> "Anna"; "my dog, Max" -> "Max"."""
+    """"my sister Anna" -> "Anna"; "my dog, Max" -> "Max"; "Arman, my boss" -> "Arman"."""
     if token.lemma_.lower() not in KIN and token.lemma_.lower() not in PETS:
         return None
     for c in token.children:
         if c.dep_ in ("appos", "npadvmod") and c.text[:1].isupper() and c.i > token.i:
             return c.text
+    head = token.head
+    if token.dep_ == "appos" and head.i < token.i and head.text[:1].isupper() \
+            and head.tag_ in ("NNP", "NNPS") and head.ent_type_ not in NOT_NAMES:
+        return head.text  # "Arman, my new boss at Halyk, wants ...": the name comes first
     nxt = token.nbor(1) if token.i + 1 < len(token.doc) else None
     # right after the word, a name the NER took for a town is a name ("my husband Tomasz")
     not_names = NOT_NAMES - {"GPE", "LOC"} if possessor(token) == "me" else NOT_NAMES

@@ -139,6 +139,10 @@ def test_the_anymore_of_a_denied_value_is_its_own(extractor: RuleExtractor) -> N
     (("WORKS_AT", "Hooli"), "lol correction: the employer is Initech, not Hooli", "Initech"),
     (("WORKS_AT", "Hooli"), "ok small fix: the compnay is Initech, not Hooli", "Initech"),
     (("DIET", "keto"), "Sorry, meant to type paleo there, not keto.", "paleo"),
+    # owned, then contrasted with a word of the slip ("senior" of "senior engineer")
+    (("JOB_TITLE", "senior engineer"), "oops I got that wrong - it's lead engineer, not senior.",
+     "lead engineer"),
+    (("WORKS_AT", "Globex"), "*Initech actually, the payments arm. same group lol", "Initech"),
 ])
 def test_a_cued_correction_without_a_verb(extractor: RuleExtractor, stored: tuple[str, str],
                                           text: str, right: str) -> None:

@@ -120,6 +120,16 @@ _NEW_HOME = re.compile(r"^\W*(?:[\w']+\W+){0,3}?(?i:new)\s+(?i:city|town|home|pl
                        r"[^:\u2013\u2014]*[:\u2013\u2014]\s*(?i:i'm|i\s+am|we're|we\s+are)\s+"
                        r"(?i:(?:now\s+)?(?:living\s+|based\s+)?in)\s+"
                        r"([A-Z][\w\u00C0-\u017F'-]*(?:\s[A-Z][\w\u00C0-\u017F'-]*){0,2})")
+#: "new flat in Wroclaw!! finally moved": a new home announced by where it is.
+_NEW_FLAT = re.compile(r"^\W*(?:(?i:my|our)\s+)?(?i:new)\s+(?i:flat|apartment|house|place|home)\s+"
+                       r"(?i:in)\s+([A-Z][\w\u00C0-\u017F'-]*(?:\s[A-Z][\w\u00C0-\u017F'-]*){0,2})"
+                       r"(?=\s*(?:[!.,;:]|$))")
+#: "just signed with Mercado Libre, first day was today": an employer, when the message says
+#: the job began.
+_SIGNED_WITH = re.compile(r"(?:^\W*|\b(?i:i|i've|i\s+have)\s+)(?:(?i:just|finally|officially)\s+)?"
+                          r"(?i:signed)\s+(?i:on\s+)?(?i:with)\s+" + _NAME)
+_JOB_BEGUN = re.compile(r"\b(?:first\s+(?:day|week)|badge|onboard\w*|started\s+today|"
+                        r"start(?:ing)?\s+(?:on\s+)?monday)\b", re.IGNORECASE)
 #: What a slot's label may be followed by before its value: "new city: I live in Montreal now".
 _SAID_IN = re.compile(r"^(?i:(?:i'm|i\s+am|we're|we\s+are)\s+(?:now\s+)?(?:living\s+|based\s+)?in"
                       r"|(?:i|we)\s+(?:now\s+)?live\s+in)\s+")
@@ -282,7 +292,8 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
             for m in _CODING_IN.finditer(text) if is_language(m.group(1), said=True)]
     out += [Finding(me, "LIVES_IN", m.group(1), "place", confidence=0.8)
             for m in [*_WHERE_I_LIVE.finditer(text), *_RESIDENT.finditer(text),
-                      *_NEW_HOME.finditer(text), *_ADDRESS.finditer(text)]]
+                      *_NEW_HOME.finditer(text), *_ADDRESS.finditer(text),
+                      *_NEW_FLAT.finditer(text)]]
     for m in _WITHOUT.finditer(text):
         word = " ".join(m.group(1).lower().split())
         slot = _EMPTY_SLOTS.get(word, "WORKS_AT")
@@ -298,6 +309,9 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
     out += [Finding(me, "WORKS_AT", org, "organization", confidence=0.8)
             for m in _HIRED_BY.finditer(text)
             if (org := (m.group(1) or m.group(2) or m.group(3)).rstrip(".'"))]
+    if _JOB_BEGUN.search(speech.message or sent.doc.text):
+        out += [Finding(me, "WORKS_AT", org, "organization", confidence=0.8)
+                for m in _SIGNED_WITH.finditer(text) if (org := clean_name(m.group(1)))]
     offered = _OFFERED.search(text)
     if offered and _TOOK_IT.search(sent.doc.text, sent.start_char + offered.end()):
         out.append(Finding(me, "WORKS_AT", offered.group(1), "organization", confidence=0.8))
@@ -428,4 +442,4 @@ PATTERNS: tuple[re.Pattern[str], ...] = (_DATING, _PET_NAME, _NO_SLOT, _MADE_ME,
                                          _WITHOUT, _PARTED, _FOR_ME_NOW, _WEEKENDS, _MANAGED_BY,
                                          _WITHOUT_SLOT, _GO_TO, _ALL_OF_IT, _HARDLY, _TRADED,
                                          _ADDRESS, _CARRYING, _HIRED_BY, _OFFERED, _NOT_UNDER,
-                                         _HUNG_UP, _HAVE_NO)
+                                         _HUNG_UP, _HAVE_NO, _NEW_FLAT, _SIGNED_WITH)

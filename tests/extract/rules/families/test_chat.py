@@ -209,6 +209,9 @@ def test_no_value_in_use_where_none_is_the_speakers(extractor: RuleExtractor, te
                                                         "retract")),
     ("My new address is in Kota Kinabalu City, still unpacking",
      ("Bob", "LIVES_IN", "Kota Kinabalu City", "assert")),
+    ("just signed with Norrvik Energy, first day was today", ("Bob", "WORKS_AT", "Norrvik Energy",
+                                                               "assert")),
+    ("new apartment in Tallinn! finally moved", ("Bob", "LIVES_IN", "Tallinn", "assert")),
     ("I'm on the payroll at Norrvik Energy now, finally",
      ("Bob", "WORKS_AT", "Norrvik Energy", "assert")),
     ("Officially an employee of Norrvik Energy since Monday",
@@ -223,7 +226,9 @@ def test_jobs_bosses_and_diets_said_in_chat(extractor: RuleExtractor, text: str,
 
 
 @pytest.mark.parametrize("text", ["Vantor Labs made me an offer but I turned it down",
-                                  "my sister is an employee of Norrvik Energy"])
+                                  "my sister is an employee of Norrvik Energy",
+                                  "my cousin signed with Norrvik Energy, first day on monday",
+                                  "we signed with Norrvik Energy for our electricity"])
 def test_an_offer_declined_or_someone_elses_job_is_no_employer(extractor: RuleExtractor,
                                                                text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == "WORKS_AT"}

@@ -16,6 +16,8 @@ from tests.extract.rules.conftest import Triple, said, triples
      ("Bob", "REPORTS_TO", "Gustavo", "assert")),
     ("The reorg put me under Sunita.", ("Bob", "REPORTS_TO", "Sunita", "assert")),
     ("i work under Tomasz", ("Bob", "REPORTS_TO", "Tomasz", "assert")),
+    ("Wiebke, my new manager at Zalando, loves long meetings",
+     ("Bob", "REPORTS_TO", "Wiebke", "assert")),
     # chat's interjection is no part of the name the tagger folds it into
     ("lol Priyanka is my manager now", ("Bob", "REPORTS_TO", "Priyanka", "assert")),
     ("omg Marco Bianchi isn't my boss anymore", ("Bob", "REPORTS_TO", "Marco Bianchi",
