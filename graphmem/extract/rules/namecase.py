@@ -9,8 +9,8 @@ name the dataset lacks: "my bf omar"; after "is", only two such words, a first n
 surname, since "my sister is vegan" says what she is; never a slip of a common word, "my
 sister jsut moved"). A rare word after the first name is its surname ("kowalski", not
 "lives"). As with towns (:mod:`.places`), capitalised text is
-never changed, and first names that are as often words ("will", "may", "grace") are left
-alone.
+never changed, and first names that are as often words ("will", "may", "grace", and any
+English uses as often as "green": "left", "day") are left alone.
 """
 
 from __future__ import annotations
@@ -53,6 +53,11 @@ _NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z'-]*)")
 #: ("dana" 3e-7, "jess" 6e-7, "patel" 5e-8), what is said of people is not ("retired"
 #: 1e-5, "kinda" 4e-5, "great" 5e-4). Chosen on those words, not on any benchmark.
 RARE = 3e-6
+#: A first name English uses more often than this is a word first ("my manager left", not
+#: Left): the dataset's names above it are words ("one", "see", "day", "left", "win", "king",
+#: "green", "field"), the ones below it names as often ("rose", "jack", "emily"). Chosen on
+#: that list.
+WORDLIKE = 3e-5
 
 
 @dataclass(frozen=True)
@@ -62,12 +67,14 @@ class PersonNames:
     ``unusual(word, below)`` says whether English uses a lower-case word less often than
     ``below`` and it is no slip of a common word (:meth:`.spelling.Speller.unusual`).
 
-    >>> rare = {"kowalski": 0.0, "omar": 5e-7}
+    >>> rare = {"kowalski": 0.0, "omar": 5e-7, "jess": 6e-7, "dana": 3e-7}
     >>> names = PersonNames(frozenset({"jess", "dana"}), lambda w, below: rare.get(w, 1) < below)
     >>> names.capitalised("my sister jess lives in denver, my manager is dana kowalski")
     'my sister Jess lives in denver, my manager is Dana Kowalski'
     >>> names.capitalised("my bf omar is great, my sister is vegan")
     'my bf Omar is great, my sister is vegan'
+    >>> PersonNames(frozenset({"left"}), lambda w, below: False).capitalised("my boss left")
+    'my boss left'
     >>> rare["nugget"] = 7e-7
     >>> names.capitalised("got a hamster called nugget. nugget died, my mum died")
     'got a hamster called Nugget. Nugget died, my mum died'
@@ -94,7 +101,8 @@ class PersonNames:
             stated = bool(said) and said[-1] in ("is", "was", "'s") and "name" not in said \
                 and not said[-1].startswith("name")
             name = first.group(0)
-            if not (name in self.first_names or self._rare(name) and (last or not stated)):
+            known = name in self.first_names and self.unusual(name, WORDLIKE)
+            if not (known or self._rare(name) and (last or not stated)):
                 continue
             out += [text[at:first.start()], name.capitalize()]
             at = first.end()

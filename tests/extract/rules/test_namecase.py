@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from graphmem.extract.base import CandidateFact
 from graphmem.extract.rules import RuleExtractor
-from tests.extract.rules.conftest import Triple, said, triples
+from graphmem.models import Message
+from tests.extract.rules.conftest import REF, Triple, episode, said, triples
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -68,3 +70,14 @@ def test_pets_named_in_lower_case(extractor: RuleExtractor, text: str,
                                   "everything died down after that"])
 def test_a_death_of_someone_unnamed_names_no_one(extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == "HAS_PET"}
+
+
+def test_a_first_name_that_is_mostly_a_word_stays_a_word(extractor: RuleExtractor) -> None:
+    """"left" is in the names dataset: "my manager left" had made Left a manager, whose
+    retraction then stood in for the one the user's "no manager" meant."""
+    stored = CandidateFact(id="f1", text="Bob reports to Marisol.", subject="Bob",
+                           predicate="REPORTS_TO", object="Marisol", valid_from=REF, own=True)
+    text = "my manager left and they haven't hired anyone yet, so I have no manager at the moment."
+    extraction = extractor.extract(episode(Message(id="m", speaker="Bob", content=text)),
+                                   [stored])
+    assert triples(extraction) == {("Bob", "REPORTS_TO", "Marisol", "retract")}

@@ -109,8 +109,8 @@ def _boss_named(boss: Token) -> str | None:
     beside = [c for c in boss.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
     if boss.dep_ == "appos" and boss.head.i < boss.i:
         beside.append(boss.head)
-    if boss.i + 1 < boss.sent.end:
-        beside.append(boss.doc[boss.i + 1])
+    if boss.i + 1 < boss.sent.end and boss.doc[boss.i + 1].ent_type_ == "PERSON":
+        beside.append(boss.doc[boss.i + 1])  # a person's name, not "my manager left"
     return next((t.text for t in beside if t.pos_ == "PROPN" and t.text[:1].isupper()
                  and t.ent_type_ not in ("GPE", "LOC", "DATE", "TIME", "CARDINAL")), None)
 
