@@ -182,10 +182,21 @@ def temporal_section() -> list[str]:
            "'autocorrect changed it to X'): blind5_tune 72.7 -> 81.1 and blind4_tune 67.1 -> "
            "67.8 (in sample), while every holdout stayed where it was (blind5_holdout 74.3, "
            "blind4_holdout 68.3): those phrasings did not recur in the held-out templates. "
-           "**`blind4_holdout` and `blind5_holdout` are the out-of-sample figures, and misses**: "
-           "phrasings no rule reads are still the main failure, and probes that expect nothing "
-           "fail when a raw turn in the top 3 mentions another value (the rules extractor, not "
-           "the LLM path, is measured here)."]
+           "`blind6_*` (session 33) was written by hand by a sixth helper that read neither the "
+           "code nor any earlier suite (12 + 12 people, 116 + 118 probes; chat with facts inside "
+           "help requests, slips corrected in many styles, other people's values, wishes, past "
+           "mentions, retractions without a new value). First run at the session's start, "
+           "embedded: 72.4% / 72.0%. Rules were then chosen on its tune half and on blind4/5's "
+           "tune halves (corrections said as 'the city is X' after a slip owned or named, "
+           "presuppositions in questions such as 'my boss Gunnar', 'no longer Y' after a stated "
+           "value, 'I have no car', towns typed without their marks, and more): blind6_tune "
+           "72.4 -> 84.5, blind4_tune 74.8 -> 84.1, blind5_tune 82.5 -> 91.6, while the "
+           "holdouts barely moved (blind6_holdout 72.0 -> 72.9, blind5_holdout 75.0 -> 75.7, "
+           "blind4_holdout 71.0): most of what the tune halves taught were phrasings that do "
+           "not recur. **The holdouts are the out-of-sample figures, and misses**: phrasings no "
+           "rule reads are still the main failure, and probes that expect nothing fail when a "
+           "raw turn in the top 3 mentions another value (the rules extractor, not the LLM path, "
+           "is measured here)."]
     if data.get("note"):  # how the run was taken, when it differs from the usual
         out += ["", f"**This run:** {data['note']}"]
     if misses:
