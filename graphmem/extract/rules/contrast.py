@@ -163,7 +163,8 @@ _SLOT_LABELS = (r"(?:city|town|home\s+base|home|diet|(?:programming\s+)?language
 #: it, I'm in São Paulo, not Amsterdam", "lol correction: the company is X, not Y": a cue (after
 #: chat's interjections), then the right value and the wrong one.
 _FRAGMENT = re.compile(
-    r"^\W*(?:(?:lol|lmao|haha|oops|whoops|ugh|ok|okay|so|um|oh|ah)\W+)*(?:(?:sorry,?\s+)?typo(?:\s+(?:earlier|in\s+my\s+last\s+message))?|(?:small|quick)\s+fix"
+    r"^\W*(?:(?:lol|lmao|haha|oops|whoops|ugh|ok|okay|so|um|oh|ah)\W+)*"
+    r"(?:(?:sorry,?\s+)?typo(?:\s+(?:earlier|in\s+my\s+last\s+message))?|(?:small|quick)\s+fix"
     r"|fix|correction|autocorrect[^,:;]*|mixed\s+up\s+my\s+words(?:\s+earlier)?)"
     # the value's label may be any one word: "correction: the compayn is X, not Y"
     r"\s*[,:;\-\u2013\u2014]\s*(?:it's\s+|it\s+is\s+|i\s+meant\s+|the\s+(?:[\w-]+|"
