@@ -34,10 +34,10 @@ from graphmem.extract.base import (
 from graphmem.extract.rules.dispatch import sentence_findings
 from graphmem.extract.rules.clause import Finding
 from graphmem.extract.rules.contrast import (CORRECTING, CORRECTION, NEVER_HELD, TAKEN_BACK,
-                                             correction, owned_slip, plain_correction,
-                                             taken_back_before)
+                                             correction, owned_slip, taken_back_before)
 from graphmem.extract.rules.corrections import fill_retractions, place, said_by
 from graphmem.extract.rules.fairlock import FairLock
+from graphmem.extract.rules.shorthand import plain_correction
 from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.questions import told_part

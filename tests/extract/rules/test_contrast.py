@@ -7,7 +7,6 @@ import pytest
 
 from graphmem.extract.base import CandidateFact
 from graphmem.extract.rules import RuleExtractor
-from graphmem.extract.rules.contrast import plain_correction
 from tests.extract.rules.conftest import REF, Triple, episode, said, triples
 from graphmem.models import Message
 
@@ -50,14 +49,6 @@ def test_the_denied_value_is_retracted_never_asserted(
 def test_a_not_that_denies_no_value_changes_nothing(extractor: RuleExtractor, text: str) -> None:
     found = triples(said(extractor, text))
     assert not [t for t in found if t[1] in ("LIVES_IN", "LOVES", "WORKS_AT") and t[3] == "retract"]
-
-
-def test_a_slip_named_at_a_sentence_end_is_the_value_alone() -> None:
-    """"why I said Erlang. Also I ..." names Erlang, not "Erlang. Also I"; a dot inside a
-    name ("Node.js") stays in it."""
-    assert plain_correction("*Elixir. no idea why I said Erlang. Also I moved to Porto.") == (
-        "Sorry, I meant Elixir, not Erlang. Also I moved to Porto.")
-    assert plain_correction("i typed Node.js, meant Deno") == "Sorry, I meant Deno, not Node.js."
 
 
 @pytest.mark.parametrize("text", [
