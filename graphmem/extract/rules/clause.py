@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from graphmem.extract.rules.contrast import contrastive
-from graphmem.extract.rules.parties import Party, Speech, subjects_of
+from graphmem.extract.rules.lexicon import dobjs
+from graphmem.extract.rules.parties import Party, Speech, conjuncts, has_det, subjects_of
 from graphmem.extract.rules.terms import TECH_LABEL, canonical_name
 from graphmem.models import Cardinality
 
@@ -98,6 +99,7 @@ def build_clause(verb: Token, speech: Speech) -> Clause | None:
     if verb.dep_ == "xcomp" and any(c.dep_ == "neg" and not contrastive(c)
                                     for c in verb.head.children):
         negated = True  # "I'm not going to move to Berlin", "I didn't start working there"
+    negated = negated or _had_by_no_one(verb)
     if verb.dep_ == "conj" and not aux and verb.head != verb:
         # "I'll think about it and maybe get pets": the second verb shares the first's modal
         head_aux = [c for c in verb.head.children if c.dep_ in ("aux", "auxpass")]
@@ -116,6 +118,15 @@ def build_clause(verb: Token, speech: Speech) -> Clause | None:
     perfect = verb.tag_ == "VBN" and any(a.lemma_ == "have" and a.tag_ != "VBD" for a in aux)
     perfect = perfect or (verb.tag_ == "VBG" and any(a.lower_ == "been" for a in aux))
     return Clause(verb, subjects, negated, ended, hedged, tense_of(verb, modal), perfect, modal)
+
+
+def _had_by_no_one(verb: Token) -> bool:
+    """Whether every object of the verb is under "no" ("I have no car", "we've got no pets",
+    "I'm no writer"): the clause then denies what it would say of them, for every rule."""
+    heads = dobjs(verb) or [c for c in verb.children if c.dep_ == "attr"]
+    # not "I use no framework, just Python": a value set beside the one denied is stated
+    objects = [*heads, *(c for h in heads for c in conjuncts(h))]
+    return bool(objects) and all(has_det(o, ("no",)) for o in objects if o.pos_ != "PUNCT")
 
 
 #: Clauses inside a clause: their "anymore" is their own.

@@ -11,7 +11,7 @@ import re
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.parties import KIN, PETS, conjuncts
+from graphmem.extract.rules.parties import KIN, PETS, conjuncts, has_det
 from graphmem.extract.rules.terms import TECH_LABEL
 from graphmem.extract.rules.titles import is_joined_title
 
@@ -155,11 +155,14 @@ def _misread_doer(token: Token) -> Token:
 
 
 def dobjs(token: Token) -> list[Token]:
+    """The direct objects of ``token`` and their conjuncts; of "I have no car and two bikes"
+    only the bikes: an object under "no" is had by no one, and when every object is
+    (:func:`graphmem.extract.rules.clause.build_clause`), the clause is the one denied."""
     found: list[Token] = []
     for c in token.children:
         if c.dep_ in ("dobj", "obj"):
             found += [unwrap(x) for x in (c, *[x for x in conjuncts(c) if x.dep_ == "conj"])]
-    return found
+    return [t for t in found if not has_det(t, ("no",))] or found
 
 
 def unwrap(token: Token) -> Token:

@@ -19,7 +19,7 @@ from graphmem.extract.rules.lexicon import (
     HOMES, SUBJECTS, inflections, is_company, is_named, is_occupation, is_org, is_place,
     object_type, pobjs)
 from graphmem.extract.rules.owners import noun_owner
-from graphmem.extract.rules.parties import (KIN, Speech, conjuncts, copula_subjects, has_det,
+from graphmem.extract.rules.parties import (KIN, Speech, conjuncts, copula_subjects,
                                             is_person_name, possessor)
 from graphmem.extract.rules.phrases import activity, phrase, verb_phrase
 from graphmem.extract.rules.slots import (
@@ -170,7 +170,7 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
         return [Finding(s, "HAS_FRIEND", t.text, "person")
                 for s in clause.subjects for t in pobjs(attr, ("with",))
                 if t.ent_type_ == "PERSON" or t.tag_ == "NNP"]
-    if (clause.negated and not clause.ended) or owner is not None or has_det(attr, ("no",)):
+    if (clause.negated and not clause.ended) or owner is not None:
         return out  # "I'm no writer", "I'm not a doctor"; "not a manager anymore" ends one
     if lemma == "student":
         # "a computer science student (at Leeds)": the subject learnt, and the school

@@ -18,7 +18,7 @@ from graphmem.extract.rules.clause import Action, Clause, Finding, Rule, action_
 from graphmem.extract.rules.lexicon import (
     BUSINESSES, EVENT_NOUNS, NOT_POSSESSIONS, POSSESSIONS, TRIP_NOUNS, condition_name, dobjs,
     has_prt, object_type, pobjs)
-from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, conjuncts, has_det,
+from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, conjuncts,
                                             possessor)
 from graphmem.extract.rules.phrases import phrase, trips
 from graphmem.extract.rules.slots import married, value_slot
@@ -194,8 +194,6 @@ def have(clause: Clause, speech: Speech) -> list[Finding]:
     out: list[Finding] = []
     for s in clause.subjects:
         for obj in dobjs(verb):
-            if has_det(obj, ("no",)):
-                continue  # "I have no car", "we have no pets": had by no one (families.chat)
             lemma = obj.lemma_.lower()
             kind = _misread_kind(obj)
             if kind is not None and not clause.negated:
@@ -269,8 +267,6 @@ def acquire(clause: Clause, speech: Speech) -> list[Finding]:
     out: list[Finding] = []
     for s in clause.subjects:
         for obj in dobjs(verb):
-            if has_det(obj, ("no",)):
-                continue  # "I've got no phone" (families.chat empties the slot)
             olemma = obj.lemma_.lower()
             kind = _misread_kind(obj)
             if kind is not None and kind.lemma_.lower() in PETS:

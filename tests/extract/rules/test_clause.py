@@ -1,0 +1,35 @@
+"""Clause analysis as every rule sees it: objects under "no" (``build_clause``, ``dobjs``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.extract.rules import RuleExtractor
+
+from .conftest import said, triples
+
+
+@pytest.mark.parametrize(("text", "denied"), [
+    ("I drink no coffee.", "coffee"),
+    ("I speak no French.", "French"),
+    ("I play no sports these days.", "sports"),
+    ("We have no pets and no kids.", "pets"),
+])
+def test_a_clause_whose_objects_are_all_under_no_asserts_none_of_them(
+        extractor: RuleExtractor, text: str, denied: str) -> None:
+    """Each rule reads the clause as negated, not only the ones that check for "no"."""
+    stated = {t for t in triples(said(extractor, text)) if t[3] == "assert"}
+    assert not [t for t in stated if denied.lower() in t[2].lower()], stated
+
+
+def test_an_object_under_no_beside_one_that_is_not_leaves_the_other_stated(
+        extractor: RuleExtractor) -> None:
+    found = triples(said(extractor, "I have no car and two bikes."))
+    assert ("Bob", "OWNS", "two bikes", "assert") in found
+    assert not [t for t in found if t[2] == "car" and t[3] == "assert"]
+
+
+def test_a_value_set_beside_the_one_denied_is_stated(extractor: RuleExtractor) -> None:
+    """"no framework, just Python": the appositive is what the clause is about."""
+    assert ("Bob", "USES", "Python", "assert") in triples(
+        said(extractor, "I use no framework, just Python."))
