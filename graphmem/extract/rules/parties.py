@@ -10,7 +10,7 @@ rule families use them for objects and owners too.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -433,9 +433,13 @@ def antecedent(token: Token) -> Token | None:
     return names[-1] if names else None
 
 
-def appositive_name(token: Token) -> str | None:
-    """"my sister Anna" -> "Anna"; "my dog, Max" -> "Max"; "Arman, my boss" -> "Arman"."""
-    if token.lemma_.lower() not in KIN and token.lemma_.lower() not in PETS:
+def appositive_name(token: Token, nouns: Collection[str] | None = None) -> str | None:
+    """"my sister Anna" -> "Anna"; "my dog, Max" -> "Max"; "Arman, my boss" -> "Arman".
+
+    ``token`` is a relative or a pet, or one of ``nouns`` when given ("my supervisor
+    Yerlan", for the rule that reads managers)."""
+    lemma = token.lemma_.lower()
+    if lemma not in KIN and lemma not in PETS if nouns is None else lemma not in nouns:
         return None
     for c in token.children:
         if c.dep_ in ("appos", "npadvmod") and c.text[:1].isupper() and c.i > token.i:

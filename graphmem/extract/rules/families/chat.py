@@ -61,9 +61,12 @@ _NO_CODING = re.compile(r"\b(?i:i\s+(?:don't|do\s+not|dont|no\s+longer)\s+(?:cod
 #: What "no ..." can leave empty: a slot's noun, or the doing it names ("no coding for me").
 _EMPTIED = MappingProxyType({**SLOT_NOUNS, "coding": "MAIN_LANGUAGE",
                              "programming": "MAIN_LANGUAGE"})
-_NO_SLOT = re.compile(r"\b(?i:no)\s+(?:(?i:main|primary|current|fixed|regular|special|particular)\s+)?(?i:("
-                      + "|".join(sorted(_EMPTIED, key=len, reverse=True))
-                      + r"))(?i:e?s)?(?:\s+(?i:for\s+(?:me|us)|to\s+speak\s+of))?\s+"
+#: A slot's noun under "no": "no car", "no main language", "no coding".
+_NO_NOUN = (r"(?i:no)\s+(?:(?i:main|primary|current|fixed|regular|special|particular)\s+)?(?i:("
+            + "|".join(sorted(_EMPTIED, key=len, reverse=True)) + r"))")
+#: "no car for now", "no coding for me anymore", "no programming language to speak of now":
+#: a slot empty for a while.
+_NO_SLOT = re.compile(r"\b" + _NO_NOUN + r"(?i:e?s)?(?:\s+(?i:for\s+(?:me|us)|to\s+speak\s+of))?\s+"
                       r"(?i:at\s+all|anymore|any\s+more"
                       r"|for\s+now|for\s+a\s+while|right\s+now|these\s+days|at\s+the\s+moment"
                       r"|now|rn|atm)\b")
@@ -233,12 +236,10 @@ _TOOK_IT = re.compile(r"\b(?i:took\s+it|accepted(?:\s+it)?|said\s+yes|signed|alr
 _NOT_UNDER = re.compile(r"\b(?i:not\s+under|no\s+longer\s+under|no\s+longer\s+reporting\s+to|"
                         r"not\s+reporting\s+to)\s+" + _NAME + r"(?=\s+(?i:anymore|any\s+more)\b|"
                         r"\s*[.,;!?]|\s*$)")
-#: "so rn i technically have no boss", "I've got no car at the moment": a slot left empty.
+#: "so rn i technically have no boss", "I've got no car at the moment": a slot had by no one.
 _HAVE_NO = re.compile(r"\b(?i:i|i've|i\s+have)\s+(?:(?i:rn|now|currently|technically|still|"
-                      r"basically|officially|actually)\s+){0,3}(?i:have|got)\s+(?i:no)\s+(?:(?i:"
-                      r"main|current|fixed|regular)\s+)?(?i:("
-                      + "|".join(sorted(_EMPTIED, key=len, reverse=True)) + r"))\b"
-                      r"(?!\s+(?:who|that|which|to|for)\b)")
+                      r"basically|officially|actually)\s+){0,3}(?i:have|got)\s+" + _NO_NOUN
+                      + r"\b(?!\s+(?:who|that|which|to|for)\b)")
 #: "hung up my tennis gear for good", "hung up my boxing gloves": a sport ended (done, not
 #: planned: "I'll hang up my racket next year" is no end yet).
 _HUNG_UP = re.compile(r"\b(?i:hung)\s+up\s+(?i:my|the)\s+([\w-]+(?:\s[\w-]+)?)\s+"
@@ -319,8 +320,6 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
             for m in _NOT_UNDER.finditer(text) if (name := clean_name(m.group(1)))]
     out += [Finding(me, "PLAYS_SPORT", v, "activity", confidence=0.8)
             for m in _WEEKENDS.finditer(text) if value_slot(v := m.group(1).lower()) == "PLAYS_SPORT"]
-    out += [Finding(me, slot, "", SLOT_TYPES.get(slot, "concept"), "retract", confidence=0.8)
-            for m in _HAVE_NO.finditer(text) if (slot := _EMPTIED[m.group(1).lower()])]
     out += [Finding(me, "PLAYS_SPORT", v, "activity", "retract", confidence=0.8)
             for m in _HUNG_UP.finditer(text) if value_slot(v := m.group(1).lower()) == "PLAYS_SPORT"]
     out += [Finding(me, "REPORTS_TO", n, "person", confidence=0.85)
@@ -334,9 +333,10 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
             noun = " ".join(m.group(1).lower().split())
             slot = "HAS_PARTNER" if noun in _PARTNERS else SLOT_NOUNS[noun]
             out.append(Finding(me, slot, name, "person", confidence=0.85))
-    out += [Finding(me, slot, "", SLOT_TYPES.get(slot, "concept"), "retract")
-            for m in _NO_SLOT.finditer(text) if (slot := _EMPTIED[m.group(1).lower()])
-            not in ("LIVES_IN",)]
+    emptied = dict.fromkeys(slot for pattern in (_HAVE_NO, _NO_SLOT) for m in pattern.finditer(text)
+                            if (slot := _EMPTIED[m.group(1).lower()]) != "LIVES_IN")
+    out += [Finding(me, slot, "", SLOT_TYPES.get(slot, "concept"), "retract", confidence=0.8)
+            for slot in emptied]
     # a label the splitter cut off its value ("new year new diet:" / "Whole30 from now on.")
     labelled = sent.doc.text[sent.start_char:] if text.rstrip().endswith(":") else text
     label = _SLOT_LABEL.match(labelled) or _SLOT_LABEL.match(labelled[_lead_in(labelled):])

@@ -73,7 +73,7 @@ def mention_facts(sent: Span, speech: Speech) -> list[Finding]:
         if not _speakers(token) or not _held(token):
             continue
         if lemma in _BOSSES and (possessor(token) == "me" or had_by_speaker(token)):
-            name = appositive_name(token) or _boss_named(token)
+            name = appositive_name(token, _BOSSES)
             if name is not None:
                 out.append(Finding(me, "REPORTS_TO", name, "person"))
         elif lemma in _STUDIES or lemma in _COURSE_PARTS and any(
@@ -100,19 +100,6 @@ def mention_facts(sent: Span, speech: Speech) -> list[Finding]:
                 # "My Galaxy S22 was stolen", "gave up my Galaxy S21 FE": no longer had
                 out.append(Finding(me, slot, name, "product", "retract"))
     return out
-
-
-def _boss_named(boss: Token) -> str | None:
-    """The name beside "my manager": after it ("my manager Chidi", "my supervisor Yerlan
-    asked me", which the parser hangs off the verb) or before it ("Wiebke, my new manager at
-    Zalando, ...")."""
-    beside = [c for c in boss.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
-    if boss.dep_ == "appos" and boss.head.i < boss.i:
-        beside.append(boss.head)
-    if boss.i + 1 < boss.sent.end and boss.doc[boss.i + 1].ent_type_ == "PERSON":
-        beside.append(boss.doc[boss.i + 1])  # a person's name, not "my manager left"
-    return next((t.text for t in beside if t.pos_ == "PROPN" and t.text[:1].isupper()
-                 and t.ent_type_ not in ("GPE", "LOC", "DATE", "TIME", "CARDINAL")), None)
 
 
 def _announced(job: Token) -> bool:
