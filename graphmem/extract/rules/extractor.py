@@ -46,7 +46,8 @@ from graphmem.extract.rules.message_facts import (dedupe, latest_endings, named_
                                                   starts_ahead)
 from graphmem.extract.rules.slots import CAR_WORDS, DIETS, PHONE_WORDS, SPORTS, value_slot
 from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_asides
-from graphmem.extract.rules.gate import Gate, split_sentences, with_subject
+from graphmem.extract.rules.gate import Gate, split_sentences
+from graphmem.extract.rules.subject import with_subject
 from graphmem.extract.rules.places import PlaceNames, known_places
 from graphmem.extract.rules.namecase import RARE, PersonNames
 from graphmem.extract.rules.orgcase import EmployerNames

@@ -24,12 +24,13 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.contrast import CORRECTION
 from graphmem.extract.rules.families import FAMILIES
 from graphmem.extract.rules.lexicon import (
-    ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, IRREGULAR, OCCUPATIONS, POSSESSIONS, TRIP_NOUNS,
+    ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, OCCUPATIONS, POSSESSIONS, TRIP_NOUNS,
     inflections)
 from graphmem.extract.rules.parties import KIN, PETS, PROJECT_NOUNS
 from graphmem.extract.rules.questions import asks, presupposed
 from graphmem.extract.rules.slots import (
     CAR_WORDS, DIETS, PHONE_WORDS, SLOT_NOUNS, SPORT_VERBS, SPORTS)
+from graphmem.extract.rules.subject import with_subject
 from graphmem.extract.rules.terms import spellings
 from graphmem.extract.rules.timeexpr import has_time_cue
 
@@ -153,82 +154,6 @@ class Gate:
     @staticmethod
     def needs_ner(doc: Doc) -> bool:
         return _CAPITAL_AFTER_START.search(doc.text) is not None
-
-
-_DIARY_ADVERBS = frozenset({"just", "finally", "recently", "also", "then", "so", "today",
-                            "yesterday", "already", "officially", "now", "and", "currently",
-                            "still", "separately", "anyway", "plus"})
-#: What follows a subjectless progressive ("Living in Denver"), unlike a gerund subject
-#: ("Running is my sport").
-_GERUND_OBJECTS = frozenset({"in", "at", "for", "with", "on", "from", "a", "an", "the", "my",
-                             "our", "to", "through"})
-_PAST_FORMS = frozenset({w for forms in IRREGULAR.values() for w in forms.split()} | {
-    "got", "left", "quit", "became", "began", "made", "had", "sold", "bought", "went", "took",
-    "gave", "drove", "found", "set", "put", "cut", "won", "lost", "said", "swapped"})
-_NOT_PAST = frozenset({"need", "speed", "seed", "feed", "breed", "united", "red", "bed", "shed",
-                       "weed", "indeed", "embed", "naked", "wicked", "sacred", "hundred",
-                       "kindred", "ahead", "instead", "bread", "dread", "thread", "spread"})
-
-
-#: Finite verbs after a gerund subject: "Writing Go now is fun".
-_FINITE = re.compile(r"\b(?:is|was|are|were|has|had|makes|made|feels|felt|keeps|gets|got|sounds|"
-                     r"seems|looks|takes|took|means|helps|costs|pays|gives|gave|would|will|could|"
-                     r"should|can|might|must|'s)\b", re.IGNORECASE)
-#: Openings of a negated present: "dont really play tennis anymore".
-_DONT = frozenset({"don't", "dont", "don’t"})
-#: Words that make a negated present a statement about now, not an order.
-_NOWADAYS = re.compile(r"\b(?:anymore|any\s+more|these\s+days|nowadays|now)\b", re.IGNORECASE)
-
-
-#: Chat's openings before a dropped subject: "omg just got a puppy", "yay, finally moved".
-_INTERJECTION = re.compile(r"(?:(?:(?:omg|yay|wow|lol|ugh|ok|okay|haha|woo+|phew|oof|oh|btw|ps|"
-                           r"and|also|hi|hey|hello|oi|yo|ciao|hola)\b|[\u2013\u2014-]+)[,!.:]*\s+)+",
-                           re.IGNORECASE)
-
-
-def with_subject(sentence: str) -> str:
-    """"Replaced my phone with a Pixel." -> "I replaced my phone with a Pixel."
-
-    First-person messages often drop the subject of a past-tense sentence
-    (diary style). The small parser then misreads the verb ("Swapped" as an
-    adjective, "Got" as an imperative) and no rule sees a speaker, so the
-    speaker's "I" is put back before parsing.
-    """
-    opening = _INTERJECTION.match(sentence)
-    if opening is not None and opening.end() < len(sentence):  # "omg just got a puppy!!!"
-        return sentence[:opening.end()] + with_subject(sentence[opening.end():])
-    words = sentence.split(maxsplit=3)
-    if not words or not words[0][:1].isalpha() or words[0] in ("I", "i"):
-        return sentence  # lowercase too: "just got an iPhone 15 Pro and I'm setting it up"
-    i = 0
-    while i < len(words) - 1 and words[i].lower().strip(",") in _DIARY_ADVERBS:
-        i += 1
-    verb = words[i].lower().strip(",.!")
-    following = words[i + 1].lower() if i + 1 < len(words) else ""
-    if i and verb == "on" and words[0].lower().strip(",") in ("currently", "now", "still"):
-        return "I'm " + sentence[:1].lower() + sentence[1:]  # "Currently on keto, ..."
-    if verb == "gone" and following not in ("are", "is", "was", "were") and (
-            i == 0 or words[0].lower().strip(",") in _DIARY_ADVERBS):
-        return "I've " + sentence[:1].lower() + sentence[1:]  # "gone dairy-free, wish me luck"
-    if i == 0 and verb == "not" and following not in ("to", "that", "only", "just", "even"):
-        return "I'm " + sentence  # "not vegan anymore, doing keto now", "not a fan of X"
-    if i == 0 and (verb == "no" and following == "longer" or verb in _DONT
-                   and _NOWADAYS.search(sentence)):
-        # "dont really play tennis anymore, switched to padel", "no longer eat meat"; a
-        # "don't" without a word of time is an order ("don't forget the milk")
-        return "I " + sentence[:1].lower() + sentence[1:]
-    if verb.endswith("ing") and len(verb) > 5 and (i and following in _GERUND_OBJECTS or (
-            not i and _NOWADAYS.search(sentence) and not _FINITE.search(sentence))):
-        # "Currently living in Denver.", "Writing mostly Go now"; "Losing my job was hard" is
-        # a gerund subject, not a dropped "I'm"
-        return "I'm " + sentence[:1].lower() + sentence[1:]
-    past = verb in _PAST_FORMS or (verb.endswith("ed") and len(verb) > 4)
-    if not past or verb in _NOT_PAST or verb == "gone" \
-            or (i and words[0].lower().strip(",") not in _DIARY_ADVERBS):
-        return sentence
-    if i and words[i - 1].endswith(","):  # "Separately, switched to decaf."
-        return " ".join(words[:i]) + " I " + " ".join(words[i:])
-    return "I " + sentence[:1].lower() + sentence[1:]
 
 
 def split_sentences(text: str) -> list[str]:
