@@ -28,7 +28,7 @@ from graphmem.extract.rules.lexicon import OCCUPATIONS, capitalised, is_place, p
 from graphmem.extract.rules.owners import noun_owner
 from graphmem.extract.rules.parties import PETS, Party, Speech, antecedent, is_person_name
 from graphmem.extract.rules.phrases import phrase
-from graphmem.extract.rules.terms import LANGUAGE, TECH_LABEL, kind_of
+from graphmem.extract.rules.terms import LANGUAGE, TECH_LABEL, kind_of, term_typed
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -71,7 +71,25 @@ CAR_WORDS = frozenset({
     "suzuki", "mitsubishi", "cupra", "alfa", "ferrari", "lamborghini", "dodge", "ram", "gmc",
     "cadillac", "buick", "lincoln", "acura", "infiniti", "genesis", "saab", "smart", "byd",
     "prius", "civic", "corolla", "camry", "outback", "forester", "mustang", "rav4", "wrangler",
-    "beetle", "leaf", "miata", "model"})
+    "beetle", "leaf", "miata", "model", "tata", "mahindra", "maruti", "proton", "perodua",
+    "geely", "chery", "haval", "mg", "lada", "vauxhall", "holden", "isuzu", "daihatsu",
+    "ssangyong", "zeekr", "nio", "xpeng"}) | frozenset({
+    # models sold widely enough to be named alone ("my Clio needs new tyres"); not the ones
+    # English uses as words or names ("Focus", "Swift", "Note", "Jazz", "Golf", "Polo", "Leon")
+    "yaris", "aygo", "auris", "avensis", "hilux", "fortuner", "innova", "etios", "vitz", "axio",
+    "4runner", "c-hr", "cr-v", "hr-v", "elantra", "ioniq", "i10", "i20", "i30",
+    "creta", "sportage", "sorento", "picanto", "ceed", "niro", "seltos", "stonic", "ev6",
+    "micra", "qashqai", "x-trail", "navara", "altima", "sentra", "almera", "tiida", "mazda3",
+    "mazda2", "cx-3", "cx-30", "cx-5", "cx-60", "impreza", "crosstrek", "wrx", "clio", "megane",
+    "mégane", "captur", "kadjar", "twingo", "kwid", "sandero", "e-208", "e-2008", "berlingo",
+    "xsara", "corsa", "astra", "mokka", "zafira", "octavia", "fabia", "kodiaq", "karoq",
+    "kamiq", "enyaq", "citigo", "ibiza", "arona", "ateca", "tarraco", "formentor", "tiguan",
+    "passat", "jetta", "touran", "touareg", "t-roc", "t-cross", "arteon", "id.3", "id.4",
+    "id.buzz", "e-golf", "mondeo", "kuga", "f-150", "f150", "silverado", "cruze", "onix",
+    "camaro", "giulia", "stelvio", "punto", "500e", "xc40", "xc60", "xc90", "ex30", "v60",
+    "v90", "s60", "e-tron", "cayenne", "macan", "taycan", "baleno", "ertiga", "vitara", "jimny",
+    "celerio", "wagonr", "nexon", "tiago", "tigor", "xuv700", "xuv300", "pajero", "lancer",
+    "hb20", "saveiro", "cybertruck", "mg4", "mg5", "polestar2"})
 #: Generic nouns for a slot's object: "I sold my car" ends the current car, whichever it is.
 SLOT_THINGS = MappingProxyType({
     "car": "DRIVES", "suv": "DRIVES", "truck": "DRIVES", "van": "DRIVES", "hatchback": "DRIVES",
@@ -113,7 +131,7 @@ _VAGUE_TAILS = frozenset({"thing", "things", "stuff", "phase", "lifestyle", "kic
 
 #: Car words that are common words or names too: a car only when capitalised.
 _WORDY_MAKES = frozenset({"land", "range", "alfa", "smart", "genesis", "lincoln", "mini", "leaf",
-                          "beetle", "ram", "model"})
+                          "beetle", "ram", "model", "proton", "mg"})
 
 
 def value_slot(name: str, token: Token | None = None) -> str | None:
@@ -155,8 +173,15 @@ _NAME_LIKE_LANGUAGES = frozenset({"Ruby", "Julia", "Swift", "F#", "Crystal", "Ni
 
 
 def is_language(name: str, *, said: bool = False) -> bool:
-    """Whether a name is a programming language; ``said`` when the sentence asks for one."""
-    return kind_of(name) == LANGUAGE or said and name in _NAME_LIKE_LANGUAGES
+    """Whether a name is a programming language; ``said`` when the sentence asks for one
+    (then "Ruby", a name too, and "rust", a word too, typed in lower case, are languages)."""
+    return kind_of(name) == LANGUAGE or said and language_typed(name) is not None
+
+
+def language_typed(name: str) -> str | None:
+    """The language ``name`` spells in any case ("rust" -> "Rust", "ruby" -> "Ruby"), or None."""
+    typed = term_typed(name) or name.capitalize()
+    return typed if kind_of(typed) == LANGUAGE or typed in _NAME_LIKE_LANGUAGES else None
 
 
 def _retyped(f: Finding, predicate: str, obj: str | None = None) -> Finding:
@@ -169,13 +194,26 @@ _THE = re.compile(r"^(?:(?:the|my|our)\s+)?(?:(?:second-hand|secondhand|used|pre
                   r"brand-new|new|old|electric|little)\s+)*(?=[A-Z0-9])")
 
 
+#: Parts of a phone or a car said after its model: "my Galaxy A52 battery", "the Clio's tyres".
+_PART = re.compile(r"(?<=\w)(?:'s)?\s+(?:battery|screen|display|camera|charger|charging\s+port|"
+                   r"port|case|speaker|mic|microphone|lens|keyboard|engine|tyres?|tires?|brakes?|"
+                   r"clutch|gearbox|heater|headlights?|wipers?|windscreen|windshield|dashboard|"
+                   r"bumper|exhaust|radiator|aircon|a/c)$", re.IGNORECASE)
+
+
 def settle(findings: list[Finding]) -> list[Finding]:
     """Put slot values into their slots, and let a retraction beat its own assertion."""
     out: list[Finding] = []
     for f in findings:
+        if f.predicate in ("MAIN_LANGUAGE", "USES") and (typed := language_typed(f.obj)):
+            f = replace(f, obj=typed)  # "rust is my main language": Rust, as it is spelt
+        if f.predicate in ("HAS_PHONE", "DRIVES") and f.obj:
+            f = replace(f, obj=_PART.sub("", f.obj))
         slot = value_slot(f.obj) if f.obj else None
         thing = SLOT_THINGS.get(f.obj.lower()) if f.obj else None
-        model = _THE.sub("", f.obj)  # "the Galaxy S23" merged with its article by the tagger
+        # "the Galaxy S23" merged with its article by the tagger, "my Galaxy A52 battery" with
+        # the part it talks about
+        model = _PART.sub("", _THE.sub("", f.obj))
         if slot is None and model != f.obj:
             slot = value_slot(model)
         if f.predicate == "HOBBY" and slot == "PLAYS_SPORT":

@@ -212,3 +212,15 @@ def kind_of(name: str) -> str | None:
     """The kind of a canonical term name, with or without a version, or None."""
     base = _VERSION_TAIL.sub("", name)
     return TERM_KINDS.get(base)
+
+
+#: Canonical term names by their lower case: "rust" -> "Rust".
+_BY_LOWER = MappingProxyType({name.lower(): name for name in TERM_KINDS})
+
+
+def term_typed(name: str) -> str | None:
+    """The canonical name of a term typed in any case ("rust", "TYPESCRIPT"), or None.
+
+    Only for a sentence that says what kind of thing it names ("rust is my main
+    language"): lower case, "rust" and "go" are words first."""
+    return _BY_LOWER.get(name.lower())

@@ -79,3 +79,35 @@ def test_a_slot_emptied_by_a_verb_keeps_the_new_value(extractor: RuleExtractor) 
     """"sold my car and bought a Kia Niro": the car sold was another one."""
     found = triples(said(extractor, "I sold my car and bought a Kia Niro."))
     assert ("Bob", "DRIVES", "Kia Niro", "assert") in found
+
+
+@pytest.mark.parametrize(("value", "slot"), [
+    ("Clio", "DRIVES"), ("Skoda Octavia", "DRIVES"), ("Nexon EV", "DRIVES"), ("e-208", "DRIVES"),
+    ("grand party", None), ("Q3", None), ("Tucson", None), ("Swift", None), ("Focus", None),
+])
+def test_a_car_is_known_by_its_model_alone(value: str, slot: str | None) -> None:
+    """Models sold widely are cars by their name; not the ones that are words, places or a
+    quarter of the year."""
+    assert value_slot(value) == slot
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("my Galaxy A52 battery has been draining fast", ("Bob", "HAS_PHONE", "Galaxy A52", "assert")),
+    ("my Honda Civic engine makes a noise", ("Bob", "DRIVES", "Honda Civic", "assert")),
+    ("the heater in my Micra blows cold air", ("Bob", "DRIVES", "Micra", "assert")),
+])
+def test_a_phone_or_car_is_named_without_the_part_talked_about(
+        extractor: RuleExtractor, text: str, expected: tuple[str, str, str, str]) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "language"), [
+    ("rust is my main language now", "Rust"), ("ruby is what i code in", "Ruby"),
+    ("kotlin is what i use for basically everything at work", "Kotlin"),
+    ("at this point i write TypeScript all day", "TypeScript"),
+])
+def test_a_main_language_typed_in_lower_case_or_said_as_all_day(
+        extractor: RuleExtractor, text: str, language: str) -> None:
+    """A sentence that says a language is meant reads its name in any case, and gives it
+    its own spelling."""
+    assert ("Bob", "MAIN_LANGUAGE", language, "assert") in triples(said(extractor, text))

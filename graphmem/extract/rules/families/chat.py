@@ -191,12 +191,14 @@ _DATE_NAME = re.compile(r"\b(?i:(?:his|her|their)\s+name(?:'s|\s+is)|(?:a\s+(?:g
                         r"boy|lady|gentleman|fella|bloke|chap|dude)|someone)\s+(?:named|called))\s+"
                         r"([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)")
 #: "Elixir is what I reach for now", "Pixel 8 is my main one now", "Rust is my go-to these
-#: days": a value said to be the one in use (its slot told by the value).
+#: days", "kotlin is what i use for basically everything": a value said to be the one in use
+#: (its slot told by the value).
 _GO_TO = re.compile(r"(?:^\W*(?:(?i:honestly|tbh|ngl|so|ok|okay|well|yeah|lately)\W+)?"
                     r"|[,:;\u2013\u2014]\s*|\s-\s+)([\w#+-]+(?:\s[\w#+-]+){0,2}?)\s+(?i:is|'s)\s+"
-                    r"(?i:what\s+i\s+(?:reach\s+for|use|go\s+with|default\s+to)|my\s+(?:go-to|main"
-                    r"(?:\s+one)?|daily\s+driver|default))(?=\s*(?:$|[.,;!?]|\s+(?i:now|these\s+days"
-                    r"|nowadays|anyway)\b))")
+                    r"(?i:what\s+i\s+(?:reach\s+for|use|go\s+with|default\s+to|code\s+in|write)"
+                    r"|my\s+(?:go-to|main(?:\s+one)?|daily\s+driver|default))(?=\s*(?:$|[.,;!?]|\s+"
+                    r"(?i:now|these\s+days|nowadays|anyway|for\s+(?:basically\s+|almost\s+|nearly\s+"
+                    r"|pretty\s+much\s+)?(?:everything|all\s+of\s+it))\b))")
 #: "it's all Perl now", "I barely touch Kotlin anymore, it's all Perl": the value in use.
 _ALL_OF_IT = re.compile(r"\b(?i:it's|it\s+is)\s+(?i:all)\s+([A-Z][\w#+-]*(?:\s[A-Z0-9][\w#+-]*)?)"
                         r"(?=\s*(?:$|[.,;!?]|\s+(?i:now|these\s+days|nowadays)\b))")

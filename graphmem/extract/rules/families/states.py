@@ -51,8 +51,9 @@ _UNEMPLOYED = frozenset({"unemployed", "jobless", "retired"})
 
 _ALL_OF_IT = frozenset({"everything", "all", "most", "mostly", "mainly", "primarily",
                         "exclusively", "only", "nothing"})
-#: What one does every working day is the main thing: "Day to day I program in Java".
-_EVERY_DAY = re.compile(r"\b(?:day[- ]to[- ]day|every\s*day|daily|at\s+work|full[- ]time"
+#: What one does every working day is the main thing: "Day to day I program in Java", "i
+#: write TypeScript all day".
+_EVERY_DAY = re.compile(r"\b(?:day[- ]to[- ]day|every\s*day|daily|all\s+day|at\s+work|full[- ]time"
                         r"|these\s+days|nowadays)\b", re.IGNORECASE)
 
 
