@@ -22,7 +22,8 @@ from graphmem.predicates import PredicateRegistry
 from graphmem.search.access import AccessRecorder
 from graphmem.search import fuse
 from graphmem.search.evidence import (Source, absorb_turns, contradicted, facts_by_turn, is_stale,
-                                      only_asks_or_muses, said_later, sources_of, turn_source)
+                                      lost_values, names_only_lost, only_asks_or_muses,
+                                      said_later, sources_of, turn_source)
 from graphmem.search.focus import (NAME_CANDIDATES, Focus, choose_focus, focus_names,
                                    relative_focus, stranger_focus, user_focus)
 from graphmem.search.models import SearchHit, SearchRequest, SearchResponse
@@ -174,6 +175,9 @@ class SearchEngine:
         hidden = _answered_elsewhere(slot, said, time)
         if match is not None and slot is None:
             hidden = _others_slot(match, focus, facts.values(), said, self.registry, time)
+        if match is not None and focus and not time.include_history:
+            hidden.turns |= _naming_lost_values(match, slot, found_turns, said, focus,
+                                                self.registry, time.at(now))
         hits: dict[str, SearchHit] = {}
         for item in best:
             score = scores[item]
@@ -356,6 +360,21 @@ def _answered_elsewhere(slot: SlotAnswer | None, said: dict[Source, list[Fact]],
     turns = {source for f in slot.stale for source in sources_of(f)
              if not any(g.id in current for g in said.get(source, []))}
     return _Hidden(stale, turns)
+
+
+def _naming_lost_values(match: SlotMatch, slot: SlotAnswer | None, turns: list[TurnHit],
+                        said: dict[Source, list[Fact]], focus: Focus, registry: PredicateRegistry,
+                        at: datetime) -> set[Source]:
+    """The turns found that name only values the focus's slot had lost by the view's time
+    (:func:`~graphmem.search.evidence.names_only_lost`). The retractions are read from the
+    turns found (no read is added), so a slot known only by a retraction ("stopped playing
+    hockey", hockey never stated) counts too."""
+    family = match.spec.family
+    markers = [m for found in said.values() for m in found if m.status is FactStatus.RETRACTION
+               and m.subject_id in focus.ids and registry.spec(m.predicate).family == family]
+    lost = lost_values(slot.stale if slot else [], markers, at)
+    held = [f.object_name for f in slot.current if f.object_name] if slot else []
+    return {turn_source(t) for t in turns if lost and names_only_lost(t, lost, held)}
 
 
 def _others_slot(match: SlotMatch, focus: Focus, facts: Iterable[Fact],

@@ -242,3 +242,38 @@ def only_asks_or_muses(text: str) -> bool:
     sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.strip()]
     return bool(sentences) and all(
         s.rstrip(" )\"'\u2019").endswith("?") or _MUSING.match(s) for s in sentences)
+
+
+def lost_values(ended: Iterable[Fact], markers: Iterable[Fact], at: datetime) -> dict[str, datetime]:
+    """The values a slot had lost by ``at``, in lower case, each with when it lost them: its
+    facts that ended by then, and values retracted by then that it never held as a fact
+    ("stopped playing hockey" with no hockey said before as a sport)."""
+    lost: dict[str, datetime] = {}
+    for fact in ended:
+        if fact.object_name and fact.valid_until is not None and fact.valid_until <= at \
+                and fact.status is not FactStatus.FORGOTTEN:
+            name = fact.object_name.lower()
+            lost[name] = max(lost.get(name, fact.valid_until), fact.valid_until)
+    for marker in markers:
+        if marker.object_name and marker.valid_from <= at:
+            name = marker.object_name.lower()
+            lost[name] = max(lost.get(name, marker.valid_from), marker.valid_from)
+    return lost
+
+
+def names_only_lost(turn: TurnHit, lost: dict[str, datetime], held: Iterable[str]) -> bool:
+    """Whether a turn names a value the slot lost, said while the value still held or before
+    ("amateur hockey league season just finished", two years before "stopped playing
+    hockey"), and none the slot holds: for a question about the slot, in a view without
+    history, it no longer tells the answer. The turn that ended the value, or a later
+    one, is not such a turn: it may name what came next."""
+    if turn.timestamp is None:
+        return False
+    text = turn.content.lower()
+    if any(_names(text, value.lower()) for value in held):
+        return False
+    return any(turn.timestamp < when and _names(text, value) for value, when in lost.items())
+
+
+def _names(text: str, value: str) -> bool:
+    return re.search(r"(?<!\w)" + re.escape(value) + r"(?!\w)", text) is not None

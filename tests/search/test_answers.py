@@ -202,6 +202,24 @@ def test_turns_overtaken_by_later_facts_leave_the_current_view(memory: Memory,
     assert "I don't have a dog." in history
 
 
+def test_a_turn_naming_only_a_value_since_lost_leaves_its_slots_current_view(
+        memory: Memory, tenant: str) -> None:
+    """Nothing was read from the first turn, so no fact of it was overtaken; the later
+    retraction names the sport it mentioned. Then, and in the history view, it still tells."""
+    say(memory, tenant, "dima", "2022-06-30T10:00:00",
+        "amateur hockey league season just finished, how do i keep my legs fresh over summer")
+    say(memory, tenant, "dima", "2024-10-10T10:00:00",
+        "stopped playing hockey, there's no rink near me here")
+    now = texts(ask(memory, tenant, "dima", "What sport does Dima play?"))
+    assert not [t for t in now if "hockey league" in t], now
+    then = texts(ask(memory, tenant, "dima", "What sport does Dima play?",
+                     as_of=datetime(2023, 1, 1, tzinfo=UTC)))
+    assert any("hockey league" in t for t in then), then
+    history = texts(ask(memory, tenant, "dima", "What sport does Dima play?",
+                        include_history=True))
+    assert any("hockey league" in t for t in history), history
+
+
 def maya(memory: Memory, tenant: str) -> None:
     """Maya's own facts, her partner's, and other people's: what a dinner question meets."""
     for when, text in [("2022-03-10T10:00:00", "I live in Lisbon."),

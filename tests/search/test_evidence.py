@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from graphmem.models import Fact, FactStatus
-from graphmem.search.evidence import absorb_turns, facts_by_turn, is_stale, only_asks_or_muses
+from graphmem.search.evidence import (absorb_turns, facts_by_turn, is_stale, lost_values,
+                                      names_only_lost, only_asks_or_muses)
 from graphmem.search.models import SearchHit
 from graphmem.store.base import TurnHit
 from graphmem.temporal import TimeFilter
@@ -74,3 +75,25 @@ def test_a_weak_turn_lends_no_score() -> None:
 ])
 def test_a_turn_that_only_asks_or_muses_tells_no_value(text: str, muses: bool) -> None:
     assert only_asks_or_muses(text) is muses
+
+
+def said_in(year: int, content: str) -> TurnHit:
+    return TurnHit(episode_id="ep", message_index=0, message_id="m1", speaker="Bob",
+                   content=content, timestamp=datetime(year, 6, 1, tzinfo=UTC), score=1.0)
+
+
+def test_a_turn_naming_only_a_lost_value_before_it_was_lost() -> None:
+    acme = fact("Acme", 1, until=3)  # ended in 2023
+    quit_ = fact("Initech", 4, status=FactStatus.RETRACTION)  # "I left Initech" in 2024
+    lost = lost_values([acme], [quit_], NOW)
+    assert lost == {"acme": datetime(2023, 1, 1, tzinfo=UTC),
+                    "initech": datetime(2024, 1, 1, tzinfo=UTC)}
+    assert names_only_lost(said_in(2022, "busy week at acme"), lost, ["Globex"])
+    assert names_only_lost(said_in(2023, "Initech's canteen is great"), lost, [])
+    # the turn that ended it, or a later one, may name what came next
+    assert not names_only_lost(said_in(2024, "left Initech, joining Hooli"), lost, [])
+    # one that names what holds now still answers; one that names neither is not about it
+    assert not names_only_lost(said_in(2022, "acme and globex merged"), lost, ["Globex"])
+    assert not names_only_lost(said_in(2022, "acmeville is far"), lost, [])
+    # a value lost after the view's time is not lost in it
+    assert lost_values([acme], [quit_], datetime(2022, 1, 1, tzinfo=UTC)) == {}
