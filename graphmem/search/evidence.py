@@ -245,12 +245,15 @@ def only_asks_or_muses(text: str) -> bool:
 
 
 def lost_values(ended: Iterable[Fact], markers: Iterable[Fact], at: datetime) -> dict[str, datetime]:
-    """The values a slot had lost by ``at``, in lower case, each with when it lost them: its
-    facts that ended by then, and values retracted by then that it never held as a fact
-    ("stopped playing hockey" with no hockey said before as a sport)."""
+    """The values a slot had lost by ``at`` to a retraction, in lower case, each with when it
+    lost them: its facts a retraction ended by then, and values retracted by then that it
+    never held as a fact ("stopped playing hockey" with no hockey said before as a sport).
+    Not a value another replaced: what replaced it answers, and a turn that names the old
+    one may hold a correction the extractor missed ("Toronto?? meant Chicago")."""
     lost: dict[str, datetime] = {}
     for fact in ended:
         if fact.object_name and fact.valid_until is not None and fact.valid_until <= at \
+                and fact.retraction is not None and fact.superseded_by is None \
                 and fact.status is not FactStatus.FORGOTTEN:
             name = fact.object_name.lower()
             lost[name] = max(lost.get(name, fact.valid_until), fact.valid_until)

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graphmem.models import Fact, FactStatus
+from graphmem.models import Fact, FactStatus, Retraction
 from graphmem.search.evidence import (absorb_turns, facts_by_turn, is_stale, lost_values,
                                       names_only_lost, only_asks_or_muses)
 from graphmem.search.models import SearchHit
@@ -83,9 +83,12 @@ def said_in(year: int, content: str) -> TurnHit:
 
 
 def test_a_turn_naming_only_a_lost_value_before_it_was_lost() -> None:
-    acme = fact("Acme", 1, until=3)  # ended in 2023
+    acme = fact("Acme", 1, until=3).model_copy(update={"retraction": Retraction(
+        at=datetime(2023, 1, 1, tzinfo=UTC), episode_id="ep-quit")})  # "I quit" in 2023
     quit_ = fact("Initech", 4, status=FactStatus.RETRACTION)  # "I left Initech" in 2024
-    lost = lost_values([acme], [quit_], NOW)
+    replaced = fact("Hooli", 0, until=1).model_copy(update={"superseded_by": "acme"})
+    # (a value another replaced is not lost: what replaced it answers)
+    lost = lost_values([acme, replaced], [quit_], NOW)
     assert lost == {"acme": datetime(2023, 1, 1, tzinfo=UTC),
                     "initech": datetime(2024, 1, 1, tzinfo=UTC)}
     assert names_only_lost(said_in(2022, "busy week at acme"), lost, ["Globex"])
