@@ -220,7 +220,7 @@ def future_time(verb: Token) -> bool:
 
 def _hypothetical(verb: Token) -> bool:
     """A clause that does not say its fact happened or holds: "if I moved", "I wish I
-    lived", "I almost joined", "I was going to join", "I doubt I'll move", "I'm not
+    lived", "he wants us to try paleo", "I almost joined", "I was going to join", "I doubt I'll move", "I'm not
     sure I like it", "it's not true that I live there"."""
     if any(c.dep_ == "advmod" and c.lower_ in ("almost", "nearly") for c in verb.children):
         return True
@@ -231,7 +231,7 @@ def _hypothetical(verb: Token) -> bool:
             return True
         if node.dep_ in ("advcl", "ccomp", "conj", "xcomp") and node.head != node:
             head = node.head
-            if head.lemma_ in ("wish", "wonder", "imagine") or head.lemma_ in (
+            if head.lemma_ in ("wish", "wonder", "imagine", "want", "hope") or head.lemma_ in (
                     "ask", "say", "tell") and node.dep_ != "conj" and not _joined_before(node):
                 return True  # not "said goodbye to Melbourne and moved to Dubai"
             if node.dep_ == "ccomp" and node.i > head.i and _denied(head):

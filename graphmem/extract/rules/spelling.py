@@ -105,6 +105,10 @@ _BARE_CONTRACTIONS = {
     "shes": "she's", "thats": "that's", "Thats": "That's", "whats": "what's",
     # chat's short forms of words the rules read: "my bf tom", "living in portland rn"
     "bf": "boyfriend", "gf": "girlfriend", "rn": "right now", "hubby": "husband",
+    # a partner in the words English chat keeps from the speaker's language: "my namorada
+    # Bianca" (which the tagger runs into one name)
+    "namorada": "girlfriend", "namorado": "boyfriend", "novia": "girlfriend",
+    "novio": "boyfriend", "ragazza": "girlfriend", "ragazzo": "boyfriend", "copine": "girlfriend",
     # "bought a Kia Sorento bc we need 7 seats": read as part of the car's name
     "bc": "because", "b/c": "because", "cuz": "because", "coz": "because", "bcoz": "because",
     "abt": "about", "tmrw": "tomorrow", "ppl": "people", "prolly": "probably",

@@ -148,9 +148,11 @@ _EMPTY_SLOTS = MappingProxyType({"phoneless": "HAS_PHONE", "carless": "DRIVES",
                                  "leaderless": "REPORTS_TO", "managerless": "REPORTS_TO",
                                  "boss-less": "REPORTS_TO", "bossless": "REPORTS_TO",
                                  "manager-free": "REPORTS_TO", "boss-free": "REPORTS_TO"})
-#: "Infosys and I parted ways", "parted ways with Globex": the job ends.
+#: "Infosys and I parted ways", "parted ways with Globex": the job ends; "Cian and I called
+#: it quits", "Ana and I went our separate ways": the couple (without a word of work).
 _PARTED = re.compile(r"(?:([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3})\s+and\s+(?i:i)\s+"
-                     r"(?:(?i:have|'ve)\s+)?(?i:parted\s+ways)"
+                     r"(?:(?i:have|'ve)\s+)?(?i:parted\s+ways|called\s+it\s+quits|went\s+our\s+"
+                     r"separate\s+ways)"
                      r"|(?i:parted\s+ways\s+with)\s+([A-Z][\w&.'-]*(?:\s[A-Z&][\w&.'-]*){0,3}))")
 #: "Weekends are for badminton (and the pub afterwards)": the sport.
 _WEEKENDS = re.compile(r"\b(?i:weekends|evenings|mornings)\s+(?i:are)\s+(?i:for|all\s+about)\s+"
@@ -188,7 +190,9 @@ _SEEING_CARE = re.compile(r"\bseeing\s+(?:a|an|my|the)\s+(?:new\s+)?(?:therapist
                           re.IGNORECASE)
 #: Who that is: "his name is Karim", "a guy named Jonas".
 _DATE_NAME = re.compile(r"\b(?i:(?:his|her|their)\s+name(?:'s|\s+is)|(?:a\s+(?:guy|girl|man|woman|"
-                        r"boy|lady|gentleman|fella|bloke|chap|dude)|someone)\s+(?:named|called))\s+"
+                        r"boy|lady|gentleman|fella|bloke|chap|dude)|someone)\s+(?:named|called)"
+                        # "been seeing someone new for a few months, Declan"
+                        r"|someone(?:\s+new)?(?:\s+(?:for|since)\s+[^,.!?]{1,30})?,)\s+"
                         r"([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)")
 #: "Elixir is what I reach for now", "Pixel 8 is my main one now", "Rust is my go-to these
 #: days", "kotlin is what i use for basically everything": a value said to be the one in use

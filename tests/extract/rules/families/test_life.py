@@ -152,6 +152,9 @@ def test_a_verb_tagged_as_a_plural_noun_is_still_the_verb(extractor: RuleExtract
     ("I have been seeing a gentleman called Geoffrey Hale, a retired solicitor.", "Geoffrey Hale"),
     ("Promoted to CFO 🎉. Also dating someone new, her name's Amara, she's a pharmacist.",
      "Amara"),
+    ("been seeing someone new since the spring, Tobias. any date ideas?", "Tobias"),
+    ("my fella Ruairi wants a dog", "Ruairi"),
+    ("my novia Lucia just got a new job", "Lucia"),
 ])
 def test_a_partner_said_in_the_words_of_dating(extractor: RuleExtractor, text: str,
                                                partner: str) -> None:
@@ -285,3 +288,16 @@ def test_a_partner_named_the_tagger_took_for_a_town(extractor: RuleExtractor) ->
     found = triples(said(extractor,
                          "my husband Tomasz is turning 40 next month, help me plan a party"))
     assert ("Bob", "MARRIED_TO", "Tomasz", "assert") in found
+
+
+@pytest.mark.parametrize("text", ["Ruairi and I called it quits last week.",
+                                  "Lucia and I went our separate ways, it's for the best"])
+def test_a_couple_calling_it_quits_ends_the_partner(extractor: RuleExtractor, text: str) -> None:
+    name = text.split()[0]
+    assert ("Bob", "HAS_PARTNER", name, "retract") in triples(said(extractor, text))
+
+
+def test_a_wish_someone_has_for_the_speaker_is_no_fact(extractor: RuleExtractor) -> None:
+    """"wants us to try paleo": what another wants the speaker to do, not what they do."""
+    found = triples(said(extractor, "my wife Ines wants us to try paleo together"))
+    assert not [t for t in found if t[1] == "DIET"], found
