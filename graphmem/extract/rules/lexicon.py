@@ -378,8 +378,9 @@ SUBJECTS = frozenset({
     "marine biology", "nursing"})
 #: Words of a message about a job: being let go or moving on ends one there.
 _WORK_TALK = re.compile(r"\b(?:job|jobs|work|boss|company|firm|employer|manager|redundan\w*|"
-                        r"contract|office|shifts?|layoffs?|restructur\w*|colleagues?|career|"
-                        r"last\s+day|notice|resign\w*|hired|poached|laid\s+off)\b",
+                        r"contract\w*|freelanc\w*|office|shifts?|layoffs?|restructur\w*|"
+                        r"colleagues?|career|last\s+day|notice|resign\w*|hired|poached|"
+                        r"laid\s+off)\b",
                         re.IGNORECASE)
 
 

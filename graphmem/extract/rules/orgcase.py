@@ -22,10 +22,12 @@ from dataclasses import dataclass
 from graphmem.extract.rules.namecase import RARE  # names of firms are as rare as people's
 
 #: "work at", "working for", "a job at", "an internship with", "hired by", "starting at",
-#: "got the costa job".
+#: "first week at", "got the costa job".
 _WORKPLACE = re.compile(
     r"\b(?:work(?:s|ed|ing)?\s+(?:at|for)|(?:job|internship|placement|shift|position|role|"
     r"gig)\s+(?:at|with)|(?:hired|employed)\s+(?:at|by)|(?:start|started|starting)\s+at"
+    # "first month at razorpay done", "day one at ledgerly"
+    r"|(?:first\s+(?:day|week|month|shift)|(?:day|week)\s+(?:one|1))\s+at"
     # "got the costa job"
     r"|(?:got|get|landed)\s+the(?=\s+[a-z][a-z&'-]*\s+(?:job|gig|internship)\b))\s+"
     r"(?=[a-z])", re.IGNORECASE)

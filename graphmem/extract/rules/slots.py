@@ -201,6 +201,13 @@ _PART = re.compile(r"(?<=\w)(?:'s)?\s+(?:battery|screen|display|camera|charger|c
                    r"bumper|exhaust|radiator|aircon|a/c)$", re.IGNORECASE)
 
 
+def model_name(value: str) -> str:
+    """A phone's or car's model as a value names it, without the words the tagger merged
+    with it: its article or state ("the Galaxy S23", "a used Peugeot e-208") and the part
+    talked about ("my Galaxy A52 battery")."""
+    return _PART.sub("", _THE.sub("", value))
+
+
 def settle(findings: list[Finding]) -> list[Finding]:
     """Put slot values into their slots, and let a retraction beat its own assertion."""
     out: list[Finding] = []
@@ -208,12 +215,10 @@ def settle(findings: list[Finding]) -> list[Finding]:
         if f.predicate in ("MAIN_LANGUAGE", "USES") and (typed := language_typed(f.obj)):
             f = replace(f, obj=typed)  # "rust is my main language": Rust, as it is spelt
         if f.predicate in ("HAS_PHONE", "DRIVES") and f.obj:
-            f = replace(f, obj=_PART.sub("", f.obj))
+            f = replace(f, obj=model_name(f.obj))
         slot = value_slot(f.obj) if f.obj else None
         thing = SLOT_THINGS.get(f.obj.lower()) if f.obj else None
-        # "the Galaxy S23" merged with its article by the tagger, "my Galaxy A52 battery" with
-        # the part it talks about
-        model = _PART.sub("", _THE.sub("", f.obj))
+        model = model_name(f.obj)
         if slot is None and model != f.obj:
             slot = value_slot(model)
         if f.predicate == "HOBBY" and slot == "PLAYS_SPORT":

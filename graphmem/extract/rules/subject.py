@@ -36,8 +36,13 @@ _FINITE = re.compile(r"\b(?:is|was|are|were|has|had|makes|made|feels|felt|keeps|
                      r"should|can|might|must|'s)\b", re.IGNORECASE)
 #: Openings of a negated present: "dont really play tennis anymore".
 _DONT = frozenset({"don't", "dont", "don’t"})
-#: Words that make a negated present a statement about now, not an order.
-_NOWADAYS = re.compile(r"\b(?:anymore|any\s+more|these\s+days|nowadays|now)\b", re.IGNORECASE)
+#: Words that make a negated present a statement about now, not an order; and a
+#: progressive one ("Writing mostly Go now", "going keto starting today").
+_NOWADAYS = re.compile(r"\b(?:anymore|any\s+more|these\s+days|nowadays|now|(?:starting|from)\s+"
+                       r"(?:today|tonight|tomorrow|this\s+week|this\s+month|monday))\b",
+                       re.IGNORECASE)
+#: Where a sentence the gate's split left whole ends: "going keto starting today. is that ok?"
+_SENTENCE_END = re.compile(r"[.!?;]+\s")
 #: Chat's openings before a dropped subject: "omg just got a puppy", "yay, finally moved".
 _INTERJECTION = re.compile(r"(?:(?:(?:omg|yay|wow|lol|ugh|ok|okay|haha|woo+|phew|oof|oh|btw|ps|"
                            r"and|also|hi|hey|hello|oi|yo|ciao|hola)\b|[\u2013\u2014-]+)[,!.:]*\s+)+",
@@ -97,10 +102,10 @@ def _stopped(o: _Opening) -> bool:
 def _progressive(o: _Opening) -> bool:
     """"Currently living in Denver.", "Writing mostly Go now"; "Losing my job was hard" is a
     gerund subject, not a dropped "I'm"."""
-    return o.verb.endswith("ing") and len(o.verb) > 5 and (
+    return o.verb.endswith("ing") and len(o.verb) >= 5 and (
         bool(o.adverbs) and o.following in _GERUND_OBJECTS
         or not o.adverbs and _NOWADAYS.search(o.sentence) is not None
-        and _FINITE.search(o.sentence) is None)
+        and _FINITE.search(_SENTENCE_END.split(o.sentence, maxsplit=1)[0]) is None)
 
 
 def _past(o: _Opening) -> bool:

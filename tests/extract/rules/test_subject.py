@@ -34,6 +34,8 @@ from graphmem.extract.rules.subject import with_subject
     ("Not vegan anymore.", "I'm not vegan anymore."),
     ("don't forget the milk", "don't forget the milk"),
     ("dont eat meat these days", "I dont eat meat these days"),
+    ("going keto starting today. is that ok?", "I'm going keto starting today. is that ok?"),
+    ("Going to the gym", "Going to the gym"),
 ])
 def test_with_subject(text: str, expected: str) -> None:
     assert with_subject(text) == expected

@@ -302,6 +302,10 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
     if slot == "MAIN_LANGUAGE" and t.ent_type_ == TECH_LABEL:
         return []  # the usage rules retract USES; settle() adds MAIN_LANGUAGE
     if lemma == "leave" and is_place(t) and t.ent_type_ in ("GPE", "LOC"):
+        if speech.towns and name.lower() not in speech.towns and talks_of_work(speech.message):
+            # "left Tinkoff last month, now contracting for Wolt": a firm the tagger took
+            # for a town, in a message about work
+            return [Finding(s, "WORKS_AT", name, "organization", "retract") for s in owners]
         return [Finding(s, "LIVES_IN", name, "place", "retract") for s in owners]
     if lemma in ("give", "quit", "stop") and slot is None and t.pos_ == "NOUN" and \
             word not in _JOB_WORDS and possessor(t) is None:

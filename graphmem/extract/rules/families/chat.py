@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.clause import Finding, Rule
 from graphmem.extract.rules.lexicon import OCCUPATIONS, clean_name
 from graphmem.extract.rules.parties import PETS, Party, Speech
-from graphmem.extract.rules.slots import SLOT_NOUNS, SLOT_TYPES, is_language, value_slot
+from graphmem.extract.rules.slots import (SLOT_NOUNS, SLOT_TYPES, is_language, model_name,
+                                          value_slot)
 
 if TYPE_CHECKING:
     from spacy.tokens import Span
@@ -211,8 +212,9 @@ _HARDLY = re.compile(r"\b(?i:barely|hardly|rarely|never)\s+(?i:touch|use|write|p
                      r"([\w#+-]+(?:\s[\w#+-]+){0,2}?)\s+(?i:anymore|any\s+more|these\s+days|nowadays)\b")
 #: "traded lacrosse for surfing this season", "swapped my Pixel 7 for an iPhone 15": one value
 #: for another of the same slot.
-_TRADED = re.compile(r"\b(?i:traded|swapped|exchanged)\s+(?:(?i:my|the)\s+)?([\w#+-]+(?:\s[\w#+-]+){0,2}?)"
-                     r"\s+(?i:for)\s+(?:(?i:an?|the|some)\s+)?([\w#+-]+(?:\s[\w#+-]+){0,2}?)"
+_TRADED = re.compile(r"\b(?i:traded|swapped|exchanged|switched)\s+(?:(?i:my|the)\s+)?"
+                     r"([\w#+-]+(?:\s[\w#+-]+){0,2}?)\s+(?:(?i:in)\s+)?(?i:for)\s+"
+                     r"(?:(?i:an?|the|some)\s+)?([\w#+-]+(?:\s[\w#+-]+){0,2}?)"
                      r"(?=\s*(?:$|[.,;!?(]|\s+(?i:this|these|now|last|instead|recently)\b))")
 #: "My address is in Porto now", "my new flat is in Leith": home.
 _ADDRESS = re.compile(r"\b(?i:my|our)\s+(?:(?i:new|current)\s+)?(?i:address|home|flat|apartment)\s+"
@@ -248,6 +250,11 @@ _HAVE_NO = re.compile(r"\b(?i:i|i've|i\s+have)\s+(?:(?i:rn|now|currently|technic
                       + r"\b(?!\s+(?:who|that|which|to|for)\b)")
 #: "hung up my tennis gear for good", "hung up my boxing gloves": a sport ended (done, not
 #: planned: "I'll hang up my racket next year" is no end yet).
+#: "3 months fully vegetarian now", "two years vegan next month": a diet kept for a while.
+_KEPT_FOR = re.compile(r"(?:^|[.!?:]\s+|\b(?i:update|so|and)\W+)(?i:\d+|one|two|three|four|five|six|a)"
+                       r"\s+(?i:days?|weeks?|months?|years?)\s+(?i:(?:fully|completely|strictly|"
+                       r"totally|officially)\s+)?([\w-]+)(?=\s+(?i:now|today|next\s+\w+|as\s+of)\b"
+                       r"|\s*[!.\U0001F300-\U0001FAFF]|\s*$)")
 _HUNG_UP = re.compile(r"\b(?i:hung)\s+up\s+(?i:my|the)\s+([\w-]+(?:\s[\w-]+)?)\s+"
                       r"(?i:gear|kit|boots|shoes|racket|racquet|gloves|clubs|skates|board|bike)\b")
 _SLOT_WORDS = "|".join(sorted(SLOT_NOUNS, key=len, reverse=True))
@@ -326,6 +333,8 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
             for m in _NOT_UNDER.finditer(text) if (name := clean_name(m.group(1)))]
     out += [Finding(me, "PLAYS_SPORT", v, "activity", confidence=0.8)
             for m in _WEEKENDS.finditer(text) if value_slot(v := m.group(1).lower()) == "PLAYS_SPORT"]
+    out += [Finding(me, "DIET", v, "diet", confidence=0.8)
+            for m in _KEPT_FOR.finditer(text) if value_slot(v := m.group(1).lower()) == "DIET"]
     out += [Finding(me, "PLAYS_SPORT", v, "activity", "retract", confidence=0.8)
             for m in _HUNG_UP.finditer(text) if value_slot(v := m.group(1).lower()) == "PLAYS_SPORT"]
     out += [Finding(me, "REPORTS_TO", n, "person", confidence=0.85)
@@ -374,7 +383,7 @@ def _in_use(text: str, me: Party) -> list[Finding]:
     out += [Finding(me, slot, m.group(1), SLOT_TYPES[slot], "retract", confidence=0.8)
             for m in _HARDLY.finditer(text) if (slot := _exchanged_slot(m.group(1)))]
     for m in _TRADED.finditer(text):
-        left, taken = m.group(1), m.group(2)
+        left, taken = model_name(m.group(1)), model_name(m.group(2))
         if (slot := _exchanged_slot(taken)) and _exchanged_slot(left) == slot:
             out += [Finding(me, slot, taken, SLOT_TYPES[slot], confidence=0.8),
                     Finding(me, slot, left, SLOT_TYPES[slot], "retract", confidence=0.8)]
@@ -448,4 +457,4 @@ PATTERNS: tuple[re.Pattern[str], ...] = (_DATING, _PET_NAME, _NO_SLOT, _MADE_ME,
                                          _WITHOUT, _PARTED, _FOR_ME_NOW, _WEEKENDS, _MANAGED_BY,
                                          _WITHOUT_SLOT, _GO_TO, _ALL_OF_IT, _HARDLY, _TRADED,
                                          _ADDRESS, _CARRYING, _HIRED_BY, _OFFERED, _NOT_UNDER,
-                                         _HUNG_UP, _HAVE_NO, _NEW_FLAT, _SIGNED_WITH)
+                                         _HUNG_UP, _HAVE_NO, _NEW_FLAT, _SIGNED_WITH, _KEPT_FOR)

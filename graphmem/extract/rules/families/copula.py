@@ -51,9 +51,14 @@ def copula(clause: Clause, speech: Speech) -> list[Finding]:
     subject_tokens = copula_subjects(verb)
     out += _favourite(verb, subject_tokens, speech, clause)
     out += _my_noun_is(verb, subject_tokens, speech, clause)
-    if clause.modal in ("would", "could", "should", "might") or \
-            clause.tense == "future" and clause.modal:
+    if clause.modal in ("would", "could", "should", "might"):
         return out
+    if clause.tense == "future" and clause.modal:
+        # "I'll be a clinical nurse manager from March": a title with the day it starts
+        return out + [f for attr in verb.children if attr.dep_ == "attr"
+                      and clause.modal == "will" and not clause.hedged and _from_a_day(verb)
+                      for f in _attribute(attr, subject_tokens, clause, speech)
+                      if f.predicate == "JOB_TITLE"]
     # "I'm platform lead now": a joined title the parser reads as an adjective
     for attr in [c for c in verb.children if c.dep_ == "attr"
                  or c.dep_ == "acomp" and is_joined_title(c)]:
@@ -67,6 +72,15 @@ def copula(clause: Clause, speech: Speech) -> list[Finding]:
     out += _stack(verb, clause)
     out += _together(verb, clause)
     return out
+
+
+def _from_a_day(verb: Token) -> bool:
+    """Whether the clause says from when ("from March", "starting Monday", "as of June")."""
+    sent = verb.sent
+    return any(t.lower_ in ("from", "starting", "of") and t.i + 1 < sent.end
+               and verb.doc[t.i + 1].ent_type_ == "DATE"
+               and (t.lower_ != "of" or t.i > sent.start and verb.doc[t.i - 1].lower_ == "as")
+               for t in sent)
 
 
 def _based_in(attr: Token, clause: Clause, speech: Speech) -> list[Finding]:

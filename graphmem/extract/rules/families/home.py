@@ -131,8 +131,10 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
     targets = pobjs(verb, ("to", "into", "back"))
     # "moved into a flat in Leicester": the parser may hang the town on the verb
     homes = [t for t in targets if t.lemma_.lower() in HOMES]
+    # "we moved in together in Uppsala", "moved in with Tom in Leeds": the town is the home's
+    moved_in = any(c.dep_ in ("advmod", "prt") and c.lower_ == "in" for c in verb.children)
     places = [t for t in targets + [x for t in targets for x in pobjs(t, ("in",))]
-              + (pobjs(verb, ("in",)) if homes else [])
+              + (pobjs(verb, ("in",)) if homes or moved_in else [])
               if (is_place(t) or is_named(t)) and t.ent_type_ != TECH_LABEL]
     # "moved into a small flat on Great Pulteney Street": the street, when no town is said
     places = places or [x for t in targets for s in pobjs(t, ("on",)) for x in _home_on(s)]

@@ -127,7 +127,7 @@ def _new_job(job: Token, me: Party) -> list[Finding]:
 
 
 #: "First week at KTH done!", "Day one at Tidewater Labs": a start somewhere.
-_FIRST_DAYS = frozenset({"day", "week", "shift"})
+_FIRST_DAYS = frozenset({"day", "week", "month", "shift"})
 _FIRSTS = frozenset({"first", "one", "1"})
 
 

@@ -240,3 +240,17 @@ def test_a_new_pet_named_in_the_next_sentence_is_one_pet(extractor: RuleExtracto
     pets = {t for t in triples(said(extractor, "adopted a dog!! shes a greyhound named Luna"))
             if t[1] == "HAS_PET"}
     assert pets == {("Bob", "HAS_PET", "Luna", "assert")}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("update: 4 months fully pescatarian now 🐟 any recipes?",
+     ("Bob", "DIET", "pescatarian", "assert")),
+    ("two years vegan next month!", ("Bob", "DIET", "vegan", "assert")),
+    ("switched the Micra for a used Skoda Fabia, any tips?",
+     ("Bob", "DRIVES", "Skoda Fabia", "assert")),
+    ("switched the Micra for a used Skoda Fabia, any tips?", ("Bob", "DRIVES", "Micra", "retract")),
+    ("traded the Yaris in for a Kia Niro last week", ("Bob", "DRIVES", "Kia Niro", "assert")),
+])
+def test_chat_values_kept_for_a_while_or_switched(extractor: RuleExtractor, text: str,
+                                                  expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))

@@ -92,3 +92,9 @@ def test_a_firm_moved_to_in_a_message_about_work_is_a_job_and_a_town_a_home(
     assert expected in found
     other = "LIVES_IN" if expected[1] == "WORKS_AT" else "WORKS_AT"
     assert not {t for t in found if t[1] == other and t[2] == expected[2]}
+
+
+def test_moving_in_together_somewhere_is_living_there(extractor: RuleExtractor) -> None:
+    assert ("Bob", "LIVES_IN", "Tartu", "assert") in triples(
+        said(extractor, "we finally moved in together in Tartu last month"))
+    assert not [t for t in triples(said(extractor, "I moved in 2019")) if t[1] == "LIVES_IN"]

@@ -217,3 +217,19 @@ def test_a_title_said_after_the_named_business_started_at(extractor: RuleExtract
     """"as head baker" hangs on "bakery": it was dropped."""
     assert ("Bob", "JOB_TITLE", "head baker", "assert") in triples(
         said(extractor, "I started at Crumbs bakery as head baker."))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("first month at deliveroo done. loving it", ("Bob", "WORKS_AT", "Deliveroo", "assert")),
+    ("left Vostok last month and now contracting for Wolt",
+     ("Bob", "WORKS_AT", "Vostok", "retract")),
+    ("passed the interview! I'll be a ward manager from March",
+     ("Bob", "JOB_TITLE", "ward manager", "assert")),
+])
+def test_jobs_begun_left_or_dated_ahead(extractor: RuleExtractor, text: str,
+                                        expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+def test_a_title_ahead_without_a_day_is_no_fact(extractor: RuleExtractor) -> None:
+    assert not triples(said(extractor, "I'll be a doctor one day"))
