@@ -133,7 +133,9 @@ _NEW_FLAT = re.compile(r"^\W*(?:(?i:my|our)\s+)?(?i:new)\s+(?i:flat|apartment|ho
 _SIGNED_WITH = re.compile(r"(?:^\W*|\b(?i:i|i've|i\s+have)\s+)(?:(?i:just|finally|officially)\s+)?"
                           r"(?i:signed)\s+(?i:on\s+)?(?i:with)\s+" + _NAME)
 _JOB_BEGUN = re.compile(r"\b(?:first\s+(?:day|week)|badge|onboard\w*|started\s+today|"
-                        r"start(?:ing)?\s+(?:on\s+)?monday)\b", re.IGNORECASE)
+                        r"start(?:ing)?\s+(?:on\s+|in\s+|next\s+)?(?:monday|january|february|"
+                        r"march|april|may|june|july|august|september|october|november|december"
+                        r"|week|month))\b", re.IGNORECASE)
 #: What a slot's label may be followed by before its value: "new city: I live in Montreal now".
 _SAID_IN = re.compile(r"^(?i:(?:i'm|i\s+am|we're|we\s+are)\s+(?:now\s+)?(?:living\s+|based\s+)?in"
                       r"|(?:i|we)\s+(?:now\s+)?live\s+in)\s+")
@@ -250,6 +252,9 @@ _HAVE_NO = re.compile(r"\b(?i:i|i've|i\s+have)\s+(?:(?i:rn|now|currently|technic
                       + r"\b(?!\s+(?:who|that|which|to|for)\b)")
 #: "hung up my tennis gear for good", "hung up my boxing gloves": a sport ended (done, not
 #: planned: "I'll hang up my racket next year" is no end yet).
+#: "no volleyball since moving", "no tennis since the surgery": a sport (or diet) ended.
+_NO_VALUE = re.compile(r"(?:^|[.!?,;:]\s*|\b(?i:and|but|so)\s+)(?i:no|zero)\s+([\w-]+(?:\s[\w-]+)?)\s+"
+                       r"(?i:since|anymore|any\s+more|for\s+(?:months|weeks|years|ages|a\s+while))\b")
 #: "3 months fully vegetarian now", "two years vegan next month": a diet kept for a while.
 _KEPT_FOR = re.compile(r"(?:^|[.!?:]\s+|\b(?i:update|so|and)\W+)(?i:\d+|one|two|three|four|five|six|a)"
                        r"\s+(?i:days?|weeks?|months?|years?)\s+(?i:(?:fully|completely|strictly|"
@@ -335,6 +340,9 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
             for m in _WEEKENDS.finditer(text) if value_slot(v := m.group(1).lower()) == "PLAYS_SPORT"]
     out += [Finding(me, "DIET", v, "diet", confidence=0.8)
             for m in _KEPT_FOR.finditer(text) if value_slot(v := m.group(1).lower()) == "DIET"]
+    out += [Finding(me, slot, v, SLOT_TYPES[slot], "retract", confidence=0.8)
+            for m in _NO_VALUE.finditer(text)
+            if (slot := value_slot(v := m.group(1).lower()) or "") in ("PLAYS_SPORT", "DIET")]
     out += [Finding(me, "PLAYS_SPORT", v, "activity", "retract", confidence=0.8)
             for m in _HUNG_UP.finditer(text) if value_slot(v := m.group(1).lower()) == "PLAYS_SPORT"]
     out += [Finding(me, "REPORTS_TO", n, "person", confidence=0.85)
@@ -457,4 +465,5 @@ PATTERNS: tuple[re.Pattern[str], ...] = (_DATING, _PET_NAME, _NO_SLOT, _MADE_ME,
                                          _WITHOUT, _PARTED, _FOR_ME_NOW, _WEEKENDS, _MANAGED_BY,
                                          _WITHOUT_SLOT, _GO_TO, _ALL_OF_IT, _HARDLY, _TRADED,
                                          _ADDRESS, _CARRYING, _HIRED_BY, _OFFERED, _NOT_UNDER,
-                                         _HUNG_UP, _HAVE_NO, _NEW_FLAT, _SIGNED_WITH, _KEPT_FOR)
+                                         _HUNG_UP, _HAVE_NO, _NEW_FLAT, _SIGNED_WITH, _KEPT_FOR,
+                                         _NO_VALUE)

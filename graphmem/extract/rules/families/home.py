@@ -42,9 +42,14 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.modal in ("would", "could", "should") or clause.tense == "future" and (
             not has_time(clause.verb) or _SOMEDAY.search(clause.verb.sent.text)):
         return []  # "Someday I'll live in Kyoto, mark my words": a dream, not a home
-    # one lives in a place, whatever the tagger says ("Valencia" read as a person)
-    places = [t for t in pobjs(clause.verb, ("in", "at", "near")) if is_place(t)
-              or t.head.lower_ == "in" and is_named(t) and t.ent_type_ != TECH_LABEL]
+    if _ALL_DAY.search(clause.verb.sent.text):
+        return []  # "at Yoco I basically live in dbt and SQL all day": what one does
+    # one lives in a place, whatever the tagger says ("Valencia" read as a person); "at" a
+    # place after the verb ("live at Hilltop Farm"), not a setting before it
+    places = [t for t in pobjs(clause.verb, ("in", "at", "near"))
+              if (t.head.lower_ != "at" or t.head.i > clause.verb.i)
+              and (is_place(t) or t.head.lower_ == "in" and is_named(t)
+                   and t.ent_type_ != TECH_LABEL)]
     places += _there(clause.verb) if not places else []
     places += [] if places else [x for t in pobjs(clause.verb, ("on",)) for x in _home_on(t)]
     action: Action = "assert" if stretch else "retract" if ended else action_of(clause)
@@ -54,6 +59,8 @@ def live(clause: Clause, speech: Speech) -> list[Finding]:
     return [reworded(f, _PAST) for f in found] if stretch else found
 
 
+#: "I live in VS Code all day", "basically living in spreadsheets these days": an idiom.
+_ALL_DAY = re.compile(r"\b(?:all\s+day|24/7|day\s+and\s+night)\b", re.IGNORECASE)
 #: Times that name no day: "someday", "one day", "eventually".
 _SOMEDAY = re.compile(r"\b(?:some\s*day|one\s+day|eventually|sooner\s+or\s+later|in\s+the\s+future"
                       r"|when\s+i\s+retire)\b", re.IGNORECASE)

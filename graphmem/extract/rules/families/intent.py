@@ -114,6 +114,10 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
         # "started pickleball three times a week": the sport read as a complement
         names += [n for c in verb.children if c.dep_ == "xcomp" and c.tag_ in ("NN", "NNS")
                   and (n := phrase(c)) and value_slot(n) == "PLAYS_SPORT"]
+        # "started squash twice a week": a sport that is a verb too, read as one
+        names += [c.lower_ for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VB"
+                  and not any(a.lower_ == "to" for a in c.children)
+                  and value_slot(c.lower_) == "PLAYS_SPORT"]
         out += each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in names])
     elif lemma == "get" and clause.tense == "past":
         names = [n for t in pobjs(verb, ("into",)) if (t.lemma_.lower() in ACTIVITY_NOUNS

@@ -11,12 +11,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule, action_of, each
 from graphmem.extract.rules.lexicon import capitalised, dobjs, pobjs
 from graphmem.extract.rules.parties import Speech, antecedent, possessor
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import NOT_SO, slot_finding, slot_noun
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 
 def stands_in(clause: Clause, speech: Speech) -> list[Finding]:
@@ -62,10 +66,16 @@ def report_to(clause: Clause, speech: Speech) -> list[Finding]:
     if clause.lemma == "answer" and not pobjs(clause.verb, ("at",)) and not any(
             c.lower_ in ("directly", "now") for c in clause.verb.children):
         return []  # "I answered to the call": only "answer to X at work" is a manager
-    bosses = [t for t in pobjs(clause.verb, ("to",)) if t.text[:1].isupper()]
+    bosses = [_named(t) for t in pobjs(clause.verb, ("to",)) if t.text[:1].isupper()]
     action = action_of(clause)
     return each(clause, lambda s: [Finding(s, "REPORTS_TO", t.text, "person", action)
                                     for t in bosses])
+
+
+def _named(boss: Token) -> Token:
+    """Who the manager is: the name beside a role ("the CFO, Leila Amrani"), else whom the
+    words name ("Yusuf", or a role alone: "straight to the VP", which ends the last one)."""
+    return next((c for c in boss.children if c.dep_ == "appos" and capitalised(c)), boss)
 
 
 def took_over_as(clause: Clause, speech: Speech) -> list[Finding]:

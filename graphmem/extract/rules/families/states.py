@@ -131,12 +131,15 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
                  or work and t.lower_ not in speech.first_names
                  and not _DEMONYM.search(t.lower_))]
     titled = bool(pobjs(clause.verb, ("as",))) or clause.perfect  # "I've been at Shopify for..."
+    now = any(c.lower_ in ("now", "nowadays") for c in clause.verb.children)
     orgs += [t for t in pobjs(clause.verb, ("at",)) if is_org(t) and t.ent_type_ == "ORG"
              or (clause.ended or titled) and (is_named(t) or t.ent_type_ == TECH_LABEL)
              and t.ent_type_ not in ("GPE", "LOC")
-             # "Tom switched jobs. He's at Initech now": the NER's town is the new firm
-             or t.ent_type_ == "GPE" and is_named(t) and _CHANGED_JOBS.search(speech.message)
-             and t.lower_ not in speech.towns]  # "I got laid off. I'm at Leeds now": a town
+             # "Tom switched jobs. He's at Initech now", "i'm at Cabify now doing research":
+             # the NER's town is a firm when the gazetteer knows no such town
+             or t.ent_type_ == "GPE" and is_named(t) and t.lower_ not in speech.towns
+             and bool(speech.towns) and (_CHANGED_JOBS.search(speech.message) is not None
+                                         or talks_of_work(speech.message) or now)]
     orgs = list(dict.fromkeys(orgs))
     titles = [t for t in pobjs(clause.verb, ("as",))]
     action = action_of(clause)

@@ -254,3 +254,14 @@ def test_a_new_pet_named_in_the_next_sentence_is_one_pet(extractor: RuleExtracto
 def test_chat_values_kept_for_a_while_or_switched(extractor: RuleExtractor, text: str,
                                                   expected: Triple) -> None:
     assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("no badminton since moving, can't find a club",
+     ("Bob", "PLAYS_SPORT", "badminton", "retract")),
+    ("no keto for months now", ("Bob", "DIET", "keto", "retract")),
+    ("signed with Ledgerline!!! starting in march", ("Bob", "WORKS_AT", "Ledgerline", "assert")),
+])
+def test_chat_endings_and_a_job_signed_ahead(extractor: RuleExtractor, text: str,
+                                             expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))

@@ -98,3 +98,9 @@ def test_moving_in_together_somewhere_is_living_there(extractor: RuleExtractor) 
     assert ("Bob", "LIVES_IN", "Tartu", "assert") in triples(
         said(extractor, "we finally moved in together in Tartu last month"))
     assert not [t for t in triples(said(extractor, "I moved in 2019")) if t[1] == "LIVES_IN"]
+
+
+@pytest.mark.parametrize("text", ["at Monzo I basically live in Excel all day now",
+                                  "I live in VS Code all day lol"])
+def test_living_in_a_tool_all_day_is_no_home(extractor: RuleExtractor, text: str) -> None:
+    assert not [t for t in triples(said(extractor, text)) if t[1] == "LIVES_IN"]

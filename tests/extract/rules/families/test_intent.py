@@ -81,3 +81,10 @@ def test_a_sport_started_as_people_say_it(extractor: RuleExtractor, text: str,
     """Seen by a new user: "2x a week" was read as the object, and a sport the parser took
     for a complement of "started" was none."""
     assert ("Bob", "PLAYS_SPORT", sport, "assert") in triples(said(extractor, text))
+
+
+def test_a_sport_that_is_a_verb_too_started(extractor: RuleExtractor) -> None:
+    """"squash" is read as a verb after "started"; "started to squash the bugs" is no sport."""
+    assert ("Bob", "PLAYS_SPORT", "squash", "assert") in triples(
+        said(extractor, "started squash twice a week at a club"))
+    assert not triples(said(extractor, "I started to squash the bugs"))

@@ -32,3 +32,9 @@ def test_a_manager_in_other_words(extractor: RuleExtractor, text: str,
                                   "I answer to nobody."])
 def test_no_manager_where_none_is_named(extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == "REPORTS_TO"}
+
+
+def test_the_name_beside_the_role_one_reports_to_is_the_manager(extractor: RuleExtractor) -> None:
+    found = triples(said(extractor, "I report to the COO, Ines Falk."))
+    assert ("Bob", "REPORTS_TO", "Ines Falk", "assert") in found
+    assert ("Bob", "REPORTS_TO", "COO", "assert") not in found

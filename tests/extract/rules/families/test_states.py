@@ -352,3 +352,10 @@ def test_someone_elses_parting_leaves_the_speakers_partner(
         extractor: RuleExtractor, text: str, partner: str) -> None:
     assert {t[2] for t in triples(said(extractor, text))
             if t[1] in ("HAS_PARTNER", "MARRIED_TO") and t[3] == "assert"} == {partner}
+
+
+def test_a_firm_the_tagger_takes_for_a_town_one_is_at_now(extractor: RuleExtractor) -> None:
+    """The gazetteer knows no town called Cabify (the tagger's GPE); Leeds it knows."""
+    assert ("Bob", "WORKS_AT", "Cabify", "assert") in triples(said(extractor, "I'm at Cabify now"))
+    assert not [t for t in triples(said(extractor, "Back home. I'm at Leeds now"))
+                if t[1] == "WORKS_AT" and t[3] == "assert"]
