@@ -184,9 +184,11 @@ def split_sentences(text: str) -> list[str]:
 
 
 #: A full stop before chat's lower-case openings ends a sentence: "hey im zoe lol. omg just got
-#: a puppy" (any lower-case word after a full stop may not: "a jr. developer", "9 a.m. today").
+#: a puppy", "didn't take the role. our new manager is Agnieszka" (any lower-case word after a
+#: full stop may not: "a jr. developer", "9 a.m. today").
 _CHAT_STOP = re.compile(r"\.[ \t]+(?=(?:omg|yay|wow|lol|ugh|ok|okay|haha|btw|anyway|also|so|just|"
-                        r"finally|i|im|i'm)\b)")
+                        r"finally|i|im|i'm|i've|my|our|we|we're|we've|he|she|they|it's|first|"
+                        r"now|but|still|then)\b)")
 #: "Big life update: I'm ...", "Quick update: we ...": a heading, then a first-person clause.
 _HEADING = re.compile(r"^([^:]{1,40}):\s+((?:I|i|We|we)(?:'m|'ve|'ll|'d|'re|\s).*|(?:[Mm]y|[Oo]ur)\s.*)$",
                       re.DOTALL)

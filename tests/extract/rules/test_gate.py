@@ -7,7 +7,7 @@ import pytest
 from graphmem.extract.rules import RuleExtractor
 from graphmem.extract.rules.gate import Gate, split_sentences
 from graphmem.models import Message
-from tests.extract.rules.conftest import episode, gold_rows, triples
+from tests.extract.rules.conftest import episode, gold_rows, said, triples
 
 
 @pytest.mark.parametrize("text", ["I'm with Globex now.", "I'm not at Cyberdyne anymore.",
@@ -35,3 +35,16 @@ def test_gate_changes_nothing_on_the_gold_set(extractor: RuleExtractor) -> None:
 ])
 def test_sentences_are_split_where_chat_ends_them(text: str, pieces: list[str]) -> None:
     assert split_sentences(text) == pieces
+
+
+def test_a_full_stop_before_a_lower_case_opening_of_chat_ends_a_sentence() -> None:
+    """"didn't take the role. our new manager is Ana. what should i ask her?": the question
+    at the end is a sentence of its own, and does not make the rest one."""
+    assert split_sentences("didn't take it. our new manager is Ana. what should i ask her?") == [
+        "didn't take it.", "our new manager is Ana. what should i ask her?"]
+
+
+def test_a_statement_before_a_lower_case_question_is_read(extractor: RuleExtractor) -> None:
+    found = triples(said(extractor, "didn't take the role in the end. our new manager is an "
+                                    "external hire, Agnieszka. what should i ask her?"))
+    assert ("Bob", "REPORTS_TO", "Agnieszka", "assert") in found

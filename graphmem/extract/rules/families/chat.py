@@ -164,8 +164,9 @@ _WEEKENDS = re.compile(r"\b(?i:weekends|evenings|mornings)\s+(?i:are)\s+(?i:for|
 _MANAGED_BY = re.compile(r"(?:^\s*(?i:i\s+)?(?i:currently\s+|now\s+)?|\b(?i:i'm|i\s+am)\s+(?:(?i:currently|now)\s+)?)"
                          r"(?i:managed\s+by)\s+" + _NAME + r"|\b(?i:the\s+(?:person|one)\s+i\s+"
                          r"(?:report|answer)\s+to\s+is)\s+" + _NAME)
-#: "I'm currently without a line manager": a slot left empty.
-_WITHOUT_SLOT = re.compile(r"\b(?i:i'm|i\s+am)\s+(?:(?i:currently|now|still)\s+)?(?i:without)\s+"
+#: "I'm currently without a line manager", "i'm going without a car for now": a slot left empty.
+_WITHOUT_SLOT = re.compile(r"\b(?i:i'm|i\s+am)\s+(?:(?i:currently|now|still)\s+)?"
+                           r"(?:(?i:going|managing|living|getting\s+by)\s+)?(?i:without)\s+"
                            r"(?:(?i:a|an|any)\s+)?(?i:(line\s+manager|manager|boss|phone|car|job))\b")
 #: Words that say a message is about a job.
 _JOB_TALK = re.compile(r"\b(?:job|employ|work|company|employer|career|hired|redundan|laid\s+off"
@@ -201,9 +202,11 @@ _DATE_NAME = re.compile(r"\b(?i:(?:his|her|their)\s+name(?:'s|\s+is)|(?:a\s+(?:g
 #: days", "kotlin is what i use for basically everything": a value said to be the one in use
 #: (its slot told by the value).
 _GO_TO = re.compile(r"(?:^\W*(?:(?i:honestly|tbh|ngl|so|ok|okay|well|yeah|lately)\W+)?"
-                    r"|[,:;\u2013\u2014]\s*|\s-\s+)([\w#+-]+(?:\s[\w#+-]+){0,2}?)\s+(?i:is|'s)\s+"
+                    r"|[,:;\u2013\u2014]\s*|\s-\s+|\b(?i:and|but|so)\s+)"
+                    r"([\w#+-]+(?:\s[\w#+-]+){0,2}?)\s+(?i:is|'s)\s+"
                     r"(?i:what\s+i\s+(?:reach\s+for|use|go\s+with|default\s+to|code\s+in|write)"
-                    r"|my\s+(?:go-to|main(?:\s+one)?|daily\s+driver|default))(?=\s*(?:$|[.,;!?]|\s+"
+                    r"|my\s+(?:go-to|main(?:\s+(?:one|language))?|daily\s+driver|default))"
+                    r"(?=\s*(?:$|[.,;!?]|\s+"
                     r"(?i:now|these\s+days|nowadays|anyway|for\s+(?:basically\s+|almost\s+|nearly\s+"
                     r"|pretty\s+much\s+)?(?:everything|all\s+of\s+it))\b))")
 #: "it's all Perl now", "I barely touch Kotlin anymore, it's all Perl": the value in use.

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Finding, Rule
 from graphmem.extract.rules.lexicon import (
-    OCCUPATIONS, capitalised, is_company, is_named, is_occupation, is_place, is_school,
-    pobjs)
+    OCCUPATIONS, capitalised, has_prt, is_company, is_named, is_occupation, is_place,
+    is_school, pobjs)
 from graphmem.extract.rules.owners import had_by_speaker
 from graphmem.extract.rules.parties import (FIRST_PERSON, KIN, PETS, Party, Speech, appositive_name,
                                             possessor)
@@ -190,8 +190,11 @@ def _role(token: Token, me: Party) -> list[Finding]:
 def _owned_thing(token: Token) -> tuple[str, str, bool] | None:
     """"my pixel 3a keeps freezing", "My VW Vento needs new tires": the speaker's phone or
     car, named by its model (:func:`value_slot`), as slot and name, and whether the verb
-    over it says it is gone ("My Galaxy S22 was stolen")."""
-    if possessor(token) != "me" or token.pos_ not in ("PROPN", "NOUN") or any(
+    over it says it is gone ("My Galaxy S22 was stolen", "my Civic was written off"; "the
+    Nexon got totaled" too, in a first-person message)."""
+    the = possessor(token) is None and any(c.dep_ == "det" and c.lower_ == "the"
+                                           for c in token.children)
+    if possessor(token) != "me" and not the or token.pos_ not in ("PROPN", "NOUN") or any(
             c.lower_ in _NOT_NOW or c.dep_ == "compound" and c.lemma_.lower() in PETS
             for c in token.children):
         return None  # "our greyhound Pixel" is a dog, not a phone
@@ -204,9 +207,13 @@ def _owned_thing(token: Token) -> tuple[str, str, bool] | None:
     # not "died" or "broke" (a flat battery, a cracked screen); and gone already, not "going
     # to sell my Honda Civic" (a plan) nor "I'll trade it in"
     head = token.head
-    gone = head.lemma_.lower() in _GONE and token.dep_ in ("nsubj", "nsubjpass", "dobj") \
+    lemma = head.lemma_.lower()
+    gone = (lemma in _GONE or lemma == "write" and has_prt(head, "off")) \
+        and token.dep_ in ("nsubj", "nsubjpass", "dobj") \
         and head.tag_ in ("VBD", "VBN") and not any(a.tag_ == "MD" for a in head.children) \
         and _NOT_GONE.search(token.sent.text) is None
+    if the and not gone:
+        return None  # "the Nexon got totaled" is the speaker's; "the Nexon is nice" may not be
     return (slot, name, gone) if slot in ("HAS_PHONE", "DRIVES") else None
 
 

@@ -265,3 +265,13 @@ def test_chat_values_kept_for_a_while_or_switched(extractor: RuleExtractor, text
 def test_chat_endings_and_a_job_signed_ahead(extractor: RuleExtractor, text: str,
                                              expected: Triple) -> None:
     assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("been porting everything to Rust and rust is my main language now",
+     ("Bob", "MAIN_LANGUAGE", "Rust", "assert")),
+    ("insurance is paying out but i'm going without a car for now",
+     ("Bob", "DRIVES", "", "retract")),
+])
+def test_chat_after_and_or_but(extractor: RuleExtractor, text: str, expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))

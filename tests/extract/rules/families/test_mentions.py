@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem.extract.rules import RuleExtractor
-from tests.extract.rules.conftest import said, triples
+from tests.extract.rules.conftest import Triple, said, triples
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -83,3 +83,16 @@ def test_a_role_taken_on_is_a_title_and_a_pronoun_is_the_name_before_it(
         "boss now"))
     assert ("Bob", "REPORTS_TO", "Nkechi", "assert") in triples(
         said(extractor, "Nkechi is back from leave and I'm under her again"))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("my Civic was written off after the crash", ("Bob", "DRIVES", "Civic", "retract")),
+    ("the Yaris got totaled in the flood 😞", ("Bob", "DRIVES", "Yaris", "retract")),
+])
+def test_a_car_written_off_or_totaled_is_gone(extractor: RuleExtractor, text: str,
+                                              expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+def test_a_model_after_the_is_the_speakers_only_when_gone(extractor: RuleExtractor) -> None:
+    assert not triples(said(extractor, "the Yaris is on sale this week"))
