@@ -1,0 +1,37 @@
+"""When a finding holds: the interval its kind of time makes of a resolved expression."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem.extract.rules.clause import Finding, Timing
+from graphmem.extract.rules.parties import Party
+from graphmem.extract.rules.timeexpr import TimeSpan
+from graphmem.extract.rules.timing import validity
+
+WHEN = datetime(2024, 6, 12, tzinfo=UTC)
+MARCH = TimeSpan(datetime(2024, 3, 1, tzinfo=UTC), datetime(2024, 4, 1, tzinfo=UTC), "month")
+JULY = TimeSpan(datetime(2024, 7, 1, tzinfo=UTC), datetime(2024, 8, 1, tzinfo=UTC), "month")
+
+
+def finding(timing: Timing, action: str = "assert") -> Finding:
+    return Finding(Party("Bob", "person", True), "WORKS_AT", "Acme", timing=timing,
+                   action=action)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("timing", "action", "span", "expected"), [
+    ("start", "assert", MARCH, (MARCH.start, None)),  # "joined Acme in March"
+    ("start", "assert", None, (WHEN, None)),  # no time said: from when it was said
+    ("event", "assert", MARCH, (MARCH.start, None)),
+    ("trip", "assert", JULY, (JULY.start, JULY.end)),  # "in Rome in July"
+    ("plan", "assert", JULY, (WHEN, JULY.end)),  # a plan holds from now until its time
+    ("last", "assert", MARCH, (MARCH.end, None)),  # "my last day was in March"
+    ("start", "retract", JULY, (JULY.start, None)),  # "leaving Acme in July": until then
+    ("start", "retract", MARCH, (MARCH.end, None)),  # "left in March": there until it was over
+])
+def test_a_findings_interval_follows_its_kind_of_time(
+        timing: Timing, action: str, span: TimeSpan | None,
+        expected: tuple[datetime, datetime | None]) -> None:
+    assert validity(finding(timing, action), span, WHEN) == expected
