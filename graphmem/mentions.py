@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable
 from graphmem import scan
 from graphmem.jsonwalk import map_strings
 from graphmem.models import Entity, Episode, Fact, FactStatus
+from graphmem.names import whole_words
 from graphmem.store.base import GraphStore
 
 PLACEHOLDER = "[forgotten]"
@@ -40,11 +41,7 @@ def name_pattern(entities: Iterable[Entity]) -> re.Pattern[str] | None:
     'X and Marianne'
     """
     names = {n.strip() for e in entities for n in [e.name, *e.aliases]}
-    names = {n for n in names if len(n) >= MIN_NAME_CHARS}
-    if not names:
-        return None
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+    return whole_words(n for n in names if len(n) >= MIN_NAME_CHARS)
 
 
 def fact_mentions(fact: Fact, pattern: re.Pattern[str]) -> bool:

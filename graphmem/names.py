@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 _SPACE = re.compile(r"\s+")
 _EDGE_PUNCT = re.compile(r"^[\W_]+|[\W_]+$", re.UNICODE)
@@ -56,3 +57,13 @@ def is_word(text: str) -> bool:
     """Letters only ("mel", not "mel*" or "o'neil"): safe as a prefix in a store's name lookup,
     where GLOB and Lucene would read other characters as patterns."""
     return bool(_WORD.fullmatch(text))
+
+
+def whole_words(names: Iterable[str]) -> re.Pattern[str] | None:
+    """One case-insensitive pattern matching any of ``names`` as whole words (longest
+    first), or None for no names: "Maria" in "maria and Marianne" once."""
+    wanted = sorted({n for n in names if n}, key=len, reverse=True)
+    if not wanted:
+        return None
+    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in wanted) + r")(?!\w)",
+                      re.IGNORECASE)

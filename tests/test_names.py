@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.names import legacy_name, normalize_name
+from graphmem.names import legacy_name, normalize_name, whole_words
 
 
 @pytest.mark.parametrize(("name", "normal"), [
@@ -22,3 +22,10 @@ def test_normalize_name(name: str, normal: str) -> None:
 def test_the_legacy_form_keeps_the_suffix_as_written() -> None:
     assert legacy_name("Acme Corp.") == "acme corp"
     assert normalize_name("Acme Corp.") != normalize_name("Acme")
+
+
+def test_whole_words_match_names_whole_longest_first() -> None:
+    pattern = whole_words(["Ana", "Ana Lima", ""])
+    assert pattern is not None
+    assert pattern.findall("ana lima met Anabel and ANA") == ["ana lima", "ANA"]
+    assert whole_words([]) is None

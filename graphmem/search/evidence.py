@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from graphmem.models import Fact, FactStatus
-from graphmem.names import normalize_name
+from graphmem.names import normalize_name, whole_words
 from graphmem.predicates import PredicateRegistry
 from graphmem.search.models import SearchHit
 from graphmem.store.base import TurnHit
@@ -251,16 +251,13 @@ def lost_values(ended: Iterable[Fact], markers: Iterable[Fact], at: datetime) ->
     Not a value another replaced: what replaced it answers, and a turn that names the old
     one may hold a correction the extractor missed ("Toronto?? meant Chicago")."""
     lost: dict[str, datetime] = {}
-    for fact in ended:
-        if fact.object_name and fact.valid_until is not None and fact.valid_until <= at \
-                and fact.retraction is not None and fact.superseded_by is None \
-                and fact.status is not FactStatus.FORGOTTEN:
-            name = fact.object_name.lower()
-            lost[name] = max(lost.get(name, fact.valid_until), fact.valid_until)
-    for marker in markers:
-        if marker.object_name and marker.valid_from <= at:
-            name = marker.object_name.lower()
-            lost[name] = max(lost.get(name, marker.valid_from), marker.valid_from)
+    ends = [(f.object_name, f.valid_until) for f in ended
+            if f.valid_until is not None and f.valid_until <= at and f.retraction is not None
+            and f.superseded_by is None and f.status is not FactStatus.FORGOTTEN]
+    ends += [(m.object_name, m.valid_from) for m in markers if m.valid_from <= at]
+    for name, when in ends:
+        if name:
+            lost[name.lower()] = max(lost.get(name.lower(), when), when)
     return lost
 
 
@@ -272,11 +269,8 @@ def names_only_lost(turn: TurnHit, lost: dict[str, datetime], held: Iterable[str
     one, is not such a turn: it may name what came next."""
     if turn.timestamp is None:
         return False
-    text = turn.content.lower()
-    if any(_names(text, value.lower()) for value in held):
+    holding = whole_words(held)
+    if holding is not None and holding.search(turn.content):
         return False
-    return any(turn.timestamp < when and _names(text, value) for value, when in lost.items())
-
-
-def _names(text: str, value: str) -> bool:
-    return re.search(r"(?<!\w)" + re.escape(value) + r"(?!\w)", text) is not None
+    gone = whole_words(value for value, when in lost.items() if turn.timestamp < when)
+    return gone is not None and gone.search(turn.content) is not None

@@ -220,8 +220,8 @@ def future_time(verb: Token) -> bool:
 
 def _hypothetical(verb: Token) -> bool:
     """A clause that does not say its fact happened or holds: "if I moved", "I wish I
-    lived", "he wants us to try paleo", "I almost joined", "I was going to join", "I doubt I'll move", "I'm not
-    sure I like it", "it's not true that I live there"."""
+    lived", "he wants us to try paleo", "I almost joined", "I was going to join", "I doubt
+    I'll move", "I'm not sure I like it", "it's not true that I live there"."""
     if any(c.dep_ == "advmod" and c.lower_ in ("almost", "nearly") for c in verb.children):
         return True
     node: Token | None = verb

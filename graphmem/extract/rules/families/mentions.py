@@ -28,7 +28,7 @@ from graphmem.extract.rules.lexicon import (
     is_school, pobjs)
 from graphmem.extract.rules.owners import had_by_speaker
 from graphmem.extract.rules.parties import (FIRST_PERSON, KIN, PETS, Party, Speech, appositive_name,
-                                            possessor)
+                                            has_det, possessor)
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import value_slot
 
@@ -192,9 +192,9 @@ def _owned_thing(token: Token) -> tuple[str, str, bool] | None:
     car, named by its model (:func:`value_slot`), as slot and name, and whether the verb
     over it says it is gone ("My Galaxy S22 was stolen", "my Civic was written off"; "the
     Nexon got totaled" too, in a first-person message)."""
-    the = possessor(token) is None and any(c.dep_ == "det" and c.lower_ == "the"
-                                           for c in token.children)
-    if possessor(token) != "me" and not the or token.pos_ not in ("PROPN", "NOUN") or any(
+    owner = possessor(token)
+    the = owner is None and has_det(token, ("the",))
+    if owner != "me" and not the or token.pos_ not in ("PROPN", "NOUN") or any(
             c.lower_ in _NOT_NOW or c.dep_ == "compound" and c.lemma_.lower() in PETS
             for c in token.children):
         return None  # "our greyhound Pixel" is a dog, not a phone
