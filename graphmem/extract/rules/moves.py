@@ -40,3 +40,11 @@ def moved_to_a_job(place: Token, message: str, towns: frozenset[str]) -> bool:
                for c in verb.children)
     return is_company(place) or place.ent_type_ not in ("GPE", "LOC") and (
         over or place.ent_type_ == "ORG" and place.lower_ not in towns and talks_of_work(message))
+
+
+def firm_not_town(name: str, message: str, towns: frozenset[str], *,
+                  other_signs: bool = False) -> bool:
+    """Whether a name the tagger took for a town is a firm: the gazetteer, when loaded, knows
+    no town of that name, and the message speaks of work, or the caller saw another sign of a
+    job ("i'm at Cabify now", "left Tinkoff last month, now contracting for Wolt")."""
+    return bool(towns) and name.lower() not in towns and (other_signs or talks_of_work(message))

@@ -24,7 +24,7 @@ from graphmem.extract.rules.clause import (Clause, Finding, Rule, ahead_of_its_s
 from graphmem.extract.rules.lexicon import (
     ACTIVITY_VERBS, LANGUAGE_LABELS, SPOKEN_LANGUAGES, dobjs, has_prt, is_named, is_place,
     is_school, object_type, pobjs, taken_up, talks_of_work)
-from graphmem.extract.rules.moves import moved_to_a_job, moves_a_thing
+from graphmem.extract.rules.moves import firm_not_town, moved_to_a_job, moves_a_thing
 from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, appositive_name, conjuncts,
                                             has_det, possessor)
 from graphmem.extract.rules.phrases import gerund, phrase
@@ -302,7 +302,7 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
     if slot == "MAIN_LANGUAGE" and t.ent_type_ == TECH_LABEL:
         return []  # the usage rules retract USES; settle() adds MAIN_LANGUAGE
     if lemma == "leave" and is_place(t) and t.ent_type_ in ("GPE", "LOC"):
-        if speech.towns and name.lower() not in speech.towns and talks_of_work(speech.message):
+        if firm_not_town(name, speech.message, speech.towns):
             # "left Tinkoff last month, now contracting for Wolt": a firm the tagger took
             # for a town, in a message about work
             return [Finding(s, "WORKS_AT", name, "organization", "retract") for s in owners]

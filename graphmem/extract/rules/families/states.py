@@ -24,6 +24,7 @@ from graphmem.extract.rules.lexicon import (
     talks_of_work)
 from graphmem.extract.rules.parties import (KIN, Speech, appositive_name, conjuncts,
                                             copula_subjects, possessor)
+from graphmem.extract.rules.moves import firm_not_town
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import (
     NOT_SO, SLOT_THINGS, SPORTS, SLOT_TYPES, fits, is_language, owner_of, slot_finding, slot_noun,
@@ -137,9 +138,9 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
              and t.ent_type_ not in ("GPE", "LOC")
              # "Tom switched jobs. He's at Initech now", "i'm at Cabify now doing research":
              # the NER's town is a firm when the gazetteer knows no such town
-             or t.ent_type_ == "GPE" and is_named(t) and t.lower_ not in speech.towns
-             and bool(speech.towns) and (_CHANGED_JOBS.search(speech.message) is not None
-                                         or talks_of_work(speech.message) or now)]
+             or t.ent_type_ == "GPE" and is_named(t) and firm_not_town(
+                 t.lower_, speech.message, speech.towns,
+                 other_signs=_CHANGED_JOBS.search(speech.message) is not None or now)]
     orgs = list(dict.fromkeys(orgs))
     titles = [t for t in pobjs(clause.verb, ("as",))]
     action = action_of(clause)
