@@ -176,6 +176,23 @@ def has_time(verb: Token) -> bool:
     return any(t.ent_type_ in ("DATE", "TIME") for t in verb.sent)
 
 
+#: What "for ..." measures a state in: "for a year", "for a while"; the long ones (months and
+#: up) make a stay a home ("I've been in Lisbon for two years", not "for a week").
+_LONG_SPANS = frozenset({"month", "year", "decade", "age", "ages"})
+_SPANS = _LONG_SPANS | {"week", "day", "while", "hour"}
+
+
+def lasting(verb: Token, *, long: bool = False) -> bool:
+    """Whether a clause says how long it has held, "since March" or "for a year" (months at
+    least when ``long``): in the perfect, a state still holding ("I've been at Stripe for a
+    year"), where without one it may be an experience ("I've been at Glastonbury")."""
+    spans = _LONG_SPANS if long else _SPANS
+    # the last word, as the NER may have merged "two years" into one token
+    return any(prep.dep_ == "prep" and (prep.lower_ == "since" or prep.lower_ == "for" and any(
+        (t.lemma_.lower().split() or [""])[-1] in spans or t.lower_.split()[-1:] == ["ages"]
+        for t in prep.subtree)) for prep in verb.children)
+
+
 #: "from 2015 to 2020": a stretch of time with both ends named.
 _STRETCH = re.compile(r"\bfrom\b.+?\b(?:to|until|till|through)\b", re.IGNORECASE)
 

@@ -33,3 +33,21 @@ def test_a_value_set_beside_the_one_denied_is_stated(extractor: RuleExtractor) -
     """"no framework, just Python": the appositive is what the clause is about."""
     assert ("Bob", "USES", "Python", "assert") in triples(
         said(extractor, "I use no framework, just Python."))
+
+
+@pytest.mark.parametrize(("text", "long", "expected"), [
+    ("I've been at Stripe since March.", False, True),
+    ("I've been at Stripe for a year.", False, True),
+    ("I've been in Lisbon for two years.", True, True),  # the NER's one token "two years"
+    ("I've been in Lisbon for ages.", True, True),
+    ("I've been in Lisbon for two weeks.", True, False),  # a stay, not a home
+    ("I've been in Lisbon for two weeks.", False, True),
+    ("I've been at Glastonbury twice.", False, False),  # an experience
+    ("I've been at Acme for personal reasons.", False, False),
+])
+def test_a_clause_that_says_how_long_it_has_held(extractor: RuleExtractor, text: str, long: bool,
+                                                 expected: bool) -> None:
+    from graphmem.extract.rules.clause import lasting
+
+    doc = extractor.load()(text)
+    assert lasting(next(t for t in doc if t.dep_ == "ROOT"), long=long) is expected

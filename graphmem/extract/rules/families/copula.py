@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.contrast import denied
-from graphmem.extract.rules.clause import Clause, Finding, Rule, each
+from graphmem.extract.rules.clause import Clause, Finding, Rule, each, lasting
 from graphmem.extract.rules.lexicon import (
     HOMES, SUBJECTS, inflections, is_company, is_named, is_occupation, is_org, is_place,
     object_type, pobjs)
@@ -397,8 +397,10 @@ def _where(prep: Token, clause: Clause, speech: Speech) -> list[Finding]:
         # "Our new apartment is in Buenos Aires, we moved in December": home
         return [Finding(speech.me(), "LIVES_IN", n, "place") for t in targets
                 if (is_place(t) or is_named(t)) and not is_company(t) and (n := phrase(t))]
-    if word == "in" and clause.tense == "present" and _settled(prep):
-        # "we're in Copenhagen now", "I'm in Adelaide, moved here for uni": home
+    if word == "in" and (clause.tense == "present" and _settled(prep) or clause.perfect
+                         and not clause.negated and lasting(prep.head, long=True)):
+        # "we're in Copenhagen now", "I'm in Adelaide, moved here for uni", "I've been in
+        # Lisbon for two years": home
         # a place, whatever the tagger says ("Valencia" read as a person)
         return [Finding(s, "LIVES_IN", n, "place") for s in clause.subjects
                 for t in targets if (is_place(t) or is_named(t) and t.ent_type_ == "PERSON")
@@ -483,4 +485,7 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({})
 #: The words those rules read, and the verbs they are reached by beside "be".
 TRIGGERS: frozenset[str] = STATUS_WORDS | frozenset(ATTITUDES) | frozenset(
     form for lemma in ("become", "marry", "engage") for form in inflections(lemma))
-PATTERNS: tuple[re.Pattern[str], ...] = ()
+#: "I'm in Lisbon now", "we've been in Porto for two years": being in a named place, which
+#: the rules above may read as a home; no word of it is a trigger.
+_IN_A_PLACE = re.compile(r"(?:'m|\b[Aa]m|'re|\b[Aa]re|\b[Bb]een)\s+(?:\w+\s+){0,2}in\s+[A-Z]")
+PATTERNS: tuple[re.Pattern[str], ...] = (_IN_A_PLACE,)

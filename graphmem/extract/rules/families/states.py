@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.clause import Clause, Finding, Rule, Timing, action_of, each
+from graphmem.extract.rules.clause import (Clause, Finding, Rule, Timing, action_of, each,
+                                           lasting)
 from graphmem.extract.rules.lexicon import (
     capitalised, dobjs, is_named, is_org, is_place, job_titles, pobjs, studies_or_works,
     talks_of_work)
@@ -118,7 +119,8 @@ _WHERE_SLOTS = MappingProxyType({"WORKS_AT": ("at", "with"), "LIVES_IN": ("in",)
 
 def with_org(clause: Clause, speech: Speech) -> list[Finding]:
     """"I'm with Globex now", "I'm no longer with Accenture": an employer."""
-    if clause.lemma != "be" or clause.modal in NOT_SO or clause.tense == "past":
+    if clause.lemma != "be" or clause.modal in NOT_SO or clause.tense == "past" and not (
+            clause.perfect and lasting(clause.verb)):  # "I've been at Stripe since March"
         return []
     # (not "My job is fine. I'm with Harper now, we've been dating a month")
     work = talks_of_work(speech.message) and not _DATING.search(speech.message)
@@ -130,7 +132,9 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
                  # "My last day at Airbus was Friday; I'm now with Adyen" (Adyen a person or
                  # a people): a firm in a message about work, unless a first name or a people
                  or work and t.lower_ not in speech.first_names
-                 and not _DEMONYM.search(t.lower_))]
+                 and not _DEMONYM.search(t.lower_))
+            # "I've been with Ines for three months": with someone as often as with a firm
+            and (clause.tense != "past" or work)]
     titled = bool(pobjs(clause.verb, ("as",))) or clause.perfect  # "I've been at Shopify for..."
     now = any(c.lower_ in ("now", "nowadays") for c in clause.verb.children)
     orgs += [t for t in pobjs(clause.verb, ("at",)) if is_org(t) and t.ent_type_ == "ORG"

@@ -359,3 +359,25 @@ def test_a_firm_the_tagger_takes_for_a_town_one_is_at_now(extractor: RuleExtract
     assert ("Bob", "WORKS_AT", "Cabify", "assert") in triples(said(extractor, "I'm at Cabify now"))
     assert not [t for t in triples(said(extractor, "Back home. I'm at Leeds now"))
                 if t[1] == "WORKS_AT" and t[3] == "assert"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I've been at Stripe since March.", ("Bob", "WORKS_AT", "Stripe", "assert")),
+    ("I've been with Stripe for a year now, love the job.", ("Bob", "WORKS_AT", "Stripe", "assert")),
+    ("I've been in Lisbon for two years.", ("Bob", "LIVES_IN", "Lisbon", "assert")),
+    ("I'm in Lisbon now.", ("Bob", "LIVES_IN", "Lisbon", "assert")),  # no trigger word in it
+    ("These days I'm in Lisbon.", ("Bob", "LIVES_IN", "Lisbon", "assert")),
+])
+def test_a_stay_said_in_the_perfect_with_how_long_it_has_lasted(
+        extractor: RuleExtractor, text: str, expected: tuple[str, str, str, str]) -> None:
+    assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize("text", ["I've been in Lisbon for two weeks.",
+                                  "I haven't been in Lisbon for years.",
+                                  "I've been at Glastonbury twice.", "I've been in London before.",
+                                  "I'm in London for a conference.",
+                                  "I've been with Ines for three months now, it's getting serious"])
+def test_a_visit_or_an_experience_in_the_perfect_is_no_home_or_job(extractor: RuleExtractor,
+                                                                  text: str) -> None:
+    assert not {t for t in triples(said(extractor, text)) if t[1] in ("LIVES_IN", "WORKS_AT")}
