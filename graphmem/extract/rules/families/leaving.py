@@ -70,7 +70,21 @@ def leave(clause: Clause, speech: Speech) -> list[Finding]:
     places = [t for t in dobjs(verb) if lemma == "leave" and t.ent_type_ in ("GPE", "LOC")]
     if places:
         return []
-    return each(clause, lambda s: _jobs_ended(s, orgs))
+    joined = _left_for(verb) if lemma in ("quit", "leave") and orgs else []
+    return each(clause, lambda s: _jobs_ended(s, orgs) + [
+        Finding(s, "WORKS_AT", n, "organization") for t in joined if (n := phrase(t))])
+
+
+def _left_for(verb: Token) -> list[Token]:
+    """"Left Google for Meta", "quit Acme for a job at Stripe": the firm left for, which the
+    job that ends gives way to (not "for good", "for personal reasons", "for Berlin")."""
+    found: list[Token] = []
+    for t in pobjs(verb, ("for",)):
+        if t.lemma_.lower() in JOB_NOUNS:
+            found += [o for o in pobjs(t, ("at", "with")) if is_named(o)]
+        elif is_named(t) and t.ent_type_ not in ("GPE", "LOC", "PERSON", "NORP", "DATE", "TIME"):
+            found.append(t)
+    return found
 
 
 def _dismissed(verb: Token, speech: Speech) -> list[Party]:

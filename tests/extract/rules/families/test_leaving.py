@@ -111,3 +111,22 @@ def test_a_last_day_past_at_a_workplace_the_parser_hangs_on_the_verb_has_ended_i
 def test_fewer_hours_a_practice_or_the_time_before_a_job_ends_no_job(
         extractor: RuleExtractor, text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == "WORKS_AT"}
+
+
+@pytest.mark.parametrize(("text", "left", "joined"), [
+    ("Left Google for Meta.", "Google", "Meta"),
+    ("I quit Acme for a job at Stripe.", "Acme", "Stripe"),
+    ("I left my job at Acme for a role at Stripe.", "Acme", "Stripe"),
+])
+def test_a_job_left_for_another_firm_is_that_firm_taken(extractor: RuleExtractor, text: str,
+                                                        left: str, joined: str) -> None:
+    found = triples(said(extractor, text))
+    assert {("Bob", "WORKS_AT", left, "retract"), ("Bob", "WORKS_AT", joined, "assert")} <= found
+
+
+@pytest.mark.parametrize("text", ["I left Acme for good.", "I left Acme for personal reasons.",
+                                  "I quit Acme for Sarah.", "I left Berlin for Munich."])
+def test_what_a_job_is_left_for_that_is_no_firm_is_no_job(extractor: RuleExtractor,
+                                                          text: str) -> None:
+    assert not {t for t in triples(said(extractor, text))
+                if t[1] == "WORKS_AT" and t[3] == "assert"}
