@@ -10,7 +10,7 @@ is the one they are about.
 A module per kind of shorthand: :mod:`.in_use` (the value in use of a slot that holds one at
 a time, told by the value's own words), :mod:`.work` (employer, title, manager), :mod:`.home`,
 :mod:`.people` (a person named in a slot, a date, a pet), :mod:`.empty` (a slot said to be
-empty) and :mod:`.labels` ("New phone: a Pixel 8").
+empty), :mod:`.labels` ("New phone: a Pixel 8") and :mod:`.switched` ("made the jump to X").
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Finding, Rule
-from graphmem.extract.rules.families.chat import empty, home, in_use, labels, people, work
+from graphmem.extract.rules.families.chat import (empty, home, in_use, labels, people, switched,
+                                                  work)
 from graphmem.extract.rules.parties import Speech
 
 if TYPE_CHECKING:
@@ -34,8 +35,9 @@ def chat_facts(sent: Span, speech: Speech) -> list[Finding]:
         return []
     me = speech.me()
     return (people.people_facts(sent, me) + work.work_facts(sent, speech, me)
-            + in_use.in_use_facts(sent.text, me) + home.home_facts(sent.text, me)
-            + empty.emptied_facts(sent.text, me) + labels.labelled_facts(sent, me))
+            + in_use.in_use_facts(sent.text, me, speech.towns) + home.home_facts(sent.text, me)
+            + empty.emptied_facts(sent.text, me) + labels.labelled_facts(sent, me)
+            + switched.switched_facts(sent.text, speech, me))
 
 
 #: No verb rules: these facts are read by :func:`chat_facts` from the text.
@@ -43,4 +45,4 @@ RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({})
 TRIGGERS: frozenset[str] = frozenset()
 #: A sentence these match is worth parsing whatever its words.
 PATTERNS: tuple[re.Pattern[str], ...] = (*people.PATTERNS, *work.PATTERNS, *in_use.PATTERNS,
-                                         *home.PATTERNS, *empty.PATTERNS)
+                                         *home.PATTERNS, *empty.PATTERNS, *switched.PATTERNS)

@@ -43,11 +43,13 @@ _NO_MORE_TECH = re.compile(r"\b(?i:no\s+more|not)\s+([A-Z][\w+#.-]*)\s+(?i:for\s
 _NO_CODING = re.compile(r"\b(?i:i\s+(?:don't|do\s+not|dont|no\s+longer)\s+(?:code|program)"
                         r"(?:\s+at\s+all)?\s+(?:these\s+days|anymore|any\s+more|now|nowadays)|"
                         r"i\s+no\s+longer\s+(?:code|program))\b")
-#: "Switched it up: Brazilian jiu-jitsu instead of handball these days": a value in place of
-#: another, said without a verb (at the start, or after a heading).
-_INSTEAD_OF = re.compile(r"(?:^|:\s+)((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?i:instead\s+of|rather\s+than|"
-                         r"in\s+place\s+of)\s+((?:[\w-]+\s+){0,2}?[\w-]+)(?=\s+(?i:these\s+days|"
-                         r"now|nowadays)\b|\s*[.,!;]|\s*$)")
+#: "Switched it up: Brazilian jiu-jitsu instead of handball these days", "pixel 7a now instead
+#: of the oneplus 11", "Berlin now instead of Seoul": a value in place of another, said without
+#: a verb (at the start, or after a heading).
+_INSTEAD_OF = re.compile(r"(?:^|:\s+)((?:[\w-]+\s+){0,2}?[\w-]+)(?:\s+(?i:now|these\s+days|nowadays))?"
+                         r"\s+(?i:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:(?i:the|my|an?)\s+)?"
+                         r"((?:[\w-]+\s+){0,2}?[\w-]+)(?=\s+(?i:these\s+days|now|nowadays)\b|"
+                         r"\s*[.,!;]|\s*$|\s+[^\w\s])")
 #: "Handball is how I keep fit", "water polo is how I stay active": the sport.
 _KEEP_FIT = re.compile(r"(?:^|[,:;]\s*)([\w-]+(?:\s[\w-]+){0,2}?)\s+is\s+how\s+i\s+(?i:keep|stay)\s+"
                        r"(?i:fit|active|in\s+shape|sane)\b", re.IGNORECASE)
@@ -61,12 +63,13 @@ _WEEKENDS = re.compile(r"\b(?i:weekends|evenings|mornings)\s+(?i:are)\s+(?i:for|
 _FOR_ME_NOW = re.compile(r"\b(?i:it's|it\s+is)\s+(?:(?i:all)\s+)?([\w#+-]+(?:\s[\w#+-]+){0,2}?)\s+"
                          r"(?i:for\s+me\s+now|for\s+me\s+these\s+days|from\s+now\s+on)\b")
 #: "Elixir is what I reach for now", "Pixel 8 is my main one now", "Rust is my go-to these
-#: days", "kotlin is what i use for basically everything": a value said to be the one in use
-#: (its slot told by the value).
+#: days", "kotlin is what i use for basically everything", "fencing is what I do now": a value
+#: said to be the one in use (its slot told by the value).
 _GO_TO = re.compile(r"(?:^\W*(?:(?i:honestly|tbh|ngl|so|ok|okay|well|yeah|lately)\W+)?"
                     r"|[,:;\u2013\u2014]\s*|\s-\s+|\b(?i:and|but|so)\s+)"
                     r"([\w#+-]+(?:\s[\w#+-]+){0,2}?)\s+(?i:is|'s)\s+"
-                    r"(?i:what\s+i\s+(?:reach\s+for|use|go\s+with|default\s+to|code\s+in|write)"
+                    r"(?i:what\s+i\s+(?:reach\s+for|use|go\s+with|default\s+to|code\s+in|write"
+                    r"|do|play|eat|drive|carry)"
                     r"|my\s+(?:go-to|main(?:\s+(?:one|language))?|daily\s+driver|default))"
                     r"(?=\s*(?:$|[.,;!?]|\s+"
                     r"(?i:now|these\s+days|nowadays|anyway|for\s+(?:basically\s+|almost\s+|nearly\s+"
@@ -101,9 +104,10 @@ _HUNG_UP = re.compile(r"\b(?i:hung)\s+up\s+(?i:my|the)\s+([\w-]+(?:\s[\w-]+)?)\s
                       r"(?i:gear|kit|boots|shoes|racket|racquet|gloves|clubs|skates|board|bike)\b")
 
 
-def in_use_facts(text: str, me: Party) -> list[Finding]:
-    """The values the text says the speaker took up or left, where the value tells its slot."""
-    return _languages(text, me) + _by_value(text, me) + _exchanged(text, me)
+def in_use_facts(text: str, me: Party, towns: frozenset[str] = frozenset()) -> list[Finding]:
+    """The values the text says the speaker took up or left, where the value tells its slot
+    (or, for a home, is one of ``towns``, lower case)."""
+    return _languages(text, me) + _by_value(text, me) + _exchanged(text, me, towns)
 
 
 def _languages(text: str, me: Party) -> list[Finding]:
@@ -141,7 +145,7 @@ def _by_value(text: str, me: Party) -> list[Finding]:
     return out
 
 
-def _exchanged(text: str, me: Party) -> list[Finding]:
+def _exchanged(text: str, me: Party, towns: frozenset[str]) -> list[Finding]:
     """"it's OCaml for me now", "Elixir is what I reach for now", "it's all Perl", "barely
     touch Kotlin anymore", "traded lacrosse for surfing", "X instead of Y", "carrying a
     Zenfone 10 these days": the value in use, or left behind, where the value itself tells the
@@ -150,17 +154,19 @@ def _exchanged(text: str, me: Party) -> list[Finding]:
     for m in _INSTEAD_OF.finditer(text):
         taken, left = m.group(1), m.group(2)
         slot = value_slot(taken) or ""
-        if slot in _EXCHANGED and value_slot(left) == slot:
+        if taken.lower() in towns and left.lower() in towns:
+            slot = "LIVES_IN"  # "Berlin now instead of Seoul"
+        if slot in {*_EXCHANGED, "LIVES_IN"} and (value_slot(left) == slot or slot == "LIVES_IN"):
             out += [Finding(me, slot, taken, SLOT_TYPES[slot], confidence=0.8),
                     Finding(me, slot, left, SLOT_TYPES[slot], "retract", confidence=0.8)]
     for m in [*_FOR_ME_NOW.finditer(text), *_GO_TO.finditer(text), *_ALL_OF_IT.finditer(text)]:
-        if slot := _exchanged_slot(m.group(1)):
+        if slot := exchanged_slot(m.group(1)):
             out.append(Finding(me, slot, m.group(1), SLOT_TYPES[slot], confidence=0.8))
     out += [Finding(me, slot, m.group(1), SLOT_TYPES[slot], "retract", confidence=0.8)
-            for m in _HARDLY.finditer(text) if (slot := _exchanged_slot(m.group(1)))]
+            for m in _HARDLY.finditer(text) if (slot := exchanged_slot(m.group(1)))]
     for m in _TRADED.finditer(text):
         left, taken = model_name(m.group(1)), model_name(m.group(2))
-        if (slot := _exchanged_slot(taken)) and _exchanged_slot(left) == slot:
+        if (slot := exchanged_slot(taken)) and exchanged_slot(left) == slot:
             out += [Finding(me, slot, taken, SLOT_TYPES[slot], confidence=0.8),
                     Finding(me, slot, left, SLOT_TYPES[slot], "retract", confidence=0.8)]
     out += [Finding(me, "HAS_PHONE", m.group(1), SLOT_TYPES["HAS_PHONE"], confidence=0.8)
@@ -168,8 +174,9 @@ def _exchanged(text: str, me: Party) -> list[Finding]:
     return out
 
 
-def _exchanged_slot(value: str) -> str:
-    """The slot holding one value at a time that ``value`` names, or ""."""
+def exchanged_slot(value: str) -> str:
+    """The slot holding one value at a time that ``value`` names (a sport, a diet, a phone, a
+    car, a language), or ""."""
     slot = value_slot(value) or ("MAIN_LANGUAGE" if is_language(value, said=True) else "")
     return slot if slot in _EXCHANGED else ""
 

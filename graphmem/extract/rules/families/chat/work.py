@@ -65,6 +65,10 @@ _HIRED_BY = re.compile(
     # "I'm on the payroll at X now"
     r"|\b(?i:i'm|i\s+am|now|been)\s+(?:(?i:officially|now|finally)\s+)?(?i:on\s+(?:the|their)"
     r"\s+payroll)\s+(?i:at|of|with)\s+" + _ORG)
+#: "Deloitte is where I work", "Halcyon Health is where I'm employed now": the employer.
+_WHERE_I_WORK = re.compile(r"(?:^\W*(?:(?i:so|and|but|well|ok|okay|honestly|anyway)\W+)?|[,:;]\s*)"
+                           + _ORG + r"\s+(?i:is)\s+(?i:where\s+(?:i\s+(?:work|am\s+"
+                           r"employed|do\s+my\s+job)|i'm\s+employed))\b")
 #: "X made me an offer", taken when the message says so after it ("so i took it").
 _OFFERED = re.compile(r"^\W*(?:[\w']+\W+){0,2}?" + _ORG + r"\s+(?i:made|gave|offered)\s+(?i:me)\s+"
                       r"(?i:an?)\s+(?:(?i:job)\s+)?(?i:offer)\b")
@@ -89,7 +93,7 @@ def work_facts(sent: Span, speech: Speech, me: Party) -> list[Finding]:
         out += [Finding(me, "HAS_PARTNER", name, "person", "retract", confidence=0.8)
                 for m in _PARTED.finditer(text) if (name := clean_name(m.group(1) or m.group(2)))]
     out += [Finding(me, "WORKS_AT", org, "organization", confidence=0.8)
-            for m in _HIRED_BY.finditer(text)
+            for m in [*_HIRED_BY.finditer(text), *_WHERE_I_WORK.finditer(text)]
             if (org := (m.group(1) or m.group(2) or m.group(3)).rstrip(".'"))]
     if _JOB_BEGUN.search(message):
         out += [Finding(me, "WORKS_AT", org, "organization", confidence=0.8)
@@ -131,4 +135,4 @@ def _made_me(text: str, me: Party) -> list[Finding]:
 
 
 PATTERNS: tuple[re.Pattern[str], ...] = (_MADE_ME, _TITLE_NOW, _PARTED, _MANAGED_BY, _HIRED_BY,
-                                         _OFFERED, _NOT_UNDER, _SIGNED_WITH)
+                                         _OFFERED, _NOT_UNDER, _SIGNED_WITH, _WHERE_I_WORK)

@@ -146,3 +146,24 @@ def test_a_sport_or_diet_said_to_have_ended_a_while_ago(extractor: RuleExtractor
 def test_a_value_in_use_said_after_and(extractor: RuleExtractor, text: str,
                                        expected: Triple) -> None:
     assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "taken", "left"), [
+    ("pixel 7a now instead of the oneplus 11", ("HAS_PHONE", "pixel 7a"),
+     ("HAS_PHONE", "oneplus 11")),
+    ("Atkins now instead of low-FODMAP 🤷", ("DIET", "Atkins"), ("DIET", "low-FODMAP")),
+    ("Berlin now instead of Seoul. The rent is half what it was", ("LIVES_IN", "Berlin"),
+     ("LIVES_IN", "Seoul")),  # two towns the gazetteer knows
+])
+def test_a_value_now_in_place_of_another(extractor: RuleExtractor, text: str,
+                                        taken: tuple[str, str], left: tuple[str, str]) -> None:
+    assert {("Bob", *taken, "assert"), ("Bob", *left, "retract")} <= triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("fencing is what I do now, fully hooked", ("Bob", "PLAYS_SPORT", "fencing", "assert")),
+    ("keto is what I eat these days", ("Bob", "DIET", "keto", "assert")),
+])
+def test_a_value_said_to_be_what_one_does_or_eats(extractor: RuleExtractor, text: str,
+                                                 expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))

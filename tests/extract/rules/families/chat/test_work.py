@@ -74,3 +74,16 @@ def test_an_offer_declined_or_someone_elses_job_is_no_employer(extractor: RuleEx
 ])
 def test_a_job_signed_ahead(extractor: RuleExtractor, text: str, expected: Triple) -> None:
     assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Deloitte is where I work, in case that matters for the advice",
+     ("Bob", "WORKS_AT", "Deloitte", "assert")),
+    ("So Halcyon Health is where I'm employed now.",
+     ("Bob", "WORKS_AT", "Halcyon Health", "assert")),
+])
+def test_a_firm_said_to_be_where_one_works(extractor: RuleExtractor, text: str,
+                                          expected: Triple) -> None:
+    assert expected in triples(said(extractor, text))
+    assert not {t for t in triples(said(extractor, "The library is where I work best."))
+                if t[1] == "WORKS_AT"}
