@@ -166,6 +166,18 @@ _FRAGMENT = re.compile(
     + SLOT_LABELS + r")\s+is\s+|"
     r"i'm\s+(?:in|at|on|into)\s+|i\s+(?:live|work)\s+(?:in|at)\s+)?(?:an?\s+|the\s+)?"
     r"(?P<right>[^,;]+?),?\s+not\s+(?:an?\s+|the\s+)?(?P<wrong>[^,.;!?]+)", re.IGNORECASE)
+#: "iPhone SE, not Xperia 1 V! I always mix up the model names", "lol fencing, not squash,
+#: completely different sport": the right value and the wrong one alone, at the start of a
+#: message (after chat's interjections): the fragment without its cue. It corrects only where
+#: the wrong value was said before (the caller places it, :func:`correction`).
+_BARE = re.compile(
+    r"^\W*(?:(?:lol|lmao|haha|oops|whoops|ugh|ok|okay|um|oh|ah|no|nah|nope|hmm)\W+)*"
+    r"(?:(?:it's|it\s+is)\s+)?(?:an?\s+|the\s+)?(?P<right>[^,;.!?]+?),\s*not\s+(?:an?\s+|the\s+)?"
+    r"(?P<wrong>[^,.;!?]+?)\s*(?:[,.;!?]|$)", re.IGNORECASE)
+#: What a sentence :data:`_BARE` may read looks like, for the sentence gate only (it is no
+#: correction until the caller finds the wrong value said before).
+BARE_CORRECTION = re.compile(r"^\W*(?:(?:lol|ugh|oops|ok|okay|oh|no|nah)\W+)*[^,;.!?]{1,40},\s*not\s",
+                             re.IGNORECASE)
 #: "I said vegan but it's vegetarian", "oops, I said golf, it's kickboxing": the wrong value
 #: said again, then the right one.
 _SAID_WRONG = re.compile(
@@ -284,7 +296,7 @@ def correction(sent: Span, known: Callable[[str], bool] | None = None, *,
     Scala; it's Python that I use"); ``cued`` says the sentence before took something back.
     """
     return _said_wrong(sent) or _fragment(sent) or _parsed(sent, known, cued) \
-        or _meant_not(sent)
+        or _meant_not(sent) or _bare(sent)
 
 
 def _parsed(sent: Span, known: Callable[[str], bool] | None = None,
@@ -343,6 +355,14 @@ def _said_by_me(clause: Token) -> bool:
 def _fragment(sent: Span) -> Correction | None:
     """"Typo earlier: Dart, not Python" (see :data:`_FRAGMENT`)."""
     return _matched(_FRAGMENT, sent, max_words=4)
+
+
+def _bare(sent: Span) -> Correction | None:
+    """"iPhone SE, not Xperia 1 V!" (see :data:`_BARE`): two short values, the message's first
+    words."""
+    said = _matched(_BARE, sent, max_words=4)
+    return None if said is None or sent.start_char > 0 or len((said.wrong or "").split()) > 4 \
+        or said.right.lower() in _POINTERS else said
 
 
 def _meant_not(sent: Span) -> Correction | None:

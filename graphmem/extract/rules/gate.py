@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.contrast import CORRECTION
+from graphmem.extract.rules.contrast import BARE_CORRECTION, CORRECTION
 from graphmem.extract.rules.families import FAMILIES
 from graphmem.extract.rules.lexicon import (
     ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, OCCUPATIONS, POSSESSIONS, TRIP_NOUNS,
@@ -135,7 +135,7 @@ class Gate:
 
     def __init__(self) -> None:
         self._triggers = _triggers()
-        self._patterns = (_PHRASES, _NAMED_OBJECT, CORRECTION,
+        self._patterns = (_PHRASES, _NAMED_OBJECT, CORRECTION, BARE_CORRECTION,
                           *(p for family in FAMILIES for p in family.PATTERNS))
 
     def worth_parsing(self, sentence: str) -> bool:

@@ -41,6 +41,13 @@ from graphmem.models import Message
     ("I drive a Honda Civic.", "wait i wrote Civic? meant Accord", "Honda Accord", "Honda Civic"),
     ("I drive a Honda Civic.", "Sorry, I meant Toyota Corolla, not Civic.", "Toyota Corolla",
      "Honda Civic"),
+    # the right value and the wrong one alone, the message's first words, no cue
+    ("I play squash every week.", "lol fencing, not squash, completely different sport",
+     "fencing", "squash"),
+    ("My phone is an Xperia 1 V.", "iPhone SE, not Xperia 1 V! I always mix up the names",
+     "iPhone SE", "Xperia 1 V"),
+    ("I mostly code in Kotlin.", "ugh, JavaScript, not Kotlin. Too many languages in my head",
+     "JavaScript", "Kotlin"),
 ])
 def test_a_correction_takes_the_slot_of_the_value_said_before(
         extractor: RuleExtractor, first: str, fix: str, right: str, wrong: str) -> None:
@@ -206,3 +213,19 @@ def test_a_slip_the_speaker_calls_their_own_corrects_no_one_elses_fact(
     text = "typo before, i meant Galaxy A54 not Fairphone 4."
     extraction = extractor.extract(episode(Message(id="m", speaker="Bob", content=text)), [anns])
     assert not [f for f in extraction.facts if f.subject == "Ann"]
+
+
+def test_a_value_and_another_denied_mid_message_or_never_said_correct_nothing(
+        extractor: RuleExtractor) -> None:
+    """"X, not Y" without a cue corrects only at a message's start, and only a value said
+    before: "I'm vegan these days, not keto anymore" is a change, kept as one."""
+    extraction = extractor.extract(episode(
+        Message(id="m1", speaker="Bob", content="I'm strictly keto.",
+                timestamp=datetime(2024, 1, 5, tzinfo=UTC)),
+        Message(id="m2", speaker="Bob", content="I'm vegan these days, not keto anymore.",
+                timestamp=datetime(2024, 2, 6, tzinfo=UTC)),
+        Message(id="m3", speaker="Bob", content="Tea, not coffee.",
+                timestamp=datetime(2024, 2, 7, tzinfo=UTC)),
+    ), [])
+    assert not [f for f in extraction.facts if f.corrects]
+    assert not [f for f in extraction.facts if f.object.lower() in ("tea", "coffee")]
