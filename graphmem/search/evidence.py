@@ -230,18 +230,35 @@ _MUSING = re.compile(
     r"wondering|not sure (?:if|whether)|should i\b)", re.IGNORECASE)
 
 
-def only_asks_or_muses(text: str) -> bool:
+#: What a sentence says when it speaks of the past or of what never was: "did rowing in high
+#: school, ages ago", "never done cricket in my life", "used to do squash at uni".
+_RECALLING = re.compile(
+    r"\b(?:never|used\s+to|back\s+(?:in|at|when|then)|in\s+(?:high\s+)?school|at\s+uni(?:versity)?"
+    r"|in\s+college|as\s+a\s+(?:kid|child|teen(?:ager)?|student)|(?:years|ages|decades)\s+ago"
+    r"|grew\s+up|growing\s+up|when\s+i\s+was\s+(?:young|little|a\s+kid|a\s+student)"
+    r"|first\s+job\s+ever)\b", re.IGNORECASE)
+
+
+def only_asks_or_muses(text: str, *, or_recalls: bool = False) -> bool:
     """Whether every sentence of a turn asks ("is boxing good cardio?") or muses ("thinking
-    about applying to Lumora Games"): it names values without saying any is the speaker's.
+    about applying to Lumora Games"), or with ``or_recalls`` speaks of the past or of what
+    never was ("did rowing in high school, ages ago"): it names values without saying any is
+    the speaker's now. (A caller passes ``or_recalls`` for a turn no fact was read from: one
+    whose facts were read says in them what it told.)
 
     >>> only_asks_or_muses("what are the rules of badminton?")
     True
     >>> only_asks_or_muses("What should I eat before playing squash? I train most mornings.")
     False
+    >>> only_asks_or_muses("never done cricket in my life", or_recalls=True)
+    True
+    >>> only_asks_or_muses("never done cricket in my life")
+    False
     """
     sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.strip()]
     return bool(sentences) and all(
-        s.rstrip(" )\"'\u2019").endswith("?") or _MUSING.match(s) for s in sentences)
+        s.rstrip(" )\"'\u2019").endswith("?") or _MUSING.match(s)
+        or or_recalls and _RECALLING.search(s) for s in sentences)
 
 
 def lost_values(ended: Iterable[Fact], markers: Iterable[Fact], at: datetime) -> dict[str, datetime]:

@@ -495,6 +495,20 @@ def test_for_a_slot_a_turn_that_only_asks_or_muses_never_answers(
     assert not [t for t in found if "badminton" in t or "lacrosse" in t], found
 
 
+def test_for_a_slot_a_turn_of_the_past_or_of_never_answers_only_in_history(
+        memory: Memory, tenant: str) -> None:
+    say(memory, tenant, "ravi", "2021-05-01T10:00:00", "did rowing in high school, ages ago")
+    say(memory, tenant, "ravi", "2021-05-03T10:00:00", "never done cricket in my life")
+    say(memory, tenant, "ravi", "2021-06-01T10:00:00", "sundays are for the climbing wall now")
+
+    found = texts(ask(memory, tenant, "ravi", "Which sport does Ravi do?"))
+    history = texts(ask(memory, tenant, "ravi", "Which sport does Ravi do?",
+                        include_history=True))
+
+    assert not [t for t in found if "rowing" in t or "cricket" in t], found
+    assert [t for t in history if "rowing" in t], history
+
+
 def test_a_slot_nobody_told_is_not_answered_by_a_question_about_a_value(
         memory: Memory, tenant: str) -> None:
     say(memory, tenant, "sungmin", "2020-09-01T10:00:00", "is boxing good cardio?")

@@ -77,6 +77,25 @@ def test_a_turn_that_only_asks_or_muses_tells_no_value(text: str, muses: bool) -
     assert only_asks_or_muses(text) is muses
 
 
+@pytest.mark.parametrize(("text", "recalls"), [
+    ("did rowing in high school, ages ago", True),
+    ("never done cricket in my life", True),
+    ("used to do squash at uni, long before all this", True),
+    ("first job ever: my boss was Fatima Zahra", True),
+    ("first job ever: my boss was Fatima Zahra. learned so much", False),  # a sentence of now
+    ("my first language was typescript, back in school", True),
+    ("I play cricket every Sunday.", False),
+    # read as the past: the caller asks only of a turn no fact was read from, and a rule reads
+    # "I play every Sunday now" as cricket played
+    ("never done cricket before, but I play every Sunday now", True),
+    ("I grew up in Lyon. I live in Porto now.", False),
+])
+def test_a_turn_that_only_speaks_of_the_past_or_of_never_tells_no_value_now(
+        text: str, recalls: bool) -> None:
+    assert only_asks_or_muses(text, or_recalls=True) is recalls
+    assert not only_asks_or_muses(text)  # only when the caller asks
+
+
 def said_in(year: int, content: str) -> TurnHit:
     return TurnHit(episode_id="ep", message_index=0, message_id="m1", speaker="Bob",
                    content=content, timestamp=datetime(year, 6, 1, tzinfo=UTC), score=1.0)
@@ -100,3 +119,4 @@ def test_a_turn_naming_only_a_lost_value_before_it_was_lost() -> None:
     assert not names_only_lost(said_in(2022, "acmeville is far"), lost, [])
     # a value lost after the view's time is not lost in it
     assert lost_values([acme], [quit_], datetime(2022, 1, 1, tzinfo=UTC)) == {}
+
