@@ -130,12 +130,16 @@ def _fillable(fix: Correction, towns: frozenset[str]) -> list[set[str]]:
     any other name may be an employer, a car or a person, but not a home; a town the
     gazetteer knows is a home ("Sorry, I meant York", York tagged a person; a firm named after
     a town, "Sorry, I meant Halifax" after "I work at Lloyds", is not read: "My sister lives
-    in Leeds. Sorry, I meant York" had made York the user's employer)."""
+    in Leeds. Sorry, I meant York" had made York the user's employer). A name the tagger took
+    for a town that the gazetteer does not know may fill any of these, the one said last
+    ("*Spotify" after "I'm a backend dev at Soptify")."""
     slot = value_slot(fix.right, fix.head)
     if slot is not None:
         return [{slot}]
     kind = "place" if fix.right.lower() in towns else object_type(fix.head)
     kinds = {kind} if kind in ("place", "person") else _NAMED_KINDS
+    if kind == "place" and towns and fix.right.lower() not in towns:
+        kinds = {*_NAMED_KINDS, "place"}  # the tagger's town the gazetteer does not know: "Spotify"
     return [{predicate for predicate, typ in SLOT_TYPES.items() if typ in kinds}]
 
 

@@ -229,3 +229,17 @@ def test_a_value_and_another_denied_mid_message_or_never_said_correct_nothing(
     ), [])
     assert not [f for f in extraction.facts if f.corrects]
     assert not [f for f in extraction.facts if f.object.lower() in ("tea", "coffee")]
+
+
+def test_a_correction_of_a_name_the_tagger_took_for_a_town_fills_the_slot_said_last(
+        extractor: RuleExtractor) -> None:
+    """"*Spotify" after "I'm a backend dev at Soptify": the tagger calls Spotify a town, which
+    no gazetteer knows, so it may be the employer said just before."""
+    stored = CandidateFact(id="f1", text="Bob works at Soptify.", subject="Bob",
+                           predicate="WORKS_AT", object="Soptify",
+                           valid_from=datetime(2024, 1, 5, tzinfo=UTC), own=True)
+    fixed = extractor.extract(episode(Message(
+        id="m2", speaker="Bob", content="*Spotify, autocorrect strikes again",
+        timestamp=datetime(2024, 1, 5, 1, tzinfo=UTC))), [stored])
+    assert {("Bob", "WORKS_AT", "Spotify", "assert"), ("Bob", "WORKS_AT", "Soptify", "retract")} \
+        <= triples(fixed)
