@@ -2,8 +2,8 @@
 dublin", "jumped ship to Stripe", "switched over to Go", "out of Dublin and into Barcelona",
 "the team switched to python so that's me now". The parser reads these badly ("Go" a
 verb, "the jump" a subject), so the text is read: the value names its slot (a phone, a
-language...), or is a known town one made the move to (a home), or else, named in a message
-about work, a firm.
+language...), or is a known town one made the move to (a home), or else a firm: a name one
+jumped to, or moved to in a message about work.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from graphmem.extract.rules.clause import Finding
 from graphmem.extract.rules.lexicon import clean_name, talks_of_work
 from graphmem.extract.rules.parties import Party, Speech
 from graphmem.extract.rules.families.chat.in_use import exchanged_slot
+from graphmem.extract.rules.families.chat.work import JOB_BEGUN
 from graphmem.extract.rules.slots import SLOT_TYPES
 
 #: The idioms, an article if any, then the value they switched to (up to four words, to the
@@ -49,20 +50,28 @@ def switched_facts(text: str, speech: Speech, me: Party) -> list[Finding]:
             continue
         value = m.group(2)
         slot = exchanged_slot(value)
-        if slot in _THINGS and not m.group(1) and " " not in value:
-            slot = ""  # "made the jump to Toyota": the maker's name alone, as often a firm
-        if slot:
+        moved = "move" in m.group(0).lower()
+        # "made the jump to Toyota": the maker's name alone is as often a firm
+        maker = slot in _THINGS and not m.group(1) and " " not in value
+        if slot and not maker:
             out.append(Finding(me, slot, value, SLOT_TYPES[slot], confidence=0.8))
-        elif value.lower() in speech.towns and "move" in m.group(0).lower():
+        elif value.lower() in speech.towns and moved:
             out.append(Finding(me, "LIVES_IN", value, "place", confidence=0.8))
-        elif value[:1].isupper() and talks_of_work(speech.message or text) \
+        elif value[:1].isupper() and value.lower() not in speech.towns and (
+                not (moved or maker) or talks_of_work(speech.message or text)) \
                 and (firm := clean_name(value)):
+            # "made the jump to Deloitte": a name one jumps to is a firm (one moves to a town)
             out.append(Finding(me, "WORKS_AT", firm, "organization", confidence=0.8))
     for m in _OUT_AND_INTO.finditer(text):
         left, taken = m.group(1), m.group(2)
         if left.lower() in speech.towns and taken.lower() in speech.towns:
-            out += [Finding(me, "LIVES_IN", taken, "place", confidence=0.8),
-                    Finding(me, "LIVES_IN", left, "place", "retract", confidence=0.8)]
+            slot, kind = "LIVES_IN", "place"
+        elif JOB_BEGUN.search(speech.message or text) or talks_of_work(speech.message or text):
+            slot, kind = "WORKS_AT", "organization"  # "...and into ocado! first day was a blur"
+        else:
+            continue
+        out += [Finding(me, slot, taken, kind, confidence=0.8),
+                Finding(me, slot, left, kind, "retract", confidence=0.8)]
     for m in _WE_SWITCHED.finditer(text):
         value = m.group(1)
         if (slot := exchanged_slot(value)) in ("MAIN_LANGUAGE", "DIET"):

@@ -37,7 +37,8 @@ _TRADES = MappingProxyType({
 #: the job began.
 _SIGNED_WITH = re.compile(r"(?:^\W*|\b(?i:i|i've|i\s+have)\s+)(?:(?i:just|finally|officially)\s+)?"
                           r"(?i:signed)\s+(?i:on\s+)?(?i:with)\s+" + NAME)
-_JOB_BEGUN = re.compile(r"\b(?:first\s+(?:day|week)|badge|onboard\w*|started\s+today|"
+#: Words that say a job began: "first day was today", "new badge", "starting in september".
+JOB_BEGUN = re.compile(r"\b(?:first\s+(?:day|week)|badge|onboard\w*|started\s+today|"
                         r"start(?:ing)?\s+(?:on\s+|in\s+|next\s+)?(?:monday|january|february|"
                         r"march|april|may|june|july|august|september|october|november|december"
                         r"|week|month))\b", re.IGNORECASE)
@@ -95,7 +96,7 @@ def work_facts(sent: Span, speech: Speech, me: Party) -> list[Finding]:
     out += [Finding(me, "WORKS_AT", org, "organization", confidence=0.8)
             for m in [*_HIRED_BY.finditer(text), *_WHERE_I_WORK.finditer(text)]
             if (org := (m.group(1) or m.group(2) or m.group(3)).rstrip(".'"))]
-    if _JOB_BEGUN.search(message):
+    if JOB_BEGUN.search(message):
         out += [Finding(me, "WORKS_AT", org, "organization", confidence=0.8)
                 for m in _SIGNED_WITH.finditer(text) if (org := clean_name(m.group(1)))]
     offered = _OFFERED.search(text)

@@ -21,6 +21,13 @@ from tests.extract.rules.conftest import Triple, said, triples
     ("out of Dublin and into Barcelona! new city, new everything",
      ("Bob", "LIVES_IN", "Barcelona", "assert")),
     ("the team switched to python so that's me now", ("Bob", "MAIN_LANGUAGE", "Python", "assert")),
+    # a name one jumps to is a firm; firms in lower case, when the message says a job began
+    ("made the jump to Deloitte. Still learning everyone's names",
+     ("Bob", "WORKS_AT", "Deloitte", "assert")),
+    ("out of mapleleaf logistics and into ocado! first day was a blur.",
+     ("Bob", "WORKS_AT", "ocado", "assert")),
+    ("out of mapleleaf logistics and into ocado! first day was a blur.",
+     ("Bob", "WORKS_AT", "mapleleaf logistics", "retract")),
 ])
 def test_the_value_switched_to_in_its_slot(extractor: RuleExtractor, text: str,
                                           expected: Triple) -> None:
