@@ -83,6 +83,18 @@ def place(facts: list[ExtractedFact], candidates: list[CandidateFact], fix: Corr
     return facts, True
 
 
+def unplaced_value(fix: Correction, speaker: str, make: FactMaker) -> list[ExtractedFact]:
+    """A correction no slot was found for still states its right value when the value's own
+    words name a slot ("took up vloleyball! ... sorry, i meant volleyball not vloleyball":
+    the slip was never read as a sport, but volleyball is one): the speaker's, from when
+    it was said."""
+    slot = value_slot(fix.right, fix.head)
+    if slot is None or slot not in SLOT_TYPES:
+        return []
+    party = Party(speaker, "person", True)
+    return [make(Finding(party, slot, fix.right, SLOT_TYPES[slot], timing="none"))]
+
+
 def fill_retractions(facts: list[ExtractedFact], candidates: list[CandidateFact]
                      ) -> list[ExtractedFact]:
     """"I quit my job" names no employer: use the one stored fact it can only mean."""

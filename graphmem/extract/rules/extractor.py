@@ -35,7 +35,7 @@ from graphmem.extract.rules.dispatch import sentence_findings
 from graphmem.extract.rules.clause import Finding
 from graphmem.extract.rules.contrast import (CORRECTING, CORRECTION, NEVER_HELD, TAKEN_BACK,
                                              correction, owned_slip, taken_back_before)
-from graphmem.extract.rules.corrections import fill_retractions, place, said_by
+from graphmem.extract.rules.corrections import fill_retractions, place, said_by, unplaced_value
 from graphmem.extract.rules.fairlock import FairLock
 from graphmem.extract.rules.shorthand import plain_correction
 from graphmem.extract.rules.language import guess_language
@@ -255,9 +255,11 @@ class RuleExtractor:
                 # "Ignore what I said about Scala; it's Python that I use": pointed at, cued
                 fix = None if found else correction(sent, _known, cued=taken_back)
                 if fix is not None:
-                    facts, placed = place(facts, candidates, fix, sent.text, unit.speaker,
-                                          partial(_fact, sent=sent, unit=unit),
+                    make = partial(_fact, sent=sent, unit=unit)
+                    facts, placed = place(facts, candidates, fix, sent.text, unit.speaker, make,
                                           self._places.names if self._places else frozenset())
+                    if not placed:  # (stored facts may still place it: candidates are asked)
+                        facts += unplaced_value(fix, unit.speaker, make)
                     unplaced = unplaced or not placed
                     own = _own(facts, unit)
         facts = starts_ahead(facts, {u.message_id: (u.text, u.when) for u in units})

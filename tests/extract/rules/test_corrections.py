@@ -243,3 +243,13 @@ def test_a_correction_of_a_name_the_tagger_took_for_a_town_fills_the_slot_said_l
         timestamp=datetime(2024, 1, 5, 1, tzinfo=UTC))), [stored])
     assert {("Bob", "WORKS_AT", "Spotify", "assert"), ("Bob", "WORKS_AT", "Soptify", "retract")} \
         <= triples(fixed)
+
+
+def test_a_correction_placed_nowhere_still_states_a_value_that_names_its_slot(
+        extractor: RuleExtractor) -> None:
+    """The slip was never read as a sport ("vloleyball"), so no slot holds it; volleyball
+    is one by its own words. A right value that names no slot states nothing."""
+    assert ("Bob", "PLAYS_SPORT", "volleyball", "assert") in triples(said(
+        extractor, "took up vloleyball! first session was brutal. sorry, i meant volleyball "
+                   "not vloleyball"))
+    assert not triples(said(extractor, "Sorry, I meant Thursday, not Friday."))

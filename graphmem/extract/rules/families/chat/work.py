@@ -68,8 +68,11 @@ _HIRED_BY = re.compile(
     r"\s+payroll)\s+(?i:at|of|with)\s+" + _ORG)
 #: "Deloitte is where I work", "Halcyon Health is where I'm employed now": the employer.
 _WHERE_I_WORK = re.compile(r"(?:^\W*(?:(?i:so|and|but|well|ok|okay|honestly|anyway)\W+)?|[,:;]\s*)"
-                           + _ORG + r"\s+(?i:is)\s+(?i:where\s+(?:i\s+(?:work|am\s+"
+                           r"(?!(?i:that|this|it|here|there)\b)" + _ORG + r"\s+(?i:is)\s+(?i:where\s+(?:i\s+(?:work|am\s+"
                            r"employed|do\s+my\s+job)|i'm\s+employed))\b")
+#: "Tessellate. That's where I work now": the firm said alone, then pointed at.
+_THATS_WHERE = re.compile(r"^\W*" + _ORG + r"\s*[.!]+\s*(?i:that's|that\s+is|this\s+is)\s+"
+                          r"(?i:where\s+i\s+work)\b")
 #: "X made me an offer", taken when the message says so after it ("so i took it").
 _OFFERED = re.compile(r"^\W*(?:[\w']+\W+){0,2}?" + _ORG + r"\s+(?i:made|gave|offered)\s+(?i:me)\s+"
                       r"(?i:an?)\s+(?:(?i:job)\s+)?(?i:offer)\b")
@@ -99,6 +102,9 @@ def work_facts(sent: Span, speech: Speech, me: Party) -> list[Finding]:
     if JOB_BEGUN.search(message):
         out += [Finding(me, "WORKS_AT", org, "organization", confidence=0.8)
                 for m in _SIGNED_WITH.finditer(text) if (org := clean_name(m.group(1)))]
+    pointed = _THATS_WHERE.match(message)
+    if pointed and text.lstrip().lower().startswith(("that", "this")):
+        out.append(Finding(me, "WORKS_AT", pointed.group(1), "organization", confidence=0.8))
     offered = _OFFERED.search(text)
     if offered and _TOOK_IT.search(sent.doc.text, sent.start_char + offered.end()):
         out.append(Finding(me, "WORKS_AT", offered.group(1), "organization", confidence=0.8))

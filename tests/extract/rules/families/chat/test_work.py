@@ -81,9 +81,13 @@ def test_a_job_signed_ahead(extractor: RuleExtractor, text: str, expected: Tripl
      ("Bob", "WORKS_AT", "Deloitte", "assert")),
     ("So Halcyon Health is where I'm employed now.",
      ("Bob", "WORKS_AT", "Halcyon Health", "assert")),
+    ("Tessellate. That's where I work now, signed and everything.",
+     ("Bob", "WORKS_AT", "Tessellate", "assert")),  # the firm said alone, then pointed at
 ])
 def test_a_firm_said_to_be_where_one_works(extractor: RuleExtractor, text: str,
                                           expected: Triple) -> None:
     assert expected in triples(said(extractor, text))
     assert not {t for t in triples(said(extractor, "The library is where I work best."))
                 if t[1] == "WORKS_AT"}
+    assert ("Bob", "WORKS_AT", "That", "assert") not in triples(
+        said(extractor, "Deloitte! That is where I work."))
