@@ -178,7 +178,7 @@ def has_time(verb: Token) -> bool:
 
 #: What "for ..." measures a state in: "for a year", "for a while"; the long ones (months and
 #: up) make a stay a home ("I've been in Lisbon for two years", not "for a week").
-_LONG_SPANS = frozenset({"month", "year", "decade", "age", "ages"})
+_LONG_SPANS = frozenset({"month", "year", "decade", "age"})
 _SPANS = _LONG_SPANS | {"week", "day", "while", "hour"}
 
 
@@ -189,8 +189,8 @@ def lasting(verb: Token, *, long: bool = False) -> bool:
     spans = _LONG_SPANS if long else _SPANS
     # the last word, as the NER may have merged "two years" into one token
     return any(prep.dep_ == "prep" and (prep.lower_ == "since" or prep.lower_ == "for" and any(
-        (t.lemma_.lower().split() or [""])[-1] in spans or t.lower_.split()[-1:] == ["ages"]
-        for t in prep.subtree)) for prep in verb.children)
+        (t.lemma_.lower().split() or [""])[-1] in spans for t in prep.subtree))
+        for prep in verb.children)
 
 
 #: "from 2015 to 2020": a stretch of time with both ends named.

@@ -89,7 +89,7 @@ def unplaced_value(fix: Correction, speaker: str, make: FactMaker) -> list[Extra
     the slip was never read as a sport, but volleyball is one): the speaker's, from when
     it was said."""
     slot = value_slot(fix.right, fix.head)
-    if slot is None or slot not in SLOT_TYPES:
+    if slot is None:
         return []
     party = Party(speaker, "person", True)
     return [make(Finding(party, slot, fix.right, SLOT_TYPES[slot], timing="none"))]

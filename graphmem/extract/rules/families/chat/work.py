@@ -68,8 +68,9 @@ _HIRED_BY = re.compile(
     r"\s+payroll)\s+(?i:at|of|with)\s+" + _ORG)
 #: "Deloitte is where I work", "Halcyon Health is where I'm employed now": the employer.
 _WHERE_I_WORK = re.compile(r"(?:^\W*(?:(?i:so|and|but|well|ok|okay|honestly|anyway)\W+)?|[,:;]\s*)"
-                           r"(?!(?i:that|this|it|here|there)\b)" + _ORG + r"\s+(?i:is)\s+(?i:where\s+(?:i\s+(?:work|am\s+"
-                           r"employed|do\s+my\s+job)|i'm\s+employed))\b")
+                           r"(?!(?i:that|this|it|here|there)\b)" + _ORG
+                           + r"\s+(?i:is)\s+(?i:where\s+(?:i\s+(?:work|am\s+employed|do\s+my\s+job)"
+                           r"|i'm\s+employed))\b")
 #: "Tessellate. That's where I work now": the firm said alone, then pointed at.
 _THATS_WHERE = re.compile(r"^\W*" + _ORG + r"\s*[.!]+\s*(?i:that's|that\s+is|this\s+is)\s+"
                           r"(?i:where\s+i\s+work)\b")
