@@ -8,9 +8,11 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 from graphmem.embed.base import Embedder, embed_one
-from graphmem.models import Episode, Message
+from graphmem.ingest.pipeline import Ingestor
+from graphmem.models import Entity, Episode, Message
 from graphmem.store.base import GraphStore, StoredResponse, WriteBatch
-from tests.ingest.helpers import ALICE, day
+from graphmem.temporal import TimeFilter
+from tests.ingest.helpers import ALICE, ScriptedExtractor, day, fact
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -93,3 +95,39 @@ def test_concurrent_claims_of_one_key_have_one_winner(store: GraphStore, tenant:
     with ThreadPoolExecutor(max_workers=6) as pool:
         outcomes = list(pool.map(claim, range(6)))
     assert sum(o is None for o in outcomes) == 1
+
+
+def test_rewritten_facts_and_entities_are_found_by_their_new_words_only(
+        store: GraphStore, embedder: Embedder, tenant: str) -> None:
+    """A batch that rewrites stored records beside new ones: the stored records' old names,
+    words and sources are gone, the new records' are found."""
+    old_episode, new_episode = (
+        Episode(tenant=tenant, scope_key=ALICE.key, reference_time=day(month), content=text)
+        for month, text in [(3, "Alice: I live in Lisbon"), (4, "Alice: Porto now, Madrid soon")])
+    store.write(tenant, WriteBatch(episodes=[old_episode, new_episode]))
+    result = Ingestor(store, ScriptedExtractor({}), embedder).add_facts(
+        tenant, [fact("LIVES_IN", "Lisbon", 3, episode_ids=[old_episode.id])])
+    [lived] = result.created
+    [lisbon] = [e for e in result.entities if e.name == "Lisbon"]
+
+    porto = lisbon.model_copy(update={"name": "Porto", "aliases": ["Oporto"]})
+    madrid = Entity(tenant=tenant, scope_key=ALICE.key, name="Madrid")
+    moved = lived.model_copy(update={"object_id": porto.id, "object_name": "Porto",
+                                     "text": "Alice lives in Porto.", "episode_ids": [new_episode.id]})
+    visits = lived.model_copy(update={"id": "fact-visits", "predicate": "HAS_VISITED",
+                                      "object_id": madrid.id, "object_name": "Madrid",
+                                      "text": "Alice visited Madrid.", "timeline_key": "visits",
+                                      "episode_ids": [new_episode.id]})
+    store.write(tenant, WriteBatch(entities=[porto, madrid], facts=[moved, visits]))
+
+    keys = ALICE.visible_keys
+    assert store.find_entities(tenant, keys, ["lisbon"]) == []
+    assert [e.id for e in store.find_entities(tenant, keys, ["oporto"])] == [porto.id]
+    assert [e.id for e in store.find_entities(tenant, keys, ["madrid"])] == [madrid.id]
+    assert store.fulltext_entities(tenant, keys, "Lisbon", 10) == []
+    assert store.fulltext_facts(tenant, keys, "Lisbon", TimeFilter(include_history=True), 10) == []
+    found = store.fulltext_facts(tenant, keys, "Porto Madrid", TimeFilter(include_history=True), 10)
+    assert sorted(hit.id for hit in found) == sorted([moved.id, visits.id])
+    assert store.facts_of_episode(tenant, old_episode.id) == []
+    assert sorted(f.id for f in store.facts_of_episode(tenant, new_episode.id)) == sorted(
+        [moved.id, visits.id])
