@@ -31,6 +31,7 @@ from graphmem.extract.rules.families.mentions import mention_facts
 from graphmem.extract.rules.families.nouns import noun_facts
 from graphmem.extract.rules.families.prefs import clause_tech
 from graphmem.extract.rules.families.states import progressive_slot
+from graphmem.extract.rules.moves import one_reading
 from graphmem.extract.rules.parties import PROJECT_NOUNS, Speech
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.questions import PRESUPPOSED_SLOTS, is_question, presupposed
@@ -99,7 +100,8 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
             found.append(finding)
     found += lesson_facts(sent, speech, earlier_tech)
     earlier_tech.extend(tech_in(sent))
-    return settle(_dedupe(deny([f for f in found if not _own_name(f)], sent)))
+    return one_reading(settle(_dedupe(deny([f for f in found if not _own_name(f)], sent))),
+                       speech.towns)
 
 
 def _presupposed(sent: Span, speech: Speech) -> list[Finding]:

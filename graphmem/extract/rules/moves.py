@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.lexicon import HOMES, dobjs, is_company, talks_of_work
+from graphmem.extract.rules.lexicon import (HOMES, JOB_NOUNS, dobjs, is_company, is_occupation,
+                                            is_student_role, pobjs, talks_of_work)
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
+
+    from graphmem.extract.rules.clause import Finding
 
 
 #: What one moves along with oneself: "moved the family to Leeds", "moved all our stuff".
@@ -29,17 +32,32 @@ def moves_a_thing(verb: Token) -> bool:
                              for t in dobjs(verb))
 
 
+#: What the tagger calls a firm's name it does not know: "Stripe" (ORG), "Globex" (PRODUCT).
+_FIRM_LABELS = frozenset({"ORG", "PRODUCT"})
+#: What one moves somewhere for when the somewhere is a town: "moved to Tartu for a new job".
+_FOR_A_JOB = JOB_NOUNS | {"work", "contract", "promotion", "company", "employer"}
+
+
 def moved_to_a_job(place: Token, message: str, towns: frozenset[str]) -> bool:
     """Whether a name one moved to is a new job, not a home: a company ("moved to Brightline
     Health"), any name but a place's after "moved over to" ("moved over to Deloitte"), or a
-    firm in a message about work ("left my job at Acme and moved to Google"; not one of
-    ``towns`` the tagger took for one: "work was hard, so we moved to Bristol"). Not "moved
-    to Tartu over the holidays"."""
+    firm in a message about work ("left my job at Acme and moved to Google", "made the move
+    to Stripe, my new team is great"; not one of ``towns`` the tagger took for one: "work was
+    hard, so we moved to Bristol"). Not "moved to Tartu over the holidays", nor a move made
+    for a job ("moved to Tartu for a new job": the job is there) or by a household ("we moved
+    to Tartu last year, work is fine")."""
     verb = place.head.head if place.head.dep_ == "prep" else place.head
+    movers = [verb, verb.head] if verb.dep_ == "dobj" else [verb]  # "made the move to X"
     over = any(c.lower_ == "over" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].lower_ == "to"
                for c in verb.children)
-    return is_company(place) or place.ent_type_ not in ("GPE", "LOC") and (
-        over or place.ent_type_ == "ORG" and place.lower_ not in towns and talks_of_work(message))
+    if is_company(place) or over and place.ent_type_ not in ("GPE", "LOC"):
+        return True
+    if place.ent_type_ not in _FIRM_LABELS or place.lower_ in towns or any(
+            o.lemma_.lower() in _FOR_A_JOB for m in movers for o in pobjs(m, ("for",))) or any(
+            c.dep_ == "nsubj" and c.lower_ == "we" for m in movers for c in m.children):
+        return False
+    return talks_of_work(message) or any(  # "made the move to Stripe as a backend engineer"
+        is_occupation(t) and not is_student_role(t) for m in movers for t in pobjs(m, ("as",)))
 
 
 def firm_not_town(name: str, message: str, towns: frozenset[str], *,
@@ -48,3 +66,19 @@ def firm_not_town(name: str, message: str, towns: frozenset[str], *,
     no town of that name, and the message speaks of work, or the caller saw another sign of a
     job ("i'm at Cabify now", "left Tinkoff last month, now contracting for Wolt")."""
     return bool(towns) and name.lower() not in towns and (other_signs or talks_of_work(message))
+
+
+def one_reading(findings: list[Finding], towns: frozenset[str]) -> list[Finding]:
+    """A name one sentence gave as someone's employer and as their home ("made the move to
+    Klarna, the new job is intense": a move, and a job begun) is one of the two: the home if
+    the gazetteer knows a town of that name, else the employer."""
+    said_as = {(f.subject.name, f.obj.lower(), f.predicate) for f in findings
+               if f.action == "assert" and f.predicate in ("WORKS_AT", "LIVES_IN")}
+
+    def loses(f: Finding) -> bool:
+        other = "LIVES_IN" if f.predicate == "WORKS_AT" else "WORKS_AT"
+        if f.action != "assert" or (f.subject.name, f.obj.lower(), other) not in said_as:
+            return False
+        return (f.predicate == "WORKS_AT") == (f.obj.lower() in towns)
+
+    return [f for f in findings if f.predicate not in ("WORKS_AT", "LIVES_IN") or not loses(f)]

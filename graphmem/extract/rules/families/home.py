@@ -20,7 +20,7 @@ from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing
 from graphmem.extract.rules.lexicon import (
     HOMES, dobjs, has_prt, is_named, is_place, is_street, pobjs)
 from graphmem.extract.rules.moves import moved_to_a_job, moves_a_thing
-from graphmem.extract.rules.parties import Speech
+from graphmem.extract.rules.parties import Party, Speech
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import is_language
 from graphmem.extract.rules.terms import TECH_LABEL
@@ -125,9 +125,14 @@ def make_move(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     places = [t for m in dobjs(verb) if m.lemma_.lower() == "move" for t in pobjs(m, ("to",))
               if is_place(t) or is_named(t) and t.ent_type_ != TECH_LABEL]
-    return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place",
-                                            statement=f"{{s}} moved to {n}")
-                                    for t in places if (n := phrase(t))])
+    return each(clause, lambda s: [_moved_to(s, t, n, speech) for t in places if (n := phrase(t))])
+
+
+def _moved_to(subject: Party, place: Token, name: str, speech: Speech) -> Finding:
+    """A move's finding: a job (:func:`moved_to_a_job`), or else a home."""
+    if moved_to_a_job(place, speech.message, speech.towns) and not is_language(name, said=True):
+        return Finding(subject, "WORKS_AT", name, "organization")
+    return Finding(subject, "LIVES_IN", name, "place", statement=f"{{s}} moved to {name}")
 
 
 def move(clause: Clause, speech: Speech) -> list[Finding]:
@@ -161,11 +166,7 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
         return each(clause, lambda s: [Finding(s, "PLANS", f"move to {n}", "plan", timing="plan")
                                         for t in places if (n := phrase(t))])
     # "moved over to Brightline Health": a new job, not a home
-    return each(clause, lambda s: [
-        Finding(s, "WORKS_AT", n, "organization")
-        if moved_to_a_job(t, speech.message, speech.towns) and not is_language(n, said=True) else
-        Finding(s, "LIVES_IN", n, "place", statement=f"{{s}} moved to {n}")
-        for t in places if (n := phrase(t))])
+    return each(clause, lambda s: [_moved_to(s, t, n, speech) for t in places if (n := phrase(t))])
 
 
 def grow_up(clause: Clause, speech: Speech) -> list[Finding]:

@@ -85,9 +85,17 @@ def test_a_move_in_a_clause_of_time_still_ahead_is_a_plan(extractor: RuleExtract
     ("I left my job at Acme and moved to Google.", ("Bob", "WORKS_AT", "Google", "assert")),
     ("Work was hard so we moved to Bristol.", ("Bob", "LIVES_IN", "Bristol", "assert")),
     ("Got a new job, so we moved to Manchester.", ("Bob", "LIVES_IN", "Manchester", "assert")),
+    ("Finally made the move to Monzo, first week at the new job done.",
+     ("Bob", "WORKS_AT", "Monzo", "assert")),
+    ("Made the move to Leeds, the new job is intense.", ("Bob", "LIVES_IN", "Leeds", "assert")),
+    ("Moved to Narva for a new job in June.", ("Bob", "LIVES_IN", "Narva", "assert")),
+    ("Relocated to Vilnius for work last spring.", ("Bob", "LIVES_IN", "Vilnius", "assert")),
+    ("We moved to Tartu last year, work is fine.", ("Bob", "LIVES_IN", "Tartu", "assert")),
 ])
 def test_a_firm_moved_to_in_a_message_about_work_is_a_job_and_a_town_a_home(
         extractor: RuleExtractor, text: str, expected: Triple) -> None:
+    """Also after "made the move to"; a town moved to for a job, or by a household, is a
+    home; one name is never read as both."""
     found = triples(said(extractor, text))
     assert expected in found
     other = "LIVES_IN" if expected[1] == "WORKS_AT" else "WORKS_AT"
