@@ -72,8 +72,10 @@ _WHERE_I_WORK = re.compile(r"(?:^\W*(?:(?i:so|and|but|well|ok|okay|honestly|anyw
                            + r"\s+(?i:is)\s+(?i:where\s+(?:i\s+(?:work|am\s+employed|do\s+my\s+job)"
                            r"|i'm\s+employed))\b")
 #: "Tessellate. That's where I work now": the firm said alone, then pointed at.
-_THATS_WHERE = re.compile(r"^\W*" + _ORG + r"\s*[.!]+\s*(?i:that's|that\s+is|this\s+is)\s+"
-                          r"(?i:where\s+i\s+work)\b")
+_POINTING = r"(?i:that's|that\s+is|this\s+is)\s+(?i:where\s+i\s+work)\b"
+_THATS_WHERE = re.compile(r"^\W*" + _ORG + r"\s*[.!]+\s*" + _POINTING)
+#: The pointing sentence alone, for the gate: the firm is in the sentence before it.
+_POINTED_AT = re.compile(r"^\W*" + _POINTING)
 #: "X made me an offer", taken when the message says so after it ("so i took it").
 _OFFERED = re.compile(r"^\W*(?:[\w']+\W+){0,2}?" + _ORG + r"\s+(?i:made|gave|offered)\s+(?i:me)\s+"
                       r"(?i:an?)\s+(?:(?i:job)\s+)?(?i:offer)\b")
@@ -103,8 +105,9 @@ def work_facts(sent: Span, speech: Speech, me: Party) -> list[Finding]:
     if JOB_BEGUN.search(message):
         out += [Finding(me, "WORKS_AT", org, "organization", confidence=0.8)
                 for m in _SIGNED_WITH.finditer(text) if (org := clean_name(m.group(1)))]
+    # read in the sentence that points, whether or not the message was split there
     pointed = _THATS_WHERE.match(message)
-    if pointed and text.lstrip().lower().startswith(("that", "this")):
+    if pointed and (_POINTED_AT.match(text) or _THATS_WHERE.match(text)):
         out.append(Finding(me, "WORKS_AT", pointed.group(1), "organization", confidence=0.8))
     offered = _OFFERED.search(text)
     if offered and _TOOK_IT.search(sent.doc.text, sent.start_char + offered.end()):
@@ -143,4 +146,5 @@ def _made_me(text: str, me: Party) -> list[Finding]:
 
 
 PATTERNS: tuple[re.Pattern[str], ...] = (_MADE_ME, _TITLE_NOW, _PARTED, _MANAGED_BY, _HIRED_BY,
-                                         _OFFERED, _NOT_UNDER, _SIGNED_WITH, _WHERE_I_WORK)
+                                         _OFFERED, _NOT_UNDER, _SIGNED_WITH, _WHERE_I_WORK,
+                                         _POINTED_AT)

@@ -83,6 +83,9 @@ def test_a_job_signed_ahead(extractor: RuleExtractor, text: str, expected: Tripl
      ("Bob", "WORKS_AT", "Halcyon Health", "assert")),
     ("Tessellate. That's where I work now, signed and everything.",
      ("Bob", "WORKS_AT", "Tessellate", "assert")),  # the firm said alone, then pointed at
+    ("Quillfeather! This is where I work.", ("Bob", "WORKS_AT", "Quillfeather", "assert")),
+    ("Norrow Labs. That's where I work these days.",
+     ("Bob", "WORKS_AT", "Norrow Labs", "assert")),  # no other word of work lets it through
 ])
 def test_a_firm_said_to_be_where_one_works(extractor: RuleExtractor, text: str,
                                           expected: Triple) -> None:
