@@ -327,6 +327,11 @@ class TimelineEditor:
                 "importance": max(same.importance, st.importance),
                 "status": FactStatus.ACTIVE if same.status is FactStatus.FORGOTTEN else same.status,
             })
+            if merged.valid_from < same.valid_from and st.text:
+                # "I've been at Initech for two years" after "started at Initech last week":
+                # the text that names the start now held is the one that said it (and the
+                # vector is remade from it when the edit commits)
+                merged = merged.model_copy(update={"text": st.text, "embedding": None})
             timeline[same.id] = merged
             if same.id not in self._created:
                 self._confirmed.add(same.id)

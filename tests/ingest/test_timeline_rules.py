@@ -53,6 +53,24 @@ def test_restating_merges_instead_of_duplicating(ingestor: Ingestor, store: Grap
     assert stored[0].confidence == pytest.approx(0.84)
 
 
+def test_a_restatement_that_moves_the_start_earlier_gives_the_fact_its_words(
+        ingestor: Ingestor, store: GraphStore, embedder: Embedder, tenant: str) -> None:
+    """The fact's text names the start it holds from: the later statement that moved it
+    there, with a vector made from those words; one that leaves the start keeps the text."""
+    first = ingestor.add_facts(tenant, [fact("WORKS_AT", "Acme", 6, source_id="m1",
+                                             text="Alice works at Acme since June 2024.")])
+    ingestor.add_facts(tenant, [fact("WORKS_AT", "Acme", 8, source_id="m2",
+                                     text="Alice still works at Acme.")])
+    ingestor.add_facts(tenant, [fact("WORKS_AT", "Acme", 2, source_id="m3",
+                                     text="Alice works at Acme since February 2024.")])
+
+    [stored] = store.get_facts(tenant, [first.created[0].id])
+    assert stored.valid_from == day(2) and stored.message_ids == ["m1", "m2", "m3"]
+    assert stored.text == "Alice works at Acme since February 2024."
+    expected = embedder.embed([stored.text])[0]
+    assert stored.embedding == pytest.approx([float(x) for x in expected], abs=1e-5)
+
+
 @pytest.mark.parametrize(
     ("first", "second", "both_current"),
     [
