@@ -101,7 +101,7 @@ def sentence_findings(sent: Span, speech: Speech, earlier_tech: list[str]) -> li
     found += lesson_facts(sent, speech, earlier_tech)
     earlier_tech.extend(tech_in(sent))
     return one_reading(settle(_dedupe(deny([f for f in found if not _own_name(f)], sent))),
-                       speech.towns)
+                       speech.all_towns)
 
 
 def _presupposed(sent: Span, speech: Speech) -> list[Finding]:

@@ -48,7 +48,7 @@ from graphmem.extract.rules.slots import CAR_WORDS, DIETS, PHONE_WORDS, SPORTS, 
 from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_asides
 from graphmem.extract.rules.gate import Gate, split_sentences
 from graphmem.extract.rules.subject import with_subject
-from graphmem.extract.rules.places import PlaceNames, known_places
+from graphmem.extract.rules.places import MIN_TOWN_POPULATION, PlaceNames, known_places
 from graphmem.extract.rules.namecase import RARE, PersonNames
 from graphmem.extract.rules.orgcase import EmployerNames
 from graphmem.extract.rules.parties import Speech, first_names, is_subject
@@ -107,6 +107,7 @@ class RuleExtractor:
         self._terms: TermMarker | None = None
         self._speller: Speller | None = None
         self._places: PlaceNames | None = None
+        self._all_towns: frozenset[str] = frozenset()
         self._first_names: frozenset[str] = frozenset()
         self._names: PersonNames | None = None
         self._employers: EmployerNames | None = None
@@ -125,6 +126,9 @@ class RuleExtractor:
                     self._speller = Speller(_value_words())
                     self._first_names = first_names()  # read once, for places and people
                     self._places = PlaceNames(known_places(self._first_names))
+                    # a town that is also a first name is still a town ("moved to Austin")
+                    self._all_towns = known_places(frozenset(),
+                                                   min_population=MIN_TOWN_POPULATION)
                     self._names = PersonNames(self._first_names, self._speller.unusual)
                     self._employers = EmployerNames(self._speller.unusual,
                                                     _values() | self._places.names)
@@ -209,7 +213,8 @@ class RuleExtractor:
                             self._first_names, strangers, actors=actors, things=things,
                             rare=partial(self._speller.unusual, rarer_than=RARE)
                             if self._speller else None,
-                            towns=self._places.names if self._places else frozenset())
+                            towns=self._places.names if self._places else frozenset(),
+                            all_towns=self._all_towns)
             if i in mended_docs:
                 # a word that looks like a slip ("backend", one edit from "backed") is left as
                 # typed when the rules read the sentence as typed; otherwise the slip hid what

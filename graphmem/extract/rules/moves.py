@@ -32,8 +32,6 @@ def moves_a_thing(verb: Token) -> bool:
                              for t in dobjs(verb))
 
 
-#: What the tagger calls a firm's name it does not know: "Stripe" (ORG), "Globex" (PRODUCT).
-_FIRM_LABELS = frozenset({"ORG", "PRODUCT"})
 #: What one moves somewhere for when the somewhere is a town: "moved to Tartu for a new job".
 _FOR_A_JOB = JOB_NOUNS | {"work", "contract", "promotion", "company", "employer"}
 
@@ -52,7 +50,7 @@ def moved_to_a_job(place: Token, message: str, towns: frozenset[str]) -> bool:
                for c in verb.children)
     if is_company(place) or over and place.ent_type_ not in ("GPE", "LOC"):
         return True
-    if place.ent_type_ not in _FIRM_LABELS or place.lower_ in towns or any(
+    if not towns or place.ent_type_ == "LOC" or place.lower_ in towns or any(
             o.lemma_.lower() in _FOR_A_JOB for m in movers for o in pobjs(m, ("for",))) or any(
             c.dep_ == "nsubj" and c.lower_ == "we" for m in movers for c in m.children):
         return False

