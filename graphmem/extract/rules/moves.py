@@ -44,8 +44,8 @@ def moved_to_a_job(place: Token, message: str, towns: frozenset[str]) -> bool:
     hard, so we moved to Bristol"). Not "moved to Tartu over the holidays", nor a move made
     for a job ("moved to Tartu for a new job": the job is there) or by a household ("we moved
     to Tartu last year, work is fine")."""
-    verb = place.head.head if place.head.dep_ == "prep" else place.head
-    movers = [verb, verb.head] if verb.dep_ == "dobj" else [verb]  # "made the move to X"
+    verb = _mover(place)
+    movers = _movers(place)
     over = any(c.lower_ == "over" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].lower_ == "to"
                for c in verb.children)
     if is_company(place) or over and place.ent_type_ not in ("GPE", "LOC"):
@@ -54,8 +54,25 @@ def moved_to_a_job(place: Token, message: str, towns: frozenset[str]) -> bool:
             o.lemma_.lower() in _FOR_A_JOB for m in movers for o in pobjs(m, ("for",))) or any(
             c.dep_ == "nsubj" and c.lower_ == "we" for m in movers for c in m.children):
         return False
-    return talks_of_work(message) or any(  # "made the move to Stripe as a backend engineer"
-        is_occupation(t) and not is_student_role(t) for m in movers for t in pobjs(m, ("as",)))
+    return talks_of_work(message) or bool(move_titles(place))
+
+
+def move_titles(place: Token) -> list[Token]:
+    """The job titles a move to ``place`` names: "made the move to Stripe as a backend
+    engineer" (not "moved to Leeds as a student")."""
+    return [t for m in _movers(place) for t in pobjs(m, ("as",))
+            if is_occupation(t) and not is_student_role(t)]
+
+
+def _mover(place: Token) -> Token:
+    """The word that moved to ``place``: "moved", or the noun of "made the move"."""
+    return place.head.head if place.head.dep_ == "prep" else place.head
+
+
+def _movers(place: Token) -> list[Token]:
+    """The words a move's other parts hang on: "made the move to X as a ...": both."""
+    verb = _mover(place)
+    return [verb, verb.head] if verb.dep_ == "dobj" else [verb]
 
 
 def firm_not_town(name: str, message: str, towns: frozenset[str], *,

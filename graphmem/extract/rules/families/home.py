@@ -19,7 +19,7 @@ from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing
                                            past_until, reworded)
 from graphmem.extract.rules.lexicon import (
     HOMES, dobjs, has_prt, is_named, is_place, is_street, pobjs)
-from graphmem.extract.rules.moves import moved_to_a_job, moves_a_thing
+from graphmem.extract.rules.moves import move_titles, moved_to_a_job, moves_a_thing
 from graphmem.extract.rules.parties import Party, Speech
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import is_language
@@ -125,14 +125,18 @@ def make_move(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     places = [t for m in dobjs(verb) if m.lemma_.lower() == "move" for t in pobjs(m, ("to",))
               if is_place(t) or is_named(t) and t.ent_type_ != TECH_LABEL]
-    return each(clause, lambda s: [_moved_to(s, t, n, speech) for t in places if (n := phrase(t))])
+    return each(clause, lambda s: [f for t in places if (n := phrase(t))
+                                    for f in _moved_to(s, t, n, speech)])
 
 
-def _moved_to(subject: Party, place: Token, name: str, speech: Speech) -> Finding:
-    """A move's finding: a job (:func:`moved_to_a_job`), or else a home."""
+def _moved_to(subject: Party, place: Token, name: str, speech: Speech) -> list[Finding]:
+    """A move's findings: a job (:func:`moved_to_a_job`) with the titles it names, or else
+    a home."""
     if moved_to_a_job(place, speech.message, speech.all_towns) and not is_language(name, said=True):
-        return Finding(subject, "WORKS_AT", name, "organization")
-    return Finding(subject, "LIVES_IN", name, "place", statement=f"{{s}} moved to {name}")
+        return [Finding(subject, "WORKS_AT", name, "organization"),
+                *(Finding(subject, "JOB_TITLE", title, "role")
+                  for t in move_titles(place) if (title := phrase(t)))]
+    return [Finding(subject, "LIVES_IN", name, "place", statement=f"{{s}} moved to {name}")]
 
 
 def move(clause: Clause, speech: Speech) -> list[Finding]:
@@ -166,7 +170,8 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
         return each(clause, lambda s: [Finding(s, "PLANS", f"move to {n}", "plan", timing="plan")
                                         for t in places if (n := phrase(t))])
     # "moved over to Brightline Health": a new job, not a home
-    return each(clause, lambda s: [_moved_to(s, t, n, speech) for t in places if (n := phrase(t))])
+    return each(clause, lambda s: [f for t in places if (n := phrase(t))
+                                    for f in _moved_to(s, t, n, speech)])
 
 
 def grow_up(clause: Clause, speech: Speech) -> list[Finding]:

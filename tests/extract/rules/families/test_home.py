@@ -107,6 +107,14 @@ def test_a_firm_moved_to_in_a_message_about_work_is_a_job_and_a_town_a_home(
     assert not {t for t in found if t[1] == other and t[2] == expected[2]}
 
 
+def test_a_job_moved_to_keeps_the_title_it_names(extractor: RuleExtractor) -> None:
+    found = triples(said(extractor, "Moved over to Kessler Group as a data analyst in May."))
+    assert {("Bob", "WORKS_AT", "Kessler Group", "assert"),
+            ("Bob", "JOB_TITLE", "data analyst", "assert")} <= found
+    assert not [t for t in triples(said(extractor, "Moved to Leeds as a student."))
+                if t[1] == "JOB_TITLE"]
+
+
 def test_moving_in_together_somewhere_is_living_there(extractor: RuleExtractor) -> None:
     assert ("Bob", "LIVES_IN", "Tartu", "assert") in triples(
         said(extractor, "we finally moved in together in Tartu last month"))
