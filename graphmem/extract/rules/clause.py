@@ -248,8 +248,9 @@ def _hypothetical(verb: Token) -> bool:
             return True
         if node.dep_ in ("advcl", "ccomp", "conj", "xcomp") and node.head != node:
             head = node.head
-            if head.lemma_ in ("wish", "wonder", "imagine", "want", "hope") or head.lemma_ in (
-                    "ask", "say", "tell") and node.dep_ != "conj" and not _joined_before(node):
+            if head.lemma_ in ("wish", "wonder", "imagine", "want", "hope") and not _spliced(node) \
+                    or head.lemma_ in ("ask", "say", "tell") and node.dep_ != "conj" \
+                    and not _joined_before(node):
                 return True  # not "said goodbye to Melbourne and moved to Dubai"
             if node.dep_ == "ccomp" and node.i > head.i and _denied(head):
                 # "it's not true that I live there"; not "I got poached by Mozilla, so I'm no
@@ -262,6 +263,18 @@ def _hypothetical(verb: Token) -> bool:
         else:
             node = None
     return False
+
+
+def _spliced(clause: Token) -> bool:
+    """"My manager is Dieter Vogel, he wants a report by Friday": a clause with its own
+    subject before a comma, parsed as the complement of the next one's verb, is a sentence
+    of its own when that verb has a complement of its own after it (what one wants or
+    wishes follows the verb: "I wish I lived in Rome"; "I live in Rome, I wish")."""
+    head = clause.head
+    return clause.dep_ == "ccomp" and clause.i < head.i and any(
+        c.dep_ in ("nsubj", "nsubjpass") for c in clause.children) and any(
+        t.lower_ in (",", ";", "-", "—") for t in clause.doc[clause.i:head.i]) and any(
+        c.i > head.i and c.dep_ in ("dobj", "xcomp", "ccomp", "prep") for c in head.children)
 
 
 def _joined_before(clause: Token) -> bool:

@@ -253,6 +253,20 @@ def owned_slip(message: str, sent: Span) -> bool:
     return previous is not None and SLIP_OWNED.search(previous.group(0)) is not None
 
 
+def after_correction_heading(message: str, sent: Span) -> bool:
+    """Whether ``sent`` follows a heading that says a correction comes: "Correction about
+    earlier: I'm not a customs broker, I'm a compliance officer" (the heading is split off
+    as a sentence of its own, so the cue is not in ``sent``)."""
+    previous = _LAST_SENTENCE.search(text_before(message, sent).rstrip())
+    heading = previous.group(0).strip() if previous is not None else ""
+    return heading.endswith(":") and _CORRECTION_HEADING.search(heading) is not None
+
+
+#: A heading that announces a correction: "Correction about earlier:", "small fix:".
+_CORRECTION_HEADING = re.compile(r"\b(?:corrections?|correcting|typo|fix|my\s+(?:bad|mistake)|"
+                                 r"i\s+misspoke)\b", re.IGNORECASE)
+
+
 #: The last sentence of a text.
 _LAST_SENTENCE = re.compile(r"[^.!?]*[.!?:]*$")
 

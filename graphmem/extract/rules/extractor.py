@@ -34,7 +34,8 @@ from graphmem.extract.base import (
 from graphmem.extract.rules.dispatch import sentence_findings
 from graphmem.extract.rules.clause import Finding
 from graphmem.extract.rules.contrast import (CORRECTING, CORRECTION, NEVER_HELD, TAKEN_BACK,
-                                             correction, owned_slip, taken_back_before)
+                                             after_correction_heading, correction, owned_slip,
+                                             taken_back_before)
 from graphmem.extract.rules.corrections import fill_retractions, place, said_by, unplaced_value
 from graphmem.extract.rules.fairlock import FairLock
 from graphmem.extract.rules.shorthand import plain_correction
@@ -234,7 +235,8 @@ class RuleExtractor:
                 said = [fact for finding in found if (fact := _fact(finding, sent, unit))
                         and (finding.timing != "span" or fact.valid_until is not None)]
                 if CORRECTION.search(sent.text) or CORRECTING.search(sent.text) \
-                        or owned_slip(unit.text, sent):
+                        or owned_slip(unit.text, sent) \
+                        or after_correction_heading(unit.text, sent):
                     # "Sorry, I meant I work at Hooli, not Initech", "Actually, I live in Lisbon,
                     # not Porto", "I misspoke earlier. We live in Wells, not Bath"
                     said = [f.model_copy(update={"corrects": True}) for f in said]

@@ -359,6 +359,9 @@ def said_as_habit(verb: Token, scheduled: bool = False) -> bool:
     return any(w in words for t in verb.subtree for w in t.lower_.split())
 
 
+#: What a message asks for, never a thing one has or does: "any tips for ...", "ideas?".
+ASKED_FOR = frozenset({"tip", "advice", "idea", "suggestion", "recommendation", "pointer",
+                       "thought", "hint", "help", "feedback", "rec"})
 #: Nouns that name a job: "quit my job", "a placement at the BBC", "accepted the offer".
 JOB_NOUNS = frozenset({"job", "position", "role", "internship", "gig", "career", "post",
                        "offer", "placement", "apprenticeship", "traineeship"})
@@ -420,8 +423,13 @@ _COMPANY_WORDS = frozenset({
 
 def is_company(token: Token) -> bool:
     """Whether a capitalised name is a company's by its last word ("Blue Harbor Analytics")."""
-    words = token.text.split()
-    return len(words) > 1 and token.text[:1].isupper() and words[-1].lower() in _COMPANY_WORDS
+    return is_company_name(token.text)
+
+
+def is_company_name(name: str) -> bool:
+    """:func:`is_company` of a name's text, also when the parser left its words apart."""
+    words = name.split()
+    return len(words) > 1 and name[:1].isupper() and words[-1].lower() in _COMPANY_WORDS
 
 
 def taken_up(verb: Token) -> set[int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from graphmem.extract.rules.lexicon import (HOMES, JOB_NOUNS, dobjs, is_company, is_occupation,
+from graphmem.extract.rules.lexicon import (HOMES, JOB_NOUNS, dobjs, is_company_name, is_occupation,
                                             is_student_role, pobjs, talks_of_work)
 
 if TYPE_CHECKING:
@@ -48,7 +48,8 @@ def moved_to_a_job(place: Token, message: str, towns: frozenset[str]) -> bool:
     movers = _movers(place)
     over = any(c.lower_ == "over" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].lower_ == "to"
                for c in verb.children)
-    if is_company(place) or over and place.ent_type_ not in ("GPE", "LOC"):
+    named = " ".join(t.text for t in [*(c for c in place.lefts if c.dep_ == "compound"), place])
+    if is_company_name(named) or over and place.ent_type_ not in ("GPE", "LOC"):
         return True
     if not towns or place.ent_type_ == "LOC" or place.lower_ in towns or any(
             o.lemma_.lower() in _FOR_A_JOB for m in movers for o in pobjs(m, ("for",))) or any(

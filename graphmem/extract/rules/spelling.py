@@ -112,6 +112,9 @@ _BARE_CONTRACTIONS = {
     # "bought a Kia Sorento bc we need 7 seats": read as part of the car's name
     "bc": "because", "b/c": "because", "cuz": "because", "coz": "because", "bcoz": "because",
     "abt": "about", "tmrw": "tomorrow", "ppl": "people", "prolly": "probably",
+    # modals typed as said: "shud i get a new phone" asks (the parser reads "should i" so)
+    "shud": "should", "Shud": "Should", "shld": "should", "cud": "could", "Cud": "Could",
+    "wud": "would", "Wud": "Would",
 }
 _BARE_CONTRACTION = re.compile(r"(?<![\w'’-])(" + "|".join(_BARE_CONTRACTIONS) + r")(?![\w'’-])")
 

@@ -51,3 +51,15 @@ def test_a_clause_that_says_how_long_it_has_held(extractor: RuleExtractor, text:
 
     doc = extractor.load()(text)
     assert lasting(next(t for t in doc if t.dep_ == "ROOT"), long=long) is expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("My boss is Priya Nair, she wants the slides by Monday.",
+     {("Bob", "REPORTS_TO", "Priya Nair", "assert")}),
+    ("I moved to Ghent, my sister wants to visit in May.", {("Bob", "LIVES_IN", "Ghent", "assert")}),
+    ("I live in Rome, I wish.", set()),  # what is wished comes after the verb, or is this
+])
+def test_a_clause_spliced_before_a_want_is_a_sentence_of_its_own(
+        extractor: RuleExtractor, text: str, expected: set[tuple[str, str, str, str]]) -> None:
+    found = {t for t in triples(said(extractor, text)) if t[1] in ("REPORTS_TO", "LIVES_IN")}
+    assert found == expected

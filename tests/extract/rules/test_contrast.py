@@ -195,3 +195,11 @@ def test_a_value_denied_for_two_subjects_is_denied_for_each(extractor: RuleExtra
     found = triples(said(extractor, "Geoffrey and I live in Wells, not Bath."))
     assert {("Bob", "LIVES_IN", "Bath", "retract"), ("Geoffrey", "LIVES_IN", "Bath", "retract")} \
         <= found
+
+
+def test_a_correction_heading_makes_what_follows_it_correct(extractor: RuleExtractor) -> None:
+    found = said(extractor, "Small correction about yesterday: I'm not a paralegal, I'm a legal "
+                            "secretary. Same firm.")
+    assert {(f.predicate, f.object, f.action, f.corrects) for f in found.facts} >= {
+        ("JOB_TITLE", "paralegal", "retract", True),
+        ("JOB_TITLE", "legal secretary", "assert", True)}

@@ -101,3 +101,10 @@ def test_a_name_s_before_a_place_is_the_name_is(extractor: RuleExtractor) -> Non
     found = triples(said(extractor, "Tom's a nurse now, Tom's car is red"))
     assert ("Tom", "JOB_TITLE", "nurse", "assert") in found
     assert not {t for t in found if "'s" in t[0]}
+
+
+def test_a_modal_typed_as_said_still_asks(extractor: RuleExtractor) -> None:
+    """"shud i ... or get new laptop" asks, as "should i" does: no laptop is owned."""
+    found = triples(said(extractor, "my laptop is a ThinkPad X1 and the hinge is cracked, shud i "
+                                    "fix it or get new laptop"))
+    assert not [t for t in found if t[1] == "OWNS" and "laptop" in t[2]]

@@ -167,10 +167,11 @@ def _slot_of(token: Token, lemma: str, speech: Speech) -> str | None:
         return slot
     if SLOT_THINGS.get(token.lemma_.lower()):
         return SLOT_THINGS[token.lemma_.lower()]
-    # a job moved to is read by graphmem.extract.rules.families.home.move, not as a home
-    if lemma in ("move", "relocate") and (is_place(token) or is_named(token)) \
-            and not moved_to_a_job(token, speech.message, speech.all_towns):
-        return "LIVES_IN"
+    # "moved from Fairmont to Oakhurst Partners": a change of job, when the new value is one
+    if lemma in ("move", "relocate") and (is_place(token) or is_named(token)):
+        if not moved_to_a_job(token, speech.message, speech.all_towns):
+            return "LIVES_IN"
+        return None if is_language(name, said=True) else "WORKS_AT"  # "moved over to Swift"
     return None
 
 
@@ -183,6 +184,8 @@ def _slot_value(token: Token, slot: str) -> str | None:
         return None
     if slot == "LIVES_IN":
         return name if is_place(token) or is_named(token) else None
+    if slot == "WORKS_AT":
+        return name if is_named(token) else None
     return name if value_slot(name, token) == slot else None
 
 

@@ -152,6 +152,18 @@ def passive_state(clause: Clause, speech: Speech) -> list[Finding]:
     return []
 
 
+def _title_instead(verb: Token) -> bool:
+    """Whether the sentence of a denied "I'm (not) a ..." says, in a clause of its own, what
+    the same subject is instead: "I'm not a customs broker, I'm a compliance officer"."""
+    subject = {c.lower_ for c in verb.children if c.dep_ == "nsubj"}
+    return bool(subject) and any(
+        other.i != verb.i and other.lemma_ == "be" and not any(
+            c.dep_ == "neg" for c in other.children)
+        and {c.lower_ for c in other.children if c.dep_ == "nsubj"} == subject
+        and any(c.dep_ == "attr" and is_occupation(c) for c in other.children)
+        for other in verb.sent)
+
+
 def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speech) -> list[Finding]:
     if _said_name(attr):
         # "I'm Dev", "I'm Omar, barista at Blue Bottle": a name (lexical.py), then the title
@@ -184,6 +196,11 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
         return [Finding(s, "HAS_FRIEND", t.text, "person")
                 for s in clause.subjects for t in pobjs(attr, ("with",))
                 if t.ent_type_ == "PERSON" or t.tag_ == "NNP"]
+    if clause.negated and not clause.ended and owner is None and is_occupation(attr) \
+            and (title := phrase(attr)) and _title_instead(clause.verb):
+        # "I'm not a customs broker, I'm a compliance officer": the title denied is left (as
+        # a slip when the sentence says it corrects one); the next clause says the right one
+        return [Finding(s, "JOB_TITLE", title, "role", "retract") for s in clause.subjects]
     if (clause.negated and not clause.ended) or owner is not None:
         return out  # "I'm no writer", "I'm not a doctor"; "not a manager anymore" ends one
     if lemma == "student":

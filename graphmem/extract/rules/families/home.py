@@ -131,11 +131,12 @@ def make_move(clause: Clause, speech: Speech) -> list[Finding]:
 
 def _moved_to(subject: Party, place: Token, name: str, speech: Speech) -> list[Finding]:
     """A move's findings: a job (:func:`moved_to_a_job`) with the titles it names, or else
-    a home."""
-    if moved_to_a_job(place, speech.message, speech.all_towns) and not is_language(name, said=True):
-        return [Finding(subject, "WORKS_AT", name, "organization"),
-                *(Finding(subject, "JOB_TITLE", title, "role")
-                  for t in move_titles(place) if (title := phrase(t)))]
+    a home; a language one moved over to is neither ("Moved over to Swift")."""
+    if moved_to_a_job(place, speech.message, speech.all_towns):
+        return [] if is_language(name, said=True) else [
+            Finding(subject, "WORKS_AT", name, "organization"),
+            *(Finding(subject, "JOB_TITLE", title, "role")
+              for t in move_titles(place) if (title := phrase(t)))]
     return [Finding(subject, "LIVES_IN", name, "place", statement=f"{{s}} moved to {name}")]
 
 

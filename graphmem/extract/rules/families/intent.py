@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from graphmem.extract.base import SELF
 from graphmem.extract.rules.clause import Clause, Finding, Rule, each
 from graphmem.extract.rules.lexicon import (
-    ACTIVITY_NOUNS, ACTIVITY_VERBS, SPOKEN_LANGUAGES, TRIP_NOUNS, dobjs, has_prt, imperative,
-    pobjs, said_as_habit)
+    ACTIVITY_NOUNS, ACTIVITY_VERBS, ASKED_FOR, SPOKEN_LANGUAGES, TRIP_NOUNS, dobjs, has_prt,
+    imperative, pobjs, said_as_habit)
 from graphmem.extract.rules.parties import VAGUE, Speech
 from graphmem.extract.rules.phrases import gerund, phrase, trips, verb_phrase
 from graphmem.extract.rules.slots import value_slot
@@ -79,7 +79,8 @@ def hobby(clause: Clause, speech: Speech) -> list[Finding]:
                   and c.pos_ == "NOUN"][-1:]  # "a Sunday football league" -> football
         out += [Finding(s, "HOBBY", sport, "activity") for s in clause.subjects for sport in sports]
         played = [n for t in dobjs(verb) if (n := phrase(t))
-                  and t.lemma_.lower() not in ("role", "part", "game", "trick", "card", "music")]
+                  and t.lemma_.lower() not in ("role", "part", "game", "trick", "card", "music")
+                  and t.lemma_.lower() not in ASKED_FOR]  # "..., any tips for shin splints"
         out += each(clause, lambda s: [Finding(s, "HOBBY", n, "activity") for n in played])
     elif lemma == "go":
         for c in verb.children:

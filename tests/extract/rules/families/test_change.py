@@ -379,3 +379,17 @@ def test_a_couple_parted_and_a_giving_up_before_a_negated_clause(
     be parted from), and the clause after a semicolon ("my hands are not steady") negated
     the giving up before it."""
     assert expected in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("moved from Brightwell to Redgate Partners in March, same role though",
+     {("Bob", "WORKS_AT", "Brightwell", "retract"),
+      ("Bob", "WORKS_AT", "Redgate Partners", "assert")}),
+    ("Moved from Ghent to Leuven in May.",
+     {("Bob", "LIVES_IN", "Ghent", "retract"), ("Bob", "LIVES_IN", "Leuven", "assert")}),
+    ("Moved over to Kotlin last year, loving it.", set()),  # a language: no home, no job
+])
+def test_a_move_from_one_firm_to_another_is_a_change_of_job(
+        extractor: RuleExtractor, text: str, expected: set[Triple]) -> None:
+    found = {t for t in triples(said(extractor, text)) if t[1] in ("WORKS_AT", "LIVES_IN")}
+    assert found == expected

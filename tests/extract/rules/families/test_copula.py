@@ -197,3 +197,12 @@ def test_a_title_the_parser_reads_as_a_modifier(extractor: RuleExtractor, text: 
                                                 title: str) -> None:
     """"a paramedic doing night shifts" parsed as one phrase about shifts."""
     assert ("Bob", "JOB_TITLE", title, "assert") in triples(said(extractor, text))
+
+
+def test_a_title_denied_beside_the_right_one_is_left(extractor: RuleExtractor) -> None:
+    found = said(extractor, "I'm not a paralegal, I'm a legal secretary.")
+    assert {("Bob", "JOB_TITLE", "paralegal", "retract"),
+            ("Bob", "JOB_TITLE", "legal secretary", "assert")} <= triples(found)
+    assert not [f for f in found.facts if f.corrects]  # no cue: a change, not a slip
+    assert not [t for t in triples(said(extractor, "I'm not a lawyer, but is this clause "
+                                                   "enforceable?")) if t[1] == "JOB_TITLE"]

@@ -88,3 +88,12 @@ def test_a_sport_that_is_a_verb_too_started(extractor: RuleExtractor) -> None:
     assert ("Bob", "PLAYS_SPORT", "squash", "assert") in triples(
         said(extractor, "started squash twice a week at a club"))
     assert not triples(said(extractor, "I started to squash the bugs"))
+
+
+@pytest.mark.parametrize("text", [
+    "I play hurling on Saturdays with the Ballyboden lads, any tips for my first final",
+    "I play chess most evenings, any advice for the Sicilian?",
+])
+def test_what_a_message_asks_for_is_no_hobby(extractor: RuleExtractor, text: str) -> None:
+    found = {t[2] for t in triples(said(extractor, text)) if t[1] == "HOBBY"}
+    assert found and not found & {"tips", "advice"}
