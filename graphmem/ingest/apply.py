@@ -163,6 +163,7 @@ class TimelineEditor:
             for other in also:
                 self._retract(self.key_of(other), other)
         else:
+            st = self._firm_by_short_name(key, st)
             self._assert(key, st)
             for done in [*self._carried_out(st), *self._outgrown(st)]:
                 self._retract(self.key_of(done), done)
@@ -241,13 +242,29 @@ class TimelineEditor:
         """"I left Nimbus" ends "works at Nimbus Cloudworks": a retraction naming no current
         value of its timeline moves to the one current value whose name begins with its
         words (people shorten names when they end them). Otherwise it stays as it is."""
+        named = self._named_by_start(key, st)
+        return self._ending(st, named) if named is not None else st
+
+    def _firm_by_short_name(self, key: str, st: Statement) -> Statement:
+        """"first month at Halvorsen done" restates "works at Halvorsen Analytics": a firm or
+        school named by the first words of the current one is that one, not a new employer
+        (which would end the old one, and the title held there)."""
+        if st.predicate not in ("WORKS_AT", "STUDIES_AT"):
+            return st
+        named = self._named_by_start(key, st)
+        return st if named is None else replace(st, object_id=named.object_id,
+                                                object_name=named.object_name)
+
+    def _named_by_start(self, key: str, st: Statement) -> Fact | None:
+        """The one current fact of the statement's timeline whose value's name begins with
+        the words of the statement's value, when the statement names no current value."""
         current = [f for f in self._timelines[key].values()
                    if f.status is FactStatus.ACTIVE and f.valid_at(st.valid_from)]
         short = st.object_name.casefold().strip()
         if not short or any(f.object_id == st.object_id for f in current):
-            return st
+            return None
         named = [f for f in current if f.object_name.casefold().startswith(short + " ")]
-        return self._ending(st, named[0]) if len(named) == 1 else st
+        return named[0] if len(named) == 1 else None
 
     def _also_ended(self, key: str, st: Statement) -> list[Statement]:
         """The retractions a retraction brings with it (``PredicateSpec.also_ends``): of the

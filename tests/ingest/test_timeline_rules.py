@@ -53,6 +53,21 @@ def test_restating_merges_instead_of_duplicating(ingestor: Ingestor, store: Grap
     assert stored[0].confidence == pytest.approx(0.84)
 
 
+def test_a_firm_named_by_its_first_word_is_the_current_one(ingestor: Ingestor,
+                                                          store: GraphStore, tenant: str) -> None:
+    """"first month at Halvorsen done" restates "works at Halvorsen Analytics": no new
+    employer, so nothing (the title held there included) is ended."""
+    first = ingestor.add_facts(tenant, [fact("WORKS_AT", "Halvorsen Analytics", 1),
+                                        fact("JOB_TITLE", "platform lead", 1)])
+    again = ingestor.add_facts(tenant, [fact("WORKS_AT", "Halvorsen", 3)])
+
+    assert again.created == [] and [f.id for f in again.confirmed] == [first.created[0].id]
+    assert current(store, tenant) == {("WORKS_AT", "Halvorsen Analytics"),
+                                      ("JOB_TITLE", "platform lead")}
+    moved = ingestor.add_facts(tenant, [fact("WORKS_AT", "Halvorsen Group", 5)])
+    assert [f.object_name for f in moved.created] == ["Halvorsen Group"]  # another firm
+
+
 def test_a_restatement_that_moves_the_start_earlier_gives_the_fact_its_words(
         ingestor: Ingestor, store: GraphStore, embedder: Embedder, tenant: str) -> None:
     """The fact's text names the start it holds from: the later statement that moved it

@@ -101,10 +101,13 @@ _FUTURE_CUES = re.compile(
     r"\b(?:will|'ll|going\s+to|gonna|plan|planning|remind|need\s+to|have\s+to|has\s+to|must|"
     r"by|upcoming|coming|soon|hope|hoping|want|wants|next|tomorrow|tonight|can't\s+wait|"
     r"looking\s+forward|scheduled|booked|due)\b", _I)
+#: "since my trip to Argentina in May": since an event, which is past (not the "since" of a
+#: reason: "since we're moving in May").
+SINCE_AN_EVENT = re.compile(r"\bsince\s+(?:my|our|the|his|her|their)\b", _I)
 _PAST_CUES = re.compile(
     r"\b(?:was|were|did|had|went|got|ago|last|yesterday|used\s+to|took|made|saw|met|came|left|"
     r"bought|began|sold|ran|won|lost|found|gave|spent|felt|told|wrote|flew|drove)\b"
-    r"|\b\w{2,}[^\We]ed\b", _I)
+    r"|\b\w{2,}[^\We]ed\b|" + SINCE_AN_EVENT.pattern, _I)
 _PERFECT = re.compile(r"\b(?:have|has|'ve|'s|had)\s+(?:\w+\s+)?(?:been|lived|worked|used|known|had|"
                       r"studied|played|done|owned|taught)\b", _I)
 

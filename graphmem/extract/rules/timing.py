@@ -9,11 +9,13 @@ a finding takes the one in its own clause, read in the direction its kind of tim
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Finding
-from graphmem.extract.rules.timeexpr import TimeSpan, has_time_cue, resolve, resolve_range
+from graphmem.extract.rules.timeexpr import (SINCE_AN_EVENT, TimeSpan, has_time_cue, resolve,
+                                             resolve_range)
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -52,6 +54,10 @@ def time_of(finding: Finding, sent: Span, when: datetime) -> TimeSpan | None:
     span = resolve(text, when, prefer=prefer)  # type: ignore[arg-type]
     if span is not None and finding.timing == "start" and _VAGUE.search(span.text):
         return None  # "for a few weeks now" does not say when it began
+    if span is not None and span.relation == "at" and SINCE_AN_EVENT.search(
+            text[:max(text.find(span.text), 0)]):
+        # "I eat meat again since my trip to Argentina in May": since then, not until its end
+        return replace(span, relation="since")
     return span
 
 

@@ -6,10 +6,12 @@ from datetime import UTC, datetime
 
 import pytest
 
+from graphmem.extract.rules import RuleExtractor
 from graphmem.extract.rules.clause import Finding, Timing
 from graphmem.extract.rules.parties import Party
 from graphmem.extract.rules.timeexpr import TimeSpan
 from graphmem.extract.rules.timing import validity
+from tests.extract.rules.conftest import said
 
 WHEN = datetime(2024, 6, 12, tzinfo=UTC)
 MARCH = TimeSpan(datetime(2024, 3, 1, tzinfo=UTC), datetime(2024, 4, 1, tzinfo=UTC), "month")
@@ -35,3 +37,14 @@ def test_a_findings_interval_follows_its_kind_of_time(
         timing: Timing, action: str, span: TimeSpan | None,
         expected: tuple[datetime, datetime | None]) -> None:
     assert validity(finding(timing, action), span, WHEN) == expected
+
+
+@pytest.mark.parametrize(("text", "start"), [
+    # since an event in a month: since then, whether the clause states or ends something
+    ("I eat meat again since my trip to Chile in March.", datetime(2024, 3, 1, tzinfo=UTC)),
+    ("I've been vegan since our holiday in March.", datetime(2024, 3, 1, tzinfo=UTC)),
+])
+def test_since_an_event_dated_by_a_month_is_since_that_month(
+        extractor: RuleExtractor, text: str, start: datetime) -> None:
+    found = said(extractor, text).facts
+    assert found and {f.valid_from for f in found if f.predicate == "DIET"} == {start}
