@@ -37,6 +37,22 @@ OCCUPATIONS = frozenset({
     "devops", "sre", "owner", "janitor", "professional", "pastor", "priest", "rabbi",
     "counselor", "planner", "strategist", "illustrator", "animator", "composer", "player",
     "dev", "executive", "practitioner", "paralegal", "educator", "associate", "apprentice",
+    # trades and professions a new user's trial found missing ("I'm a solicitor at ...")
+    "solicitor", "barrister", "brewer", "brewmaster", "butcher", "bartender", "auditor",
+    "actuary", "advisor", "adviser", "trader", "underwriter", "reporter", "interpreter",
+    "geologist", "carer", "nanny", "cleaner", "steward", "stewardess", "courier", "gardener",
+    "landscaper", "florist", "tailor", "barber", "beautician", "cofounder", "co-founder",
+    "inspector", "detective", "surveyor", "sommelier", "winemaker", "distiller", "roaster",
+    "optician", "optometrist", "radiographer", "sonographer", "phlebotomist", "dietitian",
+    "dietician", "nutritionist", "physiotherapist", "physio", "podiatrist", "chiropractor",
+    "lifeguard", "curator", "archivist", "dispatcher", "foreman", "supervisor", "welder",
+    "machinist", "joiner", "glazier", "roofer", "plasterer", "locksmith", "upholsterer",
+    "jeweller", "jeweler", "goldsmith", "sculptor", "bookkeeper", "copywriter", "publicist",
+    "diplomat", "judge", "magistrate", "notary", "clinician", "anaesthetist", "anesthesiologist",
+    "pediatrician", "paediatrician", "cardiologist", "radiologist", "dermatologist",
+    "oncologist", "neurologist", "obstetrician", "orthodontist", "hygienist",
+    "zoologist", "ecologist", "botanist", "astronomer", "archaeologist", "historian",
+    "linguist", "sociologist", "anthropologist", "philosopher", "technologist",
 })
 EVENT_NOUNS = frozenset({
     "class", "concert", "conference", "meeting", "festival", "party", "wedding", "show", "game",

@@ -206,3 +206,13 @@ def test_a_title_denied_beside_the_right_one_is_left(extractor: RuleExtractor) -
     assert not [f for f in found.facts if f.corrects]  # no cue: a change, not a slip
     assert not [t for t in triples(said(extractor, "I'm not a lawyer, but is this clause "
                                                    "enforceable?")) if t[1] == "JOB_TITLE"]
+
+
+@pytest.mark.parametrize(("text", "title", "employer"), [
+    ("now I'm a barrister at Hale Chambers in Leeds.", "barrister", "Hale Chambers"),
+    ("I'm a sommelier at Osteria Lucca these days.", "sommelier", "Osteria Lucca"),
+])
+def test_a_trade_said_with_where_it_is_plied(extractor: RuleExtractor, text: str, title: str,
+                                             employer: str) -> None:
+    found = triples(said(extractor, text))
+    assert {("Bob", "JOB_TITLE", title, "assert"), ("Bob", "WORKS_AT", employer, "assert")} <= found
