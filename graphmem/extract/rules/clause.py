@@ -250,7 +250,7 @@ def _hypothetical(verb: Token) -> bool:
             head = node.head
             if head.lemma_ in ("wish", "wonder", "imagine", "want", "hope") and not _spliced(node) \
                     or head.lemma_ in ("ask", "say", "tell") and node.dep_ != "conj" \
-                    and not _joined_before(node):
+                    and not _joined_before(node) and not _spliced(node):
                 return True  # not "said goodbye to Melbourne and moved to Dubai"
             if node.dep_ == "ccomp" and node.i > head.i and _denied(head):
                 # "it's not true that I live there"; not "I got poached by Mozilla, so I'm no
@@ -274,7 +274,8 @@ def _spliced(clause: Token) -> bool:
     return clause.dep_ == "ccomp" and clause.i < head.i and any(
         c.dep_ in ("nsubj", "nsubjpass") for c in clause.children) and any(
         t.lower_ in (",", ";", "-", "—") for t in clause.doc[clause.i:head.i]) and any(
-        c.i > head.i and c.dep_ in ("dobj", "xcomp", "ccomp", "prep") for c in head.children)
+        c.i > head.i and c.dep_ in ("dobj", "xcomp", "ccomp", "prep", "advcl")
+        for c in head.children)
 
 
 def _joined_before(clause: Token) -> bool:
