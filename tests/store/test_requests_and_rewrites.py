@@ -113,7 +113,8 @@ def test_rewritten_facts_and_entities_are_found_by_their_new_words_only(
     porto = lisbon.model_copy(update={"name": "Porto", "aliases": ["Oporto"]})
     madrid = Entity(tenant=tenant, scope_key=ALICE.key, name="Madrid")
     moved = lived.model_copy(update={"object_id": porto.id, "object_name": "Porto",
-                                     "text": "Alice lives in Porto.", "episode_ids": [new_episode.id]})
+                                     "text": "Alice lives in Porto.",
+                                     "episode_ids": [new_episode.id]})
     visits = lived.model_copy(update={"id": "fact-visits", "predicate": "HAS_VISITED",
                                       "object_id": madrid.id, "object_name": "Madrid",
                                       "text": "Alice visited Madrid.", "timeline_key": "visits",

@@ -39,9 +39,10 @@ _FOR_A_JOB = JOB_NOUNS | {"work", "contract", "promotion", "company", "employer"
 def moved_to_a_job(place: Token, message: str, towns: frozenset[str]) -> bool:
     """Whether a name one moved to is a new job, not a home: a company ("moved to Brightline
     Health"), any name but a place's after "moved over to" ("moved over to Deloitte"), or a
-    firm in a message about work ("left my job at Acme and moved to Google", "made the move
-    to Stripe, my new team is great"; not one of ``towns`` the tagger took for one: "work was
-    hard, so we moved to Bristol"). Not "moved to Tartu over the holidays", nor a move made
+    firm in a message about work or with a title ("left my job at Acme and moved to Google",
+    "made the move to Stripe as a product manager"; a name the tagger took for a town too,
+    unless ``towns`` knows it: "work was hard, so I moved to Bristol"). Not "moved
+    to Tartu over the holidays", nor a move made
     for a job ("moved to Tartu for a new job": the job is there) or by a household ("we moved
     to Tartu last year, work is fine")."""
     verb = _mover(place)

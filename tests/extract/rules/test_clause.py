@@ -56,7 +56,8 @@ def test_a_clause_that_says_how_long_it_has_held(extractor: RuleExtractor, text:
 @pytest.mark.parametrize(("text", "expected"), [
     ("My boss is Priya Nair, she wants the slides by Monday.",
      {("Bob", "REPORTS_TO", "Priya Nair", "assert")}),
-    ("I moved to Ghent, my sister wants to visit in May.", {("Bob", "LIVES_IN", "Ghent", "assert")}),
+    ("I moved to Ghent, my sister wants to visit in May.",
+     {("Bob", "LIVES_IN", "Ghent", "assert")}),
     ("I moved to Lyon, my mum is asking if you know a good removals firm.",
      {("Bob", "LIVES_IN", "Lyon", "assert")}),  # not what she asks
     ("I live in Rome, I wish.", set()),  # what is wished comes after the verb, or is this
