@@ -226,8 +226,9 @@ def _speakers(token: Token) -> bool:
     node = token
     while node.pos_ not in ("VERB", "AUX") and node.head.i != node.i:
         node = node.head
+    # the subject the noun is part of is not someone else ("my manager Greta Lund asked me")
     return not any(_someone_else(s) for s in node.children
-                   if s.dep_ in ("nsubj", "nsubjpass") and s.i != token.i)
+                   if s.dep_ in ("nsubj", "nsubjpass") and token not in s.subtree)
 
 
 def _someone_else(subject: Token) -> bool:

@@ -58,6 +58,8 @@ def test_someone_elses_or_a_wished_for_mention_is_not_the_speakers(
     ("My VW Vento needs new tires before the rains.", {("Bob", "DRIVES", "VW Vento", "assert")}),
     ("My manager Oksana wants the quarterly deck by Friday.",
      {("Bob", "REPORTS_TO", "Oksana", "assert")}),
+    ("my manager Henrik Dahl asked me to cover the Friday shift",  # the subject he is part of
+     {("Bob", "REPORTS_TO", "Henrik Dahl", "assert")}),
 ])
 def test_a_passing_mention_in_a_chat_message(extractor: RuleExtractor, text: str,
                                              expected: set[tuple[str, str, str, str]]) -> None:
