@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from graphmem.extract.rules.render import ended
 from graphmem.ingest import held_with
 from graphmem.ingest.fulfilled import carried_out, planned_predicates
-from graphmem.ingest.shortnames import shortened
+from graphmem.ingest.shortnames import begun_by, shortened
 from graphmem.ingest.normalise import (merge_confidence, normalise, restated_by, value_of,
                                        with_evidence)
 from graphmem.models import (
@@ -125,7 +125,7 @@ class TimelineEditor:
         :meth:`_end_held_with` will read beside them (a job's title and manager), so
         finishing costs no second round trip."""
         keys = [self.key_of(st) for st in statements]
-        held = self._held_slots(keys)
+        held = held_with.slots(self.registry, keys)
         self._load_keys([*keys, *(k for own, inner in held.items() for k in [own, *inner])])
 
     def load_facts(self, facts: list[Fact]) -> None:
@@ -226,9 +226,8 @@ class TimelineEditor:
         (see ``PredicateSpec.left``): the retraction moves to the one other leavable
         slot whose current value it names. Otherwise it stays as it is."""
         spec = self.registry.spec(st.predicate, _cardinality(st.cardinality))
-        if not spec.left or any(f.status is FactStatus.ACTIVE and f.object_id == st.object_id
-                                and f.valid_at(st.valid_from)
-                                for f in self._timelines[key].values()):
+        if not spec.left or any(f.object_id == st.object_id
+                                for f in self._held(key, st.valid_from)):
             return st
         others = [p for p, s in self.registry.specs.items() if s.left and p != st.predicate]
         named = st.object_name.casefold()
@@ -258,13 +257,16 @@ class TimelineEditor:
     def _named_by_start(self, key: str, st: Statement) -> Fact | None:
         """The one current fact of the statement's timeline whose value's name begins with
         the words of the statement's value, when the statement names no current value."""
-        current = [f for f in self._timelines[key].values()
-                   if f.status is FactStatus.ACTIVE and f.valid_at(st.valid_from)]
-        short = st.object_name.casefold().strip()
-        if not short or any(f.object_id == st.object_id for f in current):
+        held = self._held(key, st.valid_from)
+        if any(f.object_id == st.object_id for f in held):
             return None
-        named = [f for f in current if f.object_name.casefold().startswith(short + " ")]
-        return named[0] if len(named) == 1 else None
+        begun = begun_by(st.object_name, [f.object_name for f in held])
+        return None if begun is None else held[begun]
+
+    def _held(self, key: str, at: datetime) -> list[Fact]:
+        """The facts of timeline ``key`` that hold at ``at``, as this edit has them."""
+        return [f for f in self._timelines[key].values()
+                if f.status is FactStatus.ACTIVE and f.valid_at(at)]
 
     def _also_ended(self, key: str, st: Statement) -> list[Statement]:
         """The retractions a retraction brings with it (``PredicateSpec.also_ends``): of the
@@ -277,8 +279,7 @@ class TimelineEditor:
         if st.object_id:
             objects = {st.object_id}
         else:
-            objects = {f.object_id for f in self._timelines[key].values()
-                       if f.status is FactStatus.ACTIVE and f.valid_at(st.valid_from)}
+            objects = {f.object_id for f in self._held(key, st.valid_from)}
         current = [f for f in self._current_of(st, others) if f.valid_from < st.valid_from]
         ended = [f for f in current if f.object_id in objects]
         if not ended and st.object_name:  # "sold the Focus" ends driving the "Ford Focus"
@@ -316,21 +317,12 @@ class TimelineEditor:
         """
         kind = st.object_name
         spec = self.registry.spec(st.predicate, _cardinality(st.cardinality))
-        if spec.cardinality is not Cardinality.MANY or not _KIND.fullmatch(kind) or any(
-                f.status is FactStatus.ACTIVE and f.valid_at(st.valid_from)
-                for f in self._timelines[key].values()):
+        if spec.cardinality is not Cardinality.MANY or not _KIND.fullmatch(kind) \
+                or self._held(key, st.valid_from):
             return []
-        stored = self.store.list_facts(self.tenant, FactQuery(
-            scope_keys=[st.scope_key], predicates=[st.predicate], entity_id=st.subject_id,
-            time=TimeFilter(as_of=st.valid_from), limit=200))
-        loaded = [f for timeline in self._timelines.values() for f in timeline.values()]
-        facts = {f.id: f for f in [*stored, *loaded]}  # the editor's copy wins
         said = re.compile(rf"\b{re.escape(kind)}(?:s|es)?\b", re.IGNORECASE)
-        return [f for f in facts.values()
-                if f.status is FactStatus.ACTIVE and f.valid_at(st.valid_from)
-                and (f.subject_id, f.predicate, f.scope_key) == (st.subject_id, st.predicate,
-                                                                st.scope_key)
-                and f.object_name[:1].isupper() and f.object_id != st.object_id
+        return [f for f in self._current_of(st, [st.predicate])
+                if f.object_name[:1].isupper() and f.object_id != st.object_id
                 and said.search(f.text.replace(f.object_name, " ")) is not None]
 
     def _assert(self, key: str, st: Statement) -> None:
@@ -434,27 +426,11 @@ class TimelineEditor:
             "expired_at": None})
         return with_evidence(marker, [evidence])
 
-    def _held_slots(self, keys: Iterable[str]) -> dict[str, list[str]]:
-        """For each holding value among ``keys`` or held within one (a job; its title):
-        the holding timeline's key and the keys of the timelines held within it."""
-        held_by = self.registry.held_families()
-        holder_of = {family: holder for holder, fams in held_by.items() for family in fams}
-        slots: dict[str, list[str]] = {}
-        for key in keys:
-            parts = key.rsplit("|", 3)
-            scope, subject, family, per_object = parts if len(parts) == 4 else ("", "", "", "")
-            holder = family if family in held_by else holder_of.get(family)
-            if per_object == "*" and holder is not None:
-                own = timeline_key(scope, subject, holder, Cardinality.ONE, "")
-                slots[own] = [timeline_key(scope, subject, f, Cardinality.ONE, "")
-                              for f in held_by[holder]]
-        return slots
-
     def _end_held_with(self) -> list[str]:
         """End the facts held within a value that changed (see :mod:`held_with`), in every
         subject whose holding or held timeline this edit loaded. Returns the timelines
         that got a marker."""
-        slots = self._held_slots(list(self._timelines))
+        slots = held_with.slots(self.registry, self._timelines)
         self._load_keys([k for own, held in slots.items() for k in [own, *held]])
         touched: list[str] = []
         for own, held in slots.items():

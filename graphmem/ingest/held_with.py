@@ -17,9 +17,29 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from graphmem.models import Evidence, Fact, FactStatus
+from graphmem.models import Cardinality, Evidence, Fact, FactStatus
+from graphmem.predicates import PredicateRegistry
+from graphmem.temporal import timeline_key
 
 _LIVE = (FactStatus.ACTIVE, FactStatus.FORGOTTEN)
+
+
+def slots(registry: PredicateRegistry, keys: Iterable[str]) -> dict[str, list[str]]:
+    """For each holding value among the timeline ``keys`` or held within one (a job; its
+    title): the holding timeline's key and the keys of the timelines held within it, so
+    both sides are loaded (and read by :func:`endings`) together."""
+    held_by = registry.held_families()
+    holder_of = {family: holder for holder, fams in held_by.items() for family in fams}
+    found: dict[str, list[str]] = {}
+    for key in keys:
+        parts = key.rsplit("|", 3)
+        scope, subject, family, per_object = parts if len(parts) == 4 else ("", "", "", "")
+        holder = family if family in held_by else holder_of.get(family)
+        if per_object == "*" and holder is not None:
+            own = timeline_key(scope, subject, holder, Cardinality.ONE, "")
+            found[own] = [timeline_key(scope, subject, f, Cardinality.ONE, "")
+                          for f in held_by[holder]]
+    return found
 
 
 def endings(holding: Iterable[Fact], held: Iterable[Fact]) -> list[tuple[Fact, Evidence]]:

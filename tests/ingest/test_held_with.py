@@ -4,10 +4,12 @@ structured path, on both stores."""
 
 from __future__ import annotations
 
+from graphmem.ingest.held_with import slots
 from graphmem.ingest.pipeline import Ingestor
-from graphmem.models import FactStatus
+from graphmem.models import Cardinality, FactStatus
+from graphmem.predicates import PredicateRegistry
 from graphmem.store.base import FactQuery, GraphStore
-from graphmem.temporal import TimeFilter
+from graphmem.temporal import TimeFilter, timeline_key
 from tests.ingest.helpers import ALICE, day, fact
 from tests.ingest.test_pipeline_change import ingestor, rules, slot, tell  # noqa: F401 (fixtures)
 
@@ -105,3 +107,17 @@ def test_a_dated_leaving_ahead_keeps_the_job_until_its_day(
     assert slot(store, tenant, "WORKS_AT", as_of=day(3, 20)) == {"Acme"}
     assert slot(store, tenant, "WORKS_AT", as_of=day(4, 2)) == set()
     assert slot(store, tenant, "JOB_TITLE", as_of=day(4, 2)) == set()
+
+
+def test_a_job_and_what_is_held_within_it_are_found_from_either_side() -> None:
+    registry = PredicateRegistry()
+    family = registry.spec("WORKS_AT").family
+    job = timeline_key("u:maya", "e1", family, Cardinality.ONE, "")
+    title = timeline_key("u:maya", "e1", registry.spec("JOB_TITLE").family,
+                         Cardinality.ONE, "")
+    hobby = timeline_key("u:maya", "e1", registry.spec("PLAYS").family,
+                         registry.spec("PLAYS").cardinality, "o1")
+    from_job, from_title = slots(registry, [job]), slots(registry, [title])
+    assert from_job == from_title
+    assert title in from_job[job]
+    assert slots(registry, [hobby]) == {}

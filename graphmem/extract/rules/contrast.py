@@ -135,14 +135,21 @@ def deny(findings: list[Finding], sent: Span) -> list[Finding]:
     return findings
 
 
+# The cues of a correction, shared by the patterns below so that each is written once:
+#: a speaker owning up to a mistake: "my bad", "my mistake";
+_OWNED_UP = r"my\s+(?:bad|mistake)"
+#: a mistake named as one: "typo", "correction", "small fix";
+_NAMED_FIX = r"typo|corrections?|(?:small|quick)\s+fix|fix"
+#: words said wrongly: "mixed up my words", "ignore what I said".
+_MIXED_UP = (r"(?:i\s+)?mixed\s+up\s+my\s+words|(?:i\s+)?got\s+my\s+words\s+mixed\s+up"
+             r"|(?:ignore|forget|disregard)\s+what\s+i\s+said")
 #: Words a correction opens with: "Sorry, ...", "Actually, ...", "Oops, ...".
-_CUE_WORDS = (r"(?:actually|sorry|correction|oops|(?:no,?\s+)?wait|my\s+(?:bad|mistake)"
+_CUE_WORDS = (rf"(?:actually|sorry|correction|oops|(?:no,?\s+)?wait|{_OWNED_UP}"
               r"|let\s+me\s+(?:correct|fix)\s+(?:that|myself)|i\s+got\s+that\s+wrong"
               r"|i\s+confused\s+(?:the\s+terms|them|the\s+two)|to\s+be\s+clear"
               # "Mixed up my words earlier, it's powerlifting", "Ignore what I said about
               # Scala; it's Python that I use"
-              r"|(?:i\s+)?mixed\s+up\s+my\s+words(?:\s+earlier)?|(?:i\s+)?got\s+my\s+words\s+"
-              r"mixed\s+up|(?:ignore|forget|disregard)\s+what\s+i\s+said(?:\s+about\s+[^\s,;]+)?)")
+              rf"|(?:{_MIXED_UP})(?:\s+earlier|\s+about\s+[^\s,;]+)?)")
 _POINTING = r"(?:it|that|this)(?:'s|\s+(?:is|was))"
 #: What a sentence read by :func:`correction` looks like, for the sentence gate: "it was
 #: Lisbon, not Porto", "I meant Lisbon, not Porto", "Sorry, I meant Lisbon", "Sorry, I mean
@@ -152,15 +159,15 @@ CORRECTION = re.compile(rf"\b(?:{_POINTING}|i\s+meant)\s+[^,]+,?\s*not\s"
                         rf"|^\W*(?:(?:{_CUE_WORDS}|no)\W+)+(?:i\s+mean|{_POINTING})\s"
                         rf"|^\W*(?:{_CUE_WORDS}\W+)+[^.!?]*\bnot\s"
                         r"|\bi\s+said\s+[^.!?]+?(?:,|\bbut\b)\s*(?:it's|it\s+is|it\s+was|i\s+meant)\s"
-                        r"|^\W*(?:typo|(?:small|quick)\s+fix|fix|correction|autocorrect)\b",
+                        rf"|^\W*(?:{_NAMED_FIX}|autocorrect)\b",
                         re.IGNORECASE)
 #: "Typo earlier: Dart, not Python", "Small fix: Seattle, not São Paulo", "Autocorrect changed
 #: it, I'm in São Paulo, not Amsterdam", "lol correction: the company is X, not Y": a cue (after
 #: chat's interjections), then the right value and the wrong one.
 _FRAGMENT = re.compile(
     r"^\W*(?:(?:lol|lmao|haha|oops|whoops|ugh|ok|okay|so|um|oh|ah)\W+)*"
-    r"(?:(?:sorry,?\s+)?typo(?:\s+(?:earlier|in\s+my\s+last\s+message))?|(?:small|quick)\s+fix"
-    r"|fix|correction|autocorrect[^,:;]*|mixed\s+up\s+my\s+words(?:\s+earlier)?)"
+    rf"(?:sorry,?\s+)?(?:{_NAMED_FIX}|autocorrect[^,:;]*|{_MIXED_UP})"
+    r"(?:\s+(?:earlier|in\s+my\s+last\s+message))?"
     # the value's label may be any one word: "correction: the compayn is X, not Y"
     r"\s*[,:;\-\u2013\u2014]\s*(?:it's\s+|it\s+is\s+|i\s+meant\s+|the\s+(?:[\w-]+|"
     + SLOT_LABELS + r")\s+is\s+|"
@@ -263,8 +270,8 @@ def after_correction_heading(message: str, sent: Span) -> bool:
 
 
 #: A heading that announces a correction: "Correction about earlier:", "small fix:".
-_CORRECTION_HEADING = re.compile(r"\b(?:corrections?|correcting|typo|fix|my\s+(?:bad|mistake)|"
-                                 r"i\s+misspoke)\b", re.IGNORECASE)
+_CORRECTION_HEADING = re.compile(rf"\b(?:{_NAMED_FIX}|correcting|{_OWNED_UP}|i\s+misspoke)\b",
+                                 re.IGNORECASE)
 
 
 #: The last sentence of a text.
@@ -272,9 +279,7 @@ _LAST_SENTENCE = re.compile(r"[^.!?]*[.!?:]*$")
 
 
 #: Cues that own a slip of the tongue, after which a value in lower case is the right one.
-_SLIP_CUE = re.compile(r"^\W*(?i:(?:i\s+)?mixed\s+up\s+my\s+words|(?:i\s+)?got\s+my\s+words\s+"
-                       r"mixed\s+up|(?:ignore|forget|disregard)\s+what\s+i\s+said|typo|i\s+meant|"
-                       r"correction|my\s+(?:bad|mistake))")
+_SLIP_CUE = re.compile(rf"^\W*(?i:{_MIXED_UP}|typo|i\s+meant|correction|{_OWNED_UP})")
 #: A sentence that opens as a correction.
 _CUE = re.compile(rf"^\W*{_CUE_WORDS}\b", re.IGNORECASE)
 #: Subjects of a correction that points back at a value said before: "it was Lisbon".

@@ -42,7 +42,7 @@ from graphmem.extract.rules.shorthand import plain_correction
 from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.questions import told_part
-from graphmem.extract.rules.lexicon import OCCUPATIONS
+from graphmem.extract.rules.occupations import OCCUPATIONS
 from graphmem.extract.rules.message_facts import (dedupe, latest_endings, named_pets,
                                                   starts_ahead)
 from graphmem.extract.rules.slots import CAR_WORDS, DIETS, PHONE_WORDS, SPORTS, value_slot

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 from graphmem.extract.rules.contrast import BARE_CORRECTION, CORRECTION
 from graphmem.extract.rules.families import FAMILIES
 from graphmem.extract.rules.lexicon import (
-    ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, OCCUPATIONS, POSSESSIONS, TRIP_NOUNS,
-    inflections)
+    ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, POSSESSIONS, TRIP_NOUNS, inflections)
+from graphmem.extract.rules.occupations import OCCUPATIONS
 from graphmem.extract.rules.parties import KIN, PETS, PROJECT_NOUNS
 from graphmem.extract.rules.questions import asks, presupposed
 from graphmem.extract.rules.slots import (

@@ -24,7 +24,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Action, Finding
-from graphmem.extract.rules.lexicon import OCCUPATIONS, capitalised, is_place, pobjs
+from graphmem.extract.rules.lexicon import capitalised, is_place, pobjs
+from graphmem.extract.rules.occupations import OCCUPATIONS
 from graphmem.extract.rules.owners import noun_owner
 from graphmem.extract.rules.parties import PETS, Party, Speech, antecedent, is_person_name
 from graphmem.extract.rules.phrases import phrase

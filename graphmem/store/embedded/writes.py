@@ -37,11 +37,12 @@ def vector_rows(records: list[Entity] | list[Fact]) -> Rows:
     batch's 500 vectors of 384 Python floats each took more of a write's time to convert
     twice than any statement. Of one dimension (:meth:`WriteBatch.refuse_foreign`)."""
     # the last record of an id is the one written (write_entities, write_facts)
-    given = [r for r in {r.id: r for r in records}.values() if r.embedding is not None]
+    given = {r.id: r.embedding for r in {r.id: r for r in records}.values()
+             if r.embedding is not None}
     if not given:
         return {}
-    matrix = _float32_matrix([r.embedding for r in given if r.embedding is not None])
-    return {r.id: matrix[i] for i, r in enumerate(given)}
+    matrix = _float32_matrix(list(given.values()))
+    return {record_id: matrix[i] for i, record_id in enumerate(given)}
 
 
 def _float32_matrix(vectors: list[list[float]]) -> npt.NDArray[np.float32]:

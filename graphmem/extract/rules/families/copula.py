@@ -26,6 +26,8 @@ from graphmem.extract.rules.slots import (
     is_language, married, slot_finding, value_name, value_slot)
 from graphmem.extract.rules.terms import TECH_LABEL
 from graphmem.extract.rules.titles import is_joined_title
+from graphmem.extract.rules.titled import (WORKPLACES, occupation_read_as_modifier,
+                                           title_instead, town_of_work, workplaces)
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -38,9 +40,6 @@ ATTITUDES = MappingProxyType({
     "obsessed": ("LOVES", ("with",)), "fond": ("LIKES", ("of",)), "crazy": ("LOVES", ("about",)),
     "allergic": ("ALLERGIC_TO", ("to",)), "based": ("LIVES_IN", ("in",)),
     "keen": ("LIKES", ("on",))})
-_WORKPLACES = frozenset({"bank", "hospital", "school", "university", "college", "clinic",
-                         "restaurant", "cafe", "bakery", "library", "museum", "startup", "agency",
-                         "firm", "factory", "store", "shop", "hotel", "airline", "company"})
 _FAVOURITE = re.compile(r"^favou?rite$", re.IGNORECASE)
 _PREDICATE_WORD = re.compile(r"[^A-Z0-9]+")
 
@@ -152,18 +151,6 @@ def passive_state(clause: Clause, speech: Speech) -> list[Finding]:
     return []
 
 
-def _title_instead(verb: Token) -> bool:
-    """Whether the sentence of a denied "I'm (not) a ..." says, in a clause of its own, what
-    the same subject is instead: "I'm not a customs broker, I'm a compliance officer"."""
-    subject = {c.lower_ for c in verb.children if c.dep_ == "nsubj"}
-    return bool(subject) and any(
-        other.i != verb.i and other.lemma_ == "be" and not any(
-            c.dep_ == "neg" for c in other.children)
-        and {c.lower_ for c in other.children if c.dep_ == "nsubj"} == subject
-        and any(c.dep_ == "attr" and is_occupation(c) for c in other.children)
-        for other in verb.sent)
-
-
 def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speech) -> list[Finding]:
     if _said_name(attr):
         # "I'm Dev", "I'm Omar, barista at Blue Bottle": a name (lexical.py), then the title
@@ -175,7 +162,7 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
     out: list[Finding] = []
     owner = possessor(attr)
     if owner == "name" and is_occupation(attr) and any(
-            c.dep_ == "poss" and c.lemma_.lower() in _WORKPLACES for c in attr.children):
+            c.dep_ == "poss" and c.lemma_.lower() in WORKPLACES for c in attr.children):
         owner = None  # "I'm the restaurant's general manager now": a title there
     if lemma in KIN and owner == "me" and speech.first_person and not clause.negated:
         predicate = KIN[lemma]
@@ -197,7 +184,7 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
                 for s in clause.subjects for t in pobjs(attr, ("with",))
                 if t.ent_type_ == "PERSON" or t.tag_ == "NNP"]
     if clause.negated and not clause.ended and owner is None and is_occupation(attr) \
-            and (title := phrase(attr)) and _title_instead(clause.verb):
+            and (title := phrase(attr)) and title_instead(clause.verb):
         # "I'm not a customs broker, I'm a compliance officer": the title denied is left (as
         # a slip when the sentence says it corrects one); the next clause says the right one
         return [Finding(s, "JOB_TITLE", title, "role", "retract") for s in clause.subjects]
@@ -209,7 +196,7 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
                 for s in clause.subjects for t in pobjs(attr, ("at",)) if (n := phrase(t))] \
             + [Finding(s, "LEARNING", field, "skill") for s in clause.subjects
                if (field := _field(attr)) and clause.tense == "present"]
-    attr = _occupation_read_as_modifier(attr) or attr
+    attr = occupation_read_as_modifier(attr) or attr
     if is_occupation(attr) and (clause.tense != "past" or clause.perfect
                                 or clause.lemma == "become"):
         title = phrase(attr)
@@ -225,8 +212,8 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
             return out + ended + ([Finding(s, "WORKS_AT", "", "organization", "retract")
                                    for s in clause.subjects]
                                   if any(c.lower_ == "retired" for c in past) else [])
-        employers = [t for t in _workplaces(attr, clause.verb) if (n := phrase(t))]
-        towns = _town_of_work(attr) if clause.tense == "present" and not employers else []
+        employers = [t for t in workplaces(attr, clause.verb) if (n := phrase(t))]
+        towns = town_of_work(attr) if clause.tense == "present" and not employers else []
         # "I'm a Perl developer": the language one writes most, too
         coded = title.split()[0] if title and attr.lemma_.lower() in _CODERS \
             and len(title.split()) == 2 and is_language(title.split()[0]) else None
@@ -240,20 +227,6 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
             out += [Finding(s, "LIVES_IN", n, "place", confidence=0.7)
                     for t in towns if (n := phrase(t))]
     return out
-
-
-def _occupation_read_as_modifier(attr: Token) -> Token | None:
-    """"I'm a paramedic doing night shifts": the parser reads "a paramedic doing night
-    shifts" as one noun phrase about shifts; the occupation right after its article is the
-    attribute, the gerund after it says what they do."""
-    if is_occupation(attr):
-        return None
-    first = attr.left_edge  # the article, on the phrase's head or on the occupation
-    job = attr.doc[first.i + 1] if first.dep_ == "det" and first.i + 1 < attr.i else None
-    if job is None or job.head.i != attr.i or job.dep_ not in ("amod", "compound", "nmod") \
-            or not is_occupation(job):
-        return None
-    return job if attr.doc[job.i + 1].tag_ == "VBG" else None
 
 
 def _field(student: Token) -> str | None:
@@ -277,24 +250,6 @@ def _said_name(attr: Token) -> bool:
     capitals ("CTO"), with no article, after the verb."""
     return attr.tag_ == "NNP" and attr.text[:1].isupper() and attr.text[1:].islower() \
         and attr.i > attr.head.i and not any(c.dep_ in ("det", "prep") for c in attr.children)
-
-
-def _town_of_work(title: Token) -> list[Token]:
-    """"I'm a sous chef in Bilbao": the city one works in, said of oneself with no
-    employer between, is where one lives. Not "a nurse at Children's Hospital in Boston":
-    a workplace's town may be a commute away, and a wrong home would end the right one."""
-    return [t for t in pobjs(title, ("in",)) if t.ent_type_ == "GPE"]
-
-
-def _workplaces(title: Token, verb: Token) -> list[Token]:
-    """Where a title is held: "a nurse at St Mary's", and "the head of design at Globex",
-    where the parser hangs "at" on the verb. A company named like a tool ("a designer at
-    Figma") is an employer here; a city is not ("a nurse at Boston" is a place)."""
-    found = pobjs(title, ("at", "for", "with")) + pobjs(verb, ("at", "for"))
-    return [t for t in found if t.dep_ == "pobj" and t.ent_type_ not in ("GPE", "LOC")
-            and (is_org(t) or is_company(t) or t.lower_ in _WORKPLACES
-                 or (t.ent_type_ == TECH_LABEL and t.text[:1].isupper()
-                     and t.head.lower_ in ("at", "for")))]
 
 
 def _adjective(comp: Token, clause: Clause, speech: Speech) -> list[Finding]:

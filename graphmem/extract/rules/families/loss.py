@@ -15,7 +15,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Clause, Finding, Rule
-from graphmem.extract.rules.lexicon import OCCUPATIONS, dies, dobjs, has_prt, is_named, pobjs
+from graphmem.extract.rules.lexicon import dies, dobjs, has_prt, is_named, pobjs
+from graphmem.extract.rules.occupations import OCCUPATIONS
 from graphmem.extract.rules.parties import (KIN, PETS, WORD_NAMES, Speech, appositive_name,
                                             possessor)
 from graphmem.extract.rules.phrases import phrase

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Finding, Rule
 from graphmem.extract.rules.lexicon import (
-    OCCUPATIONS, capitalised, has_prt, is_company, is_named, is_occupation, is_place,
-    is_school, pobjs)
+    capitalised, has_prt, is_company, is_named, is_occupation, is_place, is_school, pobjs)
+from graphmem.extract.rules.occupations import OCCUPATIONS
 from graphmem.extract.rules.owners import had_by_speaker
 from graphmem.extract.rules.parties import (FIRST_PERSON, KIN, PETS, Party, Speech, appositive_name,
                                             has_det, possessor)

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Finding
 from graphmem.extract.rules.families.chat.people import NAME
-from graphmem.extract.rules.lexicon import OCCUPATIONS, clean_name
+from graphmem.extract.rules.lexicon import clean_name
+from graphmem.extract.rules.occupations import OCCUPATIONS
 from graphmem.extract.rules.parties import Party, Speech
 
 if TYPE_CHECKING:
