@@ -22,6 +22,9 @@ Conventions (all calendar units are UTC):
 - seasons are meteorological and northern: spring is March to May, winter runs
   from December to February; "last summer" is the latest summer already over;
 - "two years ago" is that calendar year, "three days ago" that day;
+- "on the 15th" is the nearest 15th in the tense's direction; a weekday with no
+  word before it ("started monday") is a day only in the past; a schedule ("every
+  Monday", "Tuesday and Thursday evenings", "on the 1st each month") is no date;
 - "since", "from" mark a start, "by", "before" a deadline, "until" an end.
 """
 
@@ -57,7 +60,7 @@ _I = re.IGNORECASE
 TIME_CUE = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|ago|since|weekends?|(?:day|week|month|year)s?|morning|night|"
     r"spring|summer|fall|autumn|winter|minutes?|hours?|mins?|hrs?|" + _DAY_RE + r"|" + _MONTH_RE + r"|(?:19|20)\d\d)\b"
-    r"|\d{1,2}/\d{1,2}", _I)
+    r"|\d{1,2}/\d{1,2}|\bthe\s+\d{1,2}(?:st|nd|rd|th)\b", _I)
 
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
@@ -90,7 +93,21 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("duration", re.compile(r"\bfor\s+(?:the\s+(?:past|last)\s+)?(" + _NUM_RE + r")\s+("
                             + _UNIT_RE + r")\b", _I)),
     ("slash_date", re.compile(r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b")),
+    # "moved on the 15th": a day of the month with no month, the nearest one (after the
+    # forms that name the month: "on the 15th of June" is read above)
+    ("month_day_only", re.compile(r"\b(on|since|from|starting|by|before|until|till)\s+the\s+"
+                                  r"(\d{1,2})(?:st|nd|rd|th)\b", _I)),
+    # "started monday", "Friday I quit": a weekday with no word before it, in the past only
+    # (in the present it is mostly a habit: "I swim monday and thursday"; two days, as in
+    # "Tuesday and Thursday evenings", "tuesday nights" are a schedule)
+    ("bare_day", re.compile(r"(?<![\w'])(" + _DAY_RE + r")\b(?!')(?!\s*(?:,|and|or|&|/)\s*"
+                            + _DAY_RE + r")(?!\s+(?:mornings|afternoons|evenings|nights))", _I)),
 )
+#: What makes a day said without its month or week a habit, not a date: "every Monday",
+#: "paid on the 15th each month", "most Fridays".
+_REPEATED = re.compile(r"\b(?:every|each|monthly|weekly|usually|always)\b", _I)
+_REPEATED_BEFORE = re.compile(r"\b(?:most|some|other|no|any)\s+$|" + _DAY_RE
+                              + r"\s*(?:,|and|or|&|/)\s*$", _I)
 
 #: "in two minutes", "within an hour", "in half an hour": a clock time from the reference.
 _IN_CLOCK = re.compile(r"\b(?:in|within)\s+(" + _NUM_RE + r"|half\s+an)\s+(minute|min|hour|hr)s?\b", _I)
@@ -311,6 +328,14 @@ def _resolve_match(kind: str, m: re.Match[str], today: date, direction: str, tex
         count, unit = _NUMBERS.get(g[0]) or int(g[0]), g[1].rstrip("s")
         start = _shift(today, unit, -count) if unit != "year" else _years_back(today, count)
         return start, today + timedelta(days=1), _granularity(unit), "since"
+    if kind in ("month_day_only", "bare_day"):
+        if _REPEATED.search(text) or _REPEATED_BEFORE.search(text[:m.start()]):
+            return None
+        if kind == "month_day_only":
+            return _day_of_month(today, int(g[1]), direction,
+                                 "at" if g[0] == "on" else _relation_word(g[0]))
+        return _weekday(today, "last", _WEEKDAYS.index(g[0]), direction) \
+            if direction == "past" else None
     return _dateparser(m.group(0), today, direction)
 
 
@@ -378,6 +403,19 @@ def _nearest_day(today: date, month: int, day: int, direction: str
         found = _valid_day(year, month, day)
         if found and (found[0] <= today if direction == "past" else found[0] >= today):
             return found
+    return None
+
+
+def _day_of_month(today: date, day: int, direction: str, relation: Relation
+                  ) -> tuple[date, date, Granularity, Relation] | None:
+    """The nearest day ``day`` of a month, this month's or, in the tense's direction, the one
+    before or after (skipping a month without it: "the 31st" said in June)."""
+    step = -1 if direction == "past" else 1
+    for months in range(3):
+        month = _add_months(today.replace(day=1), step * months)
+        found = _valid_day(month.year, month.month, day)
+        if found and (found[0] <= today if direction == "past" else found[0] >= today):
+            return found[0], found[1], "day", relation
     return None
 
 

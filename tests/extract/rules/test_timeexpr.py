@@ -178,3 +178,40 @@ def test_in_minutes_and_hours_is_a_clock_time(text: str, minutes: int) -> None:
 def test_an_expression_that_leaves_the_calendar_resolves_to_nothing(text: str,
                                                                     reference: datetime) -> None:
     assert resolve(text, reference) is None
+
+
+@pytest.mark.parametrize(("text", "day", "relation"), [
+    ("We moved house on the 8th.", d(2024, 6, 8), "at"),
+    ("we got the keys on the 20th", d(2024, 5, 20), "at"),  # in the past: last month's
+    ("The new lease starts on the 20th", d(2024, 6, 20), "at"),
+    ("I'm flying out on the 2nd", d(2024, 7, 2), "at"),
+    ("I've been at Hooli since the 3rd", d(2024, 6, 3), "since"),
+    ("I moved in on the 31st", d(2024, 5, 31), "at"),  # June has none
+])
+def test_a_day_of_the_month_without_its_month_is_the_nearest_one(text: str, day: datetime,
+                                                                  relation: str) -> None:
+    span = resolve(text, REF)
+    assert span is not None and (span.start, span.granularity, span.relation) == (
+        day, "day", relation)
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("started tuesday at the bakery", d(2024, 6, 11)),
+    ("Sold my bike saturday, finally", d(2024, 6, 8)),
+    ("Monday I handed in my notice", d(2024, 6, 10)),
+    ("Monday I hand in my notice", None),  # not in the past: no day
+])
+def test_a_weekday_with_no_word_before_it_is_a_day_in_the_past(text: str,
+                                                               day: datetime | None) -> None:
+    span = resolve(text, REF)
+    assert (span.start if span is not None else None) == day
+
+
+@pytest.mark.parametrize("text", [
+    "I swim monday and thursday", "joined a choir, we rehearsed Tuesday/Friday",
+    "started pottery classes, thursday evenings", "every sunday we walked the dog",
+    "most Fridays I worked from home", "I got paid on the 15th every month",
+    "rent was due on the 1st each month", "I'll see you friday",
+])
+def test_a_schedule_or_a_habit_is_no_date(text: str) -> None:
+    assert resolve(text, REF) is None

@@ -48,3 +48,13 @@ def test_since_an_event_dated_by_a_month_is_since_that_month(
         extractor: RuleExtractor, text: str, start: datetime) -> None:
     found = said(extractor, text).facts
     assert found and {f.valid_from for f in found if f.predicate == "DIET"} == {start}
+
+
+@pytest.mark.parametrize(("text", "predicate", "day"), [
+    ("We moved to Hull on the 4th, still unpacking.", "LIVES_IN", 4),
+    ("started thursday at Brightwell Dental as a receptionist", "WORKS_AT", 6),
+])
+def test_a_day_said_without_its_month_or_week_dates_the_fact(
+        extractor: RuleExtractor, text: str, predicate: str, day: int) -> None:
+    [found] = [f for f in said(extractor, text).facts if f.predicate == predicate]
+    assert found.valid_from == datetime(2024, 6, day, tzinfo=UTC)
