@@ -133,9 +133,10 @@ def _diet_as_verb(token: Token) -> bool:
 
 
 def _verb_read_as_noun(token: Token) -> bool:
-    """"I live in Lisbon and work at Netflix" parsed with "work" a noun joined to "live": a
-    bare noun joined to a verb and taking a preposition reads as the verb it is."""
-    return token.pos_ == "NOUN" and token.dep_ == "conj" and token.head.pos_ == "VERB" \
+    """"I live in Lisbon and work at Netflix" parsed with "work" a noun joined to "live", "i
+    live in Graz, work at a brewery" with "work" a noun heading a clause: a bare noun joined
+    to a verb, or heading a clause of one, and taking a preposition reads as the verb it is."""
+    return token.pos_ == "NOUN" and token.dep_ in ("conj", "advcl") and token.head.pos_ == "VERB" \
         and token.tag_ == "NN" and not any(c.dep_ in ("det", "poss", "amod", "compound")
                                            for c in token.children) \
         and any(c.dep_ == "prep" for c in token.children) and token.head.i < token.i

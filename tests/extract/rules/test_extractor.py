@@ -196,6 +196,9 @@ def test_a_word_the_dictionary_or_gazetteer_knows_is_no_stranger(extractor: Rule
     ("I moved into a small flat on Great Pulteney Street last month.",
      ("Bob", "LIVES_IN", "Great Pulteney Street", "assert")),
     ("I live on Baker Street now.", ("Bob", "LIVES_IN", "Baker Street", "assert")),
+    # a home named by the town or district it is in
+    ("Moved into the Kensington flat on Saturday, so many boxes",
+     ("Bob", "LIVES_IN", "Kensington", "assert")),
 ])
 def test_the_sixth_trials_sentences(extractor: RuleExtractor, text: str, expected: Triple) -> None:
     assert expected in triples(said(extractor, text))

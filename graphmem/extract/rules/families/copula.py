@@ -89,9 +89,11 @@ def _based_in(attr: Token, clause: Clause, speech: Speech) -> list[Finding]:
     in Manchester, but I live in Liverpool")."""
     if clause.negated or clause.tense == "past" or _LIVING.search(attr.sent.text):
         return []
-    places = [t for c in attr.children if c.dep_ == "acl" and c.lower_ == "based"
-              for t in pobjs(c, ("in",)) if t.ent_type_ in ("GPE", "LOC")
-              or t.lower_ in speech.towns]
+    # "I'm Tom, 34, freelance photographer based in Bristol": said of the title beside a name
+    said_of = [attr, *(c for c in attr.children if c.dep_ == "appos")]
+    places = [t for held in said_of for c in held.children if c.dep_ == "acl"
+              and c.lower_ == "based" for t in pobjs(c, ("in",))
+              if t.ent_type_ in ("GPE", "LOC") or t.lower_ in speech.towns]
     return each(clause, lambda s: [Finding(s, "LIVES_IN", n, "place")
                                    for t in places if (n := phrase(t))])
 
@@ -200,8 +202,8 @@ def _attribute(attr: Token, subjects: list[Token], clause: Clause, speech: Speec
     if is_occupation(attr) and (clause.tense != "past" or clause.perfect
                                 or clause.lemma == "become"):
         title = phrase(attr)
-        if title and "," in title:  # "I'm Omar, barista at Blue Bottle": the name is not in it
-            title = title.rsplit(",", 1)[1].strip()
+        if title:  # "I'm Omar, barista at Blue Bottle", "I'm Zoe - photographer": not the name
+            title = _AFTER_A_NAME.split(title)[-1].strip()
         if title:  # "the restaurant's general manager": the title, not whose
             title = re.sub(r"^\S+['\u2019]s\s+", "", title)
         past = [c for c in attr.children if c.dep_ in ("amod", "compound")
@@ -239,6 +241,8 @@ def _field(student: Token) -> str | None:
                 None)
 
 
+#: What parts a name from the title said after it: "Omar, barista", "Zoe - photographer".
+_AFTER_A_NAME = re.compile(r",|\s[-\u2013\u2014]\s")
 #: Titles of people who write code all day: "a Perl developer", "a Go dev".
 _CODERS = frozenset({"developer", "dev", "engineer", "programmer", "coder"})
 #: Words that make a title one held before: "a retired teacher", "a former nurse".

@@ -155,6 +155,9 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
               if (is_place(t) or is_named(t)) and t.ent_type_ != TECH_LABEL]
     # "moved into a small flat on Great Pulteney Street": the street, when no town is said
     places = places or [x for t in targets for s in pobjs(t, ("on",)) for x in _home_on(s)]
+    # "moved into the Clifton flat": a home named by the town or district it is in
+    places = places or [c for t in homes for c in t.children if c.dep_ == "compound"
+                        and c.text[:1].isupper() and c.lower_ in speech.all_towns]
     if not places or clause.modal in ("would", "could", "should") or moves_a_thing(verb):
         return []
     if clause.negated:  # "I'm not moving to Berlin after all": that plan is off

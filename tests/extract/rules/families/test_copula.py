@@ -118,6 +118,14 @@ def test_a_former_relation_is_worded_as_former(extractor: RuleExtractor) -> None
     ("I'm CTO at Acme.",  # a title in capitals, not a name
      {("Bob", "JOB_TITLE", "CTO", "assert"), ("Bob", "WORKS_AT", "Acme", "assert")}),
     ("im vegan now", {("Bob", "DIET", "vegan", "assert")}),
+    # the title after a name and a dash, and where it is based
+    ("hi! im Ruth - wedding planner based in Galway",
+     {("Bob", "IS_NAMED", "Ruth", "assert"), ("Bob", "JOB_TITLE", "wedding planner", "assert"),
+      ("Bob", "LIVES_IN", "Galway", "assert")}),
+    ("Hello, I'm Piotr, 41, structural engineer based in Gdansk.",
+     {("Bob", "IS_NAMED", "Piotr", "assert"),
+      ("Bob", "JOB_TITLE", "structural engineer", "assert"),
+      ("Bob", "LIVES_IN", "Gdansk", "assert")}),
 ])
 def test_a_name_or_title_said_after_i_am(extractor: RuleExtractor, text: str,
                                          expected: set[Triple]) -> None:

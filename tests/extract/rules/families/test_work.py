@@ -57,6 +57,8 @@ def test_what_has_not_happened_to_the_speaker_changes_nothing(
     ("I got an offer from Stripe and accepted it.", "Stripe"),
     # "work" read as a noun joined to "live"
     ("I live in Lisbon and work at Netflix as a recruiter.", "Netflix"),
+    # ... or heading a clause after a comma, its subject left out
+    ("i live in Tartu, work at Bolt as a courier", "Bolt"),
 ])
 def test_a_job_or_offer_taken_is_the_employer(extractor: RuleExtractor, text: str,
                                               employer: str) -> None:

@@ -35,9 +35,11 @@ _TRADES = MappingProxyType({
     "waitressing": "waitress", "waitering": "waiter", "freelancing": "freelancer",
     "consulting": "consultant", "plumbing": "plumber", "cheffing": "chef"})
 #: "just signed with Mercado Libre, first day was today": an employer, when the message says
-#: the job began.
+#: the job began or the title it is signed as ("signed with Quillbrook Media as a staff
+#: photographer").
 _SIGNED_WITH = re.compile(r"(?:^\W*|\b(?i:i|i've|i\s+have)\s+)(?:(?i:just|finally|officially)\s+)?"
-                          r"(?i:signed)\s+(?i:on\s+)?(?i:with)\s+" + NAME)
+                          r"(?i:signed)\s+(?i:on\s+)?(?i:with)\s+" + NAME
+                          + r"(?:\s+(?i:as)\s+(?:(?i:an?|the)\s+)?((?:[a-z-]+\s+){0,2}[a-z]+)\b)?")
 #: Words that say a job began: "first day was today", "new badge", "starting in september".
 JOB_BEGUN = re.compile(r"\b(?:first\s+(?:day|week)|badge|onboard\w*|started\s+today|"
                         r"start(?:ing)?\s+(?:on\s+|in\s+|next\s+)?(?:monday|january|february|"
@@ -103,9 +105,11 @@ def work_facts(sent: Span, speech: Speech, me: Party) -> list[Finding]:
     out += [Finding(me, "WORKS_AT", org, "organization", confidence=0.8)
             for m in [*_HIRED_BY.finditer(text), *_WHERE_I_WORK.finditer(text)]
             if (org := (m.group(1) or m.group(2) or m.group(3)).rstrip(".'"))]
-    if JOB_BEGUN.search(message):
-        out += [Finding(me, "WORKS_AT", org, "organization", confidence=0.8)
-                for m in _SIGNED_WITH.finditer(text) if (org := clean_name(m.group(1)))]
+    for m in _SIGNED_WITH.finditer(text):
+        title = m.group(2) if m.group(2) and m.group(2).split()[-1] in OCCUPATIONS else None
+        if (org := clean_name(m.group(1))) and (title or JOB_BEGUN.search(message)):
+            out.append(Finding(me, "WORKS_AT", org, "organization", confidence=0.8))
+            out += [Finding(me, "JOB_TITLE", title, "role", confidence=0.8)] if title else []
     # read in the sentence that points, whether or not the message was split there
     pointed = _THATS_WHERE.match(message)
     if pointed and (_POINTED_AT.match(text) or _THATS_WHERE.match(text)):

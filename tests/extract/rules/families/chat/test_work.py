@@ -54,6 +54,11 @@ def test_parting_ways_ends_a_job_only_when_a_job_is_spoken_of(extractor: RuleExt
     ("Officially an employee of Norrvik Energy since Monday",
      ("Bob", "WORKS_AT", "Norrvik Energy", "assert")),
     ("not under Ottilie anymore, contracting now", ("Bob", "REPORTS_TO", "Ottilie", "retract")),
+    # the title signed as says the job began
+    ("finally signed with Marlow Audio as a sound engineer!!", ("Bob", "JOB_TITLE",
+                                                                "sound engineer", "assert")),
+    ("finally signed with Marlow Audio as a sound engineer!!", ("Bob", "WORKS_AT",
+                                                                "Marlow Audio", "assert")),
 ])
 def test_jobs_and_bosses_said_in_chat(extractor: RuleExtractor, text: str,
                                       expected: Triple) -> None:
@@ -63,7 +68,8 @@ def test_jobs_and_bosses_said_in_chat(extractor: RuleExtractor, text: str,
 @pytest.mark.parametrize("text", ["Vantor Labs made me an offer but I turned it down",
                                   "my sister is an employee of Norrvik Energy",
                                   "my cousin signed with Norrvik Energy, first day on monday",
-                                  "we signed with Norrvik Energy for our electricity"])
+                                  "we signed with Norrvik Energy for our electricity",
+                                  "signed with Norrvik Energy as a customer last year"])
 def test_an_offer_declined_or_someone_elses_job_is_no_employer(extractor: RuleExtractor,
                                                                text: str) -> None:
     assert not {t for t in triples(said(extractor, text)) if t[1] == "WORKS_AT"}
