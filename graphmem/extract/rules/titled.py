@@ -58,9 +58,13 @@ def town_of_work(title: Token) -> list[Token]:
 def workplaces(title: Token, verb: Token) -> list[Token]:
     """Where a title is held: "a nurse at St Mary's", and "the head of design at Globex",
     where the parser hangs "at" on the verb. A company named like a tool ("a designer at
-    Figma") is an employer here; a city is not ("a nurse at Boston" is a place)."""
+    Figma") is an employer here, and so is a name tagged as a person's; a city is not ("a
+    nurse at Boston" is a place)."""
     found = pobjs(title, ("at", "for", "with")) + pobjs(verb, ("at", "for"))
     return [t for t in found if t.dep_ == "pobj" and t.ent_type_ not in ("GPE", "LOC")
             and (is_org(t) or is_company(t) or t.lower_ in WORKPLACES
+                 # "an engineer at Van Ooststraat Bouw", "a cashier at John Lewis": one works
+                 # at a firm, whatever the tagger took the name for
+                 or t.ent_type_ == "PERSON" and t.tag_ == "NNP" and t.head.lower_ == "at"
                  or (t.ent_type_ == TECH_LABEL and t.text[:1].isupper()
                      and t.head.lower_ in ("at", "for")))]

@@ -583,3 +583,25 @@ def test_a_short_episode_does_not_wait_for_a_large_one(extractor: RuleExtractor)
     assert extractor._parse_lock._next_ticket > asked_then, \
         "the one-line episode waited for the import's whole parse"
     assert ("Bob", "LIVES_IN", "Oslo", "assert") in triples(done["large"])
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # someone else's job: a firm the tagger takes for a person, and "she" after one name
+    # beside a place
+    ("my brother Jens is a welder at Van Dijk Staal", ("Jens", "WORKS_AT", "Van Dijk Staal")),
+    ("My sister Tamsin moved back to Exeter last month. She's a midwife at Heavitree Clinic",
+     ("Tamsin", "WORKS_AT", "Heavitree Clinic")),
+    ("My sister Tamsin moved back to Exeter last month. She's a midwife at Heavitree Clinic",
+     ("Tamsin", "JOB_TITLE", "midwife")),
+])
+def test_other_peoples_jobs_are_theirs(extractor: RuleExtractor, text: str,
+                                       expected: tuple[str, str, str]) -> None:
+    found = {(f.subject, f.predicate, f.object) for f in said(extractor, text).facts
+             if f.action == "assert"}
+    assert expected in found
+    assert not {f for f in found if f[0] == "Bob" and f[1] in ("WORKS_AT", "JOB_TITLE")}
+
+
+def test_she_is_not_guessed_among_two_people(extractor: RuleExtractor) -> None:
+    found = said(extractor, "Tamsin met Jens in Exeter. She's a midwife at Heavitree Clinic")
+    assert not [f for f in found.facts if f.predicate in ("WORKS_AT", "JOB_TITLE")]
