@@ -118,7 +118,11 @@ def back_from(clause: Clause, speech: Speech) -> list[Finding]:
         return []
     if not any(p.dep_ == "prep" and p.lower_ == "from" for p in verb.subtree):
         return []
-    places = [t for t in clause_tokens(verb) if t.ent_type_ in ("GPE", "LOC")]
+    # "got back from Paris with Priya": one comes back with people, whatever the tagger says;
+    # a town the gazetteer knows is one whatever the tagger says ("Lyon" taken for a firm)
+    places = [t for t in clause_tokens(verb) if (t.ent_type_ in ("GPE", "LOC")
+                                                 or t.lower_ in speech.towns)
+              and not (t.dep_ == "pobj" and t.head.lower_ == "with")]
     return [Finding(s, "HAS_VISITED", n, "place", timing="event")
             for s in clause.subjects for t in places if (n := phrase(t))]
 

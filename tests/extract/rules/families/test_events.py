@@ -25,3 +25,13 @@ def test_a_habit_of_attending_is_no_plan(extractor: RuleExtractor, text: str) ->
                                   "I attend the conference next week."])  # not a habit
 def test_attending_ahead_is_still_a_plan(extractor: RuleExtractor, text: str) -> None:
     assert ("Bob", "PLANS", "conference", "assert") in triples(said(extractor, text))
+
+
+@pytest.mark.parametrize(("text", "town"), [
+    ("Got back from Lyon with Ines yesterday.", "Lyon"),  # Lyon: tagged a firm
+    ("Got back from Paris with Priya.", "Paris"),  # Priya: tagged a town
+])
+def test_who_one_came_back_with_is_no_place_visited(extractor: RuleExtractor, text: str,
+                                                    town: str) -> None:
+    visited = {t[2] for t in triples(said(extractor, text)) if t[1] == "HAS_VISITED"}
+    assert visited == {town}
