@@ -101,6 +101,7 @@ IRREGULAR = MappingProxyType({
     "swim": "swam swum", "sing": "sang sung", "draw": "drew drawn", "dream": "dreamt",
     "learn": "learnt", "stand": "stood", "break": "broke broken", "bear": "born borne bore",
     "become": "became", "eat": "ate eaten", "hold": "held", "find": "found", "ride": "rode ridden",
+    "spend": "spent",
 })
 
 

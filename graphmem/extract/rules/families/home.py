@@ -179,19 +179,29 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
 
 
 def grow_up(clause: Clause, speech: Speech) -> list[Finding]:
+    """"I grew up in Lagos", "I come from Cork", "spent my childhood in Enugu": where the
+    subject is from (a town the gazetteer knows, however the tagger took it)."""
     if clause.lemma == "grow" and not has_prt(clause.verb, "up"):
         return []
-    preps = ("in",) if clause.lemma == "grow" else ("from",)
-    places = [t for t in pobjs(clause.verb, preps) if is_place(t)]
+    preps = ("from",) if clause.lemma == "come" else ("in",)
+    places = [t for t in pobjs(clause.verb, preps) if is_place(t) or t.lower_ in speech.towns]
+    if clause.lemma == "spend":  # the place right after the childhood ("..., then uni in Leeds")
+        youth = [t for t in dobjs(clause.verb) if t.lemma_.lower() in _YOUTH]
+        places = [t for t in places for y in youth if t.head.i == y.right_edge.i + 1]
     return each(clause, lambda s: [Finding(s, "IS_FROM", n, "place", timing="none")
                                     for t in places if (n := phrase(t))])
 
 
+#: What "spent my ... in X" says one grew up in: "spent my childhood in Enugu".
+_YOUTH = frozenset({"childhood", "youth", "boyhood", "girlhood", "teens", "teen",
+                    "adolescence"})
+
+
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({
     "live": (live,), "reside": (live,), "move": (move,), "relocate": (move,),
-    "grow": (grow_up,), "come": (grow_up,), "give": (rent,), "rent": (rent,),
-    "lease": (rent,), "sign": (rent,), "share": (rent,), "find": (rent,), "make": (make_move,),
-    "get": (rent,),
+    "grow": (grow_up,), "come": (grow_up,), "spend": (grow_up,), "give": (rent,),
+    "rent": (rent,), "lease": (rent,), "sign": (rent,), "share": (rent,), "find": (rent,),
+    "make": (make_move,), "get": (rent,),
 })
 TRIGGERS: frozenset[str] = frozenset()
 PATTERNS: tuple[re.Pattern[str], ...] = ()

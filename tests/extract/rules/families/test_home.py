@@ -125,3 +125,20 @@ def test_moving_in_together_somewhere_is_living_there(extractor: RuleExtractor) 
                                   "I live in VS Code all day lol"])
 def test_living_in_a_tool_all_day_is_no_home(extractor: RuleExtractor, text: str) -> None:
     assert not [t for t in triples(said(extractor, text)) if t[1] == "LIVES_IN"]
+
+
+@pytest.mark.parametrize(("text", "town"), [
+    ("Spent my childhood in Ibadan, then uni in Leeds.", "Ibadan"),
+    ("I spent my teens in Porto", "Porto"),
+    ("grew up in Enugu, moved when I was twelve", "Enugu"),  # Enugu: tagged a person
+])
+def test_where_one_spent_ones_childhood_is_where_one_is_from(extractor: RuleExtractor,
+                                                             text: str, town: str) -> None:
+    assert {t[2] for t in triples(said(extractor, text)) if t[1] == "IS_FROM"} == {town}
+
+
+@pytest.mark.parametrize("text", ["I spent a year in Lisbon", "spent my holiday in Cork",
+                                  "spent my savings in Las Vegas"])
+def test_time_spent_somewhere_else_is_not_where_one_is_from(extractor: RuleExtractor,
+                                                            text: str) -> None:
+    assert not [t for t in triples(said(extractor, text)) if t[1] == "IS_FROM"]
