@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (Clause, Finding, Rule, ahead_of_its_sentence, each,
-                                           has_time)
+                                           ends_a_childhood, has_time)
 from graphmem.extract.rules.lexicon import (
     ACTIVITY_VERBS, LANGUAGE_LABELS, SPOKEN_LANGUAGES, dobjs, has_prt, is_named, is_place,
     is_school, object_type, pobjs, taken_up, talks_of_work)
@@ -81,7 +81,8 @@ def transition(clause: Clause, speech: Speech) -> list[Finding]:
     verb = clause.verb
     if clause.negated or clause.modal in ("would", "could", "should", "might"):
         return []
-    if clause.tense == "future" and not has_time(verb) or ahead_of_its_sentence(verb):
+    if clause.tense == "future" and not has_time(verb) or ahead_of_its_sentence(verb) \
+            or ends_a_childhood(verb):
         return []  # "I'm going to switch to a Honda", "... before I move to York": not yet
     if clause.lemma == "drop" and _fell(verb):
         return []

@@ -15,8 +15,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing, action_of,
-                                           ahead_of_its_sentence, each, has_time, past_stretch,
-                                           past_until, reworded)
+                                           ahead_of_its_sentence, each, ends_a_childhood,
+                                           has_time, past_stretch, past_until, reworded)
 from graphmem.extract.rules.lexicon import (
     HOMES, dobjs, has_prt, is_named, is_place, is_street, pobjs)
 from graphmem.extract.rules.moves import move_titles, moved_to_a_job, moves_a_thing
@@ -158,7 +158,8 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
     # "moved into the Clifton flat": a home named by the town or district it is in
     places = places or [c for t in homes for c in t.children if c.dep_ == "compound"
                         and c.text[:1].isupper() and c.lower_ in speech.all_towns]
-    if not places or clause.modal in ("would", "could", "should") or moves_a_thing(verb):
+    if not places or clause.modal in ("would", "could", "should") or moves_a_thing(verb) \
+            or ends_a_childhood(verb):  # "grew up in Enugu before we moved to the UK"
         return []
     if clause.negated:  # "I'm not moving to Berlin after all": that plan is off
         return each(clause, lambda s: [

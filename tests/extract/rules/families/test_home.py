@@ -142,3 +142,19 @@ def test_where_one_spent_ones_childhood_is_where_one_is_from(extractor: RuleExtr
 def test_time_spent_somewhere_else_is_not_where_one_is_from(extractor: RuleExtractor,
                                                             text: str) -> None:
     assert not [t for t in triples(said(extractor, text)) if t[1] == "IS_FROM"]
+
+
+@pytest.mark.parametrize("text", [
+    "I grew up in Kumasi before we moved to Canada.",
+    "Spent my childhood in Ibadan until we moved to the Netherlands.",
+])
+def test_the_move_that_ended_a_childhood_is_no_home_now(extractor: RuleExtractor,
+                                                        text: str) -> None:
+    found = triples(said(extractor, text))
+    assert [t for t in found if t[1] == "IS_FROM"]
+    assert not [t for t in found if t[1] == "LIVES_IN"]
+
+
+def test_a_move_after_a_home_still_is_one(extractor: RuleExtractor) -> None:
+    assert ("Bob", "LIVES_IN", "York", "assert") in triples(
+        said(extractor, "I lived in Leeds before we moved to York."))
