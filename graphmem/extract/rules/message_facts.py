@@ -56,17 +56,22 @@ def latest_endings(facts: list[ExtractedFact]) -> list[ExtractedFact]:
 
 
 #: When a job got is said to start, by the speaker: "I start (there) next month", "...,
-#: starting in August" (not "My sister starts in May").
+#: starting in August", "first day is 10 June" (not "My sister starts in May").
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
           r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b")
 _STARTS_WHEN = re.compile(
     r"(?:(?:^|[.!?,;:]\s*|\b(?:I|I'm|I'll|I\s+will|I\s+am)\s+)(?:just\s+)?(?:start|begin)"
-    r"|\b(?:starting|beginning))(?:\s+(?:there|work|it|the\s+job))?\s+"
+    r"|\b(?:starting|beginning)"
+    # "first day is 10 June", "my first day there will be Monday"
+    r"|\b(?<!\bher\s)(?<!\bhis\s)(?<!\btheir\s)(?:my\s+)?first\s+day"
+    r"(?:\s+(?:there|at\s+work))?\s+(?:is|will\s+be))"
+    r"(?:\s+(?:there|work|it|the\s+job))?\s+"
     r"(?P<when>(?:(?:on|in|next|this|from|at\s+the\s+(?:start|beginning)\s+of)\b"
     # "starting 2 February", "starting Feb 2nd", "starting Monday", "starting tomorrow"
     r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH
     + r"|" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?\b"
-    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tomorrow\b)[^.,;!?]*?)"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tomorrow\b"
+    r"|the\s+\d{1,2}(?:st|nd|rd|th)\b)[^.,;!?]*?)"
     r"(?=\s+(?:and|but|so|i|i'm|i'll)\b|[.,;!?]|$)",  # "starting Monday and I'm starting..."
     re.IGNORECASE)
 #: How a new job is said to be taken: "got", "accepted", "landed", "an offer".
@@ -92,8 +97,8 @@ def starts_ahead(facts: list[ExtractedFact],
         said = _STARTS_WHEN.search(text)
         if said is None or not _TAKEN.search(text):
             continue  # "I work at Stripe, starting Monday I'm on nights": no new job
-        # a bare day reads as one ahead, as after "on" ("starting Monday")
-        day = re.sub(r"^(?=\w+day\b)", "on ", said["when"])
+        # a bare day reads as one ahead, as after "on" ("starting Monday", "... is the 20th")
+        day = re.sub(r"^(?=\w+day\b|the\s+\d)", "on ", said["when"])
         span = resolve(day, when, prefer="future")
         past = resolve(day, when, prefer="past")
         if span is None or span.start <= when or job.valid_from not in (

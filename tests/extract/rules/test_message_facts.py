@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from graphmem.extract.base import ExtractedFact
 from graphmem.extract.rules.message_facts import dedupe, latest_endings, named_pets, starts_ahead
 
@@ -31,6 +33,26 @@ def test_a_start_said_by_someone_else_or_gone_by_moves_nothing() -> None:
     for text in ("I got a job at Stripe! My sister starts in September.",
                  "I got a job at Stripe, starting last month."):
         assert starts_ahead(facts, {"m1": (text, SAID)}) == facts
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("Signed with Halden Press!! first day is 17 June", datetime(2024, 6, 17, tzinfo=UTC)),
+    ("got hired at Halden Press. My first day there will be Thursday",
+     datetime(2024, 6, 13, tzinfo=UTC)),
+    ("accepted the offer from Halden Press, first day is the 1st", datetime(2024, 7, 1, tzinfo=UTC)),
+])
+def test_a_first_day_said_ahead_is_when_the_job_holds_from(text: str, day: datetime) -> None:
+    facts = [_fact("WORKS_AT", "Halden Press"), _fact("JOB_TITLE", "editor")]
+    assert {f.valid_from for f in starts_ahead(facts, {"m1": (text, SAID)})} == {day}
+
+
+@pytest.mark.parametrize("text", [
+    "got hired at Halden Press, her first day is Thursday",  # someone else's first day
+    "got hired at Halden Press, first day was today",
+])
+def test_someone_elses_first_day_or_one_gone_by_moves_nothing(text: str) -> None:
+    facts = [_fact("WORKS_AT", "Halden Press")]
+    assert starts_ahead(facts, {"m1": (text, SAID)}) == facts
 
 
 def test_two_new_employers_in_one_message_move_nothing() -> None:
