@@ -171,11 +171,14 @@ def split_sentences(text: str) -> list[str]:
             continue
         if pieces and _ABBREVIATION.search(pieces[-1]):
             pieces[-1] = f"{pieces[-1]} {piece.strip()}"
-        elif (headed := _HEADING.match(piece.strip()) or _diary_after_heading(piece.strip())) \
+        elif (headed := _HEADING.match(piece.strip())) \
                 and headed.group(1).strip().lower() not in _LABELS and not \
                 set(re.findall(r"[a-z]+", headed.group(1).lower())) & _SLOT_WORDS:
             # "New phone: my ...", "new city, new me: I'm in Zurich now": the label is the slot's
             pieces += [f"{headed.group(1).strip()}:", headed.group(2)]
+        elif diary := _diary_after_heading(piece.strip()):
+            # "new job: started at X": what follows says itself whatever the heading names
+            pieces += [*_before_the_heading(diary.group(1)), diary.group(2)]
         elif disregard := _DISREGARD.match(piece.strip()):
             pieces += [f"{disregard.group(1)}.", disregard.group(2)]
         else:
@@ -197,12 +200,23 @@ _ANY_HEADING = re.compile(r"^([^:]{1,60}):\s+(\S.*)$", re.DOTALL)
 
 
 def _diary_after_heading(piece: str) -> re.Match[str] | None:
-    """"quick life update since we last talked: moved to Austin in January, ...": a heading,
-    then a diary-style clause whose "I" was dropped (:func:`with_subject` puts it back)."""
+    """"quick life update since we last talked: moved to Austin in January, ...", "new job:
+    started at Linzer Tafelbrau": a heading, then a diary-style clause whose "I" was dropped
+    (:func:`with_subject` puts it back)."""
     headed = _ANY_HEADING.match(piece)
-    if headed is None or with_subject(headed.group(2)) == headed.group(2):
+    if headed is None or headed.group(1).strip().lower() in _LABELS \
+            or with_subject(headed.group(2)) == headed.group(2):
         return None
     return headed
+
+
+def _before_the_heading(said: str) -> list[str]:
+    """What comes before a colon, as sentences: the heading alone ("new job:"), or a clause
+    and then the heading that ends it after a comma ("We moved to Linz, new job too:")."""
+    clause, comma, heading = said.rpartition(",")
+    if comma and len(heading.split()) <= 4 and len(clause.split()) >= 3:
+        return [f"{clause.strip()}.", f"{heading.strip()}:"]
+    return [f"{said.strip()}:"]
 
 
 #: "Ignore what I said about Philips, the company I joined is Mercado Libre": what follows

@@ -32,6 +32,12 @@ def test_gate_changes_nothing_on_the_gold_set(extractor: RuleExtractor) -> None:
     ("I start at 9 a.m. tomorrow", ["I start at 9 a.m. tomorrow"]),
     ("we moved to St. albans last year", ["we moved to St. albans last year"]),
     ("I use vim, emacs etc. and more", ["I use vim, emacs etc. and more"]),
+    # a heading before a diary clause, even one naming a slot, and after a clause of its own
+    ("new job: joined Brightwell last week", ["new job:", "joined Brightwell last week"]),
+    ("Sold the flat in Leeds, big news though: moved to Hull", [
+        "Sold the flat in Leeds.", "big news though:", "moved to Hull"]),
+    ("Todo: call the landlord", ["Todo: call the landlord"]),  # a label keeps its clause
+    ("New phone: a Pixel 8", ["New phone: a Pixel 8"]),  # a slot's label keeps its value
 ])
 def test_sentences_are_split_where_chat_ends_them(text: str, pieces: list[str]) -> None:
     assert split_sentences(text) == pieces

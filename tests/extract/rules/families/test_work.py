@@ -59,6 +59,8 @@ def test_what_has_not_happened_to_the_speaker_changes_nothing(
     ("I live in Lisbon and work at Netflix as a recruiter.", "Netflix"),
     # ... or heading a clause after a comma, its subject left out
     ("i live in Tartu, work at Bolt as a courier", "Bolt"),
+    # ... or after a heading that names the slot
+    ("We moved to Tartu in May, new job too: started monday at Bolt", "Bolt"),
 ])
 def test_a_job_or_offer_taken_is_the_employer(extractor: RuleExtractor, text: str,
                                               employer: str) -> None:
