@@ -121,3 +121,13 @@ def test_a_job_and_what_is_held_within_it_are_found_from_either_side() -> None:
     assert from_job == from_title
     assert title in from_job[job]
     assert slots(registry, [hobby]) == {}
+
+
+def test_a_new_employer_said_with_the_same_role_keeps_the_title(
+        ingestor: Ingestor, store: GraphStore, tenant: str) -> None:
+    tell(ingestor, tenant, 1, "I'm a paralegal at Hartley Law.")
+    tell(ingestor, tenant, 6, "moved over to Brennan Keane last week, kept my title")
+    assert slot(store, tenant, "WORKS_AT") == {"Brennan Keane"}
+    assert slot(store, tenant, "JOB_TITLE") == {"paralegal"}
+    tell(ingestor, tenant, 9, "I work at Figma now.")  # without it, the title ends as before
+    assert slot(store, tenant, "JOB_TITLE") == set()

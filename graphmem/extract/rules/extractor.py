@@ -42,9 +42,9 @@ from graphmem.extract.rules.shorthand import plain_correction
 from graphmem.extract.rules.language import guess_language
 from graphmem.extract.rules.render import cardinality, statement, style
 from graphmem.extract.rules.questions import told_part
+from graphmem.extract.rules.message_facts import (dedupe, kept_titles, latest_endings,
+                                                  named_pets, starts_ahead)
 from graphmem.extract.rules.occupations import OCCUPATIONS
-from graphmem.extract.rules.message_facts import (dedupe, latest_endings, named_pets,
-                                                  starts_ahead)
 from graphmem.extract.rules.slots import CAR_WORDS, DIETS, PHONE_WORDS, SPORTS, value_slot
 from graphmem.extract.rules.spelling import Speller, with_apostrophes, without_asides
 from graphmem.extract.rules.gate import Gate, split_sentences
@@ -270,12 +270,15 @@ class RuleExtractor:
                     unplaced = unplaced or not placed
                     own = _own(facts, unit)
         facts = starts_ahead(facts, {u.message_id: (u.text, u.when) for u in units})
+        facts, titles_wanted = kept_titles(facts, candidates,
+                                           {u.message_id: (u.text, u.speaker) for u in units})
         facts = fill_retractions(dedupe(named_pets(latest_endings(facts))), candidates)
         warnings = [f"{len(others)} non-English message(s) ({', '.join(sorted(set(others)))}) "
                     "stored without rule extraction"] if others else []
         language = "en" if english or not others else others[0]
         return Extraction(entities=_entities(facts), facts=facts, warnings=warnings,
-                          language=language, wants_candidates=unplaced and not candidates)
+                          language=language,
+                          wants_candidates=(unplaced or titles_wanted) and not candidates)
 
     def _strangers(self, docs: list[Doc]) -> frozenset[str]:
         """The episode's subjects written as names that no dictionary or gazetteer knows

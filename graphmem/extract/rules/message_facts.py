@@ -12,8 +12,10 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 
-from graphmem.extract.base import ExtractedFact
+from graphmem.extract.base import CandidateFact, ExtractedFact
+from graphmem.extract.rules.corrections import said_by
 from graphmem.extract.rules.parties import PETS
+from graphmem.extract.rules.render import stated
 from graphmem.extract.rules.timeexpr import resolve
 
 #: The slots a notice is served in: the job, and its title.
@@ -109,6 +111,36 @@ def starts_ahead(facts: list[ExtractedFact],
                and f.message_id == job.message_id and f.valid_from == job.valid_from else f
                for f in out]
     return out
+
+
+#: "same role though", "kept my title", "still the same position": a move to another employer
+#: that keeps the job title held.
+_SAME_ROLE = re.compile(r"\b(?:same|kept\s+my|keeping\s+my|still\s+the\s+same)\s+(?:role|title|"
+                        r"job\s+title|position)\b", re.IGNORECASE)
+
+
+def kept_titles(facts: list[ExtractedFact], candidates: list[CandidateFact],
+                messages: Mapping[str | None, tuple[str, str]]) -> tuple[list[ExtractedFact], bool]:
+    """A new employer said with "same role though" keeps the title: the speaker's one stored
+    title is said again when the job changes, so it does not end with the old job
+    (:mod:`graphmem.ingest.held_with`). ``messages`` gives each message's text and speaker by
+    its id. Also returns whether the stored facts are needed to know the title (none given)."""
+    out, wanted = list(facts), False
+    for job in facts:
+        text, speaker = messages.get(job.message_id, ("", ""))
+        if job.predicate != "WORKS_AT" or job.action != "assert" or not _SAME_ROLE.search(text) \
+                or any(f.predicate == "JOB_TITLE" and f.message_id == job.message_id
+                       and f.subject == job.subject for f in facts):
+            continue
+        wanted = wanted or not candidates
+        titles = {c.object for c in candidates if c.predicate == "JOB_TITLE"
+                  and said_by(c, speaker)}
+        if len(titles) == 1:
+            title = titles.pop()
+            out.append(job.model_copy(update={
+                "predicate": "JOB_TITLE", "object": title, "object_type": "role",
+                "text": stated(job.subject, "JOB_TITLE", title)}))
+    return out, wanted
 
 
 def dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:

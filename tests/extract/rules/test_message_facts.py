@@ -7,8 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graphmem.extract.base import ExtractedFact
-from graphmem.extract.rules.message_facts import dedupe, latest_endings, named_pets, starts_ahead
+from graphmem.extract.base import CandidateFact, ExtractedFact
+from graphmem.extract.rules.message_facts import (dedupe, kept_titles, latest_endings, named_pets,
+                                                  starts_ahead)
 
 SAID = datetime(2024, 6, 12, 10, tzinfo=UTC)
 
@@ -72,3 +73,28 @@ def test_the_latest_ending_of_one_thing_wins_and_duplicates_go() -> None:
     assert latest_endings([notice, last_day]) == [last_day]
     assert dedupe([_fact("LIVES_IN", "Leeds"), _fact("LIVES_IN", "leeds")]) == [
         _fact("LIVES_IN", "Leeds")]
+
+
+def _stored(predicate: str, obj: str) -> CandidateFact:
+    return CandidateFact(id=f"f-{obj}", text=f"Maya {predicate} {obj}", subject="Maya",
+                         predicate=predicate, object=obj, valid_from=datetime(2024, 1, 1, tzinfo=UTC))
+
+
+def test_a_new_employer_with_the_same_role_says_the_stored_title_again() -> None:
+    job = _fact("WORKS_AT", "Oakhurst")
+    said = {"m1": ("moved to Oakhurst last week, same role though", "Maya")}
+    facts, wanted = kept_titles([job], [], said)
+    assert (facts, wanted) == ([job], True)  # the stored title is asked for
+    facts, wanted = kept_titles([job], [_stored("JOB_TITLE", "analyst"),
+                                        _stored("LIVES_IN", "Leeds")], said)
+    assert not wanted
+    assert [(f.predicate, f.object, f.valid_from) for f in facts] == [
+        ("WORKS_AT", "Oakhurst", SAID), ("JOB_TITLE", "analyst", SAID)]
+
+
+@pytest.mark.parametrize("text", ["moved to Oakhurst last week, as a senior analyst now",
+                                  "moved to Oakhurst last week, whole new role"])
+def test_a_new_title_or_none_said_keeps_nothing(text: str) -> None:
+    job = _fact("WORKS_AT", "Oakhurst")
+    facts, wanted = kept_titles([job], [_stored("JOB_TITLE", "analyst")], {"m1": (text, "Maya")})
+    assert (facts, wanted) == ([job], False)
