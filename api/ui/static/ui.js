@@ -35,13 +35,16 @@
     return template.content;
   }
 
-  // The page's count of current memories, after a delete or a restore on the page.
+  // The page's count of the memories that hold at its time (now, or the "As of" date's),
+  // after a delete or a restore on the page.
   function recount(delta) {
     var count = document.querySelector(".count[data-current]");
     if (!count) { return; }
     var current = Math.max(0, parseInt(count.dataset.current, 10) + delta);
+    var noun = current === 1 ? "memory" : "memories";
     count.dataset.current = String(current);
-    count.textContent = current + " current " + (current === 1 ? "memory" : "memories");
+    count.textContent = "then" in count.dataset ? current + " " + noun + " held then"
+      : current + " current " + noun;
   }
 
   // Delete (soft forget) and restore: post the card's form, put the new card in its place.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +153,22 @@ def test_delete_greys_out_and_restore_brings_back(served: Served, page: Any) -> 
                      .get_attribute("data-status") == "active")
     assert get_fact(served.memory, served.tenant, memory_id).status is FactStatus.ACTIVE
     assert page.find_element(By.CSS_SELECTOR, ".count").text == f"{held} current memories"
+
+
+def test_in_an_as_of_view_the_count_is_of_what_held_then(served: Served, page: Any) -> None:
+    open_page(page, served, f"&as_of={date.today().isoformat()}")
+    count = page.find_element(By.CSS_SELECTOR, ".count")
+    held = int(count.text.split()[0])
+    assert count.text == f"{held} memories held then"
+    globex = card_with(page, "Alice works at Globex.")
+    memory_id = str(globex.get_attribute("data-memory-id"))
+    globex.find_element(By.CSS_SELECTOR, "button[aria-label^='Delete memory']").click()
+    wait(page).until(lambda p: p.find_element(By.CSS_SELECTOR, ".count").text
+                     == f"{held - 1} memories held then")
+    card = page.find_element(By.CSS_SELECTOR, f"article[data-memory-id='{memory_id}']")
+    card.find_element(By.CSS_SELECTOR, "button[aria-label^='Restore memory']").click()
+    wait(page).until(lambda p: p.find_element(By.CSS_SELECTOR, ".count").text
+                     == f"{held} memories held then")
 
 
 def test_a_memory_erased_meanwhile_says_so_on_its_card(served: Served, page: Any) -> None:

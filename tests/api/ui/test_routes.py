@@ -141,6 +141,17 @@ def test_delete_answers_a_card_fragment_or_goes_back(local: TestClient, memory: 
     assert get_fact(memory, "default", fact_id).status is FactStatus.ACTIVE
 
 
+def test_the_header_counts_current_memories_or_those_held_on_the_as_of_date(
+        local: TestClient, memory: Memory) -> None:
+    _remember(memory, "default", "Alice likes tea.", "tea")
+    _remember(memory, "default", "Alice likes chess.", "chess")
+    now = local.get("/ui/memories?user_id=alice")
+    assert re.search(r'class="count"[^>]*>2 current memories<', now.text)
+    then = local.get("/ui/memories?user_id=alice&as_of=2001-01-01")
+    assert re.search(r'class="count"[^>]*data-then>0 memories held then<', then.text)
+    assert "current memories" not in then.text
+
+
 def test_search_results_page_with_load_more_fragments(local: TestClient,
                                                       memory: Memory) -> None:
     sports = [f"sport {i:02d}" for i in range(26)]
