@@ -46,10 +46,10 @@ def endings(holding: Iterable[Fact], held: Iterable[Fact]) -> list[tuple[Fact, E
     """The held facts that end because the value they were held within ended, each with
     the evidence of that ending.
 
-    A held fact belongs to the holding value current when it was last said ("my manager
-    is Tom", said while at Acme, is Acme's; a title said again as the job changed, "same
-    role though", is the new job's); one said while no value was known belongs to none
-    and carries on. A value that held for no time (a slip corrected in
+    A held fact belongs to the holding value current at its latest evidence (the latest
+    moment a statement put it at: "my manager is Tom", said while at Acme, is Acme's; a
+    title said again as the job changed, "same role though", is the new job's); one put
+    where no value was known belongs to none and carries on. A value that held for no time (a slip corrected in
     words ends where it began) owns nothing. An ending at a moment the held slot was
     itself spoken about (a new title in the same message, an ending already recorded)
     ends nothing more.
@@ -64,7 +64,7 @@ def endings(holding: Iterable[Fact], held: Iterable[Fact]) -> list[tuple[Fact, E
     for fact in held_facts:
         if fact.status is not FactStatus.ACTIVE:
             continue
-        # said again when the job changed ("moved to Oakhurst, same role though"): the new one's
+        # put again at the job's change ("moved to Oakhurst, same role though"): the new one's
         said = max([fact.valid_from, *(e.at for e in fact.evidence)])
         owners = [f for f in live if f.valid_from <= said
                   and (f.valid_until is None or said < f.valid_until)]

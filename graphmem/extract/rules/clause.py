@@ -229,25 +229,6 @@ def ahead_of_its_sentence(verb: Token) -> bool:
         c.dep_ == "mark" and c.lower_ in _AHEAD_MARKS for c in verb.children)
 
 
-#: What says where one grew up: "grew up in Enugu", "spent my childhood in Ibadan".
-_CHILDHOOD = frozenset({"childhood", "youth", "boyhood", "girlhood", "teens", "teen"})
-
-
-def ends_a_childhood(verb: Token) -> bool:
-    """Whether ``verb`` is an undated clause of time that ends a childhood: "(I grew up in
-    Enugu) before we moved to the UK", "(spent my childhood in Ibadan) until we moved to
-    Leeds". The move was the family's, years ago: it says where one is from, not where one
-    lives now."""
-    head = verb.head
-    return verb.dep_ == "advcl" and head.i != verb.i and any(
-        c.dep_ == "mark" and c.lower_ in ("before", "until", "till") for c in verb.children) \
-        and not has_time(verb) and (
-            head.lemma_ == "grow" and any(c.dep_ == "prt" and c.lower_ == "up"
-                                          for c in head.children)
-            or head.lemma_ == "spend" and any(c.dep_ == "dobj" and c.lemma_.lower() in _CHILDHOOD
-                                              for c in head.children))
-
-
 def future_time(verb: Token) -> bool:
     """Whether the sentence's time is ahead ("next week", "tomorrow")."""
     return any(t.lower_.startswith(("next", "tomorrow", "this coming")) for t in verb.sent

@@ -26,7 +26,7 @@ from graphmem.extract.rules.families import FAMILIES
 from graphmem.extract.rules.lexicon import (
     ACTIVITY_NOUNS, BUSINESSES, EVENT_NOUNS, POSSESSIONS, TRIP_NOUNS, inflections)
 from graphmem.extract.rules.occupations import OCCUPATIONS
-from graphmem.extract.rules.parties import KIN, PETS, PROJECT_NOUNS
+from graphmem.extract.rules.parties import KIN, PETS, PROJECT_NOUNS, SOMEONE_ELSES
 from graphmem.extract.rules.questions import asks, presupposed
 from graphmem.extract.rules.slots import (
     CAR_WORDS, DIETS, PHONE_WORDS, SLOT_NOUNS, SPORT_VERBS, SPORTS)
@@ -161,9 +161,11 @@ def split_sentences(text: str) -> list[str]:
 
     Abbreviations ("St. Mary's", "Dr. Lee") do not end a sentence. A heading before a
     colon ("Big life update: I'm living in São Paulo now") is a sentence of its own when a
-    first-person clause follows it: the parser would hang that clause on the heading's noun
-    and no rule would read it. ("Todo: I need to ..." keeps its label.) So is what follows
-    "Ignore what I said about X,".
+    first-person clause follows it, or a diary clause whose "I" was dropped ("new job:
+    started at X", also after a clause of its own: "We moved to Linz, new job too: ..."):
+    the parser would hang that clause on the heading's noun and no rule would read it.
+    ("Todo: I need to ..." keeps its label; "Tom's new job: started at X" is not the
+    speaker's.) So is what follows "Ignore what I said about X,".
     """
     pieces: list[str] = []
     for piece in _SENTENCE_END.split(_CHAT_STOP.sub(".\n", _ASPECT.sub("", text))):
@@ -205,16 +207,24 @@ def _diary_after_heading(piece: str) -> re.Match[str] | None:
     (:func:`with_subject` puts it back)."""
     headed = _ANY_HEADING.match(piece)
     if headed is None or headed.group(1).strip().lower() in _LABELS \
+            or SOMEONE_ELSES.search(headed.group(1)) \
             or with_subject(headed.group(2)) == headed.group(2):
-        return None
+        return None  # "Tom's new job: started at X", "his news:": not the speaker's
     return headed
+
+
+#: Words a heading after a clause is made of ("..., new job too:", "..., big news though:"),
+#: besides the slots' nouns; not a list's last item ("We moved to Leeds, Bristol, Bath: ...").
+_HEADING_WORDS = frozenset({"news", "update", "life", "thing", "things", "plus", "also"})
 
 
 def _before_the_heading(said: str) -> list[str]:
     """What comes before a colon, as sentences: the heading alone ("new job:"), or a clause
     and then the heading that ends it after a comma ("We moved to Linz, new job too:")."""
     clause, comma, heading = said.rpartition(",")
-    if comma and len(heading.split()) <= 4 and len(clause.split()) >= 3:
+    words = set(re.findall(r"[a-z]+", heading.lower()))
+    if comma and len(heading.split()) <= 4 and len(clause.split()) >= 3 \
+            and words & (_SLOT_WORDS | _HEADING_WORDS):
         return [f"{clause.strip()}.", f"{heading.strip()}:"]
     return [f"{said.strip()}:"]
 

@@ -16,7 +16,7 @@ from graphmem.extract.base import CandidateFact, ExtractedFact
 from graphmem.extract.rules.corrections import said_by
 from graphmem.extract.rules.parties import PETS
 from graphmem.extract.rules.render import stated
-from graphmem.extract.rules.timeexpr import resolve
+from graphmem.extract.rules.timeexpr import ORDINAL_DAY, resolve
 
 #: The slots a notice is served in: the job, and its title.
 JOBS = frozenset({"WORKS_AT", "JOB_TITLE"})
@@ -65,7 +65,7 @@ _STARTS_WHEN = re.compile(
     r"(?:(?:^|[.!?,;:]\s*|\b(?:I|I'm|I'll|I\s+will|I\s+am)\s+)(?:just\s+)?(?:start|begin)"
     r"|\b(?:starting|beginning)"
     # "first day is 10 June", "my first day there will be Monday"
-    r"|\b(?<!\bher\s)(?<!\bhis\s)(?<!\btheir\s)(?:my\s+)?first\s+day"
+    r"|\b(?<!\bher\s)(?<!\bhis\s)(?<!\btheir\s)(?<!'s\s)(?:my\s+)?first\s+day"
     r"(?:\s+(?:there|at\s+work))?\s+(?:is|will\s+be))"
     r"(?:\s+(?:there|work|it|the\s+job))?\s+"
     r"(?P<when>(?:(?:on|in|next|this|from|at\s+the\s+(?:start|beginning)\s+of)\b"
@@ -73,7 +73,7 @@ _STARTS_WHEN = re.compile(
     r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH
     + r"|" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?\b"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tomorrow\b"
-    r"|the\s+\d{1,2}(?:st|nd|rd|th)\b)[^.,;!?]*?)"
+    r"|the\s+" + ORDINAL_DAY + r"\b)[^.,;!?]*?)"
     r"(?=\s+(?:and|but|so|i|i'm|i'll)\b|[.,;!?]|$)",  # "starting Monday and I'm starting..."
     re.IGNORECASE)
 #: How a new job is said to be taken: "got", "accepted", "landed", "an offer".
@@ -117,6 +117,8 @@ def starts_ahead(facts: list[ExtractedFact],
 #: that keeps the job title held.
 _SAME_ROLE = re.compile(r"\b(?:same|kept\s+my|keeping\s+my|still\s+the\s+same)\s+(?:role|title|"
                         r"job\s+title|position)\b", re.IGNORECASE)
+#: "not the same role", "didn't keep my title": the words before deny it.
+_DENIED_BEFORE = re.compile(r"\b(?:not|n't|no)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 
 def kept_titles(facts: list[ExtractedFact], candidates: list[CandidateFact],
@@ -128,10 +130,12 @@ def kept_titles(facts: list[ExtractedFact], candidates: list[CandidateFact],
     out, wanted = list(facts), False
     for job in facts:
         text, speaker = messages.get(job.message_id, ("", ""))
-        if job.predicate != "WORKS_AT" or job.action != "assert" or not _SAME_ROLE.search(text) \
+        same = _SAME_ROLE.search(text)
+        if job.predicate != "WORKS_AT" or job.action != "assert" or same is None \
+                or _DENIED_BEFORE.search(text[:same.start()]) or job.subject != speaker \
                 or any(f.predicate == "JOB_TITLE" and f.message_id == job.message_id
                        and f.subject == job.subject for f in facts):
-            continue
+            continue  # "not the same role", "my sister ..., same role": none of the speaker's
         wanted = wanted or not candidates
         titles = {c.object for c in candidates if c.predicate == "JOB_TITLE"
                   and said_by(c, speaker)}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from graphmem.extract.rules.clause import has_time
 from graphmem.extract.rules.lexicon import (HOMES, JOB_NOUNS, dobjs, is_company_name, is_occupation,
                                             is_student_role, pobjs, talks_of_work)
 
@@ -21,6 +22,26 @@ if TYPE_CHECKING:
 #: What one moves along with oneself: "moved the family to Leeds", "moved all our stuff".
 _MOVED_WITH = frozenset({"family", "kid", "child", "stuff", "thing", "belonging", "everything",
                          "us", "myself", "ourselves", "life", "household"}) | HOMES  # "moved house"
+
+
+#: What "spent my ... in X" says one grew up in: "spent my childhood in Enugu".
+CHILDHOOD = frozenset({"childhood", "youth", "boyhood", "girlhood", "teens", "teen",
+                       "adolescence"})
+
+
+def ends_a_childhood(verb: Token) -> bool:
+    """Whether ``verb`` is an undated clause of time that ends a childhood: "(I grew up in
+    Enugu) before we moved to the UK", "(spent my childhood in Ibadan) until we moved to
+    Leeds". The move was the family's, years ago: it says where one is from, not where one
+    lives now."""
+    head = verb.head
+    return verb.dep_ == "advcl" and head.i != verb.i and any(
+        c.dep_ == "mark" and c.lower_ in ("before", "until", "till") for c in verb.children) \
+        and not has_time(verb) and (
+            head.lemma_ == "grow" and any(c.dep_ == "prt" and c.lower_ == "up"
+                                          for c in head.children)
+            or head.lemma_ == "spend" and any(c.dep_ == "dobj" and c.lemma_.lower() in CHILDHOOD
+                                              for c in head.children))
 
 
 def moves_a_thing(verb: Token) -> bool:

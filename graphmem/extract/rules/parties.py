@@ -311,9 +311,14 @@ def party_of(token: Token, speech: Speech) -> Party | None:
 
 
 _CAPITALISED = re.compile(r"\b(?!I\b)[A-Z][a-z]*\b")
-#: A capitalised word said as a place ("looking at flats in Clifton", "back from Leeds"):
-#: no one "he" or "she" may be.
+#: A capitalised word said where a place may be ("looking at flats in Clifton", "back from
+#: Leeds"): no one "he" or "she" may be when the gazetteer knows it as a town ("introduced me
+#: to Tom" names Tom).
 _PLACED = re.compile(r"\b(?:in|to|from|near|around)\s+([A-Z][a-z]*)\b")
+#: Words that give what follows to someone else: "Tom's new job", "his new home".
+SOMEONE_ELSES = re.compile(r"'s\b|\u2019s\b|\b(?:his|her|their)\b", re.IGNORECASE)
+#: A sentence's first word, capitalised as any first word is ("My sister Tamsin ...").
+_OPENING = re.compile(r"(?:^|[.!?]\s+)([A-Z][a-z]*)\b")
 #: A word opening a sentence with what only people do: "Tyler texted me", "Jamal called".
 _ACTING = re.compile(r"(?:^|[.!?]\s+)([A-Z][a-z]+)\s+(?:just\s+)?(?:texted|called|rang|messaged|"
                      r"came|visited|said|told|wrote|emailed|phoned|replied|asked|mentioned|"
@@ -341,11 +346,12 @@ def _named_before(token: Token, speech: Speech) -> str | None:
         # name alone is the only candidate ("Tom and Mia came over. She..." names two; a
         # sentence with nothing to parse, "Tom switched jobs.", named no one the NER saw),
         # but for what the message's facts gave as a firm, place or thing ("Tyler quit
-        # Amazon. He's at Microsoft now"), words said as places ("flats in Clifton") and
-        # common words opening a sentence ("My sister Tamsin ...")
-        named = {w for w in _CAPITALISED.findall(earlier) if w not in others
-                 and w not in speech.things and w.lower() not in STOP_WORDS} \
-            - set(_PLACED.findall(earlier))
+        # Amazon. He's at Microsoft now"), towns ("flats in Clifton") and common words
+        # opening a sentence ("My sister Tamsin ...", not "Anna and Will came over")
+        placed = {w for w in _PLACED.findall(earlier) if w.lower() in speech.all_towns}
+        opening = {w for w in _OPENING.findall(earlier) if w.lower() in STOP_WORDS}
+        named = {w for w in _CAPITALISED.findall(earlier)
+                 if w not in others and w not in speech.things} - placed - opening
         acting = set(_ACTING.findall(earlier))  # "Tyler texted me last night."
         if len(named) != 1 or not any(_a_name(w, speech, rare=w in acting) for w in named):
             return None  # "Omg! She got a job", "Edinburgh was freezing. He...": no one

@@ -22,9 +22,10 @@ Conventions (all calendar units are UTC):
 - seasons are meteorological and northern: spring is March to May, winter runs
   from December to February; "last summer" is the latest summer already over;
 - "two years ago" is that calendar year, "three days ago" that day;
-- "on the 15th" is the nearest 15th in the tense's direction; a weekday with no
-  word before it ("started monday") is a day only in the past; a schedule ("every
-  Monday", "Tuesday and Thursday evenings", "on the 1st each month") is no date;
+- "on the 15th" is the nearest 15th in the tense's direction (not "the 3rd floor"); a
+  weekday right after a verb or opening a clause ("started monday", "Friday I quit") is
+  a day only in the past (not "Friday feeling"); a schedule ("every Monday", "Tuesday
+  and Thursday evenings", "on the 1st each month") is no date;
 - "since", "from" mark a start, "by", "before" a deadline, "until" an end.
 """
 
@@ -50,17 +51,25 @@ _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 
 _MONTH_RE = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
              r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
 _DAY_RE = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+#: What joins the days of a schedule: "Tuesday and Thursday", "tuesday/friday".
+_DAYS_JOINED = r"\s*(?:,|and|or|&|/)\s*"
 _SEASON_RE = r"(?:spring|summer|fall|autumn|winter)"
 _NUM_RE = (r"(?:\d{1,3}|a couple of|a couple|couple of|a few|few|several|an?|one|two|three|four|"
            r"five|six|seven|eight|nine|ten|eleven|twelve)")
 _UNIT_RE = r"(?:day|week|month|year)s?"
+#: "15th", "1st": a day of the month said as an ordinal.
+ORDINAL_DAY = r"\d{1,2}(?:st|nd|rd|th)"
+#: What may follow a date said alone: the clause's end, or a word that starts something else
+#: ("on the 3rd and ...", "on the 3rd at noon"); not a noun ("the 3rd floor", "9th inning").
+_ENDS_A_DATE = (r"(?=\s*(?:$|[.,;:!?)])|\s+(?:and|but|so|of|at|in|for|with|to|from|when|then|"
+                r"too|as|i|we|next|this|last|morning|afternoon|evening|night)\b)")
 _I = re.IGNORECASE
 
 #: A cheap pre-check: no match here means no expression, so the parser is skipped.
 TIME_CUE = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|ago|since|weekends?|(?:day|week|month|year)s?|morning|night|"
     r"spring|summer|fall|autumn|winter|minutes?|hours?|mins?|hrs?|" + _DAY_RE + r"|" + _MONTH_RE + r"|(?:19|20)\d\d)\b"
-    r"|\d{1,2}/\d{1,2}|\bthe\s+\d{1,2}(?:st|nd|rd|th)\b", _I)
+    r"|\d{1,2}/\d{1,2}|\bthe\s+" + ORDINAL_DAY + r"\b", _I)
 
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
@@ -94,20 +103,23 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                             + _UNIT_RE + r")\b", _I)),
     ("slash_date", re.compile(r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b")),
     # "moved on the 15th": a day of the month with no month, the nearest one (after the
-    # forms that name the month: "on the 15th of June" is read above)
-    ("month_day_only", re.compile(r"\b(on|since|from|starting|by|before|until|till)\s+the\s+"
-                                  r"(\d{1,2})(?:st|nd|rd|th)\b", _I)),
-    # "started monday", "Friday I quit": a weekday with no word before it, in the past only
-    # (in the present it is mostly a habit: "I swim monday and thursday"; two days, as in
-    # "Tuesday and Thursday evenings", "tuesday nights" are a schedule)
-    ("bare_day", re.compile(r"(?<![\w'])(" + _DAY_RE + r")\b(?!')(?!\s*(?:,|and|or|&|/)\s*"
-                            + _DAY_RE + r")(?!\s+(?:mornings|afternoons|evenings|nights))", _I)),
+    # forms that name the month: "on the 15th of June" is read above); not "on the 3rd floor"
+    ("month_day_only", re.compile(r"\b(on|since|from|starting|by|before|until|till)\s+the\s+("
+                                  + ORDINAL_DAY + r")\b" + _ENDS_A_DATE, _I)),
+    # "started monday", "moved in saturday", "Friday I quit": a weekday right after a verb in
+    # the past, or opening a clause before its subject; not "Friday feeling", "Black Friday"
+    ("bare_day", re.compile(r"(?:\b(?:\w+ed|began|came|went|got|left|quit|sold|bought|met|had"
+                            r"|did|made|took|moved\s+in|in)\s+|(?:^|[.!?,;]\s*))(" + _DAY_RE
+                            + r")\b(?=\s+(?:i|we|at|with|and|to|for|in|on)\b|\s*[.,;:!?]|\s*$)",
+                            _I)),
 )
-#: What makes a day said without its month or week a habit, not a date: "every Monday",
-#: "paid on the 15th each month", "most Fridays".
+#: What makes a day said without its month or week a habit, not a date, in its clause:
+#: "every Monday", "paid on the 15th each month", "most Fridays", "Tuesday and Thursday".
 _REPEATED = re.compile(r"\b(?:every|each|monthly|weekly|usually|always)\b", _I)
+#: Where a clause ends.
+_CLAUSE = re.compile(r"[,.;:!?]|\b(?:and|but|so)\b", _I)
 _REPEATED_BEFORE = re.compile(r"\b(?:most|some|other|no|any)\s+$|" + _DAY_RE
-                              + r"\s*(?:,|and|or|&|/)\s*$", _I)
+                              + _DAYS_JOINED + r"$", _I)
 
 #: "in two minutes", "within an hour", "in half an hour": a clock time from the reference.
 _IN_CLOCK = re.compile(r"\b(?:in|within)\s+(" + _NUM_RE + r"|half\s+an)\s+(minute|min|hour|hr)s?\b", _I)
@@ -329,10 +341,13 @@ def _resolve_match(kind: str, m: re.Match[str], today: date, direction: str, tex
         start = _shift(today, unit, -count) if unit != "year" else _years_back(today, count)
         return start, today + timedelta(days=1), _granularity(unit), "since"
     if kind in ("month_day_only", "bare_day"):
-        if _REPEATED.search(text) or _REPEATED_BEFORE.search(text[:m.start()]):
+        said_at = m.start(1) if kind == "bare_day" else m.start()
+        clause = _CLAUSE.split(text[:said_at])[-1] + _CLAUSE.split(text[m.end():])[0]
+        if _REPEATED.search(clause) or _REPEATED_BEFORE.search(text[:said_at]) \
+                or re.match(_DAYS_JOINED + _DAY_RE, text[m.end():], _I):
             return None
         if kind == "month_day_only":
-            return _day_of_month(today, int(g[1]), direction,
+            return _day_of_month(today, int(g[1][:-2]), direction,
                                  "at" if g[0] == "on" else _relation_word(g[0]))
         return _weekday(today, "last", _WEEKDAYS.index(g[0]), direction) \
             if direction == "past" else None

@@ -602,6 +602,21 @@ def test_other_peoples_jobs_are_theirs(extractor: RuleExtractor, text: str,
     assert not {f for f in found if f[0] == "Bob" and f[1] in ("WORKS_AT", "JOB_TITLE")}
 
 
-def test_she_is_not_guessed_among_two_people(extractor: RuleExtractor) -> None:
-    found = said(extractor, "Tamsin met Jens in Exeter. She's a midwife at Heavitree Clinic")
+@pytest.mark.parametrize("text", [
+    "Tamsin met Jens in Exeter. She's a midwife at Heavitree Clinic",
+    "Anna introduced me to Tom. He works at Google now",  # Tom: after "to", no town
+    "Anna and Will came over. She works at Google now",  # Will: a name, not "will"
+])
+def test_she_is_not_guessed_among_two_people(extractor: RuleExtractor, text: str) -> None:
+    found = said(extractor, text)
     assert not [f for f in found.facts if f.predicate in ("WORKS_AT", "JOB_TITLE")]
+
+
+@pytest.mark.parametrize(("text", "heard"), [
+    ("Update on Tom, his new job: started at Google on Monday", "Bob"),
+    ("Tom's new home: moved to York", "Bob"),
+])
+def test_a_heading_about_someone_else_gives_the_speaker_nothing(extractor: RuleExtractor,
+                                                                text: str, heard: str) -> None:
+    assert not [f for f in said(extractor, text).facts if f.subject == heard
+                and f.predicate in ("WORKS_AT", "LIVES_IN")]

@@ -38,6 +38,10 @@ def test_gate_changes_nothing_on_the_gold_set(extractor: RuleExtractor) -> None:
         "Sold the flat in Leeds.", "big news though:", "moved to Hull"]),
     ("Todo: call the landlord", ["Todo: call the landlord"]),  # a label keeps its clause
     ("New phone: a Pixel 8", ["New phone: a Pixel 8"]),  # a slot's label keeps its value
+    # a list's last item is no heading; someone else's news keeps its heading
+    ("We moved to Leeds, Bristol, Bath: loved them all",
+     ["We moved to Leeds, Bristol, Bath:", "loved them all"]),
+    ("Tom's new job: started at Google", ["Tom's new job: started at Google"]),
 ])
 def test_sentences_are_split_where_chat_ends_them(text: str, pieces: list[str]) -> None:
     assert split_sentences(text) == pieces

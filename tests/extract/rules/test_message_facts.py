@@ -49,6 +49,7 @@ def test_a_first_day_said_ahead_is_when_the_job_holds_from(text: str, day: datet
 
 @pytest.mark.parametrize("text", [
     "got hired at Halden Press, her first day is Thursday",  # someone else's first day
+    "Got hired at Halden Press! My son's first day is Thursday too",
     "got hired at Halden Press, first day was today",
 ])
 def test_someone_elses_first_day_or_one_gone_by_moves_nothing(text: str) -> None:
@@ -92,9 +93,13 @@ def test_a_new_employer_with_the_same_role_says_the_stored_title_again() -> None
         ("WORKS_AT", "Oakhurst", SAID), ("JOB_TITLE", "analyst", SAID)]
 
 
-@pytest.mark.parametrize("text", ["moved to Oakhurst last week, as a senior analyst now",
-                                  "moved to Oakhurst last week, whole new role"])
-def test_a_new_title_or_none_said_keeps_nothing(text: str) -> None:
-    job = _fact("WORKS_AT", "Oakhurst")
+@pytest.mark.parametrize(("text", "subject"), [
+    ("moved to Oakhurst last week, as a senior analyst now", "Maya"),
+    ("moved to Oakhurst last week, whole new role", "Maya"),
+    ("moved to Oakhurst last week, not the same role though", "Maya"),
+    ("my sister moved to Oakhurst last week, same role though", "Maya's sister"),
+])
+def test_a_new_title_or_none_said_keeps_nothing(text: str, subject: str) -> None:
+    job = _fact("WORKS_AT", "Oakhurst", subject=subject)
     facts, wanted = kept_titles([job], [_stored("JOB_TITLE", "analyst")], {"m1": (text, "Maya")})
     assert (facts, wanted) == ([job], False)

@@ -20,11 +20,12 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (Clause, Finding, Rule, ahead_of_its_sentence, each,
-                                           ends_a_childhood, has_time)
+                                           has_time)
 from graphmem.extract.rules.lexicon import (
     ACTIVITY_VERBS, LANGUAGE_LABELS, SPOKEN_LANGUAGES, dobjs, has_prt, is_named, is_place,
     is_school, object_type, pobjs, taken_up, talks_of_work)
-from graphmem.extract.rules.moves import firm_not_town, moved_to_a_job, moves_a_thing
+from graphmem.extract.rules.moves import (ends_a_childhood, firm_not_town, moved_to_a_job,
+                                          moves_a_thing)
 from graphmem.extract.rules.parties import (KIN, PETS, Party, Speech, appositive_name, conjuncts,
                                             has_det, possessor)
 from graphmem.extract.rules.phrases import gerund, phrase

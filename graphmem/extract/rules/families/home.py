@@ -15,11 +15,12 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing, action_of,
-                                           ahead_of_its_sentence, each, ends_a_childhood,
-                                           has_time, past_stretch, past_until, reworded)
+                                           ahead_of_its_sentence, each, has_time, past_stretch,
+                                           past_until, reworded)
 from graphmem.extract.rules.lexicon import (
     HOMES, dobjs, has_prt, is_named, is_place, is_street, pobjs)
-from graphmem.extract.rules.moves import move_titles, moved_to_a_job, moves_a_thing
+from graphmem.extract.rules.moves import (CHILDHOOD, ends_a_childhood, move_titles,
+                                          moved_to_a_job, moves_a_thing)
 from graphmem.extract.rules.parties import Party, Speech
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import is_language
@@ -187,15 +188,10 @@ def grow_up(clause: Clause, speech: Speech) -> list[Finding]:
     preps = ("from",) if clause.lemma == "come" else ("in",)
     places = [t for t in pobjs(clause.verb, preps) if is_place(t) or t.lower_ in speech.towns]
     if clause.lemma == "spend":  # the place right after the childhood ("..., then uni in Leeds")
-        youth = [t for t in dobjs(clause.verb) if t.lemma_.lower() in _YOUTH]
+        youth = [t for t in dobjs(clause.verb) if t.lemma_.lower() in CHILDHOOD]
         places = [t for t in places for y in youth if t.head.i == y.right_edge.i + 1]
     return each(clause, lambda s: [Finding(s, "IS_FROM", n, "place", timing="none")
                                     for t in places if (n := phrase(t))])
-
-
-#: What "spent my ... in X" says one grew up in: "spent my childhood in Enugu".
-_YOUTH = frozenset({"childhood", "youth", "boyhood", "girlhood", "teens", "teen",
-                    "adolescence"})
 
 
 RULES: Mapping[str, tuple[Rule, ...]] = MappingProxyType({

@@ -147,6 +147,7 @@ def test_time_spent_somewhere_else_is_not_where_one_is_from(extractor: RuleExtra
 @pytest.mark.parametrize("text", [
     "I grew up in Kumasi before we moved to Canada.",
     "Spent my childhood in Ibadan until we moved to the Netherlands.",
+    "Spent my adolescence in Enugu before we moved to the UK.",
 ])
 def test_the_move_that_ended_a_childhood_is_no_home_now(extractor: RuleExtractor,
                                                         text: str) -> None:

@@ -8,7 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import Finding
-from graphmem.extract.rules.parties import Party
+from graphmem.extract.rules.parties import SOMEONE_ELSES, Party
 from graphmem.extract.rules.slots import SLOT_NOUNS, SLOT_TYPES, value_slot
 
 if TYPE_CHECKING:
@@ -55,4 +55,6 @@ def _lead_in(text: str) -> int:
     """Where "new <slot>:" starts after a few words of lead-in ("new year new diet: Whole30"),
     or 0."""
     found = _LEAD_IN.match(text)
-    return found.end() if found else 0
+    # "Tom's new home: ...", "his new job: ...": someone else's slot, not the speaker's
+    return found.end() if found and not SOMEONE_ELSES.search(found.group(0)) else 0
+
