@@ -100,7 +100,7 @@ def starts_ahead(facts: list[ExtractedFact],
         if said is None or not _TAKEN.search(text):
             continue  # "I work at Stripe, starting Monday I'm on nights": no new job
         # a bare day reads as one ahead, as after "on" ("starting Monday", "... is the 20th")
-        day = re.sub(r"^(?=\w+day\b|the\s+\d)", "on ", said["when"])
+        day = re.sub(r"^(?=\w+day\b|the\s+" + ORDINAL_DAY + ")", "on ", said["when"])
         span = resolve(day, when, prefer="future")
         past = resolve(day, when, prefer="past")
         if span is None or span.start <= when or job.valid_from not in (

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from graphmem.extract.rules.clause import has_time
-from graphmem.extract.rules.lexicon import (HOMES, JOB_NOUNS, dobjs, is_company_name, is_occupation,
-                                            is_student_role, pobjs, talks_of_work)
+from graphmem.extract.rules.lexicon import (HOMES, JOB_NOUNS, dobjs, has_prt, is_company_name,
+                                            is_occupation, is_student_role, pobjs,
+                                            talks_of_work)
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -29,19 +30,21 @@ CHILDHOOD = frozenset({"childhood", "youth", "boyhood", "girlhood", "teens", "te
                        "adolescence"})
 
 
+def tells_a_childhood(verb: Token) -> bool:
+    """Whether ``verb`` says where one grew up: "grew up (in Enugu)", "spent my childhood
+    (in Ibadan)"."""
+    return verb.lemma_ == "grow" and has_prt(verb, "up") or verb.lemma_ == "spend" and any(
+        t.lemma_.lower() in CHILDHOOD for t in dobjs(verb))
+
+
 def ends_a_childhood(verb: Token) -> bool:
     """Whether ``verb`` is an undated clause of time that ends a childhood: "(I grew up in
     Enugu) before we moved to the UK", "(spent my childhood in Ibadan) until we moved to
     Leeds". The move was the family's, years ago: it says where one is from, not where one
     lives now."""
-    head = verb.head
-    return verb.dep_ == "advcl" and head.i != verb.i and any(
+    return verb.dep_ == "advcl" and verb.head.i != verb.i and any(
         c.dep_ == "mark" and c.lower_ in ("before", "until", "till") for c in verb.children) \
-        and not has_time(verb) and (
-            head.lemma_ == "grow" and any(c.dep_ == "prt" and c.lower_ == "up"
-                                          for c in head.children)
-            or head.lemma_ == "spend" and any(c.dep_ == "dobj" and c.lemma_.lower() in CHILDHOOD
-                                              for c in head.children))
+        and not has_time(verb) and tells_a_childhood(verb.head)
 
 
 def moves_a_thing(verb: Token) -> bool:

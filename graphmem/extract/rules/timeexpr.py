@@ -109,7 +109,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # "started monday", "moved in saturday", "Friday I quit": a weekday right after a verb in
     # the past, or opening a clause before its subject; not "Friday feeling", "Black Friday"
     ("bare_day", re.compile(r"(?:\b(?:\w+ed|began|came|went|got|left|quit|sold|bought|met|had"
-                            r"|did|made|took|moved\s+in|in)\s+|(?:^|[.!?,;]\s*))(" + _DAY_RE
+                            r"|did|made|took|in)\s+|(?:^|[.!?,;]\s*))(" + _DAY_RE
                             + r")\b(?=\s+(?:i|we|at|with|and|to|for|in|on)\b|\s*[.,;:!?]|\s*$)",
                             _I)),
 )

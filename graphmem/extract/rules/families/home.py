@@ -20,7 +20,7 @@ from graphmem.extract.rules.clause import (Action, Clause, Finding, Rule, Timing
 from graphmem.extract.rules.lexicon import (
     HOMES, dobjs, has_prt, is_named, is_place, is_street, pobjs)
 from graphmem.extract.rules.moves import (CHILDHOOD, ends_a_childhood, move_titles,
-                                          moved_to_a_job, moves_a_thing)
+                                          moved_to_a_job, moves_a_thing, tells_a_childhood)
 from graphmem.extract.rules.parties import Party, Speech
 from graphmem.extract.rules.phrases import phrase
 from graphmem.extract.rules.slots import is_language
@@ -183,7 +183,7 @@ def move(clause: Clause, speech: Speech) -> list[Finding]:
 def grow_up(clause: Clause, speech: Speech) -> list[Finding]:
     """"I grew up in Lagos", "I come from Cork", "spent my childhood in Enugu": where the
     subject is from (a town the gazetteer knows, however the tagger took it)."""
-    if clause.lemma == "grow" and not has_prt(clause.verb, "up"):
+    if clause.lemma in ("grow", "spend") and not tells_a_childhood(clause.verb):
         return []
     preps = ("from",) if clause.lemma == "come" else ("in",)
     places = [t for t in pobjs(clause.verb, preps) if is_place(t) or t.lower_ in speech.towns]
