@@ -39,6 +39,12 @@ class Server:
         return httpx.Client(base_url=self.url, headers=headers, timeout=60.0)
 
 
+#: The servers' store timeout, as the in-process API tests have it: a fresh test Neo4j plans
+#: each shape of the search query on first use (3-7 s on a quiet 2-core machine, more while
+#: another test worker loads it), and these tests are not about a cold server's speed.
+PLANNING = "120"
+
+
 @contextmanager
 def serving(workdir: Path, env: dict[str, str], args: list[str]) -> Iterator[Server]:
     """``graphmem serve *args`` on a free loopback port with ``env`` added, until the block ends."""
@@ -49,7 +55,8 @@ def serving(workdir: Path, env: dict[str, str], args: list[str]) -> Iterator[Ser
     url = f"http://127.0.0.1:{port}"
     audit_path = workdir / f"audit-{port}.jsonl"
     with served(command, log_path, f"{url}/ready", START_TIMEOUT, cwd=workdir,
-                env={**os.environ, "GRAPHMEM_AUDIT_LOG": str(audit_path), **env}):
+                env={**os.environ, "GRAPHMEM_AUDIT_LOG": str(audit_path),
+                     "GRAPHMEM_STORE_TIMEOUT_SECONDS": PLANNING, **env}):
         yield Server(url, log_path, audit_path)
 
 
