@@ -482,6 +482,19 @@ def test_schema_is_versioned_and_opening_again_changes_nothing(
 
 
 @pytest.mark.neo4j
+def test_opening_an_empty_database_writes_nothing_but_the_schema_version(
+        clean_neo4j: neo4j.Driver, neo4j_uri: Any) -> None:
+    """Opening runs the batch write's query with an empty batch, to have the server plan and
+    compile it before the first real write: it must write nothing."""
+    opened = _store(neo4j_uri)
+    opened.open()
+    opened.close()
+    nodes = browse(clean_neo4j, "MATCH (n) RETURN labels(n) AS labels")
+    assert nodes == [{"labels": ["GraphmemSchema"]}]
+    assert browse(clean_neo4j, "MATCH ()-[r]->() RETURN count(r) AS n") == [{"n": 0}]
+
+
+@pytest.mark.neo4j
 def test_older_schema_is_migrated_and_missing_indexes_come_back(
         store: Neo4jStore, driver: neo4j.Driver, neo4j_uri: Any) -> None:
     _set_version(driver, 0)

@@ -76,18 +76,6 @@ def in_one(statements: list[Query], guard: Query | None = None,
             + "\n}" + tail + "\nRETURN conflicts" + returned, params)
 
 
-def planned_only(query: Query) -> Query:
-    r"""``query`` planned (and its plan cached by the server) but not run: ``EXPLAIN``.
-
-    >>> planned_only(("CYPHER replan=skip\nRETURN 1", {}))[0]
-    'CYPHER replan=skip EXPLAIN\nRETURN 1'
-    """
-    text, params = query
-    if text.startswith(KEEP_PLAN):
-        return KEEP_PLAN.rstrip("\n") + " EXPLAIN\n" + text[len(KEEP_PLAN):], params
-    return "EXPLAIN " + text, params
-
-
 def set_times(alias: str, keys: tuple[str, ...], source: str) -> str:
     """``SET`` items that store each time of ``source`` (a row's ``times``, ISO 8601 text,
     ``records.iso``) as a DateTime; a null removes the property, as ``+=`` does with a null.
