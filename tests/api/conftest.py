@@ -30,6 +30,10 @@ KEY_B = "key-b-9876543210"
 TENANT_A = "tenant-a"
 TENANT_B = "tenant-b"
 ALICE = {"user_id": "alice"}
+#: The test servers' store timeout (the product's default is 10 s). A test worker's fresh
+#: Neo4j plans each shape of the search query on first use, 3-7 s on a quiet 2-core machine
+#: and more while another worker loads it; these tests are not about a cold server's speed.
+STORE_TIMEOUT = 120.0
 
 
 def sha(key: str) -> str:
@@ -94,7 +98,7 @@ def clients(store_memory: Memory) -> Iterator[tuple[TestClient, TestClient]]:
     keys = {name: f"{name}-{uuid.uuid4().hex}" for name in ("a", "b")}
     app = create_app(settings(api_keys={hashlib.sha256(k.encode()).hexdigest(): f"t{k[-12:]}"
                                         for k in keys.values()},  # see tenant_of
-                              store_timeout_seconds=120), store_memory)
+                              store_timeout_seconds=STORE_TIMEOUT), store_memory)
     with TestClient(app, headers={"X-API-Key": keys["a"]}, raise_server_exceptions=False) as a:
         yield a, TestClient(app, headers={"X-API-Key": keys["b"]}, raise_server_exceptions=False)
 
@@ -140,7 +144,7 @@ def store_client(store: GraphStore, embedder: Embedder,
 
     memory = Memory(store, extractor, embedder, redactor=Redactor())  # the fixture owns the store
     key = f"key-{uuid.uuid4().hex}"
-    app = create_app(settings(api_keys={sha(key): f"t{key[-12:]}"}, store_timeout_seconds=120),
+    app = create_app(settings(api_keys={sha(key): f"t{key[-12:]}"}, store_timeout_seconds=STORE_TIMEOUT),
                      memory)
     with TestClient(app, headers={"X-API-Key": key}, raise_server_exceptions=False) as test_client:
         yield test_client

@@ -26,7 +26,7 @@ from graphmem.edit.audit import AuditLog
 from graphmem.lifecycle.todos import add_todo
 from graphmem.memory import Memory
 from graphmem.models import Scope, utcnow
-from tests.api.conftest import KEY_A, settings, sha
+from tests.api.conftest import KEY_A, STORE_TIMEOUT, settings, sha
 from tests.api.sse import EventReader
 from tests.api.ui.conftest import start_server, stop_server
 
@@ -50,7 +50,7 @@ def live(store_memory: Memory, tmp_path: Path) -> Iterator[Live]:
     tenant = f"ev{uuid.uuid4().hex[:12]}"
     audit = tmp_path / "audit.jsonl"
     app = create_app(settings(api_keys={sha(KEY_A): tenant}, audit_log=audit,
-                              store_timeout_seconds=120), store_memory)
+                              store_timeout_seconds=STORE_TIMEOUT), store_memory)
     url, running = start_server(app)
     yield Live(url, store_memory, tenant, AuditLog(audit))
     stop_server(running)

@@ -19,7 +19,7 @@ from graphmem.embed.base import Embedder
 from graphmem.extract.base import Extractor
 from graphmem.memory import Memory
 from graphmem.store.base import GraphStore
-from tests.api.conftest import settings
+from tests.api.conftest import STORE_TIMEOUT, settings
 
 GROUP = {"group_id": "friends"}
 
@@ -29,7 +29,7 @@ def client(store: GraphStore, embedder: Embedder, extractor: Extractor) -> Itera
     memory = Memory(store, extractor, embedder)
     key = f"k-{uuid.uuid4().hex}"
     app = create_app(settings(api_keys={hashlib.sha256(key.encode()).hexdigest(): f"t{key[-12:]}"},
-                              store_timeout_seconds=120), memory)
+                              store_timeout_seconds=STORE_TIMEOUT), memory)
     with TestClient(app, headers={"X-API-Key": key}) as c:
         yield c
     memory.engine.close()

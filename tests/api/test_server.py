@@ -18,7 +18,16 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.api.conftest import ALICE, KEY_A, KEY_B, TENANT_A, TENANT_B, episode, sha
+from tests.api.conftest import (
+    ALICE,
+    KEY_A,
+    KEY_B,
+    STORE_TIMEOUT,
+    TENANT_A,
+    TENANT_B,
+    episode,
+    sha,
+)
 from graphmem.edit.audit import AuditLog
 from tests.api.sse import EventReader
 from tests.neo4j_fixtures import free_ports
@@ -39,12 +48,6 @@ class Server:
         return httpx.Client(base_url=self.url, headers=headers, timeout=60.0)
 
 
-#: The servers' store timeout, as the in-process API tests have it: a fresh test Neo4j plans
-#: each shape of the search query on first use (3-7 s on a quiet 2-core machine, more while
-#: another test worker loads it), and these tests are not about a cold server's speed.
-PLANNING = "120"
-
-
 @contextmanager
 def serving(workdir: Path, env: dict[str, str], args: list[str]) -> Iterator[Server]:
     """``graphmem serve *args`` on a free loopback port with ``env`` added, until the block ends."""
@@ -56,7 +59,7 @@ def serving(workdir: Path, env: dict[str, str], args: list[str]) -> Iterator[Ser
     audit_path = workdir / f"audit-{port}.jsonl"
     with served(command, log_path, f"{url}/ready", START_TIMEOUT, cwd=workdir,
                 env={**os.environ, "GRAPHMEM_AUDIT_LOG": str(audit_path),
-                     "GRAPHMEM_STORE_TIMEOUT_SECONDS": PLANNING, **env}):
+                     "GRAPHMEM_STORE_TIMEOUT_SECONDS": str(STORE_TIMEOUT), **env}):
         yield Server(url, log_path, audit_path)
 
 

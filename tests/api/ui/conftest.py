@@ -31,7 +31,7 @@ from graphmem.memory import Memory
 from graphmem.models import Category, Episode, Message, Scope
 from graphmem.settings import Settings
 from graphmem.store.base import FactQuery, GraphStore
-from tests.api.conftest import sha
+from tests.api.conftest import STORE_TIMEOUT, sha
 from tests.neo4j_fixtures import free_ports
 
 ALICE = Scope(user_id="alice")
@@ -122,13 +122,6 @@ def seeded(store: GraphStore, embedder: Embedder, extractor: Extractor,
     memory.engine.close()  # the store is closed by its own fixture
 
 
-#: The pages' store timeout. A Neo4j started for the test session plans each shape of the
-#: search query on first use: 3-7 s on a quiet 2-core machine, past the default 10 s when
-#: the other test workers load it (the page then showed "Gateway Timeout"). The page's
-#: tests are about what it shows, not how fast a cold server plans.
-PLANNING = 60.0
-
-
 @dataclass
 class Served:
     url: str
@@ -166,7 +159,7 @@ def stop_server(running: _Thread) -> None:
 def served(seeded: Memory, tenant: str) -> Iterator[Served]:
     """The page without API keys (loopback only): every request is ``tenant``."""
     settings = Settings(_env_file=None, default_tenant=tenant,  # type: ignore[call-arg]
-                        rate_limit_per_minute=100_000, store_timeout_seconds=PLANNING)
+                        rate_limit_per_minute=100_000, store_timeout_seconds=STORE_TIMEOUT)
     url, running = start_server(create_app(settings, seeded))
     yield Served(url, seeded, tenant)
     stop_server(running)
@@ -188,7 +181,7 @@ def served_with_keys(seeded: Memory, tenant: str) -> Iterator[Served]:
     seed_other.engine.close()
     settings = Settings(_env_file=None, rate_limit_per_minute=100_000,  # type: ignore[call-arg]
                         api_keys={sha(KEY_ALICE): tenant, sha(KEY_OTHER): other},
-                        store_timeout_seconds=PLANNING)
+                        store_timeout_seconds=STORE_TIMEOUT)
     url, running = start_server(create_app(settings, seeded))
     yield Served(url, seeded, tenant)
     stop_server(running)
