@@ -40,6 +40,7 @@ from graphmem.events import EventBus
 from graphmem.factory import build_memory, build_writer
 from graphmem.memory import Memory
 from graphmem.settings import Settings
+from graphmem.warm_up import prepare_other_searches, prepare_store
 
 log = logging.getLogger("graphmem.api")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -80,6 +81,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     mem = memory if memory is not None else build_memory(settings)
     jobs = JobRunner()
     warmed = threading.Event()
+    stopping = threading.Event()
 
     def warm_up() -> None:
         try:
@@ -87,11 +89,20 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
         except Exception:  # a background thread: log it, and /ready stays false
             log.exception("loading the models failed; /ready stays false")
             return
+        # The store's first queries too (graphmem.warm_up), so that a load balancer sends no
+        # request to a process that would make it wait seconds; then the rarer views, after.
+        try:
+            prepare_store(mem)
+        except Exception:  # only a head start: the first requests plan for themselves
+            if stopping.is_set():
+                return
+            log.warning("preparing the store's queries failed", exc_info=True)
         warmed.set()
         try:
-            mem.warm_up_search()
-        except Exception:  # only a head start: the first searches plan for themselves
-            log.warning("planning the search queries ahead failed", exc_info=True)
+            prepare_other_searches(mem, stopping)
+        except Exception:
+            if not stopping.is_set():  # else the store closed under it: nothing went wrong
+                log.warning("preparing the other searches' queries failed", exc_info=True)
 
     bus = EventBus()
     sink = EventSink(bus, AuditLog(settings.audit_log) if settings.audit_log else None)
@@ -108,6 +119,7 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
             async with app.state.mcp.running():
                 yield
         finally:
+            stopping.set()
             await reminders.stop()
             jobs.shutdown()
             mem.detach(sink)

@@ -322,6 +322,30 @@ def other_sections() -> list[str]:
     return out
 
 
+def first_requests_section() -> list[str]:
+    """The first requests after a start (``bench/first_requests.py``), with a baseline run of
+    an older commit if one was kept beside (``first_requests_before.json``)."""
+    runs = [(name, data) for name in ("first_requests_before", "first_requests")
+            if (data := _load(name))]
+    if not runs:
+        return []
+    names = list(next(iter(runs[-1][1]["stores"].values()))["new database"]["first_ms"])
+    out = ["### First requests after a start (`bench/first_requests.py`)", "",
+           "Through REST, right after `/ready` answered 200: each request once (first), then "
+           "the median of five more (warm), in ms; a new user's scope each start.", "",
+           "| commit | store | start | ready s | " + " | ".join(names) + " |",
+           "|---|---|---|---|" + "---|" * len(names)]
+    for _, data in runs:
+        for store, starts in data["stores"].items():
+            for start, run in starts.items():
+                warm = run["warm_median_ms"]
+                cells = [f"{run['first_ms'][n]:,.0f} / "
+                         f"{warm.get(n, warm.get('episode', 0)):,.0f}" for n in names]
+                out.append(f"| {data.get('commit', '?')} | {store} | {start} | {run['ready_s']} | "
+                           + " | ".join(cells) + " |")
+    return [*out, ""]
+
+
 def render() -> str:
     machine = None
     for name in ("search_latency", "locomo_recall_embedded", "write_throughput"):
@@ -336,7 +360,7 @@ def render() -> str:
         head.append(f"Machine: {machine.get('cpu')} ({machine.get('cores')} cores), "
                     f"{machine.get('memory_gb')} GB RAM, Python {machine.get('python')}.")
     sections = [*temporal_section(), *write_section(), *locomo_section(), *latency_section(),
-                *other_sections()]
+                *other_sections(), *first_requests_section()]
     return "\n".join([" ".join(head), "", *sections]).strip()
 
 

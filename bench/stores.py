@@ -6,9 +6,13 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graphmem.neo4j_local.system import free_ports
 from graphmem.store.base import GraphStore
+
+if TYPE_CHECKING:
+    from graphmem.neo4j_local import LocalNeo4j
 
 #: Neo4j's page cache for benchmarks: the 100k-fact store with its vectors is about 1 GB.
 BENCH_PAGE_CACHE_MB = 2048
@@ -22,6 +26,14 @@ def neo4j_uri(tmp: Path) -> Iterator[str]:
     if uri is not None:
         yield uri
         return
+    with local_neo4j(tmp) as (server, uri):
+        yield uri
+
+
+@contextmanager
+def local_neo4j(tmp: Path) -> Iterator[tuple[LocalNeo4j, str]]:
+    """A local Neo4j with its data in ``tmp``, started for the benchmark and stopped after;
+    yielded with its URI, so a benchmark may restart it."""
     from graphmem.neo4j_local import LocalNeo4j, LocalNeo4jConfig
 
     bolt, http = free_ports(2)
@@ -32,7 +44,7 @@ def neo4j_uri(tmp: Path) -> Iterator[str]:
                                          page_cache_mb=BENCH_PAGE_CACHE_MB, quick_start=False))
     server.start()
     try:
-        yield f"bolt://127.0.0.1:{bolt}"
+        yield server, f"bolt://127.0.0.1:{bolt}"
     finally:
         server.stop()
 

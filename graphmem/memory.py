@@ -89,14 +89,6 @@ class Memory:
         if callable(load):
             load()
 
-    def warm_up_search(self) -> None:
-        """Have the store plan its search queries now (see :meth:`SearchEngine.warm_up`).
-
-        Seconds on Neo4j, nothing on the embedded store; a server runs it after it
-        is ready, so it delays no one.
-        """
-        self.engine.warm_up()
-
     def close(self) -> None:
         self.engine.close()
         self.store.close()

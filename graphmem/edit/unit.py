@@ -178,11 +178,17 @@ class WritePath:
         self.resolver = EntityResolver(store, embedder)
 
     @contextmanager
-    def edit(self, tenant: str, *, now: datetime | None = None) -> Iterator[Edit]:
-        """An edit of ``tenant``'s memory; committed, then announced, when the block ends."""
+    def edit(self, tenant: str, *, now: datetime | None = None,
+             dry_run: bool = False) -> Iterator[Edit]:
+        """An edit of ``tenant``'s memory; committed, then announced, when the block ends.
+        With ``dry_run`` it reads and decides as usual, and is dropped at the end: nothing
+        written, nothing announced (a rehearsal, as
+        :meth:`graphmem.ingest.pipeline.Ingestor.rehearse` runs)."""
         with self.lock:
             edit = Edit(self, tenant, now or self.clock())
             yield edit
+            if dry_run:
+                return
             changes = edit._commit()
             self.sinks.committed(tenant, edit.now, changes)
 

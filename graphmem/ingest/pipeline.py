@@ -135,11 +135,30 @@ class Ingestor:
         """Each episode's turn vectors (see :func:`graphmem.embed.turns.turn_vectors`)."""
         return turn_vectors(self.embedder, episodes) if self.writes.embed_turns else {}
 
+    def rehearse(self, tenant: str, data: EpisodeInput, extraction: Extraction) -> None:
+        """Ingest ``data`` as if its extractor had found ``extraction``, through every read
+        and decision of :meth:`ingest`, and write nothing (the edit is a dry run). A server
+        store plans the ingestion's queries on their first run (seconds together on Neo4j);
+        a process rehearses before it says it is ready, so no user waits for that. The
+        extractor is not asked (an LLM's call at each start would cost), but the stored
+        candidates it would be shown are read."""
+        now = self.clock()
+        if key := data.idempotency_key():  # sent before, as ingest_many asks first
+            self.store.find_episode(tenant, data.scope.key, key)
+        episode = self._episode(tenant, data, now)
+        own, known = own_name(self.store, tenant, data.scope, episode)
+        if self.extractor.uses_candidates:
+            stored_candidates(self.store, tenant, data.scope, episode, own)
+        self._commit(tenant, [data], [_Prepared(episode, extraction, own, known)], now, {},
+                     dry_run=True)
+
     def _commit(self, tenant: str, inputs: list[EpisodeInput],
                 prepared: list[_Prepared | None], now: datetime,
-                turn_vectors: dict[str, list[list[float]]]) -> list[IngestResult]:
-        """Resolve, apply the timeline rules and write, in one edit."""
-        with self.writes.edit(tenant, now=now) as edit:
+                turn_vectors: dict[str, list[list[float]]], *,
+                dry_run: bool = False) -> list[IngestResult]:
+        """Resolve, apply the timeline rules and write, in one edit (with ``dry_run``, one
+        that writes nothing)."""
+        with self.writes.edit(tenant, now=now, dry_run=dry_run) as edit:
             editor = edit.timeline()
             batch = WriteBatch()
             pending: dict[tuple[str, str], Entity] = {}

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -67,8 +67,17 @@ ASSISTANT_TURN_WEIGHT = 0.5
 #: and 75.8: within noise of each other), so neither has a held-out figure.
 FOCUS_FLOOR = 0.6
 OTHERS_TURN_FACTOR = 0.75
-#: The tenant :meth:`SearchEngine.warm_up` searches: no API key maps to it, it holds nothing.
-WARM_UP_TENANT = "graphmem-warm-up"
+
+
+class Asked(NamedTuple):
+    """A search's channel plan, with its time filter, the window its question names
+    ("in January"), the channels' depth and the query's vector."""
+
+    plan: ChannelPlan
+    time: TimeFilter
+    window: Window | None
+    depth: int
+    vector: list[float]
 
 
 class SearchEngine:
@@ -91,22 +100,16 @@ class SearchEngine:
             self._channel_pool = None
         self._access.close()
 
-    def warm_up(self) -> None:
-        """Search once in each time view, in a tenant that holds nothing.
-
-        A store that plans its queries has the plans before the first user waits
-        for them: on Neo4j the one-call search takes seconds to plan per shape
-        (the time view changes the query's text), milliseconds once planned.
-        """
-        scope = Scope(user_id="warm-up")
+    def prepare(self, tenant: str, requests: list[SearchRequest], *, parallel: int = 1) -> None:
+        """Have the store ready to answer ``requests``' shapes of search at once
+        (:meth:`GraphStore.prepare_searches`, ``parallel`` at a time); their results are
+        not read. ``tenant`` should hold nothing (see :mod:`graphmem.warm_up`)."""
         now = self.clock()
-        for view in ({}, {"as_of": now}, {"include_history": True}, {"as_known_at": now}):
-            self.search(WARM_UP_TENANT, SearchRequest(
-                scope=scope, query="where does the user work these days?", **view))
+        plans = [self._planned(request, now)[0] for request in requests]
+        self.store.prepare_searches(tenant, plans, parallel=parallel)
 
-    def search(self, tenant: str, request: SearchRequest) -> SearchResponse:
-        now = self.clock()
-        keys = request.scope.visible_keys
+    def _planned(self, request: SearchRequest, now: datetime) -> Asked:
+        """What the search asks of the store, and what fusion needs of it."""
         text = " ".join([request.query, *request.recent_messages[-3:]])
         # "in January", "last summer": counted back from the moment asked about
         window = query_window(request.query, as_utc(request.as_of) if request.as_of else now)
@@ -115,9 +118,14 @@ class SearchEngine:
                           include_history=request.include_history or window is not None)
         depth = max(self.channel_depth, request.limit * 3)
         vector = [float(x) for x in self.embedder.embed([text])[0]]
+        return Asked(channel_plan(request, text, vector, time, depth), time, window, depth, vector)
+
+    def search(self, tenant: str, request: SearchRequest) -> SearchResponse:
+        now = self.clock()
+        keys = request.scope.visible_keys
+        plan, time, window, depth, vector = self._planned(request, now)
         # One store call for every channel: on a server store, one round trip.
-        found = self.store.search_channels(tenant, channel_plan(request, text, vector, time,
-                                                                depth))
+        found = self.store.search_channels(tenant, plan)
         focus = relative_focus(self.store, tenant, request.scope, request.query,
                                [*found.entities, *found.named])
         if focus is None:

@@ -354,6 +354,12 @@ class GraphStore(Protocol):
         (:func:`graphmem.search.channels.channels_by_parts`), in one round trip on a
         server store."""
 
+    def prepare_searches(self, tenant: str, plans: list[ChannelPlan], *,
+                         parallel: int = 1) -> None:
+        """Make :meth:`search_channels` for ``plans`` as quick the first time as after: a
+        server store plans each query it may send for them (``parallel`` at once) by
+        running it in ``tenant``, which should hold nothing. Writes nothing."""
+
     # -- reminders ------------------------------------------------------------
     def due_reminders(self, until: datetime, limit: int) -> list[Reminder]:
         """Unsent reminders due by ``until``, oldest first, of every tenant.

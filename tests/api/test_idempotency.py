@@ -17,7 +17,7 @@ from graphmem.embed.base import Embedder
 from graphmem.extract.base import CandidateFact, Extraction, Extractor
 from graphmem.memory import Memory
 from graphmem.models import Episode
-from graphmem.store.base import GraphStore
+from graphmem.store.base import ChannelPlan, GraphStore
 from tests.api.conftest import ALICE, assert_problem, episode, fact, settings, sha
 
 
@@ -219,6 +219,31 @@ def test_ready_only_once_the_models_are_warm(tmp_path: Any, embedder: Embedder,
         assert app.state.warmed.wait(60)
         assert client.get("/ready").json() == {"status": "ready"}
         assert gated.calls >= 1  # the warm-up, before any request
+    memory.close()
+
+
+def test_ready_only_once_the_store_has_prepared_the_first_queries(
+        tmp_path: Any, embedder: Embedder, extractor: Extractor) -> None:
+    from graphmem.store.embedded import EmbeddedStore
+
+    store = EmbeddedStore(tmp_path / "m.db", embedding_dim=384)
+    gate, asked = threading.Event(), threading.Event()
+    real = store.prepare_searches
+
+    def prepare_searches(tenant: str, plans: list[ChannelPlan], *, parallel: int = 1) -> None:
+        asked.set()
+        gate.wait(60)
+        real(tenant, plans, parallel=parallel)
+
+    store.prepare_searches = prepare_searches  # type: ignore[method-assign]
+    memory = Memory(store, extractor, embedder).open()
+    app = create_app(settings(), memory)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        assert asked.wait(60)  # the models are loaded; the store is being prepared
+        assert_problem(client.get("/ready"), 503, "still loading")
+        gate.set()
+        assert app.state.warmed.wait(60)
+        assert client.get("/ready").json() == {"status": "ready"}
     memory.close()
 
 

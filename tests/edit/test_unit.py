@@ -94,6 +94,24 @@ def test_a_failing_block_writes_nothing_and_announces_nothing(
     assert heard.changes == []
 
 
+def test_a_dry_run_reads_and_stages_as_usual_and_leaves_no_trace(
+        memory: Memory, store: GraphStore, tenant: str, heard: Heard) -> None:
+    fact_id = _pizza(memory, tenant)
+    heard.changes.clear()
+    [before] = store.get_facts(tenant, [fact_id])
+    with memory.ingestor.writes.edit(tenant, dry_run=True) as edit:
+        editor = edit.timeline()
+        editor.load_facts([before])
+        editor.replace(before.model_copy(update={"status": FactStatus.FORGOTTEN}))
+        outcome = editor.finish()
+        assert [f.status for f in outcome.changed] == [FactStatus.FORGOTTEN]  # decided
+        edit.write(WriteBatch(facts=outcome.changed, delete_entity_ids=[before.object_id]))
+        edit.record(fact_changes("memory.forgotten", outcome.changed, audit="forget"))
+    assert store.get_facts(tenant, [fact_id]) == [before]
+    assert store.get_entities(tenant, [before.object_id])
+    assert heard.changes == []
+
+
 def test_an_edit_is_one_batch_and_embeds_new_facts(memory: Memory, store: GraphStore,
                                                    tenant: str) -> None:
     fact_id = _pizza(memory, tenant)

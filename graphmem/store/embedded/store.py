@@ -324,6 +324,11 @@ class EmbeddedStore(EmbeddedConnection):
             # in-process reads: nothing to compose
             return channels_by_parts(self, tenant, plan, self._walked_similarities)
 
+    def prepare_searches(self, tenant: str, plans: list[ChannelPlan], *,
+                         parallel: int = 1) -> None:
+        """Nothing to prepare: SQLite plans a statement in microseconds, and the vectors and
+        the full-text index are in memory from the start."""
+
     def _walked_similarities(self, facts: list[Fact], query: list[float]) -> dict[str, float]:
         with self._lock:
             return self._index.fact_similarities(facts, query)

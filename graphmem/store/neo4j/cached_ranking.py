@@ -85,6 +85,14 @@ class CachedRanking:
         return Candidates(facts[0], turns[0], facts[1], turns[1], since["fact"],
                           since["message"], self.most_changes, self.exact_scan_limit)
 
+    def placeholder(self, plan: ChannelPlan) -> Candidates:
+        """Candidates holding nothing, shaped as :meth:`candidates` would return them for
+        ``plan``: the search's query text is the same, so running it with these plans the
+        query a copied scope's searches send (``Neo4jStore.prepare_searches``)."""
+        since = [{"key": key, "since": 0, "clock": 0} for key in plan.scope_keys]
+        return Candidates([], [], 0, 0, since, list(since), self.most_changes,
+                          self.exact_scan_limit)
+
     def absorb(self, tenant: str, row: dict[str, Any], plan: ChannelPlan,
                candidates: Candidates) -> bool:
         """Apply the changes the search read (``row`` of ``search.channels``) to the copy;

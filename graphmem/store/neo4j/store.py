@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import uuid
 import time as clock
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
@@ -359,27 +360,66 @@ class Neo4jStore(Neo4jConnection):
         server thread."""
         if not plan.scope_keys:
             return ChannelHits()
-        rule = self._vector_rule()
         now = utcnow()
         ranking = self.cached_ranking if any(plan.embedding) else None
         cached = ranking.candidates(tenant, plan) if ranking is not None else None
         if ranking is not None and cached is not None:
-            query = search.channels(tenant, plan, now, rule, names_per_lookup=NAMES_PER_LOOKUP,
-                                    candidates=cached)
+            query = self._copied_search(tenant, plan, now, cached)
             row = dict(self._read(query)[0])
             if ranking.absorb(tenant, row, plan, cached):
                 self._searched([query])
                 return search.channel_hits(row, plan)
-        share = self.side_share if any(plan.embedding) else None
-        side_query = search.side_channels(tenant, plan, now, rule, share) if share else None
+        query, side_query = self._server_search(tenant, plan, now)
         side = self._side_reads().submit(self._read, side_query) if side_query else None
-        query = search.channels(tenant, plan, now, rule, names_per_lookup=NAMES_PER_LOOKUP,
-                                side_share=share or None)
         row = dict(self._read(query)[0])
         if side is not None:
             search.join_side(row, side.result()[0], plan)
         self._searched([query, *([side_query] if side_query else [])])
         return search.channel_hits(row, plan)
+
+    def prepare_searches(self, tenant: str, plans: list[ChannelPlan], *,
+                         parallel: int = 1) -> None:
+        """Run once every query :meth:`search_channels` may send for ``plans``: the one that
+        checks the process's vector copy and the ones that rank on the server. Neo4j plans a
+        query on its first run, 3-7 s for the search's (docs/neo4j-search-plan.md), and
+        keeps the plan for every process on that server; an ``EXPLAIN`` alone left a second.
+        ``tenant`` should hold nothing, so that each run reads next to nothing.
+        ``parallel``: queries planned at once (planning takes one server core each)."""
+        now = utcnow()
+        queries: dict[str, reads.Query] = {}
+        for plan in plans:
+            if not plan.scope_keys:
+                continue
+            shapes = list(self._server_search(tenant, plan, now))
+            if self.cached_ranking is not None and any(plan.embedding):
+                shapes.append(self._copied_search(
+                    tenant, plan, now, self.cached_ranking.placeholder(plan)))
+            for query in shapes:
+                if query is not None:
+                    queries.setdefault(query[0], query)
+        if parallel <= 1:
+            for query in queries.values():
+                self._read(query)
+            return
+        with ThreadPoolExecutor(max_workers=parallel,
+                                thread_name_prefix="graphmem-prepare") as pool:
+            list(pool.map(self._read, queries.values()))
+
+    def _copied_search(self, tenant: str, plan: ChannelPlan, now: datetime,
+                       cached: search.Candidates) -> reads.Query:
+        """The search's one query when the process's copy ranked its vector candidates."""
+        return search.channels(tenant, plan, now, self._vector_rule(),
+                               names_per_lookup=NAMES_PER_LOOKUP, candidates=cached)
+
+    def _server_search(self, tenant: str, plan: ChannelPlan,
+                       now: datetime) -> tuple[reads.Query, reads.Query | None]:
+        """The search's query when the server ranks the vectors, and with ``side_share`` the
+        query sent beside it that ranks the other part of the scopes."""
+        rule = self._vector_rule()
+        share = self.side_share if any(plan.embedding) else None
+        side = search.side_channels(tenant, plan, now, rule, share) if share else None
+        return search.channels(tenant, plan, now, rule, names_per_lookup=NAMES_PER_LOOKUP,
+                               side_share=share or None), side
 
     def _searched(self, queries: list[reads.Query]) -> None:
         """Tell the replanner which queries a search ran; it may plan them again beside."""
