@@ -19,7 +19,7 @@ import ipaddress
 import logging
 import re
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import anyio.to_thread
@@ -40,7 +40,8 @@ from graphmem.events import EventBus
 from graphmem.factory import build_memory, build_writer
 from graphmem.memory import Memory
 from graphmem.settings import Settings
-from graphmem.warm_up import prepare_other_searches, prepare_store
+from graphmem.warm_up import (WARM_UP_TENANT, prepare_other_searches, prepare_ready_searches,
+                              rehearse_ingestion)
 
 log = logging.getLogger("graphmem.api")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -71,6 +72,9 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
     if any(not _SHA256.fullmatch(digest) for digest in api_keys):
         raise SetupError("api_keys must map the sha256 hex digest of each key (64 hex digits) "
                          "to a tenant, never the key itself")
+    if WARM_UP_TENANT in (*api_keys.values(), settings.default_tenant):
+        raise SetupError(f"tenant {WARM_UP_TENANT!r} is the start-up warm-up's own (it must "
+                         "hold nothing); name the tenant otherwise")
     if not api_keys:
         if not is_loopback(settings.host):
             raise SetupError(
@@ -91,18 +95,20 @@ def create_app(settings: Settings, memory: Memory | None = None) -> FastAPI:
             return
         # The store's first queries too (graphmem.warm_up), so that a load balancer sends no
         # request to a process that would make it wait seconds; then the rarer views, after.
-        try:
-            prepare_store(mem)
-        except Exception:  # only a head start: the first requests plan for themselves
-            if stopping.is_set():
-                return
-            log.warning("preparing the store's queries failed", exc_info=True)
+        head_start(rehearse_ingestion)
+        head_start(prepare_ready_searches)
         warmed.set()
+        head_start(lambda memory: prepare_other_searches(memory, stopping))
+
+    def head_start(step: Callable[[Memory], None]) -> None:
+        """Run one warm-up step; one that fails only costs the first requests its time."""
+        if stopping.is_set():
+            return
         try:
-            prepare_other_searches(mem, stopping)
+            step(mem)
         except Exception:
             if not stopping.is_set():  # else the store closed under it: nothing went wrong
-                log.warning("preparing the other searches' queries failed", exc_info=True)
+                log.warning("warming the store up failed", exc_info=True)
 
     bus = EventBus()
     sink = EventSink(bus, AuditLog(settings.audit_log) if settings.audit_log else None)

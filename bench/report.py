@@ -338,9 +338,9 @@ def first_requests_section() -> list[str]:
     for _, data in runs:
         for store, starts in data["stores"].items():
             for start, run in starts.items():
-                warm = run["warm_median_ms"]
+                warm = run["warm_median_ms"]  # no warm figure for a second change
                 cells = [f"{run['first_ms'][n]:,.0f} / "
-                         f"{warm.get(n, warm.get('episode', 0)):,.0f}" for n in names]
+                         + (f"{warm[n]:,.0f}" if n in warm else "–") for n in names]
                 out.append(f"| {data.get('commit', '?')} | {store} | {start} | {run['ready_s']} | "
                            + " | ".join(cells) + " |")
     return [*out, ""]

@@ -19,16 +19,17 @@ from graphmem.models import Episode
 from graphmem.search.models import SearchRequest
 from graphmem.store.base import ChannelPlan, FactQuery, GraphStore
 from graphmem.warm_up import (OTHER_VIEWS, READY_VIEWS, WARM_UP_SCOPE, WARM_UP_TENANT,
-                              prepare_other_searches, prepare_store, rehearsal)
+                              prepare_other_searches, prepare_ready_searches, rehearsal,
+                              rehearse_ingestion)
 
 
 class Found:
-    """An extractor that finds what it was given, whatever the episode says."""
+    """An extractor that finds what it was given, whatever the episode says (and, if it
+    ``uses_candidates``, is shown the stored facts an LLM's would be)."""
 
-    uses_candidates = False
-
-    def __init__(self, extraction: Extraction) -> None:
+    def __init__(self, extraction: Extraction, uses_candidates: bool = False) -> None:
         self.extraction = extraction
+        self.uses_candidates = uses_candidates
 
     def extract(self, episode: Episode, candidates: list[CandidateFact]) -> Extraction:
         return self.extraction
@@ -72,11 +73,12 @@ def heard() -> Heard:
 
 @pytest.fixture
 def memory_of(recorded: Recorded, embedder: Embedder,
-              heard: Heard) -> Iterator[Callable[[Extraction], Memory]]:
+              heard: Heard) -> Iterator[Callable[..., Memory]]:
     made: list[Memory] = []
 
-    def make(extraction: Extraction) -> Memory:
-        memory = Memory(cast(GraphStore, recorded), Found(extraction), embedder, sinks=[heard])
+    def make(extraction: Extraction, uses_candidates: bool = False) -> Memory:
+        memory = Memory(cast(GraphStore, recorded), Found(extraction, uses_candidates),
+                        embedder, sinks=[heard])
         made.append(memory)
         return memory
 
@@ -85,11 +87,12 @@ def memory_of(recorded: Recorded, embedder: Embedder,
         memory.engine.close()
 
 
+@pytest.mark.parametrize("uses_candidates", [False, True], ids=["rules", "llm-like"])
 def test_a_rehearsal_reads_what_the_ingestion_reads_and_writes_nothing(
-        memory_of: Callable[[Extraction], Memory], recorded: Recorded, store: GraphStore,
-        heard: Heard, embedder: Embedder) -> None:
+        memory_of: Callable[..., Memory], recorded: Recorded, store: GraphStore,
+        heard: Heard, uses_candidates: bool) -> None:
     data, extraction = rehearsal(datetime.fromisoformat("2026-03-01T09:00:00+00:00"))
-    memory = memory_of(extraction)
+    memory = memory_of(extraction, uses_candidates)
     stored, rehearsed = (f"warm{uuid.uuid4().hex[:10]}" for _ in range(2))
 
     memory.add_episode(stored, data)
@@ -98,6 +101,7 @@ def test_a_rehearsal_reads_what_the_ingestion_reads_and_writes_nothing(
     [job] = store.list_facts(stored, FactQuery(scope_keys=[WARM_UP_SCOPE.key]))
     assert (job.predicate, job.object_name) == ("WORKS_AT", "Acme")
 
+    assert ("fulltext_facts" in ingested) == uses_candidates  # the candidates an LLM is shown
     recorded.calls.clear()
     heard.changes.clear()
     memory.ingestor.rehearse(rehearsed, data, extraction)
@@ -108,14 +112,15 @@ def test_a_rehearsal_reads_what_the_ingestion_reads_and_writes_nothing(
 
 
 def test_preparing_the_store_leaves_the_warm_up_tenant_empty(
-        memory_of: Callable[[Extraction], Memory], store: GraphStore, heard: Heard,
+        memory_of: Callable[..., Memory], store: GraphStore, heard: Heard,
         monkeypatch: pytest.MonkeyPatch) -> None:
     memory = memory_of(Extraction())
     prepared: list[tuple[str, list[ChannelPlan], int]] = []
     monkeypatch.setattr(store, "prepare_searches",
                         lambda tenant, plans, parallel=1: prepared.append((tenant, plans,
                                                                            parallel)))
-    prepare_store(memory)
+    rehearse_ingestion(memory)
+    prepare_ready_searches(memory)
     assert store.scope_keys(WARM_UP_TENANT) == []
     assert heard.changes == []
     [(tenant, plans, parallel)] = prepared
@@ -126,7 +131,7 @@ def test_preparing_the_store_leaves_the_warm_up_tenant_empty(
 
 
 def test_the_other_views_are_prepared_one_by_one_until_stopped(
-        memory_of: Callable[[Extraction], Memory], monkeypatch: pytest.MonkeyPatch) -> None:
+        memory_of: Callable[..., Memory], monkeypatch: pytest.MonkeyPatch) -> None:
     memory = memory_of(Extraction())
     asked: list[list[SearchRequest]] = []
     stop = threading.Event()
@@ -143,12 +148,11 @@ def test_the_other_views_are_prepared_one_by_one_until_stopped(
     seen = {(r.as_of is not None, r.include_history, r.as_known_at is not None,
              r.include_turns) for [r] in asked}
     assert len(seen) == len(OTHER_VIEWS)
-    assert not seen & {(v.as_of, v.history, v.known, v.turns) for v in READY_VIEWS}
+    assert not seen & {(v.as_of, v.history, v.as_known_at, v.turns) for v in READY_VIEWS}
     asked.clear()
     stop_after_three = True
     prepare_other_searches(memory, stop)
     assert len(asked) == 3
-
 
 
 def test_every_view_a_client_can_ask_for_is_prepared() -> None:
@@ -156,5 +160,5 @@ def test_every_view_a_client_can_ask_for_is_prepared() -> None:
     asked = {(as_of and not known, history, known, turns)
              for as_of in (False, True) for history in (False, True)
              for known in (False, True) for turns in (False, True)}
-    views = [(v.as_of, v.history, v.known, v.turns) for v in (*READY_VIEWS, *OTHER_VIEWS)]
+    views = [(v.as_of, v.history, v.as_known_at, v.turns) for v in (*READY_VIEWS, *OTHER_VIEWS)]
     assert set(views) == asked and len(views) == len(asked)

@@ -22,9 +22,9 @@ async def health() -> Health:
 @router.get("/ready", response_model=Health, responses=documented(503, 504))
 async def ready(request: Request, memory: MemoryDep) -> Health:
     """The store answers a read, the models are loaded and the store's first queries are
-    prepared (both in the background at start-up: :mod:`graphmem.warm_up`); 503 otherwise.
-    Needs no API key."""
+    prepared, or preparing them failed (logged; both in the background at start-up:
+    :mod:`graphmem.warm_up`); 503 otherwise. Needs no API key."""
     await run_sync(request, manage.ping, memory, request.app.state.settings.default_tenant)
     if not request.app.state.warmed.is_set():
-        raise NotReady("the models are still loading and the store warming up; retry shortly")
+        raise NotReady("the models are still loading or the store is warming up; retry shortly")
     return Health(status="ready")

@@ -69,7 +69,7 @@ FOCUS_FLOOR = 0.6
 OTHERS_TURN_FACTOR = 0.75
 
 
-class Asked(NamedTuple):
+class PlannedSearch(NamedTuple):
     """A search's channel plan, with its time filter, the window its question names
     ("in January"), the channels' depth and the query's vector."""
 
@@ -108,7 +108,7 @@ class SearchEngine:
         plans = [self._planned(request, now)[0] for request in requests]
         self.store.prepare_searches(tenant, plans, parallel=parallel)
 
-    def _planned(self, request: SearchRequest, now: datetime) -> Asked:
+    def _planned(self, request: SearchRequest, now: datetime) -> PlannedSearch:
         """What the search asks of the store, and what fusion needs of it."""
         text = " ".join([request.query, *request.recent_messages[-3:]])
         # "in January", "last summer": counted back from the moment asked about
@@ -118,7 +118,7 @@ class SearchEngine:
                           include_history=request.include_history or window is not None)
         depth = max(self.channel_depth, request.limit * 3)
         vector = [float(x) for x in self.embedder.embed([text])[0]]
-        return Asked(channel_plan(request, text, vector, time, depth), time, window, depth, vector)
+        return PlannedSearch(channel_plan(request, text, vector, time, depth), time, window, depth, vector)
 
     def search(self, tenant: str, request: SearchRequest) -> SearchResponse:
         now = self.clock()

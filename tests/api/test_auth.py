@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -74,6 +75,14 @@ def test_keys_allow_any_host(memory: Memory) -> None:
 def test_plaintext_keys_in_settings_are_refused(memory: Memory) -> None:
     with pytest.raises(SetupError, match="sha256 hex digest"):
         create_app(settings(api_keys={KEY_A: "oops"}), memory)
+
+
+@pytest.mark.parametrize("overrides", [{"api_keys": {sha(KEY_A): "graphmem-warm-up"}},
+                                       {"api_keys": {}, "default_tenant": "graphmem-warm-up"}],
+                         ids=["api key", "default tenant"])
+def test_the_warm_up_tenant_is_nobody_s(memory: Memory, overrides: dict[str, Any]) -> None:
+    with pytest.raises(SetupError, match="graphmem-warm-up.*warm-up's own"):
+        create_app(settings(**overrides), memory)
 
 
 def test_key_digests_are_case_insensitive(memory: Memory) -> None:

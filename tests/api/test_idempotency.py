@@ -14,11 +14,12 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from graphmem.embed.base import Embedder
+from graphmem.errors import StoreUnavailableError
 from graphmem.extract.base import CandidateFact, Extraction, Extractor
 from graphmem.memory import Memory
 from graphmem.models import Episode
 from graphmem.store.base import ChannelPlan, GraphStore
-from tests.api.conftest import ALICE, assert_problem, episode, fact, settings, sha
+from tests.api.conftest import ALICE, KEY_A, assert_problem, episode, fact, settings, sha
 
 
 
@@ -244,6 +245,30 @@ def test_ready_only_once_the_store_has_prepared_the_first_queries(
         gate.set()
         assert app.state.warmed.wait(60)
         assert client.get("/ready").json() == {"status": "ready"}
+    memory.close()
+
+
+def test_ready_even_when_preparing_the_store_failed(
+        tmp_path: Any, embedder: Embedder, extractor: Extractor,
+        caplog: pytest.LogCaptureFixture) -> None:
+    from graphmem.store.embedded import EmbeddedStore
+
+    store = EmbeddedStore(tmp_path / "m.db", embedding_dim=384)
+
+    def prepare_searches(tenant: str, plans: list[ChannelPlan], *, parallel: int = 1) -> None:
+        raise StoreUnavailableError("the server went away")
+
+    store.prepare_searches = prepare_searches  # type: ignore[method-assign]
+    memory = Memory(store, extractor, embedder).open()
+    app = create_app(settings(), memory)
+    with caplog.at_level("WARNING", logger="graphmem.api"), \
+            TestClient(app, raise_server_exceptions=False) as client:
+        assert app.state.warmed.wait(60)  # only a head start: the first requests plan later
+        assert client.get("/ready").json() == {"status": "ready"}
+        assert client.post("/v1/memories/search", headers={"X-API-Key": KEY_A}, json={
+            "scope": ALICE, "query": "anything?"}).status_code == 200
+    assert "warming the store up failed" in caplog.text
+    assert "the server went away" in caplog.text
     memory.close()
 
 

@@ -74,13 +74,15 @@ def test_the_prepared_queries_are_those_the_searches_send(
         memory = memory_on(store)
         for view in VIEWS:
             texts.clear()
-            assert memory.search(tenant, view.request(datetime.now(UTC))).results  # the scope answers
+            # the scope answers every view
+            assert memory.search(tenant, view.request(datetime.now(UTC))).results
             sent.setdefault(view, set()).update(texts)
     assert copying.cached_ranking is not None and copying.cached_ranking.answered >= len(VIEWS)
 
     empty = f"empty{uuid.uuid4().hex[:10]}"
     prepared = _searches_sent(copying, monkeypatch)
-    memory_on(copying).engine.prepare(empty, [view.request(datetime.now(UTC)) for view in VIEWS], parallel=2)
+    now = datetime.now(UTC)
+    memory_on(copying).engine.prepare(empty, [view.request(now) for view in VIEWS], parallel=2)
     for view, texts in sent.items():
         assert texts <= set(prepared), f"{view} sent a query that was not prepared"
     assert len(prepared) == len(set(prepared))  # each once, though views share some
