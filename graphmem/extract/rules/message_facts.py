@@ -16,7 +16,7 @@ from graphmem.extract.base import CandidateFact, ExtractedFact
 from graphmem.extract.rules.corrections import said_by
 from graphmem.extract.rules.parties import PETS
 from graphmem.extract.rules.render import stated
-from graphmem.extract.rules.timeexpr import ORDINAL_DAY, resolve
+from graphmem.extract.rules.timeexpr import DAY_RE, MONTH_RE, ORDINAL_DAY, resolve
 
 #: The slots a notice is served in: the job, and its title.
 JOBS = frozenset({"WORKS_AT", "JOB_TITLE"})
@@ -59,8 +59,7 @@ def latest_endings(facts: list[ExtractedFact]) -> list[ExtractedFact]:
 
 #: When a job got is said to start, by the speaker: "I start (there) next month", "...,
 #: starting in August", "first day is 10 June" (not "My sister starts in May").
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-          r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b")
+_MONTH = MONTH_RE + r"\b"
 _STARTS_WHEN = re.compile(
     r"(?:(?:^|[.!?,;:]\s*|\b(?:I|I'm|I'll|I\s+will|I\s+am)\s+)(?:just\s+)?(?:start|begin)"
     r"|\b(?:starting|beginning)"
@@ -72,7 +71,7 @@ _STARTS_WHEN = re.compile(
     # "starting 2 February", "starting Feb 2nd", "starting Monday", "starting tomorrow"
     r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH
     + r"|" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?\b"
-    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tomorrow\b"
+    r"|" + DAY_RE + r"\b|tomorrow\b"
     r"|the\s+" + ORDINAL_DAY + r"\b)[^.,;!?]*?)"
     r"(?=\s+(?:and|but|so|i|i'm|i'll)\b|[.,;!?]|$)",  # "starting Monday and I'm starting..."
     re.IGNORECASE)

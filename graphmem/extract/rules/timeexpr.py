@@ -48,9 +48,11 @@ _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 
             "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
             "a couple of": 2, "a couple": 2, "couple of": 2, "a few": 3, "few": 3, "several": 3}
 
-_MONTH_RE = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
+#: A month's name or its short form, and a weekday's name: shared with the rules that read
+#: when something starts (``message_facts``).
+MONTH_RE = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
              r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
-_DAY_RE = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+DAY_RE = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 #: What joins the days of a schedule: "Tuesday and Thursday", "tuesday/friday".
 _DAYS_JOINED = r"\s*(?:,|and|or|&|/)\s*"
 _SEASON_RE = r"(?:spring|summer|fall|autumn|winter)"
@@ -68,17 +70,17 @@ _I = re.IGNORECASE
 #: A cheap pre-check: no match here means no expression, so the parser is skipped.
 TIME_CUE = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|ago|since|weekends?|(?:day|week|month|year)s?|morning|night|"
-    r"spring|summer|fall|autumn|winter|minutes?|hours?|mins?|hrs?|" + _DAY_RE + r"|" + _MONTH_RE + r"|(?:19|20)\d\d)\b"
+    r"spring|summer|fall|autumn|winter|minutes?|hours?|mins?|hrs?|" + DAY_RE + r"|" + MONTH_RE + r"|(?:19|20)\d\d)\b"
     r"|\d{1,2}/\d{1,2}|\bthe\s+" + ORDINAL_DAY + r"\b", _I)
 
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("iso", re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")),
     ("month_day", re.compile(
-        r"\b(" + _MONTH_RE + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+((?:19|20)\d\d)\b)?", _I)),
+        r"\b(" + MONTH_RE + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+((?:19|20)\d\d)\b)?", _I)),
     ("day_month", re.compile(
-        r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_RE + r")\b(?:,?\s+((?:19|20)\d\d)\b)?",
+        r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + MONTH_RE + r")\b(?:,?\s+((?:19|20)\d\d)\b)?",
         _I)),
-    ("month_year", re.compile(r"\b(" + _MONTH_RE + r")\s+(?:of\s+)?((?:19|20)\d\d)\b", _I)),
+    ("month_year", re.compile(r"\b(" + MONTH_RE + r")\s+(?:of\s+)?((?:19|20)\d\d)\b", _I)),
     ("season_year", re.compile(r"\b(" + _SEASON_RE + r")\s+(?:of\s+)?((?:19|20)\d\d)\b", _I)),
     ("end_of", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(this|next|last)?\s*(week|month|year)\b",
                           _I)),
@@ -92,11 +94,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                             r"\s+(week|month|year)\b", _I)),
     # "my last day is Friday": a weekday after "is" is the day, as after "on"
     ("rel_day", re.compile(r"\b(last|next|this|coming|on|by|until|till|before|since|is|was)"
-                           r"\s+(" + _DAY_RE + r")\b", _I)),
+                           r"\s+(" + DAY_RE + r")\b", _I)),
     ("rel_season", re.compile(r"\b(last|next|this|in\s+the|in|during\s+the|over\s+the)\s+("
                               + _SEASON_RE + r")\b", _I)),
     ("rel_month", re.compile(r"\b(last|next|this|in|since|by|until|till|before|during|from|early|"
-                             r"late|mid|end\s+of)[\s-]+(" + _MONTH_RE + r")\b", _I)),
+                             r"late|mid|end\s+of)[\s-]+(" + MONTH_RE + r")\b", _I)),
     ("year", re.compile(r"\b(in|since|by|until|till|before|during|from|of|back\s+in)\s+"
                         r"((?:19|20)\d\d)\b", _I)),
     ("duration", re.compile(r"\bfor\s+(?:the\s+(?:past|last)\s+)?(" + _NUM_RE + r")\s+("
@@ -109,7 +111,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # "started monday", "moved in saturday", "Friday I quit": a weekday right after a verb in
     # the past, or opening a clause before its subject; not "Friday feeling", "Black Friday"
     ("bare_day", re.compile(r"(?:\b(?:\w+ed|began|came|went|got|left|quit|sold|bought|met|had"
-                            r"|did|made|took|in)\s+|(?:^|[.!?,;]\s*))(" + _DAY_RE
+                            r"|did|made|took|in)\s+|(?:^|[.!?,;]\s*))(" + DAY_RE
                             + r")\b(?=\s+(?:i|we|at|with|and|to|for|in|on)\b|\s*[.,;:!?]|\s*$)",
                             _I)),
 )
@@ -118,7 +120,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _REPEATED = re.compile(r"\b(?:every|each|monthly|weekly|usually|always)\b", _I)
 #: Where a clause ends.
 _CLAUSE = re.compile(r"[,.;:!?]|\b(?:and|but|so)\b", _I)
-_REPEATED_BEFORE = re.compile(r"\b(?:most|some|other|no|any)\s+$|" + _DAY_RE
+_REPEATED_BEFORE = re.compile(r"\b(?:most|some|other|no|any)\s+$|" + DAY_RE
                               + _DAYS_JOINED + r"$", _I)
 
 #: "in two minutes", "within an hour", "in half an hour": a clock time from the reference.
@@ -344,7 +346,7 @@ def _resolve_match(kind: str, m: re.Match[str], today: date, direction: str, tex
         said_at = m.start(1) if kind == "bare_day" else m.start()
         clause = _CLAUSE.split(text[:said_at])[-1] + _CLAUSE.split(text[m.end():])[0]
         if _REPEATED.search(clause) or _REPEATED_BEFORE.search(text[:said_at]) \
-                or re.match(_DAYS_JOINED + _DAY_RE, text[m.end():], _I):
+                or re.match(_DAYS_JOINED + DAY_RE, text[m.end():], _I):
             return None
         if kind == "month_day_only":
             return _day_of_month(today, int(g[1][:-2]), direction,
