@@ -2,7 +2,7 @@
 
 Writes the search-latency bench's synthetic facts (``--facts`` of them, real
 MiniLM vectors) to a local Neo4j, builds the channel query a search would send
-(:func:`graphmem.search.engine.channel_plan`) for a few questions, and the side
+(:func:`graphmem.search.plan.channel_plan`) for a few questions, and the side
 query that ranks part of the scope's vectors beside it, runs each once to warm
 up, then with ``PROFILE``, and prints the operators that cost the most db hits.
 docs/neo4j-search-plan.md keeps a run's summary.
@@ -29,7 +29,8 @@ from bench.stores import open_bench_store  # noqa: E402
 from graphmem.embed.cache import CachedEmbedder  # noqa: E402
 from graphmem.embed.onnx import OnnxEmbedder  # noqa: E402
 from graphmem.models import Scope, utcnow  # noqa: E402
-from graphmem.search.engine import CHANNEL_DEPTH, channel_plan  # noqa: E402
+from graphmem.search.engine import CHANNEL_DEPTH  # noqa: E402
+from graphmem.search.plan import channel_plan  # noqa: E402
 from graphmem.search.models import SearchRequest  # noqa: E402
 from graphmem.store.base import WriteBatch  # noqa: E402
 from graphmem.store.neo4j import Neo4jStore  # noqa: E402

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -24,16 +24,17 @@ from graphmem.search import fuse
 from graphmem.search.evidence import (Source, absorb_turns, contradicted, facts_by_turn, is_stale,
                                       lost_values, names_only_lost, only_asks_or_muses,
                                       said_later, sources_of, turn_source)
-from graphmem.search.focus import (NAME_CANDIDATES, Focus, choose_focus, focus_names,
-                                   relative_focus, stranger_focus, user_focus)
+from graphmem.search.focus import (Focus, choose_focus, relative_focus, stranger_focus,
+                                   user_focus)
 from graphmem.search.models import SearchHit, SearchRequest, SearchResponse
 from graphmem.search.overrides import overridden_across_scopes
+from graphmem.search.plan import PlannedSearch, planned
 from graphmem.search.slots import (SlotAnswer, SlotMatch, SlotMatcher, read_slot,
                                    retractions_asked)
-from graphmem.search.timeq import Window, overlaps, query_window, without_time_words
-from graphmem.search.traverse import hop_weights, query_ngrams, rank_by_query
+from graphmem.search.timeq import Window, overlaps, without_time_words
+from graphmem.search.traverse import hop_weights, rank_by_query
 from graphmem.search.turns import bm25_prior, named_speakers, prefer_speakers, vector_prior
-from graphmem.store.base import ChannelPlan, GraphStore, TurnHit
+from graphmem.store.base import GraphStore, TurnHit
 from graphmem.names import normalize_name
 from graphmem.temporal import TimeFilter, as_viewed
 
@@ -69,17 +70,6 @@ FOCUS_FLOOR = 0.6
 OTHERS_TURN_FACTOR = 0.75
 
 
-class PlannedSearch(NamedTuple):
-    """A search's channel plan, with its time filter, the window its question names
-    ("in January"), the channels' depth and the query's vector."""
-
-    plan: ChannelPlan
-    time: TimeFilter
-    window: Window | None
-    depth: int
-    vector: list[float]
-
-
 class SearchEngine:
     def __init__(self, store: GraphStore, embedder: Embedder, *,
                  registry: PredicateRegistry | None = None,
@@ -109,16 +99,7 @@ class SearchEngine:
         self.store.prepare_searches(tenant, plans, parallel=parallel)
 
     def _planned(self, request: SearchRequest, now: datetime) -> PlannedSearch:
-        """What the search asks of the store, and what fusion needs of it."""
-        text = " ".join([request.query, *request.recent_messages[-3:]])
-        # "in January", "last summer": counted back from the moment asked about
-        window = query_window(request.query, as_utc(request.as_of) if request.as_of else now)
-        time = TimeFilter(as_of=as_utc(request.as_of) if request.as_of else None,
-                          as_known_at=as_utc(request.as_known_at) if request.as_known_at else None,
-                          include_history=request.include_history or window is not None)
-        depth = max(self.channel_depth, request.limit * 3)
-        vector = [float(x) for x in self.embedder.embed([text])[0]]
-        return PlannedSearch(channel_plan(request, text, vector, time, depth), time, window, depth, vector)
+        return planned(request, now, self.embedder, self.channel_depth)
 
     def search(self, tenant: str, request: SearchRequest) -> SearchResponse:
         now = self.clock()
@@ -304,19 +285,6 @@ def said_by_window_end(hits: list[TurnHit], window: Window | None) -> list[TurnH
     if end is None:
         return hits
     return [h for h in hits if h.timestamp is None or as_utc(h.timestamp) < end]
-
-
-def channel_plan(request: SearchRequest, text: str, vector: list[float], time: TimeFilter,
-                 depth: int) -> ChannelPlan:
-    """What a search asks of its channels: ``depth`` facts per fact channel, twice as many
-    turns per turn channel, and the names the question may use, looked up once for the
-    focus and for the walk's seeds."""
-    seed_names = query_ngrams(request.query)
-    return ChannelPlan(
-        scope_keys=request.scope.visible_keys, text=text, embedding=vector, time=time,
-        limit=depth, turn_limit=2 * depth if request.include_turns else 0,
-        names=sorted({*focus_names(request.query), *seed_names}), seed_names=seed_names,
-        name_text=request.query, name_limit=NAME_CANDIDATES)
 
 
 class _Inline:

@@ -397,11 +397,7 @@ class Neo4jStore(Neo4jConnection):
             for query in shapes:
                 if query is not None:
                     queries.setdefault(query[0], query)
-        if parallel <= 1:
-            for query in queries.values():
-                self._read(query)
-            return
-        with ThreadPoolExecutor(max_workers=parallel,
+        with ThreadPoolExecutor(max_workers=max(parallel, 1),
                                 thread_name_prefix="graphmem-prepare") as pool:
             list(pool.map(self._read, queries.values()))
 
